@@ -1,0 +1,39 @@
+# Gnosis: build, test, benchmark and package the native host and the extension.
+GO      ?= go
+BIN     := bin
+HOST    := $(BIN)/gnosis-host
+VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+LDFLAGS := -s -w -X main.version=$(VERSION)
+
+.PHONY: all build install test test-go test-unit test-e2e bench dist fuzz clean
+
+all: build
+
+build:
+	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(HOST) ./cmd/gnosis-host
+
+# One line for a newcomer: build, copy to the per-user place, register with every browser found.
+install: build
+	./$(HOST) install
+
+test: test-go test-unit test-e2e
+
+test-go:
+	$(GO) vet ./...
+	$(GO) test -count=1 ./...
+
+test-unit:
+	node --test extension/test/
+
+test-e2e: build
+	node --test --test-concurrency=1 tests/e2e/
+
+bench: build
+	$(GO) run ./tests/bench
+
+fuzz:
+	$(GO) test ./host/framing -run='^$$' -fuzz=FuzzReadFrame -fuzztime=30s
+	$(GO) test ./host/session -run='^$$' -fuzz=FuzzDecodeRequest -fuzztime=30s
+
+clean:
+	rm -rf $(BIN) dist

@@ -1,0 +1,3 @@
+// Placeholder replaced by the chat bridge's worker module.
+export const handlers = {};
+export function init() {}

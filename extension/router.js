@@ -1,0 +1,38 @@
+// Message routing for the background worker: one handler map, and a sender
+// check on every message. Pure: no chrome.* calls, so it is tested with node --test.
+//
+// A handler is {from: 'extension' | 'content' | 'any', run(message, sender) -> Promise<any> | any}.
+// 'extension' accepts only this extension's own pages (options, side panel);
+// 'content' only this extension's content scripts running in a tab.
+
+/**
+ * Classifies a runtime.onMessage sender.
+ * @param {object} sender chrome.runtime.MessageSender
+ * @param {string} extensionId chrome.runtime.id
+ * @param {string} extensionOrigin chrome.runtime.getURL('') without the trailing slash
+ * @returns {'extension'|'content'|null} null for anything we do not trust.
+ */
+export function senderKind(sender, extensionId, extensionOrigin) {
+  if (!sender || sender.id !== extensionId) return null;
+  const url = typeof sender.url === 'string' ? sender.url : '';
+  if (url.startsWith(extensionOrigin + '/') && !sender.tab?.url?.match(/^https?:/)) return 'extension';
+  if (sender.tab && typeof sender.tab.id === 'number' && /^https?:/.test(url)) return 'content';
+  return null;
+}
+
+/**
+ * Finds the handler for a message and checks the sender may call it.
+ * @returns {{handler?: object, error?: string}}
+ */
+export function route(handlers, message, kind) {
+  if (!message || typeof message !== 'object' || typeof message.type !== 'string') {
+    return { error: 'message must be an object with a string type' };
+  }
+  if (!Object.hasOwn(handlers, message.type)) return { error: `unknown message type ${message.type}` };
+  const handler = handlers[message.type];
+  if (kind === null) return { error: 'sender not trusted' };
+  if (handler.from !== 'any' && handler.from !== kind) {
+    return { error: `${message.type} is not accepted from ${kind}` };
+  }
+  return { handler };
+}

@@ -1,0 +1,68 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+)
+
+var (
+	contextCanceled = context.Canceled
+	contextDeadline = context.DeadlineExceeded
+)
+
+// Tool is one tool as a provider reports it. InputSchema is the raw JSON the
+// provider sent, byte for byte: describe and validation must see every keyword
+// ($defs, oneOf, $schema, ...), which typed decoders drop.
+type Tool struct {
+	Name        string
+	Description string
+	InputSchema json.RawMessage
+}
+
+// State is a provider's lifecycle state as reported by health and events.
+type State string
+
+// Provider states.
+const (
+	StateStarting State = "starting"
+	StateReady    State = "ready"
+	StateDown     State = "down"
+)
+
+// Status is a provider's state and, when the last start or run failed, why.
+type Status struct {
+	State State
+	Err   string
+}
+
+// Provider is a source of tools, such as an MCP server over stdio. The runtime
+// depends on this interface, not on MCP.
+type Provider interface {
+	// Name identifies the provider in health and logs ("munim").
+	Name() string
+	// Prefix is prepended to its tool names: "<prefix>.<tool>".
+	Prefix() string
+	// Start launches the provider and keeps it running (supervised) until ctx
+	// ends or Close is called. It returns once the first start was attempted.
+	Start(ctx context.Context) error
+	// Tools returns the tools discovered at the last successful discovery.
+	Tools() []Tool
+	// Status reports the current state.
+	Status() Status
+	// Call runs a tool. The result is the provider's raw result JSON (for MCP,
+	// the CallToolResult). A tool-level failure (isError) is returned as a
+	// result, not an error; the runtime decides how to report it.
+	// Cancelling ctx must cancel the call at the provider.
+	Call(ctx context.Context, tool string, arguments json.RawMessage) (json.RawMessage, error)
+	// Close stops the provider and everything it started.
+	Close() error
+}
+
+// Change is what a provider reports to the runtime: its state changed, or its
+// tool list changed (after list_changed or a re-discovery).
+type Change struct {
+	Provider     string
+	Prefix       string
+	Status       Status
+	ToolsChanged bool
+}
