@@ -1,0 +1,92 @@
+// Command fakemunim is a stand-in for Munim, the Windows computer-use MCP
+// server, used by Gnosis's integration tests and benchmark. It speaks MCP over
+// stdio with mark3labs/mcp-go's server package and offers computer-use-like
+// tools whose input schemas are raw JSON (schemas/*.json), so every keyword
+// ($schema, $defs, definitions, oneOf, enums, bounds) reaches the client as a
+// real server would send it. Besides the computer tools it has tools that
+// misbehave on purpose: slow (honours cancellation), crash (exits mid-call),
+// noisy (floods stderr), fail (isError result), add_tool (tools/list_changed).
+//
+// It is pure Go so it also builds for windows/amd64.
+//
+// Flags (each also settable by environment, flag wins):
+//
+//	--tools N        FAKEMUNIM_TOOLS       add N extra trivial tools extra_000... (cold-start benchmark)
+//	--page-size N    FAKEMUNIM_PAGE_SIZE   paginate tools/list N tools per page (0: no pagination)
+//	--workers N      FAKEMUNIM_WORKERS     concurrent tool calls (default 32)
+//	--log FILE       FAKEMUNIM_LOG         append one JSON line per call: {"tool","arguments","cancelled"?}
+//	--state DIR      FAKEMUNIM_STATE       directory for state kept across restarts (crash's delay_next_start_ms)
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/mark3labs/mcp-go/server"
+)
+
+func main() {
+	tools := flag.Int("tools", envInt("FAKEMUNIM_TOOLS", 0), "number of extra trivial tools")
+	pageSize := flag.Int("page-size", envInt("FAKEMUNIM_PAGE_SIZE", 0), "tools per tools/list page (0: all)")
+	workers := flag.Int("workers", envInt("FAKEMUNIM_WORKERS", 32), "concurrent tool calls")
+	logPath := flag.String("log", os.Getenv("FAKEMUNIM_LOG"), "append a JSON line per call to this file")
+	stateDir := flag.String("state", os.Getenv("FAKEMUNIM_STATE"), "directory for state kept across restarts")
+	flag.Parse()
+
+	if err := delayStart(*stateDir); err != nil {
+		fmt.Fprintf(os.Stderr, "fakemunim: %v\n", err)
+	}
+
+	opts := []server.ServerOption{server.WithToolCapabilities(true)}
+	if *pageSize > 0 {
+		opts = append(opts, server.WithPaginationLimit(*pageSize))
+	}
+	s := server.NewMCPServer("fakemunim", "1.0.0", opts...)
+	f := &fake{server: s, log: newCallLog(*logPath), stateDir: *stateDir}
+	f.register(*tools)
+
+	if err := server.ServeStdio(s, server.WithWorkerPoolSize(*workers)); err != nil {
+		fmt.Fprintf(os.Stderr, "fakemunim: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+// delayStart sleeps as long as a previous crash asked the next start to wait,
+// then forgets the request, so the restart window is long and deterministic.
+func delayStart(stateDir string) error {
+	if stateDir == "" {
+		return nil
+	}
+	path := stateDir + string(os.PathSeparator) + "next-start-delay-ms"
+	b, err := os.ReadFile(path)
+	if os.IsNotExist(err) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("read start delay: %w", err)
+	}
+	os.Remove(path)
+	ms, err := strconv.Atoi(string(b))
+	if err != nil {
+		return fmt.Errorf("parse start delay %q: %w", b, err)
+	}
+	fmt.Fprintf(os.Stderr, "fakemunim: delaying start by %d ms\n", ms)
+	time.Sleep(time.Duration(ms) * time.Millisecond)
+	return nil
+}
+
+func envInt(name string, def int) int {
+	v := os.Getenv(name)
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "fakemunim: ignoring %s=%q: %v\n", name, v, err)
+		return def
+	}
+	return n
+}
