@@ -16,12 +16,16 @@
 //	--workers N      FAKEMUNIM_WORKERS     concurrent tool calls (default 32)
 //	--log FILE       FAKEMUNIM_LOG         append one JSON line per call: {"tool","arguments","cancelled"?}
 //	--state DIR      FAKEMUNIM_STATE       directory for state kept across restarts (crash's delay_next_start_ms)
+//	                                       and for slow's "<tag>.started" markers
+//	--grandchild     FAKEMUNIM_GRANDCHILD=1 start an idle child process, so the server is a process tree
+//	--idle                                 just sleep until killed (the grandchild)
 package main
 
 import (
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"strconv"
 	"time"
 
@@ -34,7 +38,21 @@ func main() {
 	workers := flag.Int("workers", envInt("FAKEMUNIM_WORKERS", 32), "concurrent tool calls")
 	logPath := flag.String("log", os.Getenv("FAKEMUNIM_LOG"), "append a JSON line per call to this file")
 	stateDir := flag.String("state", os.Getenv("FAKEMUNIM_STATE"), "directory for state kept across restarts")
+	grandchild := flag.Bool("grandchild", os.Getenv("FAKEMUNIM_GRANDCHILD") == "1", "start an idle child process")
+	idle := flag.Bool("idle", false, "sleep until killed")
 	flag.Parse()
+
+	if *idle {
+		select {}
+	}
+	if *grandchild {
+		// The idle child inherits the environment, so tests can find it
+		// (and prove it was stopped) by a marker variable.
+		c := exec.Command(os.Args[0], "--idle")
+		if err := c.Start(); err != nil {
+			fmt.Fprintf(os.Stderr, "fakemunim: start grandchild: %v\n", err)
+		}
+	}
 
 	if err := delayStart(*stateDir); err != nil {
 		fmt.Fprintf(os.Stderr, "fakemunim: %v\n", err)

@@ -168,6 +168,11 @@ func (f *fake) slow(ctx context.Context, args json.RawMessage) (*mcp.CallToolRes
 	if err := json.Unmarshal(args, &a); err != nil {
 		return nil, fmt.Errorf("decode arguments: %w", err)
 	}
+	if a.Tag != "" && f.stateDir != "" {
+		// The marker tells a test the call reached the server, so a cancel
+		// sent after it must reach the server too.
+		os.WriteFile(filepath.Join(f.stateDir, a.Tag+".started"), nil, 0o644)
+	}
 	t := time.NewTimer(time.Duration(a.MS) * time.Millisecond)
 	defer t.Stop()
 	select {
