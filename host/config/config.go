@@ -1,0 +1,220 @@
+// Package config loads the host's configuration: a JSON file (the primary
+// source, since a browser starts the host with a minimal environment) with
+// environment variables layered on top.
+//
+// A broken or missing configuration never stops the host. Load always returns
+// a usable Config and, separately, the reason it is incomplete; the host then
+// serves health (degraded, with that reason) and the meta-capabilities.
+package config
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"time"
+)
+
+// Environment variables read by Load.
+const (
+	EnvConfig   = "GNOSIS_CONFIG"     // path of the config file
+	EnvMunim    = "MUNIM_PATH"        // command of the default provider
+	EnvPrefix   = "CAPABILITY_PREFIX" // prefix of the default provider
+	EnvLogLevel = "GNOSIS_LOG_LEVEL"  // log level (debug, info, warn, error)
+)
+
+// Defaults.
+const (
+	DefaultProvider = "munim"
+	DefaultPrefix   = "computer"
+	DefaultTimeout  = 120 * time.Second
+)
+
+// Config is the whole configuration file.
+type Config struct {
+	Providers []Provider `json:"providers"`
+	Policy    Policy     `json:"policy"`
+	// Extensions lists extra trusted extension ids (Chrome ids or Firefox
+	// add-on ids) besides our own.
+	Extensions []string `json:"extensions,omitempty"`
+	Log        Log      `json:"log"`
+	// Workspace and Relay belong to other parts of the host, which decode them.
+	Workspace json.RawMessage `json:"workspace,omitempty"`
+	Relay     json.RawMessage `json:"relay,omitempty"`
+}
+
+// Provider is one MCP stdio server whose tools become "<prefix>.<tool>".
+type Provider struct {
+	Name    string            `json:"name"`
+	Command string            `json:"command"`
+	Args    []string          `json:"args,omitempty"`
+	Env     map[string]string `json:"env,omitempty"`
+	Prefix  string            `json:"prefix"`
+	// Timeout bounds one call; "120s" or a number of seconds.
+	Timeout Duration `json:"timeout"`
+}
+
+// Policy says which capabilities each web origin may execute. Entries are
+// capability names or patterns understood by the runtime ("computer.*", "*").
+type Policy struct {
+	Default []string            `json:"default,omitempty"`
+	Origins map[string][]string `json:"origins,omitempty"`
+}
+
+// Log configures the log file.
+type Log struct {
+	Level    string `json:"level,omitempty"`
+	File     string `json:"file,omitempty"`
+	MaxBytes int64  `json:"maxBytes,omitempty"`
+}
+
+// Duration is a time.Duration written as "120s" or a number of seconds.
+type Duration time.Duration
+
+// UnmarshalJSON accepts a Go duration string or a number of seconds.
+func (d *Duration) UnmarshalJSON(b []byte) error {
+	var s string
+	if err := json.Unmarshal(b, &s); err == nil {
+		v, err := time.ParseDuration(s)
+		if err != nil {
+			return fmt.Errorf("invalid duration %q", s)
+		}
+		*d = Duration(v)
+		return nil
+	}
+	var secs float64
+	if err := json.Unmarshal(b, &secs); err != nil {
+		return fmt.Errorf("duration must be a string like \"120s\" or a number of seconds")
+	}
+	*d = Duration(secs * float64(time.Second))
+	return nil
+}
+
+// MarshalJSON writes the duration as a string.
+func (d Duration) MarshalJSON() ([]byte, error) {
+	return json.Marshal(time.Duration(d).String())
+}
+
+// Path returns the config file's path: $GNOSIS_CONFIG, else
+// <user config dir>/gnosis/config.json.
+func Path(getenv func(string) string) (string, error) {
+	if p := getenv(EnvConfig); p != "" {
+		return p, nil
+	}
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("locating config directory: %w", err)
+	}
+	return filepath.Join(dir, "gnosis", "config.json"), nil
+}
+
+// Load reads the config file and applies the environment. It always returns
+// a usable Config; a non-nil problem says why it is incomplete (unreadable or
+// invalid file, no provider, invalid provider entries) and is meant for
+// health's degraded reason. A missing file is not a problem by itself.
+func Load(getenv func(string) string) (cfg Config, path string, problem error) {
+	var problems []error
+	path, err := Path(getenv)
+	if err != nil {
+		problems = append(problems, err)
+	} else if err := readFile(path, &cfg); err != nil {
+		problems = append(problems, err)
+		cfg = Config{} // a half-decoded file is not trusted
+	}
+	applyEnv(&cfg, getenv)
+	cfg.Providers, problems = validProviders(cfg.Providers, problems)
+	if len(cfg.Providers) == 0 && len(problems) == 0 {
+		problems = append(problems, fmt.Errorf("no provider configured: set %s or add providers to %s", EnvMunim, path))
+	}
+	return cfg, path, errors.Join(problems...)
+}
+
+func readFile(path string, cfg *Config) error {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("reading config: %w", err)
+	}
+	if err := json.Unmarshal(b, cfg); err != nil {
+		return fmt.Errorf("config %s: %w", path, err)
+	}
+	return nil
+}
+
+// applyEnv layers the environment over the file: MUNIM_PATH sets (or adds)
+// the default provider's command, CAPABILITY_PREFIX its prefix.
+func applyEnv(cfg *Config, getenv func(string) string) {
+	if lvl := getenv(EnvLogLevel); lvl != "" {
+		cfg.Log.Level = lvl
+	}
+	munim, prefix := getenv(EnvMunim), getenv(EnvPrefix)
+	if munim == "" && prefix == "" {
+		return
+	}
+	i := -1
+	for j, p := range cfg.Providers {
+		if p.Name == DefaultProvider {
+			i = j
+			break
+		}
+	}
+	if i < 0 {
+		if munim == "" {
+			return // a prefix alone does not invent a provider
+		}
+		cfg.Providers = append(cfg.Providers, Provider{Name: DefaultProvider})
+		i = len(cfg.Providers) - 1
+	}
+	p := &cfg.Providers[i]
+	if munim != "" {
+		p.Command, p.Args = munim, nil
+	}
+	if prefix != "" {
+		p.Prefix = prefix
+	}
+}
+
+var prefixRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
+
+// validProviders fills defaults and drops entries that cannot work, saying why.
+func validProviders(in []Provider, problems []error) ([]Provider, []error) {
+	var out []Provider
+	seen := map[string]bool{}
+	for i, p := range in {
+		if p.Name == "" && p.Prefix == "" && p.Command != "" {
+			p.Name = fmt.Sprintf("provider%d", i+1)
+		}
+		if p.Name == "" {
+			p.Name = p.Prefix
+		}
+		if p.Prefix == "" {
+			p.Prefix = DefaultPrefix
+			if p.Name != DefaultProvider {
+				p.Prefix = p.Name
+			}
+		}
+		if p.Timeout <= 0 {
+			p.Timeout = Duration(DefaultTimeout)
+		}
+		switch {
+		case strings.TrimSpace(p.Command) == "":
+			problems = append(problems, fmt.Errorf("provider %q: no command", p.Name))
+		case !prefixRE.MatchString(p.Prefix):
+			problems = append(problems, fmt.Errorf("provider %q: prefix %q must be letters, digits, '_' or '-'", p.Name, p.Prefix))
+		case p.Prefix == "capabilities":
+			problems = append(problems, fmt.Errorf("provider %q: prefix %q is reserved for the meta-capabilities", p.Name, p.Prefix))
+		case seen[p.Prefix]:
+			problems = append(problems, fmt.Errorf("provider %q: prefix %q already used", p.Name, p.Prefix))
+		default:
+			seen[p.Prefix] = true
+			out = append(out, p)
+		}
+	}
+	return out, problems
+}

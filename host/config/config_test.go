@@ -1,0 +1,139 @@
+package config
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+)
+
+func TestLoad(t *testing.T) {
+	sec := func(n int) Duration { return Duration(time.Duration(n) * time.Second) }
+	tests := []struct {
+		name    string
+		file    string // "" means no file
+		env     map[string]string
+		want    Config
+		problem string // substring of the problem, "" for none
+	}{
+		{
+			name:    "no file and no environment is degraded",
+			problem: "no provider configured",
+		},
+		{
+			name: "MUNIM_PATH alone gives the default provider",
+			env:  map[string]string{EnvMunim: `C:\Program Files\Munim\munim.exe`},
+			want: Config{Providers: []Provider{{Name: "munim", Command: `C:\Program Files\Munim\munim.exe`, Prefix: "computer", Timeout: sec(120)}}},
+		},
+		{
+			name: "CAPABILITY_PREFIX renames the default provider's prefix",
+			env:  map[string]string{EnvMunim: "/bin/munim", EnvPrefix: "pc"},
+			want: Config{Providers: []Provider{{Name: "munim", Command: "/bin/munim", Prefix: "pc", Timeout: sec(120)}}},
+		},
+		{
+			name: "file with two providers, policy, extensions and other sections",
+			file: `{"providers":[
+				{"name":"munim","command":"munim.exe","args":["--stdio"],"env":{"A":"1"},"prefix":"computer","timeout":"30s"},
+				{"name":"files","command":"npx","args":["fs-server"],"timeout":5}],
+				"policy":{"default":["computer.screenshot"],"origins":{"https://chat.example.com":["computer.*"]}},
+				"extensions":["aaaabbbbccccddddeeeeffffgggghhhh"],
+				"log":{"level":"debug","file":"/tmp/g.log","maxBytes":1000},
+				"workspace":{"dir":"/w"},"relay":{"x":1},"future":{"ignored":true}}`,
+			want: Config{
+				Providers: []Provider{
+					{Name: "munim", Command: "munim.exe", Args: []string{"--stdio"}, Env: map[string]string{"A": "1"}, Prefix: "computer", Timeout: sec(30)},
+					{Name: "files", Command: "npx", Args: []string{"fs-server"}, Prefix: "files", Timeout: sec(5)},
+				},
+				Policy:     Policy{Default: []string{"computer.screenshot"}, Origins: map[string][]string{"https://chat.example.com": {"computer.*"}}},
+				Extensions: []string{"aaaabbbbccccddddeeeeffffgggghhhh"},
+				Log:        Log{Level: "debug", File: "/tmp/g.log", MaxBytes: 1000},
+				Workspace:  []byte(`{"dir":"/w"}`),
+				Relay:      []byte(`{"x":1}`),
+			},
+		},
+		{
+			name: "environment overrides the file's munim",
+			file: `{"providers":[{"name":"munim","command":"old","args":["a"],"prefix":"computer"}],"log":{"level":"info"}}`,
+			env:  map[string]string{EnvMunim: "new", EnvPrefix: "desk", EnvLogLevel: "warn"},
+			want: Config{Providers: []Provider{{Name: "munim", Command: "new", Prefix: "desk", Timeout: sec(120)}}, Log: Log{Level: "warn"}},
+		},
+		{
+			name:    "invalid JSON is degraded, environment still applies",
+			file:    `{"providers":[`,
+			env:     map[string]string{EnvMunim: "munim"},
+			want:    Config{Providers: []Provider{{Name: "munim", Command: "munim", Prefix: "computer", Timeout: sec(120)}}},
+			problem: "unexpected end of JSON input",
+		},
+		{
+			name:    "bad duration is degraded",
+			file:    `{"providers":[{"name":"a","command":"x","timeout":"soon"}]}`,
+			problem: `invalid duration "soon"`,
+		},
+		{
+			name: "bad providers are dropped, good ones kept",
+			file: `{"providers":[{"name":"nocmd"},{"name":"dots","command":"x","prefix":"a.b"},
+				{"name":"meta","command":"x","prefix":"capabilities"},
+				{"name":"ok","command":"x"},{"name":"dup","command":"y","prefix":"ok"}]}`,
+			want:    Config{Providers: []Provider{{Name: "ok", Command: "x", Prefix: "ok", Timeout: sec(120)}}},
+			problem: `provider "nocmd": no command`,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "config.json")
+			if tt.file != "" {
+				if err := os.WriteFile(path, []byte(tt.file), 0o600); err != nil {
+					t.Fatal(err)
+				}
+			}
+			env := map[string]string{EnvConfig: path}
+			for k, v := range tt.env {
+				env[k] = v
+			}
+			got, gotPath, problem := Load(func(k string) string { return env[k] })
+			if gotPath != path {
+				t.Errorf("path = %q, want %q", gotPath, path)
+			}
+			if diff := cmp.Diff(tt.want, got, cmpopts.EquateEmpty()); diff != "" {
+				t.Errorf("config (-want +got):\n%s", diff)
+			}
+			switch {
+			case tt.problem == "" && problem != nil:
+				t.Errorf("unexpected problem: %v", problem)
+			case tt.problem != "" && (problem == nil || !strings.Contains(problem.Error(), tt.problem)):
+				t.Errorf("problem = %v, want it to mention %q", problem, tt.problem)
+			}
+		})
+	}
+}
+
+func TestPathDefaultsToUserConfigDir(t *testing.T) {
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		t.Skip("no user config dir here")
+	}
+	got, err := Path(func(string) string { return "" })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := filepath.Join(dir, "gnosis", "config.json"); got != want {
+		t.Errorf("Path = %q, want %q", got, want)
+	}
+}
+
+func TestUnreadableConfigIsAProblem(t *testing.T) {
+	dir := t.TempDir() // a directory cannot be read as a file
+	_, _, problem := Load(func(k string) string {
+		if k == EnvConfig {
+			return dir
+		}
+		return ""
+	})
+	if problem == nil || !strings.Contains(problem.Error(), "reading config") {
+		t.Errorf("problem = %v, want a read error", problem)
+	}
+}
