@@ -22,6 +22,10 @@ const (
 	CodeCancelled           Code = "CANCELLED"
 	CodeMessageTooLarge     Code = "MESSAGE_TOO_LARGE"
 	CodeForbidden           Code = "FORBIDDEN"
+	CodeNotConfigured       Code = "NOT_CONFIGURED"
+	CodeFileExists          Code = "FILE_EXISTS"
+	CodeFileNotFound        Code = "FILE_NOT_FOUND"
+	CodeFileTooLarge        Code = "FILE_TOO_LARGE"
 )
 
 // Error is a failure that carries its protocol code. Front ends turn it into a

@@ -37,22 +37,32 @@ type Status struct {
 
 // Provider is a source of tools, such as an MCP server over stdio. The runtime
 // depends on this interface, not on MCP.
+//
+// Change reporting: the runtime passes a notify function to Start, and the
+// provider calls it (from any goroutine, never while holding a lock the
+// runtime could need) whenever its Status or its tool list changes. Calls for
+// one provider must be serialised by the provider, so the runtime sees its
+// changes in order.
 type Provider interface {
 	// Name identifies the provider in health and logs ("munim").
 	Name() string
 	// Prefix is prepended to its tool names: "<prefix>.<tool>".
 	Prefix() string
-	// Start launches the provider and keeps it running (supervised) until ctx
-	// ends or Close is called. It returns once the first start was attempted.
-	Start(ctx context.Context) error
+	// Start launches the provider in the background and keeps it running
+	// (supervised) until Close. It returns at once: the provider reports
+	// starting → ready (or down) through notify. ctx must be long-lived;
+	// cancelling it stops the provider like Close.
+	Start(ctx context.Context, notify func(Change)) error
 	// Tools returns the tools discovered at the last successful discovery.
+	// They stay available while the provider restarts.
 	Tools() []Tool
 	// Status reports the current state.
 	Status() Status
 	// Call runs a tool. The result is the provider's raw result JSON (for MCP,
 	// the CallToolResult). A tool-level failure (isError) is returned as a
-	// result, not an error; the runtime decides how to report it.
-	// Cancelling ctx must cancel the call at the provider.
+	// result, not an error; the runtime decides how to report it. Errors
+	// should be *Error with TIMEOUT, CANCELLED, PROVIDER_UNAVAILABLE or
+	// EXECUTION_ERROR. Cancelling ctx must cancel the call at the provider.
 	Call(ctx context.Context, tool string, arguments json.RawMessage) (json.RawMessage, error)
 	// Close stops the provider and everything it started.
 	Close() error

@@ -1,0 +1,232 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// Execute runs one capability and returns its result: for provider
+// capabilities the provider's raw result (the MCP CallToolResult), for the
+// meta-capabilities the payload of the method of the same name.
+//
+// Every error is an *Error. The checks run in the order of docs/protocol.md:
+//
+//  1. the capability is known, else CAPABILITY_NOT_FOUND. A name
+//     "<prefix>.<tool>" that is not registered is still let through to the
+//     next checks when its prefix belongs to no provider (it then fails with
+//     PROVIDER_NOT_FOUND: "no provider registered for the capability") or to
+//     a provider that has not listed its tools yet (PROVIDER_UNAVAILABLE: it
+//     may well have that tool once it is up);
+//  2. the origin's policy allows it, else FORBIDDEN (meta-capabilities are
+//     always allowed);
+//  3. its provider exists (PROVIDER_NOT_FOUND) and is ready
+//     (PROVIDER_UNAVAILABLE);
+//  4. the arguments are a JSON object and satisfy the input schema, else
+//     INVALID_ARGUMENTS with details {"errors": [{"path", "message"}]}. A
+//     non-object is an argument problem, not a request-shape problem, so it
+//     is INVALID_ARGUMENTS too (path ""). A schema that failed to compile
+//     is not enforced (logged at discovery): the provider still validates;
+//  5. the call: TIMEOUT, CANCELLED, PROVIDER_UNAVAILABLE or EXECUTION_ERROR;
+//     a result with "isError": true is EXECUTION_ERROR with the whole result
+//     as Details (a json.RawMessage).
+func (r *Runtime) Execute(ctx context.Context, c Call) (result json.RawMessage, err error) {
+	start := time.Now()
+	defer func() { r.logExecute(c, start, err) }()
+
+	reg := r.reg.Load()
+	e := reg.byName[c.Capability]
+	var p Provider
+	if e == nil {
+		prefix, _, hasDot := strings.Cut(c.Capability, ".")
+		if hasDot {
+			p = r.byPrefix[prefix]
+		}
+		if !hasDot || prefix == metaPrefix || (p != nil && r.discovered(p)) {
+			return nil, Errorf(CodeCapabilityNotFound, "no capability named %q", c.Capability)
+		}
+	}
+	if e == nil || e.cap.Provider != "" {
+		if !r.policy.Allows(c.Origin, c.Capability) {
+			return nil, &Error{Code: CodeForbidden, Message: fmt.Sprintf("origin %q may not execute %q", c.Origin, c.Capability)}
+		}
+	}
+	if e == nil {
+		if p == nil {
+			return nil, Errorf(CodeProviderNotFound, "no provider registered for capability %q", c.Capability)
+		}
+		return nil, unavailable(p)
+	}
+	if e.cap.Provider != "" {
+		p = r.byName[e.cap.Provider]
+		if p == nil {
+			return nil, Errorf(CodeProviderNotFound, "provider %q of capability %q is not registered", e.cap.Provider, c.Capability)
+		}
+		if p.Status().State != StateReady {
+			return nil, unavailable(p)
+		}
+	}
+
+	args, err := r.checkArguments(e, c.Arguments)
+	if err != nil {
+		return nil, err
+	}
+	if p == nil {
+		return r.executeMeta(e.cap.Name, args)
+	}
+
+	result, err = p.Call(ctx, e.tool, args)
+	if err != nil {
+		return nil, callError(ctx, err)
+	}
+	if isToolError(result) {
+		return nil, &Error{Code: CodeExecutionError, Message: toolErrorMessage(c.Capability, result), Details: result}
+	}
+	return result, nil
+}
+
+func (r *Runtime) discovered(p Provider) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	st := r.state[p.Name()]
+	return st != nil && st.discovered
+}
+
+func unavailable(p Provider) *Error {
+	st := p.Status()
+	msg := fmt.Sprintf("provider %q is %s", p.Name(), st.State)
+	if st.Err != "" {
+		msg += ": " + st.Err
+	}
+	return &Error{Code: CodeProviderUnavailable, Message: msg}
+}
+
+// checkArguments defaults nil arguments to {} and validates them.
+func (r *Runtime) checkArguments(e *entry, raw json.RawMessage) (json.RawMessage, error) {
+	args := bytes.TrimSpace(raw)
+	if len(args) == 0 || bytes.Equal(args, []byte("null")) {
+		args = []byte("{}")
+	}
+	if args[0] != '{' || !json.Valid(args) {
+		return nil, &Error{
+			Code:    CodeInvalidArguments,
+			Message: "arguments must be a JSON object",
+			Details: violationDetails([]Violation{{Path: "", Message: "arguments must be a JSON object"}}),
+		}
+	}
+	if e.schema == nil {
+		return args, nil
+	}
+	vs, err := e.schema.Validate(args)
+	if err != nil {
+		r.log.Warn().Err(err).Str("capability", e.cap.Name).Msg("input schema could not be evaluated; arguments not validated")
+		return args, nil
+	}
+	if len(vs) > 0 {
+		return nil, &Error{
+			Code:    CodeInvalidArguments,
+			Message: fmt.Sprintf("arguments do not match the input schema of %q: %s", e.cap.Name, summarise(vs)),
+			Details: violationDetails(vs),
+		}
+	}
+	return args, nil
+}
+
+// ValidationDetails is the Details of an INVALID_ARGUMENTS error.
+type ValidationDetails struct {
+	Errors []Violation `json:"errors"`
+}
+
+func violationDetails(vs []Violation) ValidationDetails { return ValidationDetails{Errors: vs} }
+
+func summarise(vs []Violation) string {
+	v := vs[0]
+	s := v.Message
+	if v.Path != "" {
+		s = v.Path + ": " + s
+	}
+	if len(vs) > 1 {
+		s += fmt.Sprintf(" (and %d more)", len(vs)-1)
+	}
+	return s
+}
+
+func (r *Runtime) executeMeta(name string, args json.RawMessage) (json.RawMessage, error) {
+	switch name {
+	case MetaList:
+		return json.Marshal(struct {
+			Capabilities []Summary `json:"capabilities"`
+		}{r.List()})
+	case MetaDescribe:
+		var a struct {
+			Name *string `json:"name"`
+		}
+		if err := json.Unmarshal(args, &a); err != nil || a.Name == nil {
+			return nil, &Error{Code: CodeInvalidArguments, Message: `"name" must be a string`,
+				Details: violationDetails([]Violation{{Path: "/name", Message: "must be a string"}})}
+		}
+		capability, err := r.Describe(*a.Name)
+		if err != nil {
+			return nil, err
+		}
+		return json.Marshal(DescribeResult(capability))
+	}
+	return nil, Errorf(CodeCapabilityNotFound, "no capability named %q", name)
+}
+
+// Description is the payload of capabilities.describe.
+type Description struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"inputSchema"`
+}
+
+// DescribeResult turns a Capability into the capabilities.describe payload.
+func DescribeResult(c Capability) Description {
+	return Description{Name: c.Name, Description: c.Description, InputSchema: c.InputSchema}
+}
+
+// callError gives a provider's error its protocol code, once.
+func callError(ctx context.Context, err error) error {
+	var e *Error
+	if errors.As(err, &e) {
+		return err
+	}
+	switch {
+	case ctx.Err() != nil && errors.Is(ctx.Err(), context.Canceled):
+		return &Error{Code: CodeCancelled, Message: "the call was cancelled", Err: err}
+	case errors.Is(err, context.DeadlineExceeded):
+		return &Error{Code: CodeTimeout, Message: "the call timed out", Err: err}
+	case errors.Is(err, context.Canceled):
+		return &Error{Code: CodeCancelled, Message: "the call was cancelled", Err: err}
+	}
+	return &Error{Code: CodeExecutionError, Message: "the provider failed", Err: err}
+}
+
+func isToolError(result json.RawMessage) bool {
+	var r struct {
+		IsError bool `json:"isError"`
+	}
+	return json.Unmarshal(result, &r) == nil && r.IsError
+}
+
+// toolErrorMessage quotes the first text content of a failed tool result.
+func toolErrorMessage(capability string, result json.RawMessage) string {
+	var r struct {
+		Content []struct {
+			Type string `json:"type"`
+			Text string `json:"text"`
+		} `json:"content"`
+	}
+	_ = json.Unmarshal(result, &r)
+	for _, c := range r.Content {
+		if c.Type == "text" && c.Text != "" {
+			return fmt.Sprintf("%s failed: %s", capability, truncate(c.Text, 300))
+		}
+	}
+	return capability + " failed"
+}

@@ -1,0 +1,153 @@
+package runtime
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/qri-io/jsonschema"
+)
+
+// NewQRIValidator returns the default Validator, built on
+// github.com/qri-io/jsonschema (draft 2019-09).
+//
+// qri-io v0.2.1 has three traits a host that runs untrusted tool schemas must
+// contain, and this implementation does:
+//
+//   - It resolves a non-local "$ref" by fetching it (http, https, and file
+//     URLs) through a process-wide registry. Compile works on a copy of the
+//     schema from which every "$ref"/"$recursiveRef" that is not a fragment
+//     of the same document ("#...") is removed, and every "$id" too (an "$id"
+//     turns relative refs into remote URLs and registers the schema in the
+//     process-wide registry, where tools could shadow each other). The
+//     removed part of a schema accepts anything; the provider still validates
+//     its own input. Warnings name what was removed.
+//   - It ignores the pre-2019 "definitions" keyword, so "#/definitions/x"
+//     refs fail to resolve. "definitions" is registered as an alias of
+//     "$defs", which makes those refs resolve; the bytes describe returns are
+//     never touched.
+//   - A compiled schema caches resolved refs inside itself and is not safe
+//     for concurrent use, so each compiled schema has its own mutex.
+func NewQRIValidator() Validator { return qriValidator{} }
+
+type qriValidator struct{}
+
+var (
+	qriInit sync.Once
+	// qriCompileMu serialises unmarshalling, which reads qri-io's global
+	// keyword tables.
+	qriCompileMu sync.Mutex
+)
+
+func initQRI() {
+	qriInit.Do(func() {
+		jsonschema.LoadDraft2019_09()
+		jsonschema.RegisterKeyword("definitions", jsonschema.NewDefs)
+		// Create the global registry now rather than lazily from racing
+		// validations.
+		jsonschema.GetSchemaRegistry()
+	})
+}
+
+// Compile implements Validator.
+func (qriValidator) Compile(schema json.RawMessage) (Schema, error) {
+	initQRI()
+	var doc any
+	if err := json.Unmarshal(schema, &doc); err != nil {
+		return nil, fmt.Errorf("schema is not JSON: %w", err)
+	}
+	var warnings []string
+	doc = neutralise(doc, "", &warnings)
+	local, err := json.Marshal(doc)
+	if err != nil {
+		return nil, fmt.Errorf("re-encoding schema: %w", err)
+	}
+	s := &jsonschema.Schema{}
+	qriCompileMu.Lock()
+	err = unmarshalSafely(s, local)
+	qriCompileMu.Unlock()
+	if err != nil {
+		return nil, fmt.Errorf("compiling schema: %w", err)
+	}
+	return &qriSchema{s: s, warnings: warnings}, nil
+}
+
+func unmarshalSafely(s *jsonschema.Schema, data []byte) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("schema compiler panicked: %v", p)
+		}
+	}()
+	return s.UnmarshalJSON(data)
+}
+
+// neutralise returns v with every non-local reference and every "$id"
+// removed, at any depth (keyword positions or not: being blind to which
+// objects are schemas is what makes it safe). path is a JSON pointer for the
+// warnings.
+func neutralise(v any, path string, warnings *[]string) any {
+	switch t := v.(type) {
+	case map[string]any:
+		for k, child := range t {
+			if s, ok := child.(string); ok {
+				switch k {
+				case "$ref", "$recursiveRef":
+					if !strings.HasPrefix(s, "#") {
+						delete(t, k)
+						*warnings = append(*warnings, fmt.Sprintf("%s/%s: external reference %q is not followed; that part is not validated", path, k, s))
+					}
+					continue
+				case "$id":
+					delete(t, k)
+					continue
+				}
+			}
+			t[k] = neutralise(child, path+"/"+escapePointer(k), warnings)
+		}
+	case []any:
+		for i, child := range t {
+			t[i] = neutralise(child, fmt.Sprintf("%s/%d", path, i), warnings)
+		}
+	}
+	return v
+}
+
+func escapePointer(s string) string {
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+type qriSchema struct {
+	mu       sync.Mutex
+	s        *jsonschema.Schema
+	warnings []string
+}
+
+// Warnings lists the parts of the schema that are not validated.
+func (q *qriSchema) Warnings() []string { return q.warnings }
+
+// Validate implements Schema.
+func (q *qriSchema) Validate(arguments json.RawMessage) (vs []Violation, err error) {
+	var doc any
+	if err := json.Unmarshal(arguments, &doc); err != nil {
+		return nil, fmt.Errorf("arguments are not JSON: %w", err)
+	}
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	defer func() {
+		if p := recover(); p != nil {
+			vs, err = nil, fmt.Errorf("validator panicked: %v", p)
+		}
+	}()
+	// The context only matters to remote fetches, which neutralise ruled out.
+	state := q.s.Validate(context.Background(), doc)
+	for _, e := range *state.Errs {
+		p := e.PropertyPath
+		if p == "/" {
+			p = ""
+		}
+		vs = append(vs, Violation{Path: p, Message: e.Message})
+	}
+	return vs, nil
+}

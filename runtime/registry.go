@@ -1,0 +1,107 @@
+package runtime
+
+import (
+	"bytes"
+	"encoding/json"
+	"sort"
+)
+
+// registry is an immutable snapshot of every capability. The runtime swaps in
+// a new one when a provider's tools change, so lookups never lock.
+type registry struct {
+	byName      map[string]*entry
+	list        []Summary // sorted by name
+	perProvider map[string]int
+}
+
+type entry struct {
+	cap  Capability
+	tool string // the provider's own tool name
+	// schema is the compiled input schema; nil when it failed to compile
+	// (validation is then skipped: see compileErr).
+	schema     Schema
+	compileErr error
+}
+
+// defaultInputSchema stands in for a tool that sent no inputSchema.
+var defaultInputSchema = json.RawMessage(`{"type":"object"}`)
+
+// buildRegistry must be called with r.mu held. It reuses prev's compiled
+// schemas for unchanged schema bytes, so each schema is compiled once.
+func (r *Runtime) buildRegistry(prev *registry) *registry {
+	reg := &registry{byName: map[string]*entry{}, perProvider: map[string]int{}}
+	for _, m := range metaCapabilities {
+		e := &entry{cap: m, tool: m.Name}
+		if prev != nil && prev.byName[m.Name] != nil {
+			e.schema = prev.byName[m.Name].schema
+		} else {
+			e.schema, e.compileErr = r.validator.Compile(m.InputSchema)
+		}
+		reg.byName[m.Name] = e
+	}
+	for _, p := range r.providers {
+		if st := r.state[p.Name()]; st == nil || !st.discovered {
+			continue
+		}
+		for _, t := range p.Tools() {
+			name := p.Prefix() + "." + t.Name
+			if _, dup := reg.byName[name]; dup {
+				r.log.Warn().Str("provider", p.Name()).Str("capability", name).Msg("duplicate tool name; keeping the first")
+				continue
+			}
+			schema := t.InputSchema
+			if len(bytes.TrimSpace(schema)) == 0 || bytes.Equal(bytes.TrimSpace(schema), []byte("null")) {
+				schema = defaultInputSchema
+			}
+			e := &entry{
+				cap:  Capability{Name: name, Description: t.Description, InputSchema: schema, Provider: p.Name()},
+				tool: t.Name,
+			}
+			if old := prevEntry(prev, name); old != nil && old.cap.Provider == p.Name() && bytes.Equal(old.cap.InputSchema, schema) {
+				e.schema, e.compileErr = old.schema, old.compileErr
+			} else {
+				e.schema, e.compileErr = r.validator.Compile(schema)
+				if e.compileErr != nil {
+					r.log.Warn().Err(e.compileErr).Str("capability", name).Msg("input schema does not compile; arguments will not be validated")
+				} else if w, ok := e.schema.(interface{ Warnings() []string }); ok {
+					for _, msg := range w.Warnings() {
+						r.log.Warn().Str("capability", name).Msg(msg)
+					}
+				}
+			}
+			reg.byName[name] = e
+			reg.perProvider[p.Name()]++
+		}
+	}
+	for name, e := range reg.byName {
+		reg.list = append(reg.list, Summary{Name: name, Description: e.cap.Description})
+	}
+	sort.Slice(reg.list, func(i, j int) bool { return reg.list[i].Name < reg.list[j].Name })
+	return reg
+}
+
+func prevEntry(prev *registry, name string) *entry {
+	if prev == nil {
+		return nil
+	}
+	return prev.byName[name]
+}
+
+// List returns every capability's name and description, sorted by name,
+// meta-capabilities included.
+func (r *Runtime) List() []Summary {
+	l := r.reg.Load().list
+	out := make([]Summary, len(l))
+	copy(out, l)
+	return out
+}
+
+// Describe returns the named capability, its input schema exactly as the
+// provider sent it. Unknown names fail with CAPABILITY_NOT_FOUND.
+func (r *Runtime) Describe(name string) (Capability, error) {
+	e := r.reg.Load().byName[name]
+	if e == nil {
+		return Capability{}, Errorf(CodeCapabilityNotFound, "no capability named %q", name)
+	}
+	return e.cap, nil
+}

@@ -1,0 +1,278 @@
+package runtime
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"sync/atomic"
+
+	"github.com/rs/zerolog"
+)
+
+// Runtime is the Agent Capability Runtime. Create it with New, Start it once,
+// then List, Describe, Execute and Health may be called from any goroutine.
+type Runtime struct {
+	providers []Provider
+	byName    map[string]Provider
+	byPrefix  map[string]Provider
+	policy    Policy
+	validator Validator
+	log       zerolog.Logger
+	events    func(Event)
+	degraded  []string
+
+	mu    sync.Mutex // serialises registry rebuilds and provider state
+	state map[string]*providerState
+	reg   atomic.Pointer[registry]
+
+	started   atomic.Bool
+	closeOnce sync.Once
+	stop      context.CancelFunc
+	changed   chan struct{} // closed and replaced on every provider change
+}
+
+type providerState struct {
+	status     Status
+	discovered bool // the provider's tool list has been read at least once
+}
+
+// Health is what the health method reports.
+type Health struct {
+	// Status is "ok" when every provider is ready and the configuration is
+	// sound, "degraded" otherwise.
+	Status       string
+	Capabilities int // every capability, meta-capabilities included
+	Providers    []ProviderHealth
+	Error        string // a configuration problem, if any
+}
+
+// ProviderHealth is one provider's entry in Health and in provider.state events.
+type ProviderHealth struct {
+	Name, Prefix string
+	State        State
+	Capabilities int
+	Error        string
+}
+
+// Event kinds.
+const (
+	EventCapabilitiesChanged = "capabilities.changed"
+	EventProviderState       = "provider.state"
+)
+
+// Event is pushed to the WithEvents callback: the capability list changed
+// (Capabilities is the new total), or a provider's state changed (Provider).
+type Event struct {
+	Kind         string
+	Capabilities int
+	Provider     ProviderHealth
+}
+
+// Option configures a Runtime.
+type Option func(*Runtime)
+
+// WithProvider adds a provider; repeatable. A provider whose name or prefix
+// is already taken, or whose prefix is the reserved "capabilities", is left
+// out and the runtime reports itself degraded with the reason.
+func WithProvider(p Provider) Option {
+	return func(r *Runtime) {
+		switch {
+		case p.Prefix() == metaPrefix || p.Prefix() == "":
+			r.degraded = append(r.degraded, fmt.Sprintf("provider %q: prefix %q is not allowed", p.Name(), p.Prefix()))
+		case r.byName[p.Name()] != nil:
+			r.degraded = append(r.degraded, fmt.Sprintf("provider %q is configured twice", p.Name()))
+		case r.byPrefix[p.Prefix()] != nil:
+			r.degraded = append(r.degraded, fmt.Sprintf("provider %q: prefix %q is already used by %q", p.Name(), p.Prefix(), r.byPrefix[p.Prefix()].Name()))
+		default:
+			r.providers = append(r.providers, p)
+			r.byName[p.Name()] = p
+			r.byPrefix[p.Prefix()] = p
+		}
+	}
+}
+
+// WithPolicy sets the per-origin capability policy (the zero Policy allows all).
+func WithPolicy(p Policy) Option { return func(r *Runtime) { r.policy = p } }
+
+// WithValidator replaces the schema validator (default NewQRIValidator()).
+func WithValidator(v Validator) Option { return func(r *Runtime) { r.validator = v } }
+
+// WithLogger sets the logger (default: disabled).
+func WithLogger(l zerolog.Logger) Option { return func(r *Runtime) { r.log = l } }
+
+// WithEvents sets a callback for events. It is called from any goroutine and
+// must not block long; events of one provider arrive in order.
+func WithEvents(fn func(Event)) Option { return func(r *Runtime) { r.events = fn } }
+
+// WithDegraded marks the runtime degraded for reason (a broken or missing
+// configuration): Health shows status "degraded" and the reason as Error, and
+// the meta-capabilities keep working.
+func WithDegraded(reason string) Option {
+	return func(r *Runtime) { r.degraded = append(r.degraded, reason) }
+}
+
+// New builds a Runtime. It starts nothing; call Start.
+func New(opts ...Option) *Runtime {
+	r := &Runtime{
+		byName:    map[string]Provider{},
+		byPrefix:  map[string]Provider{},
+		validator: NewQRIValidator(),
+		log:       zerolog.Nop(),
+		state:     map[string]*providerState{},
+		changed:   make(chan struct{}),
+	}
+	for _, o := range opts {
+		o(r)
+	}
+	for _, p := range r.providers {
+		r.state[p.Name()] = &providerState{status: Status{State: StateStarting}}
+	}
+	r.reg.Store(r.buildRegistry(nil))
+	return r
+}
+
+// Start starts every provider in the background and returns at once; they
+// report starting → ready (or down) through events and Health. ctx bounds the
+// providers' lives: cancelling it stops them like Close.
+func (r *Runtime) Start(ctx context.Context) error {
+	if !r.started.CompareAndSwap(false, true) {
+		return errors.New("runtime already started")
+	}
+	ctx, r.stop = context.WithCancel(ctx)
+	var errs []error
+	for _, p := range r.providers {
+		p := p
+		if err := p.Start(ctx, func(c Change) { r.onChange(p, c) }); err != nil {
+			errs = append(errs, fmt.Errorf("starting provider %q: %w", p.Name(), err))
+			r.onChange(p, Change{Provider: p.Name(), Prefix: p.Prefix(), Status: Status{State: StateDown, Err: err.Error()}})
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// WaitSettled blocks until no provider is starting (each is ready or down),
+// or ctx ends. Front ends that answer one request and exit use it; a serving
+// host need not.
+func (r *Runtime) WaitSettled(ctx context.Context) error {
+	for {
+		r.mu.Lock()
+		settled := true
+		for _, s := range r.state {
+			if s.status.State == StateStarting {
+				settled = false
+			}
+		}
+		ch := r.changed
+		r.mu.Unlock()
+		if settled {
+			return nil
+		}
+		select {
+		case <-ch:
+		case <-ctx.Done():
+			return ctx.Err()
+		}
+	}
+}
+
+// Close stops every provider (and their process trees) concurrently.
+func (r *Runtime) Close() error {
+	var err error
+	r.closeOnce.Do(func() {
+		if r.stop != nil {
+			r.stop()
+		}
+		errs := make([]error, len(r.providers))
+		var wg sync.WaitGroup
+		for i, p := range r.providers {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if e := p.Close(); e != nil {
+					errs[i] = fmt.Errorf("closing provider %q: %w", p.Name(), e)
+				}
+			}()
+		}
+		wg.Wait()
+		err = errors.Join(errs...)
+	})
+	return err
+}
+
+// onChange applies a provider's change: rebuild the registry if its tools
+// changed, then emit events.
+func (r *Runtime) onChange(p Provider, c Change) {
+	r.mu.Lock()
+	st := r.state[p.Name()]
+	stateChanged := st.status != c.Status
+	st.status = c.Status
+	if c.ToolsChanged {
+		st.discovered = true
+		r.reg.Store(r.buildRegistry(r.reg.Load()))
+	}
+	reg := r.reg.Load()
+	ph := r.providerHealth(p, reg)
+	close(r.changed)
+	r.changed = make(chan struct{})
+	r.mu.Unlock()
+
+	if stateChanged {
+		l := r.log.Info()
+		if c.Status.State == StateDown {
+			l = r.log.Warn()
+		}
+		l.Str("provider", p.Name()).Str("state", string(c.Status.State)).Str("error", c.Status.Err).Msg("provider state")
+		r.emit(Event{Kind: EventProviderState, Capabilities: len(reg.list), Provider: ph})
+	}
+	if c.ToolsChanged {
+		r.log.Info().Str("provider", p.Name()).Int("tools", ph.Capabilities).Int("capabilities", len(reg.list)).Msg("capabilities changed")
+		r.emit(Event{Kind: EventCapabilitiesChanged, Capabilities: len(reg.list)})
+	}
+}
+
+func (r *Runtime) emit(e Event) {
+	if r.events != nil {
+		r.events(e)
+	}
+}
+
+// providerHealth must be called with r.mu held.
+func (r *Runtime) providerHealth(p Provider, reg *registry) ProviderHealth {
+	st := r.state[p.Name()]
+	return ProviderHealth{
+		Name:         p.Name(),
+		Prefix:       p.Prefix(),
+		State:        st.status.State,
+		Capabilities: reg.perProvider[p.Name()],
+		Error:        st.status.Err,
+	}
+}
+
+// Health reports the runtime's and every provider's state.
+func (r *Runtime) Health() Health {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	reg := r.reg.Load()
+	h := Health{Status: "ok", Capabilities: len(reg.list), Providers: []ProviderHealth{}}
+	if len(r.degraded) > 0 {
+		h.Status = "degraded"
+		h.Error = joinReasons(r.degraded)
+	}
+	for _, p := range r.providers {
+		ph := r.providerHealth(p, reg)
+		if ph.State != StateReady {
+			h.Status = "degraded"
+		}
+		h.Providers = append(h.Providers, ph)
+	}
+	return h
+}
+
+func joinReasons(rs []string) string {
+	out := rs[0]
+	for _, s := range rs[1:] {
+		out += "; " + s
+	}
+	return out
+}
