@@ -1,0 +1,264 @@
+// Package-level harness for the end-to-end tests: the real extension in
+// Debian's Chromium (new headless mode, driven by playwright-core with no
+// browser download), the real gnosis-host registered in the test's own
+// user-data-dir, and the fake Munim as its provider.
+//
+// Every test file (the chat bridge's and the browser agent's) launches through
+// here so the recipe lives in one place:
+//
+//   const env = await launch({ grantOrigins: ['http://127.0.0.1/*'] });
+//   const options = await env.openOptions();
+//   ...
+//   await env.close();
+//
+// Facts behind the recipe: ../../../../shared/notes/chromium-e2e-facts.md and
+// native-messaging-facts.md ("Headless Chromium in tests").
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+/** Repository root (…/tests/e2e/lib → …). */
+export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
+/** The unpacked extension directory. */
+export const EXTENSION_DIR = path.join(REPO, 'extension');
+/** Fixed by the key in extension/manifest.json. */
+export const EXTENSION_ID = 'mbegimjagonemgohdcndepbpfbmlmgdd';
+/** The extension's origin as Chromium hands it to the host (argv[1]). */
+export const EXTENSION_ORIGIN = `chrome-extension://${EXTENSION_ID}/`;
+/** Native messaging host name. */
+export const HOST_NAME = 'com.gnosis.host';
+/** The browser under test (never a downloaded one). */
+export const CHROMIUM = process.env.GNOSIS_CHROMIUM || '/usr/bin/chromium';
+
+/** Makes a fresh temporary directory that close() removes. */
+export function tempDir(prefix = 'gnosis-e2e-') {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * Path of the host binary. `make test-e2e` builds it first; when a test file is
+ * run on its own and bin/gnosis-host is missing, it is built here.
+ */
+export function hostBinary() {
+  const bin = path.join(REPO, 'bin', 'gnosis-host');
+  if (!fs.existsSync(bin)) {
+    execFileSync('go', ['build', '-o', bin, './cmd/gnosis-host'], { cwd: REPO, stdio: 'inherit' });
+  }
+  return bin;
+}
+
+let fakeMunimPath;
+/**
+ * Builds the fake Munim (tests/fakemunim) once per process into a temporary
+ * directory and returns the binary's path. Waits up to `waitMs` for the package
+ * to appear (another part of the project provides it).
+ */
+export async function fakeMunim({ waitMs = 60_000 } = {}) {
+  if (fakeMunimPath && fs.existsSync(fakeMunimPath)) return fakeMunimPath;
+  const src = path.join(REPO, 'tests', 'fakemunim', 'main.go');
+  const deadline = Date.now() + waitMs;
+  while (!fs.existsSync(src)) {
+    if (Date.now() > deadline) throw new Error(`fake munim not found at ${src}`);
+    await sleep(1000);
+  }
+  const out = path.join(tempDir('gnosis-fakemunim-'), 'fakemunim');
+  execFileSync('go', ['build', '-o', out, './tests/fakemunim'], { cwd: REPO, stdio: 'inherit' });
+  fakeMunimPath = out;
+  return out;
+}
+
+/**
+ * The host configuration for a test: one fake Munim under `prefix` that logs
+ * every call to `log`, plus an optional per-origin `policy` (README
+ * "Configuration"). Extra top-level fields can be merged through `extra`.
+ */
+export function hostConfig({ fakemunim, log, prefix = 'computer', policy, env = {}, extra = {} }) {
+  const config = {
+    providers: [{
+      name: 'munim', command: fakemunim, args: [], prefix, timeout: '30s',
+      env: { FAKEMUNIM_LOG: log, ...env },
+    }],
+    log: { level: 'debug' },
+    ...extra,
+  };
+  if (policy) config.policy = policy;
+  return config;
+}
+
+/**
+ * Writes everything Chromium needs to start the host for this profile:
+ * a wrapper script carrying the host's environment (the browser starts the
+ * host with its own environment) and the manifest in
+ * <userDataDir>/NativeMessagingHosts/com.gnosis.host.json.
+ * Returns the wrapper's path.
+ */
+export function registerHost(userDataDir, { hostPath, configPath, dir, allowedOrigins = [EXTENSION_ORIGIN], env = {} }) {
+  const wrapper = path.join(dir, 'gnosis-host-wrapper.sh');
+  const vars = {
+    GNOSIS_CONFIG: configPath,
+    XDG_CACHE_HOME: path.join(dir, 'cache'),
+    XDG_CONFIG_HOME: path.join(dir, 'config'),
+    XDG_STATE_HOME: path.join(dir, 'state'),
+    ...env,
+  };
+  const exports = Object.entries(vars).map(([k, v]) => `export ${k}=${shellQuote(String(v))}`).join('\n');
+  fs.writeFileSync(wrapper, `#!/bin/sh\n${exports}\nexec ${shellQuote(hostPath)} "$@"\n`, { mode: 0o755 });
+  const manifestDir = path.join(userDataDir, 'NativeMessagingHosts');
+  fs.mkdirSync(manifestDir, { recursive: true });
+  fs.writeFileSync(path.join(manifestDir, `${HOST_NAME}.json`), JSON.stringify({
+    name: HOST_NAME,
+    description: 'Gnosis host (end-to-end test)',
+    path: wrapper,
+    type: 'stdio',
+    allowed_origins: allowedOrigins,
+  }, null, 2));
+  return wrapper;
+}
+
+function shellQuote(s) {
+  return `'${s.replace(/'/g, `'\\''`)}'`;
+}
+
+/**
+ * Seeds <userDataDir>/Default/Preferences before launch: grants the
+ * extension's optional host permissions for `grantOrigins` (match patterns such
+ * as 'http://127.0.0.1/*'; permission prompts never settle in automation) and
+ * sets a download directory without prompting. `extra` is merged in at the top.
+ */
+export function seedPreferences(userDataDir, { grantOrigins = [], downloadDir, extra = {} } = {}) {
+  const perms = { api: [], explicit_host: grantOrigins, manifest_permissions: [], scriptable_host: [] };
+  const prefs = {
+    extensions: { settings: { [EXTENSION_ID]: { active_permissions: perms, granted_permissions: perms } } },
+    ...extra,
+  };
+  if (downloadDir) prefs.download = { default_directory: downloadDir, prompt_for_download: false };
+  fs.mkdirSync(path.join(userDataDir, 'Default'), { recursive: true });
+  fs.writeFileSync(path.join(userDataDir, 'Default', 'Preferences'), JSON.stringify(prefs));
+}
+
+/**
+ * Launches Chromium with the extension and, unless `host: false`, the host
+ * registered against a fresh fake Munim.
+ *
+ * Options:
+ *   grantOrigins  optional host permissions to pre-grant (match patterns)
+ *   policy        host config policy ({default, origins})
+ *   config        a whole host config object (replaces the generated one)
+ *   host          false: register no host (HOST_NOT_FOUND paths)
+ *   hostPath      the host executable (default bin/gnosis-host)
+ *   hostEnv       extra environment for the host process
+ *   allowedOrigins  the manifest's allowed_origins (default: our extension)
+ *   downloadDir   seed a download directory (and default download behaviour)
+ *   prefs         extra Preferences to merge
+ *
+ * Returns an Env: {context, userDataDir, dir, callLog, configPath, worker(),
+ * evalInWorker(fn, arg), openOptions(query), newPage(url), calls(),
+ * waitForCalls(n), close()}.
+ */
+export async function launch(opts = {}) {
+  const dir = tempDir();
+  const userDataDir = path.join(dir, 'profile');
+  fs.mkdirSync(userDataDir);
+  const callLog = path.join(dir, 'fakemunim.jsonl');
+  const configPath = path.join(dir, 'gnosis-config.json');
+  seedPreferences(userDataDir, { grantOrigins: opts.grantOrigins, downloadDir: opts.downloadDir, extra: opts.prefs });
+
+  if (opts.host !== false) {
+    const config = opts.config || hostConfig({ fakemunim: await fakeMunim(), log: callLog, policy: opts.policy });
+    fs.writeFileSync(configPath, JSON.stringify(config, null, 2));
+    registerHost(userDataDir, {
+      hostPath: opts.hostPath || hostBinary(), configPath, dir,
+      allowedOrigins: opts.allowedOrigins, env: opts.hostEnv,
+    });
+  }
+
+  const context = await chromium.launchPersistentContext(userDataDir, {
+    executablePath: CHROMIUM,
+    headless: true,
+    ignoreDefaultArgs: ['--disable-extensions'],
+    args: [
+      `--disable-extensions-except=${EXTENSION_DIR}`,
+      `--load-extension=${EXTENSION_DIR}`,
+      '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+      '--disable-component-update', '--disable-sync', '--no-first-run',
+      '--silent-debugger-extension-api',
+    ],
+  });
+  if (opts.downloadDir) {
+    const cdp = await context.browser()?.newBrowserCDPSession?.();
+    if (cdp) await cdp.send('Browser.setDownloadBehavior', { behavior: 'default' });
+  }
+
+  const env = {
+    context, dir, userDataDir, callLog, configPath,
+    /** The extension's service worker (waits for it to start). */
+    async worker() {
+      const found = context.serviceWorkers().find((w) => w.url().startsWith(EXTENSION_ORIGIN));
+      if (found) return found;
+      return context.waitForEvent('serviceworker', {
+        predicate: (w) => w.url().startsWith(EXTENSION_ORIGIN), timeout: 10_000,
+      });
+    },
+    /** Runs fn(arg) inside the service worker and returns its (serialisable) value. */
+    async evalInWorker(fn, arg) {
+      return (await env.worker()).evaluate(fn, arg);
+    },
+    /** Opens an extension page (default options.html) in a new tab. */
+    async openExtensionPage(file = 'options.html', query = '') {
+      await env.worker();
+      const page = await context.newPage();
+      await page.goto(`${EXTENSION_ORIGIN}${file}${query}`);
+      return page;
+    },
+    openOptions(query = '') {
+      return env.openExtensionPage('options.html', query);
+    },
+    /** Opens url in a new tab. */
+    async newPage(url) {
+      const page = await context.newPage();
+      if (url) await page.goto(url);
+      return page;
+    },
+    /** Every call fake Munim has recorded so far: [{tool, arguments, ...}]. */
+    calls() {
+      if (!fs.existsSync(callLog)) return [];
+      return fs.readFileSync(callLog, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    },
+    /** Waits until fake Munim has recorded at least n calls; returns them. */
+    async waitForCalls(n, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const calls = env.calls();
+        if (calls.length >= n) return calls;
+        if (Date.now() > deadline) throw new Error(`expected ${n} provider calls, got ${JSON.stringify(calls)}`);
+        await sleep(50);
+      }
+    },
+    async close() {
+      await context.close().catch(() => {});
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return env;
+}
+
+/** Polls fn until it returns a truthy value (returned) or timeoutMs passes (throws with `what`). */
+export async function waitFor(fn, { timeoutMs = 10_000, intervalMs = 50, what = 'condition' } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  let last;
+  for (;;) {
+    try {
+      last = await fn();
+      if (last) return last;
+    } catch (err) {
+      last = err;
+    }
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (last: ${last?.message || JSON.stringify(last)})`);
+    await sleep(intervalMs);
+  }
+}
