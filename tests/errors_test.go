@@ -1,0 +1,283 @@
+package tests
+
+import (
+	"encoding/binary"
+	"encoding/json"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// wantError fails unless r is a well-formed failure with code.
+func wantError(t *testing.T, r reply, code string) {
+	t.Helper()
+	if r.OK || !r.Error || r.Code != code || r.Message == "" {
+		t.Fatalf("want failure %s with a message, got %s", code, clip(r.raw))
+	}
+}
+
+// wantOK fails unless r is a success.
+func wantOK(t *testing.T, r reply) {
+	t.Helper()
+	if !r.OK || r.Error {
+		t.Fatalf("want ok, got %s", clip(r.raw))
+	}
+}
+
+// stillServing checks the host answers health after a failure.
+func stillServing(t *testing.T, h *host) {
+	t.Helper()
+	r := h.call("health", nil)
+	wantOK(t, r)
+}
+
+// TestErrorCodes sends one bad (or borderline) request per row to a single
+// host and checks the code, the echoed id, and that the host still serves.
+func TestErrorCodes(t *testing.T) {
+	h, _ := startStandard(t)
+	tests := []struct {
+		name   string
+		frame  string // the request's JSON text
+		wantID string // the reply's id as JSON text
+		code   string // "" for success
+		codes  []string
+	}{
+		{name: "not JSON", frame: `this is not json`, wantID: `null`, code: "INVALID_REQUEST"},
+		{name: "JSON array", frame: `[1,2,3]`, wantID: `null`, code: "INVALID_REQUEST"},
+		{name: "JSON string", frame: `"health"`, wantID: `null`, code: "INVALID_REQUEST"},
+		{name: "JSON null", frame: `null`, wantID: `null`, code: "INVALID_REQUEST"},
+		{name: "no id", frame: `{"method":"health"}`, wantID: `null`, code: "INVALID_REQUEST"},
+		{name: "id is an object", frame: `{"id":{"a":1},"method":"health"}`, wantID: `null`, code: "INVALID_REQUEST"},
+		{name: "id is a bool", frame: `{"id":true,"method":"health"}`, wantID: `null`, code: "INVALID_REQUEST"},
+		{name: "no method", frame: `{"id":"m1"}`, wantID: `"m1"`, code: "INVALID_REQUEST"},
+		{name: "params not an object", frame: `{"id":"p1","method":"execute","params":[1]}`, wantID: `"p1"`, code: "INVALID_REQUEST"},
+		{name: "execute without capability", frame: `{"id":"e1","method":"execute","params":{}}`, wantID: `"e1"`, code: "INVALID_REQUEST"},
+		{name: "describe without name", frame: `{"id":"d1","method":"capabilities.describe","params":{}}`, wantID: `"d1"`, code: "INVALID_REQUEST"},
+		{name: "describe with a numeric name", frame: `{"id":"d2","method":"capabilities.describe","params":{"name":5}}`, wantID: `"d2"`, code: "INVALID_REQUEST"},
+		// The protocol says arguments "must be an object" without naming the
+		// code; either shape code is a clear answer.
+		{name: "arguments not an object", frame: `{"id":"a1","method":"execute","params":{"capability":"computer.echo","arguments":[1]}}`, wantID: `"a1"`, codes: []string{"INVALID_REQUEST", "INVALID_ARGUMENTS"}},
+		{name: "unknown method", frame: `{"id":42,"method":"tools/call","params":{}}`, wantID: `42`, code: "UNKNOWN_METHOD"},
+		{name: "unknown capability", frame: `{"id":"c1","method":"execute","params":{"capability":"computer.nope"}}`, wantID: `"c1"`, code: "CAPABILITY_NOT_FOUND"},
+		{name: "describe unknown capability", frame: `{"id":"c2","method":"capabilities.describe","params":{"name":"nobody.nothing"}}`, wantID: `"c2"`, code: "CAPABILITY_NOT_FOUND"},
+		{name: "arguments violate the schema", frame: `{"id":"v1","method":"execute","params":{"capability":"computer.click","arguments":{"x":"a","y":1}}}`, wantID: `"v1"`, code: "INVALID_ARGUMENTS"},
+		{name: "tool result isError", frame: `{"id":"x1","method":"execute","params":{"capability":"computer.fail","arguments":{"message":"boom"}}}`, wantID: `"x1"`, code: "EXECUTION_ERROR"},
+		{name: "locked origin runs a capability outside its list", frame: `{"id":"f1","method":"execute","params":{"capability":"computer.click","arguments":{"x":1,"y":2},"origin":"https://locked.example"}}`, wantID: `"f1"`, code: "FORBIDDEN"},
+		{name: "locked origin runs its allowed capability", frame: `{"id":"f2","method":"execute","params":{"capability":"computer.echo","arguments":{"a":1},"origin":"https://locked.example"}}`, wantID: `"f2"`},
+		{name: "locked origin runs a meta-capability", frame: `{"id":"f3","method":"execute","params":{"capability":"capabilities.list","origin":"https://locked.example"}}`, wantID: `"f3"`},
+		{name: "locked origin and unknown capability", frame: `{"id":"f4","method":"execute","params":{"capability":"computer.nope","origin":"https://locked.example"}}`, wantID: `"f4"`, code: "CAPABILITY_NOT_FOUND"},
+		{name: "other origin falls back to the default policy", frame: `{"id":"f5","method":"execute","params":{"capability":"computer.click","arguments":{"x":1,"y":2},"origin":"https://free.example"}}`, wantID: `"f5"`},
+		{name: "forbidden comes before argument validation", frame: `{"id":"f6","method":"execute","params":{"capability":"computer.click","arguments":{"x":"bad"},"origin":"https://locked.example"}}`, wantID: `"f6"`, code: "FORBIDDEN"},
+		{name: "string and number ids are echoed as sent", frame: `{"id":"007","method":"health"}`, wantID: `"007"`},
+		{name: "fractional number id", frame: `{"id":1.5,"method":"health"}`, wantID: `1.5`},
+		{name: "cancel of nothing in flight", frame: `{"id":"k1","method":"cancel","params":{"id":"nothing"}}`, wantID: `"k1"`},
+	}
+	parent := h.t
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			h.t = t
+			defer func() { h.t = parent }()
+			h.writeFrame([]byte(tt.frame))
+			var r reply
+			if tt.wantID == "null" {
+				r = h.awaitNull()
+			} else {
+				r = h.await(tt.wantID)
+			}
+			if diff := cmp.Diff(tt.wantID, string(r.ID)); diff != "" {
+				t.Errorf("id (-want +got):\n%s", diff)
+			}
+			switch {
+			case len(tt.codes) > 0:
+				ok := false
+				for _, c := range tt.codes {
+					ok = ok || (r.Code == c && !r.OK && r.Error)
+				}
+				if !ok {
+					t.Fatalf("want one of %v, got %s", tt.codes, clip(r.raw))
+				}
+			case tt.code != "":
+				wantError(t, r, tt.code)
+			default:
+				wantOK(t, r)
+			}
+			stillServing(t, h)
+		})
+	}
+}
+
+// TestInvalidArgumentsListsEachViolation checks details.errors: one
+// {"path","message"} per violation.
+func TestInvalidArgumentsListsEachViolation(t *testing.T) {
+	h, f := startStandard(t)
+	r := h.execute("computer.click", map[string]any{"x": -1, "button": "side", "extra": true})
+	wantError(t, r, "INVALID_ARGUMENTS")
+	var d struct {
+		Errors []struct {
+			Path    *string `json:"path"`
+			Message string  `json:"message"`
+		} `json:"errors"`
+	}
+	if err := json.Unmarshal(r.Details, &d); err != nil {
+		t.Fatalf("details: %v: %s", err, r.Details)
+	}
+	// x < 0, button not in enum, y missing, extra not allowed.
+	if len(d.Errors) < 4 {
+		t.Errorf("want at least 4 violations, got %d: %s", len(d.Errors), r.Details)
+	}
+	for _, e := range d.Errors {
+		if e.Path == nil || e.Message == "" {
+			t.Errorf("violation without path or message: %s", r.Details)
+		}
+	}
+	for _, c := range f.calls() {
+		if c.Tool == "click" {
+			t.Errorf("invalid arguments reached the server: %+v", c)
+		}
+	}
+	stillServing(t, h)
+}
+
+// TestExecutionErrorCarriesToolResult checks that an isError result fails
+// with EXECUTION_ERROR and details equal to the whole tool result.
+func TestExecutionErrorCarriesToolResult(t *testing.T) {
+	h, _ := startStandard(t)
+	r := h.execute("computer.fail", map[string]any{"message": "the disk is on fire"})
+	wantError(t, r, "EXECUTION_ERROR")
+	var got any
+	if err := json.Unmarshal(r.Details, &got); err != nil {
+		t.Fatalf("details: %v", err)
+	}
+	want := map[string]any{
+		"content": []any{map[string]any{"type": "text", "text": "the disk is on fire"}},
+		"isError": true,
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("details (-want +got):\n%s", diff)
+	}
+	stillServing(t, h)
+}
+
+// TestTimeout: a call longer than the provider's timeout fails with TIMEOUT,
+// the server is told to cancel, and the host keeps serving.
+func TestTimeout(t *testing.T) {
+	f := newFake(t)
+	h := startHost(t, hostOptions{config: &Config{Providers: []ProviderConfig{
+		f.provider("munim", "computer", "300ms", nil),
+	}}})
+	h.awaitReady()
+	r := h.execute("computer.slow", map[string]any{"ms": 60000, "tag": "timeout"})
+	wantError(t, r, "TIMEOUT")
+	f.awaitCall("the timed-out slow call as cancelled", func(c callEntry) bool { return c.Tool == "slow" && c.Cancelled })
+	wantOK(t, h.execute("computer.echo", map[string]any{"after": "timeout"}))
+}
+
+// TestProviderNotFound documents why PROVIDER_NOT_FOUND is not reachable
+// through the binary: every capability in the registry is created from a
+// provider's tool list, so a known capability always has its provider
+// (a provider that is down keeps its capabilities and answers
+// PROVIDER_UNAVAILABLE; see TestCrashRestart). The runtime's unit tests cover it.
+func TestProviderNotFound(t *testing.T) {
+	t.Skip("PROVIDER_NOT_FOUND cannot be produced through the binary: capabilities exist only with their provider")
+}
+
+// TestMessageTooLarge: a length above 64 MiB is answered with
+// MESSAGE_TOO_LARGE and id null without the body being sent, then the host
+// exits cleanly (status 0), as docs/protocol.md says.
+func TestMessageTooLarge(t *testing.T) {
+	h, _ := startStandard(t)
+	var hdr [4]byte
+	binary.LittleEndian.PutUint32(hdr[:], 64<<20+1)
+	h.writeRaw(hdr[:])
+	r := h.awaitNull()
+	wantError(t, r, "MESSAGE_TOO_LARGE")
+	code, ok := h.waitExit(replyTimeout)
+	if !ok {
+		t.Fatal("host did not exit after MESSAGE_TOO_LARGE")
+	}
+	if code != 0 {
+		t.Errorf("exit status %d, want 0", code)
+	}
+	if left := markedProcesses(h.mark); len(left) > 0 {
+		t.Errorf("processes left behind: %v", left)
+	}
+}
+
+// TestExactly64MiBIsAccepted: the inbound limit is inclusive; a 64 MiB
+// request is read (and answered) and the host keeps serving.
+func TestExactly64MiBIsAccepted(t *testing.T) {
+	h, _ := startStandard(t)
+	const size = 64 << 20
+	head := []byte(`{"id":"big","method":"health","params":{"pad":"`)
+	tail := []byte(`"}}`)
+	body := make([]byte, size)
+	copy(body, head)
+	for i := len(head); i < size-len(tail); i++ {
+		body[i] = 'a'
+	}
+	copy(body[size-len(tail):], tail)
+	h.writeFrame(body)
+	wantOK(t, h.await(`"big"`))
+	stillServing(t, h)
+}
+
+// TestMalformedFrames: zero-length frames and bodies that are not JSON
+// objects get INVALID_REQUEST with id null; the host keeps serving.
+func TestMalformedFrames(t *testing.T) {
+	h, _ := startStandard(t)
+	for _, body := range []string{"", " ", "{", `{"id":1,"method":"health"`, "\xff\xfe\x00", "123", "true", `{"id":1}{"id":2}`} {
+		h.writeFrame([]byte(body))
+		r := h.awaitNull()
+		if r.Code != "INVALID_REQUEST" {
+			t.Errorf("body %q: got %s, want INVALID_REQUEST", body, clip(r.raw))
+		}
+		stillServing(t, h)
+	}
+}
+
+// TestTruncatedFrameEndsCleanly: stdin ending in the middle of a frame is
+// the browser going away; the host exits without crashing and leaves nothing.
+func TestTruncatedFrameEndsCleanly(t *testing.T) {
+	for name, raw := range map[string][]byte{
+		"inside the header": {0x10, 0x00},
+		"inside the body":   append([]byte{100, 0, 0, 0}, `{"id":1,"meth`...),
+	} {
+		t.Run(name, func(t *testing.T) {
+			h, _ := startStandard(t)
+			h.writeRaw(raw)
+			h.closeStdin()
+			code, ok := h.waitExit(replyTimeout)
+			if !ok {
+				t.Fatal("host did not exit after a truncated frame")
+			}
+			if code != 0 {
+				t.Errorf("exit status %d, want 0; stderr:\n%s", code, h.stderr.String())
+			}
+			if left := markedProcesses(h.mark); len(left) > 0 {
+				t.Errorf("processes left behind: %v", left)
+			}
+		})
+	}
+}
+
+// TestUntrustedExtensionIsForbidden: a host started for another extension's
+// origin refuses to run anything (FORBIDDEN) but still answers every frame.
+func TestUntrustedExtensionIsForbidden(t *testing.T) {
+	f := newFake(t)
+	h := startHost(t, hostOptions{config: standardConfig(f), origin: "chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/"})
+	for _, req := range []struct {
+		method string
+		params any
+	}{
+		{"execute", executeParams("computer.echo", map[string]any{"a": 1}, "")},
+		{"execute", executeParams("capabilities.list", nil, "")},
+		{"capabilities.list", nil},
+		{"capabilities.describe", map[string]any{"name": "computer.echo"}},
+	} {
+		r := h.call(req.method, req.params)
+		wantError(t, r, "FORBIDDEN")
+	}
+	for _, c := range f.calls() {
+		t.Errorf("an untrusted extension's call reached the server: %+v", c)
+	}
+}
