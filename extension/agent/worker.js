@@ -1,3 +1,231 @@
-// Placeholder replaced by the browser agent's worker module.
-export const handlers = {};
-export function init() {}
+// The browser agent's half of the service worker: it owns chrome.debugger.
+//
+// The loop itself runs in the Side Panel (agent_session.js); it asks this
+// module to attach to a tab, observe it (screenshot + viewport) and act on it.
+// Each panel holds a runtime port named 'agent'; when the port disconnects
+// (panel closed, reloaded) the debugger is detached at once. Tabs opened by
+// the attached tab (links with target=_blank, window.open) or by Launch are
+// followed. Handlers accept only this extension's pages, except
+// agent.pageTask, which a content script (part 2's Page Assistant) uses to
+// hand a task to the open panel of its window.
+
+import { execute, viewportFromMetrics } from './executor.js';
+import { platformOf } from './hotkey.js';
+
+const PROTOCOL = '1.3';
+/** sessionId -> {port, windowId, tabId, attached, follow} */
+const sessions = new Map();
+const cdpListeners = new Set();
+let platform = 'linux';
+
+/**
+ * Subscribes to CDP events of attached tabs (part 2: Page.fileChooserOpened).
+ * @param {(event:{sessionId:string, tabId:number, method:string, params:object}) => void} fn
+ * @returns {() => void} unsubscribe
+ */
+export function onCdpEvent(fn) {
+  cdpListeners.add(fn);
+  return () => cdpListeners.delete(fn);
+}
+
+/** Sends a CDP command to a session's current tab (part 2 uses it too). */
+export function sendCdp(sessionId, method, params = {}) {
+  const s = mustSession(sessionId);
+  if (!s.attached) throw new Error('the debugger is not attached (the task has ended)');
+  return chrome.debugger.sendCommand({ tabId: s.tabId }, method, params);
+}
+
+function mustSession(id) {
+  const s = sessions.get(String(id));
+  if (!s) throw new Error('unknown agent session; reopen the side panel');
+  return s;
+}
+
+const isWeb = (url) => /^https?:\/\//i.test(url || '');
+
+async function pickTab(windowId, tabId) {
+  if (tabId !== undefined) {
+    const t = await chrome.tabs.get(tabId);
+    if (!isWeb(t.url)) throw new Error('the agent can only control http:// or https:// pages');
+    return t;
+  }
+  const tabs = (await chrome.tabs.query(windowId !== undefined ? { windowId } : { lastFocusedWindow: true })).filter((t) => isWeb(t.url));
+  if (tabs.length === 0) throw new Error('Open the web page (http:// or https://) you want the agent to work on in this window, then run the task again.');
+  const active = tabs.find((t) => t.active);
+  if (active) return active;
+  return tabs.reduce((a, b) => ((b.lastAccessed || 0) > (a.lastAccessed || 0) ? b : a));
+}
+
+async function attach(s, tabId) {
+  for (const other of sessions.values()) {
+    if (other !== s && other.attached && other.tabId === tabId) throw new Error('another agent task is already controlling that tab');
+  }
+  try {
+    await chrome.debugger.attach({ tabId }, PROTOCOL);
+  } catch (err) {
+    throw new Error(`cannot control that tab: ${err?.message || err}`);
+  }
+  s.tabId = tabId;
+  s.attached = true;
+  s.follow = undefined;
+  await chrome.debugger.sendCommand({ tabId }, 'Page.enable').catch(() => {});
+}
+
+async function detach(s) {
+  const was = s.attached;
+  s.attached = false;
+  s.follow = undefined;
+  if (was) await chrome.debugger.detach({ tabId: s.tabId }).catch(() => {});
+}
+
+async function switchTo(s, tabId) {
+  await detach(s);
+  await attach(s, tabId);
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+async function currentUrl(s) {
+  const t = await chrome.tabs.get(s.tabId).catch(() => null);
+  return t ? (t.pendingUrl || t.url || '') : '';
+}
+
+// Waits briefly for navigation caused by an action, and follows a tab it opened.
+async function settle(s, minMs = 350) {
+  await sleep(minMs);
+  if (s.follow !== undefined && s.follow !== s.tabId) await switchTo(s, s.follow);
+  s.follow = undefined;
+  for (let i = 0; i < 80; i++) {
+    const t = await chrome.tabs.get(s.tabId).catch(() => null);
+    if (!t || t.status === 'complete') return;
+    await sleep(100);
+  }
+}
+
+function ensureAttached(s) {
+  if (!s.attached) throw new Error(s.detachReason ? `the debugger was detached (${s.detachReason})` : 'the debugger is not attached');
+}
+
+async function observe(s) {
+  ensureAttached(s);
+  await settle(s, 0);
+  const target = { tabId: s.tabId };
+  const metrics = await chrome.debugger.sendCommand(target, 'Page.getLayoutMetrics');
+  const shot = await chrome.debugger.sendCommand(target, 'Page.captureScreenshot', { format: 'jpeg', quality: 75 });
+  const tab = await chrome.tabs.get(s.tabId);
+  return { image: shot.data, mime: 'image/jpeg', viewport: viewportFromMetrics(metrics), url: tab.url, title: tab.title, tabId: s.tabId };
+}
+
+async function act(s, action, coordinateMode) {
+  ensureAttached(s);
+  const target = () => ({ tabId: s.tabId });
+  const metrics = await chrome.debugger.sendCommand(target(), 'Page.getLayoutMetrics');
+  const env = {
+    send: (method, params) => chrome.debugger.sendCommand(target(), method, params),
+    sleep,
+    platform,
+    viewport: viewportFromMetrics(metrics),
+    coordinateMode: coordinateMode === 'absolute' ? 'absolute' : 'normalized',
+    currentUrl: () => currentUrl(s),
+    settle: () => settle(s),
+    openTab: async (url) => {
+      const t = await chrome.tabs.create({ url, windowId: s.windowId, openerTabId: s.tabId, active: true });
+      await switchTo(s, t.id);
+    },
+  };
+  return execute(action, env);
+}
+
+/** Message handlers in router.js's shape. */
+export const handlers = {
+  'agent.attach': {
+    from: 'extension',
+    async run(m) {
+      const s = mustSession(m.sessionId);
+      if (s.attached) await detach(s);
+      let tab;
+      if (m.resume && s.tabId !== undefined) tab = await chrome.tabs.get(s.tabId).catch(() => null);
+      if (!tab || !isWeb(tab.url)) tab = await pickTab(m.windowId ?? s.windowId, m.tabId);
+      s.windowId = tab.windowId;
+      s.detachReason = undefined;
+      await attach(s, tab.id);
+      return { ok: true, tabId: tab.id, url: tab.url, title: tab.title };
+    },
+  },
+  'agent.observe': {
+    from: 'extension',
+    async run(m) {
+      return { ok: true, observation: await observe(mustSession(m.sessionId)) };
+    },
+  },
+  'agent.act': {
+    from: 'extension',
+    async run(m) {
+      return { ok: true, result: await act(mustSession(m.sessionId), m.action, m.coordinateMode) };
+    },
+  },
+  'agent.detach': {
+    from: 'extension',
+    async run(m) {
+      const s = sessions.get(String(m.sessionId));
+      if (s) await detach(s);
+      return { ok: true };
+    },
+  },
+  'agent.pageTask': {
+    from: 'content',
+    async run(m, sender) {
+      if (typeof m.task !== 'string' || m.task.trim() === '') return { ok: false, error: 'Type a task first.' };
+      const panel = [...sessions.values()].find((s) => s.port && s.windowId === sender.tab.windowId);
+      if (!panel) return { ok: false, error: 'Open the Gnosis side panel in this window to run tasks.' };
+      panel.port.postMessage({ type: 'pageTask', task: m.task, tabId: sender.tab.id });
+      return { ok: true };
+    },
+  },
+};
+
+/** Wires the toolbar button, the panel ports and the debugger events. */
+export function init() {
+  chrome.sidePanel?.setPanelBehavior?.({ openPanelOnActionClick: true })?.catch?.(() => {});
+  chrome.runtime.getPlatformInfo?.().then((p) => { platform = platformOf(p.os); }).catch(() => {});
+  const origin = chrome.runtime.getURL('');
+  chrome.runtime.onConnect.addListener((port) => {
+    if (port.name !== 'agent') return;
+    if (port.sender?.id !== chrome.runtime.id || !String(port.sender?.url || '').startsWith(origin)) {
+      port.disconnect();
+      return;
+    }
+    let sessionId;
+    port.onMessage.addListener((msg) => {
+      if (msg?.type === 'hello' && typeof msg.sessionId === 'string' && !sessionId) {
+        sessionId = msg.sessionId;
+        sessions.set(sessionId, { port, windowId: msg.windowId, attached: false });
+        port.postMessage({ type: 'ready' });
+      }
+      // 'ping' messages only keep the service worker alive during long model requests.
+    });
+    port.onDisconnect.addListener(() => {
+      const s = sessions.get(sessionId);
+      sessions.delete(sessionId);
+      if (s) detach(s);
+    });
+  });
+  chrome.debugger.onDetach.addListener((source, reason) => {
+    for (const s of sessions.values()) {
+      if (s.attached && s.tabId === source.tabId) {
+        s.attached = false;
+        s.detachReason = reason;
+      }
+    }
+  });
+  chrome.debugger.onEvent.addListener((source, method, params) => {
+    for (const [sessionId, s] of sessions) {
+      if (s.attached && s.tabId === source.tabId) for (const fn of cdpListeners) fn({ sessionId, tabId: s.tabId, method, params });
+    }
+  });
+  chrome.tabs.onCreated.addListener((tab) => {
+    for (const s of sessions.values()) {
+      if (s.attached && tab.openerTabId === s.tabId) s.follow = tab.id;
+    }
+  });
+}

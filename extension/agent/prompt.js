@@ -1,0 +1,91 @@
+// Building the messages of one model request.
+//
+// The system prompt is a text file written by us (prompts/venus_system.txt)
+// filled with the date, the task and the viewport. The request carries the
+// task, a text trajectory of earlier rounds, and at most three screenshots:
+// the two previous observations and the current one. Part 2's context
+// manager replaces buildMessages through the session's hook to add a summary
+// and reference images. Pure module.
+
+/** Most screenshots in one request (two previous + current). */
+export const MAX_SCREENSHOTS = 3;
+/** Most rounds of text history replayed. */
+export const MAX_ROUNDS = 30;
+
+/** The warning added after two identical consecutive replies. */
+export const LOOP_WARNING = 'Warning: your last two replies were identical, so the same action was repeated without the intended effect. Do not repeat it again: look at the screenshot, consider a different element, scrolling, waiting, or CallUser.';
+
+/** Replaces {{name}} placeholders; unknown names are left visible so mistakes show. */
+export function fillTemplate(template, vars) {
+  return template.replace(/\{\{(\w+)\}\}/g, (m, k) => (Object.hasOwn(vars, k) ? String(vars[k]) : m));
+}
+
+/** Formats a date as YYYY-MM-DD (weekday) in local time. */
+export function formatDate(d) {
+  const days = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+  const pad = (n) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} (${days[d.getDay()]})`;
+}
+
+function observationText(obs) {
+  return `URL: ${obs.url || '(unknown)'}\nTitle: ${obs.title || ''}\nViewport: ${obs.viewport.width} x ${obs.viewport.height} CSS pixels`;
+}
+
+function imagePart(obs) {
+  return { type: 'image_url', image_url: { url: `data:${obs.mime || 'image/jpeg'};base64,${obs.image}` } };
+}
+
+/**
+ * Builds the message list.
+ * @param {object} ctx
+ * @param {string} ctx.template system prompt template
+ * @param {Date} ctx.now
+ * @param {string} ctx.task the task as first given
+ * @param {Array} ctx.history entries {kind:'round', step, observation, reply, result} | {kind:'user', text}
+ * @param {object} ctx.current the current observation {image, mime, viewport, url, title}
+ * @param {string[]} [ctx.warnings] extra lines for this request (loop recovery…)
+ * @param {number} ctx.step the step number being requested (1-based)
+ * @param {number} ctx.maxSteps
+ */
+export function buildMessages(ctx) {
+  const system = fillTemplate(ctx.template, {
+    date: formatDate(ctx.now),
+    task: ctx.task,
+    viewport_width: ctx.current.viewport.width,
+    viewport_height: ctx.current.viewport.height,
+  });
+  const messages = [{ role: 'system', content: system }, { role: 'user', content: `Task: ${ctx.task}` }];
+  let entries = ctx.history;
+  const rounds = entries.filter((e) => e.kind === 'round');
+  if (rounds.length > MAX_ROUNDS) {
+    const keepFrom = rounds[rounds.length - MAX_ROUNDS];
+    entries = entries.slice(entries.indexOf(keepFrom));
+  }
+  // Screenshots only for the last MAX_SCREENSHOTS-1 rounds; the current one is the last.
+  const withImage = new Set(rounds.slice(-(MAX_SCREENSHOTS - 1)));
+  let pendingResult = null;
+  for (const e of entries) {
+    if (e.kind === 'user') {
+      messages.push({ role: 'user', content: `The user replied: ${e.text}` });
+      continue;
+    }
+    const text = `${pendingResult ? `Result of step ${pendingResult.step}: ${pendingResult.result}\n\n` : ''}Step ${e.step} observation.\n${observationText(e.observation)}`;
+    const content = [{ type: 'text', text }];
+    if (withImage.has(e) && e.observation.image) content.push(imagePart(e.observation));
+    messages.push({ role: 'user', content });
+    messages.push({ role: 'assistant', content: e.reply });
+    pendingResult = e;
+  }
+  const lines = [];
+  if (pendingResult) lines.push(`Result of step ${pendingResult.step}: ${pendingResult.result}`);
+  for (const w of ctx.warnings || []) lines.push(w);
+  lines.push(`Step ${ctx.step} of at most ${ctx.maxSteps}. Current observation.\n${observationText(ctx.current)}`);
+  lines.push('Reply with <think>…</think> and exactly one <action>…</action>.');
+  messages.push({ role: 'user', content: [{ type: 'text', text: lines.join('\n\n') }, imagePart(ctx.current)] });
+  return messages;
+}
+
+/** The corrective re-ask after an unparsable reply. */
+export function reaskMessage(error) {
+  return `Your reply could not be used: ${error}. Answer again with exactly one action, in the form <think>…</think><action>ActionName(arguments)</action>, using only the listed actions.`;
+}
