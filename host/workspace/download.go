@@ -1,0 +1,196 @@
+package workspace
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sync"
+
+	"github.com/gnosis/gnosis/runtime"
+)
+
+// download is one file being saved: a private temp file and its final name.
+type download struct {
+	mu      sync.Mutex // serialises appends and commit of this handle
+	name    string
+	temp    string
+	f       *os.File
+	written int64
+	done    bool
+}
+
+// Create starts saving a download under name (one file name at the top of
+// the folder) and returns its handle. It fails with FILE_EXISTS if a file of
+// that name exists or another download in progress claimed it.
+func (w *Workspace) Create(name string) (string, error) {
+	if err := w.ready(); err != nil {
+		return "", err
+	}
+	if bad := checkFileName(name); bad != "" {
+		return "", runtime.Errorf(runtime.CodeInvalidRequest, "%s", bad)
+	}
+	if _, err := w.root.Lstat(name); err == nil {
+		return "", runtime.Errorf(runtime.CodeFileExists, "%q already exists in the workspace; choose another name", name)
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return "", w.pathError(name, err)
+	}
+	handle := randomHex()
+	w.mu.Lock()
+	if _, taken := w.names[name]; taken {
+		w.mu.Unlock()
+		return "", runtime.Errorf(runtime.CodeFileExists, "%q is already being downloaded", name)
+	}
+	if len(w.pending) >= maxPending {
+		w.mu.Unlock()
+		return "", runtime.Errorf(runtime.CodeInvalidRequest, "too many downloads in progress (at most %d)", maxPending)
+	}
+	d := &download{name: name, temp: tempPrefix + handle + ".part"}
+	w.pending[handle] = d
+	w.names[name] = handle
+	w.mu.Unlock()
+
+	f, err := w.root.OpenFile(d.temp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		w.forget(handle)
+		return "", &runtime.Error{Code: runtime.CodeExecutionError, Message: "cannot create a temporary file in the workspace", Err: err}
+	}
+	d.f = f
+	return handle, nil
+}
+
+// Append adds data to the download; passing the download limit aborts it
+// (FILE_TOO_LARGE) so no partial file is left behind.
+func (w *Workspace) Append(handle string, data []byte) (int64, error) {
+	d, err := w.lookup(handle)
+	if err != nil {
+		return 0, err
+	}
+	d.mu.Lock()
+	if d.done {
+		d.mu.Unlock()
+		return 0, unknownHandle()
+	}
+	if d.written+int64(len(data)) > w.limits.download {
+		d.mu.Unlock()
+		_ = w.Abort(handle)
+		return 0, runtime.Errorf(runtime.CodeFileTooLarge, "download %q exceeds the limit of %d bytes and was discarded", d.name, w.limits.download)
+	}
+	n, err := d.f.Write(data)
+	d.written += int64(n)
+	total := d.written
+	d.mu.Unlock()
+	if err != nil {
+		_ = w.Abort(handle)
+		return total, &runtime.Error{Code: runtime.CodeExecutionError, Message: fmt.Sprintf("cannot write download %q; it was discarded", d.name), Err: err}
+	}
+	return total, nil
+}
+
+// Commit publishes the download under its name. The hard link fails if the
+// name appeared meanwhile (FILE_EXISTS), so an existing file is never
+// replaced; where hard links are unsupported an O_EXCL copy does the same.
+// The handle ends either way.
+func (w *Workspace) Commit(handle string) (string, int64, error) {
+	d, err := w.lookup(handle)
+	if err != nil {
+		return "", 0, err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.done {
+		return "", 0, unknownHandle()
+	}
+	d.done = true
+	defer w.forget(handle)
+	defer func() { _ = w.root.Remove(d.temp) }()
+	if err := d.f.Sync(); err != nil {
+		d.f.Close()
+		return "", 0, &runtime.Error{Code: runtime.CodeExecutionError, Message: fmt.Sprintf("cannot save download %q", d.name), Err: err}
+	}
+	if err := d.f.Close(); err != nil {
+		return "", 0, &runtime.Error{Code: runtime.CodeExecutionError, Message: fmt.Sprintf("cannot save download %q", d.name), Err: err}
+	}
+	_ = w.root.Chmod(d.temp, 0o644)
+	err = w.root.Link(d.temp, d.name)
+	if err != nil && !errors.Is(err, fs.ErrExist) {
+		err = w.copyExclusive(d.temp, d.name)
+	}
+	switch {
+	case errors.Is(err, fs.ErrExist):
+		return "", 0, runtime.Errorf(runtime.CodeFileExists, "%q appeared in the workspace meanwhile; the download was not saved", d.name)
+	case err != nil:
+		return "", 0, &runtime.Error{Code: runtime.CodeExecutionError, Message: fmt.Sprintf("cannot save download %q", d.name), Err: err}
+	}
+	return d.name, d.written, nil
+}
+
+// Abort discards the download and its temporary file.
+func (w *Workspace) Abort(handle string) error {
+	d, err := w.lookup(handle)
+	if err != nil {
+		return err
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if d.done {
+		return unknownHandle()
+	}
+	d.done = true
+	d.f.Close()
+	_ = w.root.Remove(d.temp)
+	w.forget(handle)
+	return nil
+}
+
+func (w *Workspace) copyExclusive(from, to string) error {
+	src, err := w.root.Open(from)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := w.root.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		return err
+	}
+	if _, err := dst.ReadFrom(src); err != nil {
+		dst.Close()
+		_ = w.root.Remove(to)
+		return err
+	}
+	return dst.Close()
+}
+
+func (w *Workspace) lookup(handle string) (*download, error) {
+	if err := w.ready(); err != nil {
+		return nil, err
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	d, ok := w.pending[handle]
+	if !ok {
+		return nil, unknownHandle()
+	}
+	return d, nil
+}
+
+func (w *Workspace) forget(handle string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if d, ok := w.pending[handle]; ok {
+		delete(w.names, d.name)
+		delete(w.pending, handle)
+	}
+}
+
+func unknownHandle() error {
+	return runtime.Errorf(runtime.CodeInvalidRequest, "unknown or finished download handle")
+}
+
+func randomHex() string {
+	var b [16]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

@@ -1,0 +1,155 @@
+package workspace
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/gnosis/gnosis/runtime"
+)
+
+// Limits of the seed: uploads up to 64 MiB, downloads up to 256 MiB.
+const (
+	MaxUploadBytes   = 64 << 20
+	MaxDownloadBytes = 256 << 20
+	// MaxReadBytes bounds one workspace.read piece (before base64).
+	MaxReadBytes = 8 << 20
+	// maxPending bounds downloads open at once, so a confused client cannot
+	// exhaust file descriptors.
+	maxPending = 16
+)
+
+// Config is the "workspace" section of the host's configuration file.
+type Config struct {
+	// Dir is the folder the agent may read uploads from and save downloads
+	// into. Empty means no workspace: every method but workspace.info fails
+	// with NOT_CONFIGURED.
+	Dir string `json:"dir"`
+}
+
+// Workspace is one configured folder and the downloads in progress in it.
+// It is safe for concurrent use.
+type Workspace struct {
+	dir    string // as configured, for messages
+	root   *os.Root
+	setup  error // why the folder cannot be used, if it cannot
+	limits limits
+
+	mu      sync.Mutex
+	pending map[string]*download // by handle
+	names   map[string]string    // reserved final name -> handle
+}
+
+type limits struct {
+	upload, download, read int64
+}
+
+// Option adjusts a Workspace (tests lower the limits).
+type Option func(*Workspace)
+
+// WithLimits replaces the upload, download and per-read limits in bytes.
+func WithLimits(upload, download, read int64) Option {
+	return func(w *Workspace) { w.limits = limits{upload, download, read} }
+}
+
+// Open prepares the workspace in dir. It never fails: a missing or unusable
+// folder is remembered and reported by every method, so the host keeps
+// serving everything else.
+func Open(dir string, opts ...Option) *Workspace {
+	w := &Workspace{
+		dir:     dir,
+		limits:  limits{MaxUploadBytes, MaxDownloadBytes, MaxReadBytes},
+		pending: map[string]*download{},
+		names:   map[string]string{},
+	}
+	for _, o := range opts {
+		o(w)
+	}
+	switch {
+	case dir == "":
+		w.setup = runtime.Errorf(runtime.CodeNotConfigured,
+			`no workspace folder is configured: set "workspace": {"dir": "..."} in the host configuration`)
+	case !filepath.IsAbs(dir):
+		w.setup = runtime.Errorf(runtime.CodeNotConfigured, "workspace folder %q is not an absolute path", dir)
+	default:
+		root, err := os.OpenRoot(dir)
+		if err != nil {
+			w.setup = &runtime.Error{Code: runtime.CodeNotConfigured,
+				Message: fmt.Sprintf("workspace folder %q cannot be opened", dir), Err: err}
+		}
+		w.root = root
+	}
+	return w
+}
+
+// Close aborts the downloads still in progress and releases the folder.
+func (w *Workspace) Close() error {
+	w.mu.Lock()
+	handles := make([]string, 0, len(w.pending))
+	for h := range w.pending {
+		handles = append(handles, h)
+	}
+	w.mu.Unlock()
+	for _, h := range handles {
+		_ = w.Abort(h)
+	}
+	if w.root != nil {
+		return w.root.Close()
+	}
+	return nil
+}
+
+// ready returns the setup error, if any.
+func (w *Workspace) ready() error {
+	if w.setup != nil {
+		return w.setup
+	}
+	return nil
+}
+
+// pathError turns a file-system error on a workspace path into a protocol
+// error: missing files are FILE_NOT_FOUND, escapes (through symbolic links
+// that os.Root refuses) FORBIDDEN, anything else EXECUTION_ERROR.
+func (w *Workspace) pathError(rel string, err error) error {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return &runtime.Error{Code: runtime.CodeFileNotFound, Message: fmt.Sprintf("%q is not in the workspace", rel), Err: err}
+	case w.escapes(rel):
+		return &runtime.Error{Code: runtime.CodeForbidden, Message: fmt.Sprintf("%q leads outside the workspace", rel), Err: err}
+	}
+	return &runtime.Error{Code: runtime.CodeExecutionError, Message: fmt.Sprintf("cannot access %q", rel), Err: err}
+}
+
+// escapes reports whether rel, with symbolic links resolved, lies outside the
+// folder. Used only to pick the error code after os.Root refused an access.
+func (w *Workspace) escapes(rel string) bool {
+	base, err := filepath.EvalSymlinks(w.dir)
+	if err != nil {
+		return false
+	}
+	full, err := filepath.EvalSymlinks(filepath.Join(w.dir, filepath.FromSlash(rel)))
+	if err != nil {
+		// A dangling link: judge by where it points.
+		target, lerr := os.Readlink(filepath.Join(w.dir, filepath.FromSlash(rel)))
+		if lerr != nil {
+			return false
+		}
+		if filepath.IsAbs(target) {
+			full = target
+		} else {
+			full = filepath.Join(filepath.Dir(filepath.Join(base, filepath.FromSlash(rel))), target)
+		}
+	}
+	r, err := filepath.Rel(base, full)
+	return err != nil || r == ".." || len(r) > 2 && r[:3] == ".."+string(filepath.Separator) || filepath.IsAbs(r)
+}
+
+func badPath(reason string) error {
+	if reason == "absolute paths are not allowed" || reason == "path leaves the workspace" {
+		return runtime.Errorf(runtime.CodeForbidden, "%s", reason)
+	}
+	return runtime.Errorf(runtime.CodeInvalidRequest, "%s", reason)
+}
