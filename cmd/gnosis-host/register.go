@@ -1,0 +1,136 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+
+	"github.com/gnosis/gnosis/host/register"
+)
+
+// errDoctorFailed makes doctor exit non-zero after printing its table.
+var errDoctorFailed = errors.New("doctor found problems (FAIL rows above)")
+
+// stringList is a repeatable flag.
+type stringList []string
+
+func (l *stringList) String() string     { return strings.Join(*l, ",") }
+func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
+
+// runInstall implements `gnosis-host install [--browsers LIST|all] [--system]
+// [--extension-id ID]... [--munim PATH [-- ARGS]] [--dry-run]`.
+func runInstall(args []string) error {
+	fs := flag.NewFlagSet("install", flag.ContinueOnError)
+	browsers := fs.String("browsers", "", "comma-separated browser ids, or all (default: the browsers found)")
+	system := fs.Bool("system", false, "register for every user of the machine (needs administrator rights)")
+	var ids stringList
+	fs.Var(&ids, "extension-id", "another extension id allowed to connect (repeatable)")
+	munim := fs.String("munim", "", "path of the Munim MCP server; its arguments follow --")
+	dry := fs.Bool("dry-run", false, "print what would be done, change nothing")
+	fs.Usage = func() {
+		fmt.Fprintf(fs.Output(), "usage: gnosis-host install [flags] [-- MUNIM-ARGS]\nbrowsers: %s\n", strings.Join(register.IDs(runtime.GOOS), ", "))
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 && *munim == "" {
+		return fmt.Errorf("arguments %q given without --munim", fs.Args())
+	}
+	env, err := register.CurrentEnv()
+	if err != nil {
+		return err
+	}
+	o := register.Options{Env: env, Registry: register.SystemRegistry(), Browsers: *browsers,
+		ExtensionIDs: ids, Munim: *munim, MunimArgs: fs.Args(), DryRun: *dry, Out: os.Stdout}
+	if *system {
+		o.Scope = register.System
+	}
+	return install(o)
+}
+
+func install(o register.Options) error {
+	if o.DryRun {
+		fmt.Println("Dry run: nothing is changed.")
+	}
+	fmt.Printf("Installing gnosis-host (%s) in %s:\n", o.Scope, o.Env.InstallDir())
+	if _, err := register.Install(o); err != nil {
+		return fmt.Errorf("install: %w", err)
+	}
+	fmt.Println()
+	fmt.Println(register.NextStep)
+	return nil
+}
+
+// runUninstall implements `gnosis-host uninstall [--dry-run]`.
+func runUninstall(args []string) error {
+	fs := flag.NewFlagSet("uninstall", flag.ContinueOnError)
+	dry := fs.Bool("dry-run", false, "print what would be removed, change nothing")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	env, err := register.CurrentEnv()
+	if err != nil {
+		return err
+	}
+	fmt.Printf("Uninstalling gnosis-host from %s:\n", env.InstallDir())
+	if _, err := register.Uninstall(register.Options{Env: env, Registry: register.SystemRegistry(),
+		DryRun: *dry, Out: os.Stdout}); err != nil {
+		return fmt.Errorf("uninstall: %w", err)
+	}
+	return nil
+}
+
+// runDoctor implements `gnosis-host doctor [--browsers LIST|all] [--no-self-test]`.
+func runDoctor(args []string) error {
+	fs := flag.NewFlagSet("doctor", flag.ContinueOnError)
+	browsers := fs.String("browsers", "", "comma-separated browser ids, or all (default: every browser, skipping those neither installed nor registered)")
+	noSelfTest := fs.Bool("no-self-test", false, "do not launch the registered host")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	env, err := register.CurrentEnv()
+	if err != nil {
+		return err
+	}
+	checks, err := register.Doctor(register.DoctorOptions{Env: env, Registry: register.SystemRegistry(),
+		Browsers: *browsers, SelfTest: !*noSelfTest})
+	if err != nil {
+		return fmt.Errorf("doctor: %w", err)
+	}
+	if err := register.PrintTable(os.Stdout, checks); err != nil {
+		return err
+	}
+	if register.Failed(checks) {
+		return errDoctorFailed
+	}
+	fmt.Println("\nAll checks passed.")
+	return nil
+}
+
+// runOneClick is what happens when a person starts the binary with no
+// arguments (double-click in Explorer or Finder, or a terminal): register for
+// every browser found, say what was done, and on Windows keep the window open.
+func runOneClick() error {
+	env, err := register.CurrentEnv()
+	if err == nil {
+		err = install(register.Options{Env: env, Registry: register.SystemRegistry(), Out: os.Stdout})
+	}
+	if err != nil {
+		fmt.Println("Error:", err)
+	}
+	if runtime.GOOS == "windows" {
+		waitForEnter(os.Stdin)
+	}
+	return err
+}
+
+func waitForEnter(r io.Reader) {
+	fmt.Print("\nPress Enter to close this window.")
+	bufio.NewReader(r).ReadString('\n')
+}

@@ -1,0 +1,182 @@
+package register
+
+import "strings"
+
+// HostName is the native-messaging host name the extension connects to.
+const HostName = "com.gnosis.host"
+
+// ExtensionID is the id of the Gnosis extension, fixed by the public key in
+// extension/manifest.json.
+const ExtensionID = "mbegimjagonemgohdcndepbpfbmlmgdd"
+
+// Browser is one row of the registration table: where one browser (or one
+// channel of it) looks for host manifests on each operating system. An empty
+// field means the browser does not exist there (Edge Canary on Linux) or has
+// no place of its own (Brave reads Chrome's system folder and Windows key).
+type Browser struct {
+	// ID is the name used on the command line (--browsers chrome-beta).
+	ID string
+	// Name is what people call it.
+	Name string
+
+	// LinuxDir is the browser's user data folder relative to
+	// $XDG_CONFIG_HOME (~/.config); host manifests go in its
+	// NativeMessagingHosts sub-folder.
+	LinuxDir string
+	// LinuxSystem is the system-wide manifest folder (--system).
+	LinuxSystem string
+	// LinuxCommands are executables whose presence on PATH means the browser
+	// is installed.
+	LinuxCommands []string
+
+	// MacDir is the user data folder relative to ~/Library/Application Support.
+	MacDir string
+	// MacSystem is the system-wide manifest folder (--system).
+	MacSystem string
+	// MacApp is the application bundle in /Applications.
+	MacApp string
+
+	// WinKey is the registry path (under HKCU, or HKLM with --system) whose
+	// NativeMessagingHosts sub-key the browser reads. Channels of Chrome and
+	// Edge share their stable channel's key; Brave and Vivaldi read Chrome's.
+	WinKey string
+	// WinVendorKey is the registry key the browser's installer creates;
+	// its presence means the browser is installed.
+	WinVendorKey string
+	// WinDataDir is the user data folder relative to %LOCALAPPDATA%.
+	WinDataDir string
+
+	// Flatpak and Snap name the sandboxed packages of the browser, whose
+	// profiles (~/.var/app/<Flatpak>, ~/snap/<Snap>) cannot see host manifests.
+	Flatpak string
+	Snap    string
+}
+
+// Windows registry paths read by the Chromium family.
+const (
+	winChrome   = `Software\Google\Chrome`
+	winChromium = `Software\Chromium`
+	winEdge     = `Software\Microsoft\Edge`
+)
+
+// Browsers is the registration table, in the order install and doctor print it.
+var Browsers = []Browser{
+	{
+		ID: "chrome", Name: "Google Chrome",
+		LinuxDir: "google-chrome", LinuxSystem: "/etc/opt/chrome/native-messaging-hosts",
+		LinuxCommands: []string{"google-chrome", "google-chrome-stable"},
+		MacDir:        "Google/Chrome", MacSystem: "/Library/Google/Chrome/NativeMessagingHosts", MacApp: "Google Chrome",
+		WinKey: winChrome, WinVendorKey: `Software\Google\Chrome`, WinDataDir: `Google\Chrome\User Data`,
+		Flatpak: "com.google.Chrome",
+	},
+	{
+		ID: "chrome-beta", Name: "Google Chrome Beta",
+		LinuxDir: "google-chrome-beta", LinuxSystem: "/etc/opt/chrome/native-messaging-hosts",
+		LinuxCommands: []string{"google-chrome-beta"},
+		MacDir:        "Google/Chrome Beta", MacSystem: "/Library/Google/Chrome/NativeMessagingHosts", MacApp: "Google Chrome Beta",
+		WinKey: winChrome, WinVendorKey: `Software\Google\Chrome Beta`, WinDataDir: `Google\Chrome Beta\User Data`,
+	},
+	{
+		ID: "chrome-dev", Name: "Google Chrome Dev",
+		LinuxDir: "google-chrome-unstable", LinuxSystem: "/etc/opt/chrome/native-messaging-hosts",
+		LinuxCommands: []string{"google-chrome-unstable"},
+		MacDir:        "Google/Chrome Dev", MacSystem: "/Library/Google/Chrome/NativeMessagingHosts", MacApp: "Google Chrome Dev",
+		WinKey: winChrome, WinVendorKey: `Software\Google\Chrome Dev`, WinDataDir: `Google\Chrome Dev\User Data`,
+	},
+	{
+		ID: "chrome-canary", Name: "Google Chrome Canary",
+		LinuxDir: "google-chrome-canary", LinuxSystem: "/etc/opt/chrome/native-messaging-hosts",
+		LinuxCommands: []string{"google-chrome-canary"},
+		MacDir:        "Google/Chrome Canary", MacSystem: "/Library/Google/Chrome/NativeMessagingHosts", MacApp: "Google Chrome Canary",
+		WinKey: winChrome, WinVendorKey: `Software\Google\Chrome SxS`, WinDataDir: `Google\Chrome SxS\User Data`,
+	},
+	{
+		ID: "chromium", Name: "Chromium",
+		LinuxDir: "chromium", LinuxSystem: "/etc/chromium/native-messaging-hosts",
+		LinuxCommands: []string{"chromium", "chromium-browser"},
+		MacDir:        "Chromium", MacSystem: "/Library/Application Support/Chromium/NativeMessagingHosts", MacApp: "Chromium",
+		WinKey: winChromium, WinVendorKey: `Software\Chromium`, WinDataDir: `Chromium\User Data`,
+		Flatpak: "org.chromium.Chromium", Snap: "chromium",
+	},
+	{
+		ID: "edge", Name: "Microsoft Edge",
+		LinuxDir: "microsoft-edge", LinuxSystem: "/etc/opt/edge/native-messaging-hosts",
+		LinuxCommands: []string{"microsoft-edge", "microsoft-edge-stable"},
+		MacDir:        "Microsoft Edge", MacSystem: "/Library/Microsoft/Edge/NativeMessagingHosts", MacApp: "Microsoft Edge",
+		WinKey: winEdge, WinVendorKey: `Software\Microsoft\Edge`, WinDataDir: `Microsoft\Edge\User Data`,
+		Flatpak: "com.microsoft.Edge",
+	},
+	{
+		ID: "edge-beta", Name: "Microsoft Edge Beta",
+		LinuxDir: "microsoft-edge-beta", LinuxSystem: "/etc/opt/edge/native-messaging-hosts",
+		LinuxCommands: []string{"microsoft-edge-beta"},
+		MacDir:        "Microsoft Edge Beta", MacSystem: "/Library/Microsoft/Edge/NativeMessagingHosts", MacApp: "Microsoft Edge Beta",
+		WinKey: winEdge, WinVendorKey: `Software\Microsoft\Edge Beta`, WinDataDir: `Microsoft\Edge Beta\User Data`,
+	},
+	{
+		ID: "edge-dev", Name: "Microsoft Edge Dev",
+		LinuxDir: "microsoft-edge-dev", LinuxSystem: "/etc/opt/edge/native-messaging-hosts",
+		LinuxCommands: []string{"microsoft-edge-dev"},
+		MacDir:        "Microsoft Edge Dev", MacSystem: "/Library/Microsoft/Edge/NativeMessagingHosts", MacApp: "Microsoft Edge Dev",
+		WinKey: winEdge, WinVendorKey: `Software\Microsoft\Edge Dev`, WinDataDir: `Microsoft\Edge Dev\User Data`,
+	},
+	{
+		ID: "edge-canary", Name: "Microsoft Edge Canary",
+		MacDir: "Microsoft Edge Canary", MacSystem: "/Library/Microsoft/Edge/NativeMessagingHosts", MacApp: "Microsoft Edge Canary",
+		WinKey: winEdge, WinVendorKey: `Software\Microsoft\Edge SxS`, WinDataDir: `Microsoft\Edge SxS\User Data`,
+	},
+	{
+		ID: "brave", Name: "Brave",
+		LinuxDir: "BraveSoftware/Brave-Browser", LinuxSystem: "/etc/opt/chrome/native-messaging-hosts",
+		LinuxCommands: []string{"brave-browser", "brave"},
+		MacDir:        "BraveSoftware/Brave-Browser", MacSystem: "/Library/Google/Chrome/NativeMessagingHosts", MacApp: "Brave Browser",
+		WinKey: winChrome, WinVendorKey: `Software\BraveSoftware\Brave-Browser`, WinDataDir: `BraveSoftware\Brave-Browser\User Data`,
+		Flatpak: "com.brave.Browser", Snap: "brave",
+	},
+	{
+		ID: "vivaldi", Name: "Vivaldi",
+		LinuxDir: "vivaldi", LinuxSystem: "/etc/opt/vivaldi/native-messaging-hosts",
+		LinuxCommands: []string{"vivaldi", "vivaldi-stable"},
+		MacDir:        "Vivaldi", MacSystem: "/Library/Application Support/Chromium/NativeMessagingHosts", MacApp: "Vivaldi",
+		WinKey: winChrome, WinVendorKey: `Software\Vivaldi`, WinDataDir: `Vivaldi\User Data`,
+		Flatpak: "com.vivaldi.Vivaldi",
+	},
+}
+
+// EdgeKeyOrder is the order in which Edge on Windows looks for a host's key
+// under each root; it uses the first key it finds and ignores the rest.
+var EdgeKeyOrder = []string{winEdge, winChromium, winChrome}
+
+// Lookup returns the browser with the given id.
+func Lookup(id string) (Browser, bool) {
+	for _, b := range Browsers {
+		if b.ID == strings.ToLower(strings.TrimSpace(id)) {
+			return b, true
+		}
+	}
+	return Browser{}, false
+}
+
+// Supported reports whether the browser exists on the operating system goos.
+func (b Browser) Supported(goos string) bool {
+	switch goos {
+	case "linux":
+		return b.LinuxDir != ""
+	case "darwin":
+		return b.MacDir != ""
+	case "windows":
+		return b.WinKey != ""
+	}
+	return false
+}
+
+// IDs returns the ids of all browsers supported on goos, in table order.
+func IDs(goos string) []string {
+	var ids []string
+	for _, b := range Browsers {
+		if b.Supported(goos) {
+			ids = append(ids, b.ID)
+		}
+	}
+	return ids
+}

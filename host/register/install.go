@@ -1,0 +1,209 @@
+package register
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// Options says what to install and where. Only Env is required.
+type Options struct {
+	Env Env
+	// Registry is the Windows registry (nil elsewhere).
+	Registry Registry
+	// Browsers is a --browsers value: "" (found, or all when none is
+	// found), "all", or a comma-separated list of ids.
+	Browsers string
+	Scope    Scope
+	// ExtensionIDs are extra extension ids allowed to connect.
+	ExtensionIDs []string
+	// Munim, when set, becomes the "munim" provider's command, with MunimArgs.
+	Munim     string
+	MunimArgs []string
+	// Source is the binary to copy; "" means the running executable.
+	Source string
+	DryRun bool
+	// Out receives one line per action.
+	Out io.Writer
+	// LookPath finds browser executables (nil: exec.LookPath).
+	LookPath func(string) (string, error)
+}
+
+// Action is one thing install did (or, in a dry run, would do) for one browser.
+type Action struct {
+	Browser string // browser id, or "" for the binary, config and record
+	What    string
+}
+
+// Install copies the host binary to the install folder, writes its manifest
+// and configuration, and registers it with the selected browsers. It is
+// idempotent; every write is atomic and read back.
+func Install(o Options) ([]Action, error) {
+	e := o.Env
+	out := o.Out
+	if out == nil {
+		out = io.Discard
+	}
+	browsers, err := e.Select(o.Browsers, o.Registry, o.LookPath)
+	if err != nil {
+		return nil, err
+	}
+	if len(browsers) == 0 {
+		fmt.Fprintln(out, "No supported browser found; registering for all of them, so one installed later finds the host.")
+		browsers, _ = e.Select("all", o.Registry, o.LookPath)
+	}
+	if e.GOOS == "windows" && o.Registry == nil && !o.DryRun {
+		return nil, ErrNoRegistry
+	}
+	bin := e.InstalledBinary()
+	m, err := NewManifest(bin, o.ExtensionIDs...)
+	if err != nil {
+		return nil, err
+	}
+	var acts []Action
+	var rec Record
+	say := func(browser, format string, args ...any) {
+		a := Action{browser, fmt.Sprintf(format, args...)}
+		acts = append(acts, a)
+		name := browser
+		if name == "" {
+			name = "-"
+		}
+		fmt.Fprintf(out, "  %-14s %s\n", name, a.What)
+	}
+	verb := func(done, dry string) string {
+		if o.DryRun {
+			return dry
+		}
+		return done
+	}
+
+	// The binary.
+	src := o.Source
+	if src == "" {
+		if src, err = os.Executable(); err != nil {
+			return nil, fmt.Errorf("find own executable: %w", err)
+		}
+	}
+	switch {
+	case sameFile(src, bin):
+		say("", "binary %s already in place", bin)
+	case o.DryRun:
+		say("", "would copy %s to %s", src, bin)
+	default:
+		changed, err := copyFile(src, bin)
+		if err != nil {
+			return acts, fmt.Errorf("install binary: %w", err)
+		}
+		if changed {
+			say("", "copied %s to %s", src, bin)
+		} else {
+			say("", "binary %s up to date", bin)
+		}
+	}
+	rec.Binary = bin
+
+	// The configuration.
+	if o.Munim != "" {
+		if !o.DryRun {
+			created, err := setProvider(e.ConfigFile, MunimProvider(o.Munim, o.MunimArgs))
+			if err != nil {
+				return acts, err
+			}
+			if created {
+				rec.Config = e.ConfigFile
+			}
+		}
+		say("", "%s provider munim = %s %s in %s", verb("set", "would set"), o.Munim,
+			strings.Join(o.MunimArgs, " "), e.ConfigFile)
+	}
+
+	// The manifest and each browser's registration.
+	data := m.Encode()
+	written := map[string]string{} // place -> browser id that wrote it
+	for _, b := range browsers {
+		mpath, err := e.ManifestPath(b, o.Scope)
+		if err != nil {
+			return acts, err
+		}
+		if e.GOOS != "windows" {
+			if by, ok := written[mpath]; ok {
+				say(b.ID, "shares %s (written for %s)", mpath, by)
+				continue
+			}
+			written[mpath] = b.ID
+			if err := o.writeManifest(mpath, data); err != nil {
+				return acts, err
+			}
+			rec.Files = append(rec.Files, mpath)
+			say(b.ID, "%s %s", verb("wrote", "would write"), mpath)
+			continue
+		}
+		if _, ok := written[mpath]; !ok {
+			written[mpath] = b.ID
+			if err := o.writeManifest(mpath, data); err != nil {
+				return acts, err
+			}
+			rec.Files = append(rec.Files, mpath)
+			say("", "%s %s", verb("wrote", "would write"), mpath)
+		}
+		key, _ := e.RegistryKey(b)
+		root := RootFor(o.Scope)
+		full := string(root) + `\` + key
+		note := ""
+		if b.WinKey == winChrome && !strings.HasPrefix(b.ID, "chrome") {
+			note = fmt.Sprintf(" (%s reads Chrome's key)", b.Name)
+		}
+		if by, ok := written[full]; ok {
+			say(b.ID, "shares %s (set for %s)%s", full, by, note)
+			continue
+		}
+		written[full] = b.ID
+		if !o.DryRun {
+			if err := o.Registry.Set(root, key, mpath); err != nil {
+				return acts, err
+			}
+			got, err := o.Registry.Get(root, key)
+			if err != nil {
+				return acts, fmt.Errorf("read back %s: %w", full, err)
+			}
+			if got != mpath {
+				return acts, fmt.Errorf("read back %s: %q, want %q", full, got, mpath)
+			}
+		}
+		rec.Keys = append(rec.Keys, full)
+		say(b.ID, "%s %s = %s%s", verb("set", "would set"), full, mpath, note)
+	}
+
+	if o.DryRun {
+		return acts, nil
+	}
+	old, err := readRecord(e.RecordFile())
+	if err != nil {
+		return acts, err
+	}
+	if err := old.merge(rec).write(e.RecordFile()); err != nil {
+		return acts, fmt.Errorf("write install record: %w", err)
+	}
+	return acts, nil
+}
+
+func (o Options) writeManifest(name string, data []byte) error {
+	if o.DryRun {
+		return nil
+	}
+	if err := writeFile(name, data, 0o644); err != nil {
+		if errors.Is(err, os.ErrPermission) && o.Scope == System {
+			return fmt.Errorf("%w (--system needs administrator rights)", err)
+		}
+		return err
+	}
+	return nil
+}
+
+// NextStep is what to tell a person after a successful install.
+const NextStep = `Next: open chrome://extensions (edge://extensions, brave://extensions, ...), turn on
+Developer mode, click "Load unpacked" and pick the extension folder; then open the Gnosis
+options page: it should say the host is connected. If not, run: gnosis-host doctor`

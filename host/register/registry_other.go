@@ -1,0 +1,6 @@
+//go:build !windows
+
+package register
+
+// SystemRegistry returns nil: only Windows has a registry.
+func SystemRegistry() Registry { return nil }
