@@ -1,0 +1,70 @@
+// Selectors, per-page keys and tab picking for the chat bridge. Pure: no
+// chrome.* and no DOM. The options page and the worker turn what the user
+// typed ("class, id, or CSS selector", as the seed's settings say) into one
+// CSS selector here, and the content script only runs querySelectorAll on it.
+
+/**
+ * The origin of an http(s) URL, or null for pages that are not eligible
+ * (chrome://, file://, about:, extension pages, malformed URLs).
+ */
+export function eligibleOrigin(url) {
+  let u;
+  try {
+    u = new URL(url);
+  } catch {
+    return null;
+  }
+  return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : null;
+}
+
+/** The optional host permission pattern that covers one origin. */
+export function permissionPattern(origin) {
+  return `${origin}/*`;
+}
+
+/** The chrome.storage key of an origin's settings. */
+export function siteKey(origin) {
+  return `site:${origin}`;
+}
+
+/** The origin of a siteKey, or null. */
+export function originOfKey(key) {
+  return typeof key === 'string' && key.startsWith('site:') ? key.slice(5) : null;
+}
+
+const CSS_SYNTAX = /[.#[\]:>+~*,()="'|^$]/;
+const IDENT = /^-?[A-Za-z_][A-Za-z0-9_-]*$/;
+
+/**
+ * Turns what the user typed into one CSS selector.
+ * - text with CSS syntax (".a", "#b", "div > p", "[data-x]") is used as is;
+ * - one bare word is an id or a class: "chat" → "#chat, .chat";
+ * - several bare words are a class list as copied from a class attribute:
+ *   "markdown prose" → ".markdown.prose".
+ * @returns {string|null} null when empty or not usable.
+ */
+export function toCss(input) {
+  if (typeof input !== 'string') return null;
+  const text = input.trim();
+  if (!text) return null;
+  if (CSS_SYNTAX.test(text)) return text;
+  const words = text.split(/\s+/);
+  if (!words.every((w) => IDENT.test(w))) return null;
+  if (words.length === 1) return `#${words[0]}, .${words[0]}`;
+  return words.map((w) => `.${w}`).join('');
+}
+
+/**
+ * Picks the tab the options page is about: the most recently used tab whose
+ * URL is eligible (or, with origin, whose origin is that origin).
+ * @param {Array<{id:number,url?:string,lastAccessed?:number,active?:boolean}>} tabs
+ * @returns {object|null}
+ */
+export function pickTab(tabs, origin) {
+  const candidates = (tabs || []).filter((t) => {
+    const o = eligibleOrigin(t.url || '');
+    return o && (!origin || o === origin);
+  });
+  candidates.sort((a, b) => (b.lastAccessed || 0) - (a.lastAccessed || 0) || Number(!!b.active) - Number(!!a.active));
+  return candidates[0] || null;
+}
