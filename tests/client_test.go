@@ -215,6 +215,13 @@ func startHost(t *testing.T, o hostOptions) *host {
 	return h
 }
 
+// use makes the host report failures on t (a subtest) until t ends.
+func (h *host) use(t *testing.T) {
+	prev := h.t
+	h.t = t
+	t.Cleanup(func() { h.t = prev })
+}
+
 // cleanup stops the host if the test did not, reports protocol violations
 // seen on stdout, and kills any process left behind (orphans are asserted by
 // TestStdinCloseStopsEverything; here they are only cleaned up).

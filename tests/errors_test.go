@@ -72,11 +72,9 @@ func TestErrorCodes(t *testing.T) {
 		{name: "fractional number id", frame: `{"id":1.5,"method":"health"}`, wantID: `1.5`},
 		{name: "cancel of nothing in flight", frame: `{"id":"k1","method":"cancel","params":{"id":"nothing"}}`, wantID: `"k1"`},
 	}
-	parent := h.t
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			h.t = t
-			defer func() { h.t = parent }()
+			h.use(t)
 			h.writeFrame([]byte(tt.frame))
 			var r reply
 			if tt.wantID == "null" {

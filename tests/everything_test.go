@@ -1,0 +1,196 @@
+package tests
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// everythingEntry is the stdio entry point of the real third-party MCP
+// server @modelcontextprotocol/server-everything (installed by npm ci).
+func everythingEntry(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(repoRoot, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
+	if _, err := os.Stat(p); err != nil {
+		t.Fatalf("server-everything is not installed (run npm ci): %v", err)
+	}
+	if _, err := exec.LookPath("node"); err != nil {
+		t.Fatalf("node is not on PATH: %v", err)
+	}
+	return p
+}
+
+func everythingProvider(t *testing.T) ProviderConfig {
+	return ProviderConfig{Name: "everything", Command: "node", Args: []string{everythingEntry(t), "stdio"}, Prefix: "everything", Timeout: "30s"}
+}
+
+// everythingSchemas asks server-everything directly (plain JSON-RPC lines
+// over its stdio) for its tools' input schemas, as raw bytes.
+func everythingSchemas(t *testing.T) map[string]json.RawMessage {
+	t.Helper()
+	cmd := exec.Command("node", everythingEntry(t), "stdio")
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { in.Close(); cmd.Process.Kill(); cmd.Wait() }()
+	fmt.Fprintln(in, `{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"gnosis-tests","version":"1"}}}`)
+	sc := bufio.NewScanner(out)
+	sc.Buffer(nil, 16<<20)
+	lines := make(chan []byte)
+	go func() {
+		for sc.Scan() {
+			lines <- append([]byte(nil), sc.Bytes()...)
+		}
+		close(lines)
+	}()
+	next := func(id int) json.RawMessage {
+		timeout := time.After(replyTimeout)
+		for {
+			select {
+			case l, ok := <-lines:
+				if !ok {
+					t.Fatal("server-everything closed stdout")
+				}
+				var m struct {
+					ID     *int            `json:"id"`
+					Result json.RawMessage `json:"result"`
+				}
+				if json.Unmarshal(l, &m) == nil && m.ID != nil && *m.ID == id {
+					return m.Result
+				}
+			case <-timeout:
+				t.Fatal("server-everything did not answer")
+			}
+		}
+	}
+	next(1)
+	fmt.Fprintln(in, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
+	out2 := map[string]json.RawMessage{}
+	cursor := ""
+	for id := 2; ; id++ {
+		params := "{}"
+		if cursor != "" {
+			params = fmt.Sprintf(`{"cursor":%q}`, cursor)
+		}
+		fmt.Fprintf(in, `{"jsonrpc":"2.0","id":%d,"method":"tools/list","params":%s}`+"\n", id, params)
+		var res struct {
+			Tools []struct {
+				Name        string          `json:"name"`
+				InputSchema json.RawMessage `json:"inputSchema"`
+			} `json:"tools"`
+			NextCursor string `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(next(id), &res); err != nil {
+			t.Fatal(err)
+		}
+		for _, tl := range res.Tools {
+			out2[tl.Name] = tl.InputSchema
+		}
+		if cursor = res.NextCursor; cursor == "" {
+			return out2
+		}
+	}
+}
+
+// TestEverythingServer runs the host with fakemunim and the real
+// server-everything side by side: both are discovered under their prefixes,
+// schemas are kept, calls, validation, tool results and cancellation work.
+func TestEverythingServer(t *testing.T) {
+	want := everythingSchemas(t)
+	f := newFake(t)
+	cfg := standardConfig(f)
+	cfg.Providers = append(cfg.Providers, everythingProvider(t))
+	h := startHost(t, hostOptions{config: cfg})
+	h.awaitReady()
+
+	var hr healthReply
+	json.Unmarshal(h.call("health", nil).raw, &hr)
+	if len(hr.Providers) != 2 || providerState(hr, "everything") != "ready" {
+		t.Fatalf("health: %+v", hr)
+	}
+
+	names := capabilityNames(t, h)
+	for tool := range want {
+		if !slices.Contains(names, "everything."+tool) {
+			t.Errorf("everything.%s not listed", tool)
+		}
+	}
+	if !slices.Contains(names, "computer.click") {
+		t.Errorf("fakemunim's tools missing beside server-everything's")
+	}
+
+	t.Run("describe keeps the schema", func(t *testing.T) {
+		h.use(t)
+		for tool, schema := range want {
+			r := h.call("capabilities.describe", map[string]any{"name": "everything." + tool})
+			wantOK(t, r)
+			var d struct {
+				InputSchema json.RawMessage `json:"inputSchema"`
+			}
+			json.Unmarshal(r.raw, &d)
+			if diff := cmp.Diff(string(schema), string(d.InputSchema)); diff != "" {
+				t.Errorf("%s schema (-server +host):\n%s", tool, diff)
+			}
+		}
+	})
+	t.Run("echo", func(t *testing.T) {
+		h.use(t)
+		r := h.execute("everything.echo", map[string]any{"message": "hello from gnosis"})
+		wantOK(t, r)
+		if !strings.Contains(string(r.Result), "Echo: hello from gnosis") {
+			t.Errorf("result: %s", r.Result)
+		}
+	})
+	t.Run("get-sum", func(t *testing.T) {
+		h.use(t)
+		r := h.execute("everything.get-sum", map[string]any{"a": 2, "b": 40})
+		wantOK(t, r)
+		if !strings.Contains(string(r.Result), "42") {
+			t.Errorf("result: %s", r.Result)
+		}
+	})
+	t.Run("invalid arguments", func(t *testing.T) {
+		h.use(t)
+		wantError(t, h.execute("everything.get-sum", map[string]any{"a": "two", "b": 40}), "INVALID_ARGUMENTS")
+		wantError(t, h.execute("everything.echo", map[string]any{}), "INVALID_ARGUMENTS")
+	})
+	t.Run("image result", func(t *testing.T) {
+		h.use(t)
+		r := h.execute("everything.get-tiny-image", nil)
+		wantOK(t, r)
+		if !strings.Contains(string(r.Result), `"type":"image"`) {
+			t.Errorf("no image in result: %s", clip(r.Result))
+		}
+	})
+	t.Run("cancel a long-running operation", func(t *testing.T) {
+		h.use(t)
+		h.sendID("long", "execute", executeParams("everything.trigger-long-running-operation", map[string]any{"duration": 600, "steps": 5}, ""))
+		// No hook tells us when the server started; cancelling at any
+		// point of the call must end it with CANCELLED.
+		time.Sleep(200 * time.Millisecond)
+		wantOK(t, h.call("cancel", map[string]any{"id": "long"}))
+		wantError(t, h.await(`"long"`), "CANCELLED")
+		wantOK(t, h.execute("everything.echo", map[string]any{"message": "still here"}))
+	})
+	t.Run("unknown everything capability", func(t *testing.T) {
+		h.use(t)
+		wantError(t, h.execute("everything.no-such-tool", nil), "CAPABILITY_NOT_FOUND")
+	})
+}

@@ -1,0 +1,273 @@
+package tests
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestCrashRestart: the server dying mid-call fails that call (and any other
+// in flight) with PROVIDER_UNAVAILABLE; while it restarts, calls get
+// PROVIDER_UNAVAILABLE; provider.state events report the way down and back;
+// after the restart the capabilities are available again and calls run on
+// the new process.
+func TestCrashRestart(t *testing.T) {
+	h, f := startStandard(t)
+	first := f.awaitCallPID(t, h)
+	mark := h.eventMark()
+
+	inflight := h.send("execute", executeParams("computer.slow", map[string]any{"ms": 600000, "tag": "victim"}, ""))
+	f.awaitStarted("victim")
+	// The restarted server waits 5 s before serving, a window in which the
+	// provider is certainly not ready.
+	r := h.execute("computer.crash", map[string]any{"delay_next_start_ms": 5000})
+	wantError(t, r, "PROVIDER_UNAVAILABLE")
+	wantError(t, h.await(inflight), "PROVIDER_UNAVAILABLE")
+
+	down := h.awaitEvent(mark, "provider.state not ready", func(e event) bool {
+		return e.Event == "provider.state" && e.Name == "munim" && e.State != "ready"
+	})
+	if down.Prefix != "computer" {
+		t.Errorf("provider.state event without prefix: %s", down.raw)
+	}
+	wantError(t, h.execute("computer.echo", map[string]any{"during": "restart"}), "PROVIDER_UNAVAILABLE")
+	var hr healthReply
+	json.Unmarshal(h.call("health", nil).raw, &hr)
+	if hr.Status != "degraded" || len(hr.Providers) != 1 || hr.Providers[0].State == "ready" {
+		t.Errorf("health during restart: %+v", hr)
+	}
+	// The capabilities stay listed while the provider is away.
+	if !slices.Contains(capabilityNames(t, h), "computer.echo") {
+		t.Errorf("computer.echo not listed during restart")
+	}
+
+	h.awaitEvent(mark, "provider.state ready", func(e event) bool {
+		return e.Event == "provider.state" && e.Name == "munim" && e.State == "ready"
+	})
+	h.awaitEvent(mark, "capabilities.changed", func(e event) bool { return e.Event == "capabilities.changed" })
+	h.awaitReady()
+	wantOK(t, h.execute("computer.echo", map[string]any{"after": "restart"}))
+	second := f.awaitCall("echo after restart", func(e callEntry) bool {
+		return e.Tool == "echo" && string(e.Arguments) == `{"after":"restart"}`
+	})
+	if second.PID == first {
+		t.Errorf("call after restart ran on the crashed process %d", first)
+	}
+	if !slices.Contains(capabilityNames(t, h), "computer.screenshot") {
+		t.Errorf("capabilities missing after restart")
+	}
+}
+
+// awaitCallPID runs an echo and returns the pid of the server that ran it.
+func (f *fake) awaitCallPID(t *testing.T, h *host) int {
+	t.Helper()
+	wantOK(t, h.execute("computer.echo", map[string]any{"who": "first"}))
+	return f.awaitCall("first echo", func(e callEntry) bool { return e.Tool == "echo" }).PID
+}
+
+func capabilityNames(t *testing.T, h *host) []string {
+	t.Helper()
+	r := h.call("capabilities.list", nil)
+	wantOK(t, r)
+	var l []struct {
+		Name string `json:"name"`
+	}
+	r.field(t, "capabilities", &l)
+	var names []string
+	for _, c := range l {
+		names = append(names, c.Name)
+	}
+	return names
+}
+
+// TestListChanged: a server that adds a tool sends tools/list_changed; the
+// host re-discovers, emits capabilities.changed with the new count, and the
+// new capability can be described and executed.
+func TestListChanged(t *testing.T) {
+	h, _ := startStandard(t)
+	before := len(capabilityNames(t, h))
+	mark := h.eventMark()
+	wantOK(t, h.execute("computer.add_tool", map[string]any{"name": "zeta"}))
+	ev := h.awaitEvent(mark, "capabilities.changed", func(e event) bool {
+		return e.Event == "capabilities.changed" && e.Capabilities == before+1
+	})
+	_ = ev
+	if !slices.Contains(capabilityNames(t, h), "computer.zeta") {
+		t.Fatal("computer.zeta not listed after capabilities.changed")
+	}
+	d := h.call("capabilities.describe", map[string]any{"name": "computer.zeta"})
+	wantOK(t, d)
+	r := h.execute("computer.zeta", map[string]any{"value": "z"})
+	wantOK(t, r)
+	wantError(t, h.execute("computer.zeta", map[string]any{"value": 1}), "INVALID_ARGUMENTS")
+}
+
+// TestStdinCloseStopsEverything: when the browser closes the port, the host
+// stops its providers, whole process trees included, even with a call in
+// flight, and exits within one second, leaving no process behind.
+func TestStdinCloseStopsEverything(t *testing.T) {
+	f := newFake(t)
+	g := newFake(t)
+	cfg := &Config{Providers: []ProviderConfig{
+		f.provider("munim", "computer", "5s", map[string]string{"FAKEMUNIM_GRANDCHILD": "1"}),
+		g.provider("second", "second", "5s", map[string]string{"FAKEMUNIM_GRANDCHILD": "1"}),
+	}}
+	h := startHost(t, hostOptions{config: cfg})
+	h.awaitReady()
+	h.send("execute", executeParams("computer.slow", map[string]any{"ms": 600000, "tag": "inflight"}, ""))
+	f.awaitStarted("inflight")
+	// host + 2 servers + 2 grandchildren
+	if procs := markedProcesses(h.mark); len(procs) < 5 {
+		t.Fatalf("expected the host, two servers and two grandchildren, found %d processes %v", len(procs), procs)
+	}
+	start := time.Now()
+	h.closeStdin()
+	code, ok := h.waitExit(replyTimeout)
+	elapsed := time.Since(start)
+	if !ok {
+		t.Fatal("host did not exit after stdin closed")
+	}
+	if elapsed > time.Second {
+		t.Errorf("host took %v to exit after stdin closed; the bound is 1 s", elapsed)
+	}
+	if code != 0 {
+		t.Errorf("exit status %d, want 0", code)
+	}
+	if left := markedProcesses(h.mark); len(left) > 0 {
+		t.Errorf("processes left behind after the host exited: %v", describeProcs(left))
+	}
+}
+
+func describeProcs(pids []int) []string {
+	var out []string
+	for _, p := range pids {
+		b, _ := os.ReadFile(filepath.Join("/proc", itoa(p), "cmdline"))
+		out = append(out, itoa(p)+" "+string(b))
+	}
+	return out
+}
+
+func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
+
+// TestStdoutPurityWithNoisyProvider: a provider flooding its stderr never
+// reaches the host's stdout: every byte there is a valid frame (the client
+// checks each one) and the host keeps answering.
+func TestStdoutPurityWithNoisyProvider(t *testing.T) {
+	h, _ := startStandard(t)
+	for i := 0; i < 3; i++ {
+		wantOK(t, h.execute("computer.noisy", map[string]any{"lines": 20000}))
+		wantOK(t, h.call("health", nil))
+	}
+	// A burst of requests interleaved with noise.
+	var ids []string
+	for i := 0; i < 10; i++ {
+		ids = append(ids, h.send("execute", executeParams("computer.noisy", map[string]any{"lines": 2000}, "")))
+		ids = append(ids, h.send("capabilities.list", nil))
+	}
+	for _, id := range ids {
+		wantOK(t, h.await(id))
+	}
+	h.closeStdin()
+	if _, ok := h.waitExit(replyTimeout); !ok {
+		t.Fatal("host did not exit")
+	}
+	<-h.readDone
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if len(h.violations) > 0 {
+		t.Fatalf("stdout carried bytes that are not frames: %v", h.violations)
+	}
+}
+
+// TestBrokenConfig: an unparsable config file, a missing one, and a provider
+// whose command does not exist all leave the host serving: health is
+// degraded with a reason, the meta-capabilities work, execute of a provider
+// capability fails cleanly.
+func TestBrokenConfig(t *testing.T) {
+	t.Run("unparsable file", func(t *testing.T) {
+		h := startHost(t, hostOptions{rawConfig: `{"providers": [ {"name": "munim", `})
+		hr := degradedHealth(t, h)
+		if hr.Error == "" {
+			t.Errorf("health has no top-level error for a broken config: %+v", hr)
+		}
+		metaStillWorks(t, h)
+	})
+	t.Run("missing file", func(t *testing.T) {
+		h := startHost(t, hostOptions{noConfig: true})
+		hr := degradedHealth(t, h)
+		if hr.Error == "" {
+			t.Errorf("health has no reason for a missing config: %+v", hr)
+		}
+		metaStillWorks(t, h)
+	})
+	t.Run("wrong types", func(t *testing.T) {
+		h := startHost(t, hostOptions{rawConfig: `{"providers": {"name": 5}, "policy": "all"}`})
+		degradedHealth(t, h)
+		metaStillWorks(t, h)
+	})
+	t.Run("command does not exist", func(t *testing.T) {
+		f := newFake(t)
+		cfg := standardConfig(f)
+		cfg.Providers = append(cfg.Providers, ProviderConfig{Name: "ghost", Command: "/nonexistent/munim", Prefix: "ghost", Timeout: "5s"})
+		h := startHost(t, hostOptions{config: cfg})
+		deadline := time.Now().Add(replyTimeout)
+		var hr healthReply
+		for {
+			json.Unmarshal(h.call("health", nil).raw, &hr)
+			if providerState(hr, "munim") == "ready" && providerState(hr, "ghost") == "down" {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("want munim ready and ghost down, got %+v", hr)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if hr.Status != "degraded" {
+			t.Errorf("status %q with a provider down", hr.Status)
+		}
+		for _, p := range hr.Providers {
+			if p.Name == "ghost" && p.Error == "" {
+				t.Errorf("down provider without error: %+v", p)
+			}
+		}
+		metaStillWorks(t, h)
+		wantOK(t, h.execute("computer.echo", map[string]any{"a": 1}))
+	})
+}
+
+func providerState(hr healthReply, name string) string {
+	for _, p := range hr.Providers {
+		if p.Name == name {
+			return p.State
+		}
+	}
+	return ""
+}
+
+func degradedHealth(t *testing.T, h *host) healthReply {
+	t.Helper()
+	r := h.call("health", nil)
+	wantOK(t, r)
+	var hr healthReply
+	json.Unmarshal(r.raw, &hr)
+	if hr.Status != "degraded" || hr.Service != "Agent Capability Runtime" {
+		t.Errorf("want degraded health, got %s", r.raw)
+	}
+	return hr
+}
+
+func metaStillWorks(t *testing.T, h *host) {
+	t.Helper()
+	names := capabilityNames(t, h)
+	for _, m := range []string{"capabilities.describe", "capabilities.list"} {
+		if !slices.Contains(names, m) {
+			t.Errorf("%s missing from %v", m, names)
+		}
+	}
+	wantOK(t, h.call("capabilities.describe", map[string]any{"name": "capabilities.list"}))
+	wantOK(t, h.execute("capabilities.describe", map[string]any{"name": "capabilities.describe"}))
+	wantError(t, h.execute("nothing.here", nil), "CAPABILITY_NOT_FOUND")
+}
