@@ -1,0 +1,218 @@
+package register
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// tempEnv is a Linux Env whose home is a fresh temporary folder.
+func tempEnv(t *testing.T) Env {
+	t.Helper()
+	home := t.TempDir()
+	return Env{GOOS: "linux", Home: home, ConfigHome: filepath.Join(home, ".config"),
+		DataHome: filepath.Join(home, ".local", "share"), ConfigFile: filepath.Join(home, ".config", "gnosis", "config.json")}
+}
+
+// fakeBinary writes an executable file to stand in for the host binary
+// (these tests do not run it; tests/register_test.go runs the real one).
+func fakeBinary(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "gnosis-host")
+	if err := os.WriteFile(p, []byte("#!/bin/sh\nexit 0\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func noPath(string) (string, error) { return "", os.ErrNotExist }
+
+// listFiles returns every file under root, relative to it.
+func listFiles(t *testing.T, root string) []string {
+	t.Helper()
+	var out []string
+	filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			rel, _ := filepath.Rel(root, p)
+			out = append(out, rel)
+		}
+		return nil
+	})
+	sort.Strings(out)
+	return out
+}
+
+func TestInstallWritesManifestsBinaryRecordAndIsIdempotent(t *testing.T) {
+	e := tempEnv(t)
+	o := Options{Env: e, Browsers: "chrome,brave,chromium", Source: fakeBinary(t), LookPath: noPath}
+	for i := 0; i < 2; i++ {
+		if _, err := Install(o); err != nil {
+			t.Fatalf("install #%d: %v", i+1, err)
+		}
+	}
+	want := []string{
+		".config/BraveSoftware/Brave-Browser/NativeMessagingHosts/com.gnosis.host.json",
+		".config/chromium/NativeMessagingHosts/com.gnosis.host.json",
+		".config/google-chrome/NativeMessagingHosts/com.gnosis.host.json",
+		".local/share/gnosis/gnosis-host",
+		".local/share/gnosis/install-record.json",
+	}
+	if d := cmp.Diff(want, listFiles(t, e.Home)); d != "" {
+		t.Errorf("files (-want +got):\n%s", d)
+	}
+	data, err := os.ReadFile(filepath.Join(e.Home, want[2]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := ParseManifest(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantM := Manifest{Name: HostName, Description: Description, Path: filepath.Join(e.Home, ".local/share/gnosis/gnosis-host"),
+		Type: "stdio", AllowedOrigins: []string{Origin}}
+	if d := cmp.Diff(wantM, m); d != "" {
+		t.Errorf("manifest (-want +got):\n%s", d)
+	}
+	if st, err := os.Stat(wantM.Path); err != nil || st.Mode().Perm()&0o111 == 0 {
+		t.Errorf("installed binary not executable: %v %v", st, err)
+	}
+
+	if _, err := Uninstall(Options{Env: e}); err != nil {
+		t.Fatalf("uninstall: %v", err)
+	}
+	if got := listFiles(t, e.Home); len(got) != 0 {
+		t.Errorf("uninstall left %v", got)
+	}
+	if _, err := os.Stat(e.InstallDir()); !os.IsNotExist(err) {
+		t.Errorf("install folder still there: %v", err)
+	}
+}
+
+func TestInstallDryRunChangesNothing(t *testing.T) {
+	e := tempEnv(t)
+	var out bytes.Buffer
+	acts, err := Install(Options{Env: e, Browsers: "all", Source: fakeBinary(t), DryRun: true, Out: &out,
+		Munim: "/opt/munim", LookPath: noPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := listFiles(t, e.Home); len(got) != 0 {
+		t.Errorf("dry run wrote %v", got)
+	}
+	if len(acts) < len(IDs("linux")) || !strings.Contains(out.String(), "would write") {
+		t.Errorf("dry run output does not say what it would do:\n%s", out.String())
+	}
+}
+
+func TestInstallWithNoBrowserFoundRegistersAll(t *testing.T) {
+	e := tempEnv(t)
+	var out bytes.Buffer
+	if _, err := Install(Options{Env: e, Source: fakeBinary(t), Out: &out, LookPath: noPath}); err != nil {
+		t.Fatal(err)
+	}
+	r, _ := readRecord(e.RecordFile())
+	if len(r.Files) != len(IDs("linux")) {
+		t.Errorf("registered %d manifests, want one per browser (%d):\n%s", len(r.Files), len(IDs("linux")), out.String())
+	}
+}
+
+func TestInstallRegistersFoundBrowsersOnly(t *testing.T) {
+	e := tempEnv(t)
+	// Vivaldi has run for this user; Chromium is on PATH.
+	if err := os.MkdirAll(filepath.Join(e.ConfigHome, "vivaldi"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(e.ConfigHome, "vivaldi", "Local State"), []byte("{}"), 0o644)
+	lookPath := func(c string) (string, error) {
+		if c == "chromium" {
+			return "/usr/bin/chromium", nil
+		}
+		return "", os.ErrNotExist
+	}
+	acts, err := Install(Options{Env: e, Source: fakeBinary(t), LookPath: lookPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, a := range acts {
+		if a.Browser != "" {
+			got = append(got, a.Browser)
+		}
+	}
+	if d := cmp.Diff([]string{"chromium", "vivaldi"}, got); d != "" {
+		t.Errorf("registered browsers (-want +got):\n%s", d)
+	}
+}
+
+func TestInstallMunimKeepsOtherSettings(t *testing.T) {
+	e := tempEnv(t)
+	old := `{"providers":[{"name":"files","command":"/opt/files","prefix":"fs"},{"name":"munim","command":"/old/munim","prefix":"computer"}],` +
+		`"policy":{"default":["computer.*"]},"log":{"level":"debug"}}`
+	os.MkdirAll(filepath.Dir(e.ConfigFile), 0o755)
+	os.WriteFile(e.ConfigFile, []byte(old), 0o600)
+	if _, err := Install(Options{Env: e, Browsers: "chrome", Source: fakeBinary(t), Munim: `/opt/Munim/munim`,
+		MunimArgs: []string{"--stdio", "-v"}, LookPath: noPath}); err != nil {
+		t.Fatal(err)
+	}
+	var got, want any
+	data, _ := os.ReadFile(e.ConfigFile)
+	json.Unmarshal(data, &got)
+	json.Unmarshal([]byte(`{"providers":[{"name":"files","command":"/opt/files","prefix":"fs"},`+
+		`{"name":"munim","command":"/opt/Munim/munim","args":["--stdio","-v"],"prefix":"computer"}],`+
+		`"policy":{"default":["computer.*"]},"log":{"level":"debug"}}`), &want)
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("config (-want +got):\n%s", d)
+	}
+	// The config existed before: uninstall leaves it.
+	if _, err := Uninstall(Options{Env: e}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(e.ConfigFile); err != nil {
+		t.Errorf("uninstall removed a config install did not create: %v", err)
+	}
+}
+
+func TestInstallRefusesBrokenConfig(t *testing.T) {
+	e := tempEnv(t)
+	os.MkdirAll(filepath.Dir(e.ConfigFile), 0o755)
+	os.WriteFile(e.ConfigFile, []byte(`{"providers": oops`), 0o600)
+	_, err := Install(Options{Env: e, Browsers: "chrome", Source: fakeBinary(t), Munim: "/opt/munim", LookPath: noPath})
+	if err == nil || !strings.Contains(err.Error(), "not touching it") {
+		t.Errorf("err = %v, want a refusal to touch the broken config", err)
+	}
+	data, _ := os.ReadFile(e.ConfigFile)
+	if string(data) != `{"providers": oops` {
+		t.Errorf("broken config was changed to %s", data)
+	}
+}
+
+func TestUninstallWithoutRecordFindsScriptRegistration(t *testing.T) {
+	e := tempEnv(t)
+	if _, err := Install(Options{Env: e, Browsers: "chrome,edge", Source: fakeBinary(t), LookPath: noPath}); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(e.RecordFile()) // as if a script had installed
+	if _, err := Uninstall(Options{Env: e}); err != nil {
+		t.Fatal(err)
+	}
+	if got := listFiles(t, e.Home); len(got) != 0 {
+		t.Errorf("uninstall left %v", got)
+	}
+}
+
+func TestInstallRejectsBadExtensionID(t *testing.T) {
+	e := tempEnv(t)
+	_, err := Install(Options{Env: e, Browsers: "chrome", Source: fakeBinary(t), ExtensionIDs: []string{"nope"}, LookPath: noPath})
+	if err == nil {
+		t.Fatal("bad extension id accepted")
+	}
+	if got := listFiles(t, e.Home); len(got) != 0 {
+		t.Errorf("a failed install wrote %v", got)
+	}
+}
