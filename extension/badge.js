@@ -1,0 +1,14 @@
+// The toolbar badge per tab: what the chat bridge is doing on that tab. Pure.
+
+const BADGES = {
+  off: { text: '', color: '#00000000', title: 'Gnosis' },
+  armed: { text: 'ON', color: '#1a7f37', title: 'Gnosis: armed on this page' },
+  running: { text: '…', color: '#0969da', title: 'Gnosis: running a tool call' },
+  error: { text: '!', color: '#cf222e', title: 'Gnosis: error (see the options page)' },
+};
+
+/** Badge text, background colour and title for a state; unknown states are 'off'. */
+export function badgeFor(state, detail) {
+  const b = BADGES[state] || BADGES.off;
+  return { ...b, title: detail ? `${b.title}: ${detail}` : b.title };
+}

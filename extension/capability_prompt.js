@@ -1,0 +1,97 @@
+// The capability prompt: the agent-facing text that teaches a chat model the
+// tool-call contract, generated from the live capability list and schemas the
+// host reports. Pure: the worker fetches capabilities.list/describe and hands
+// them here; the options page copies the text or inserts it into the chat.
+
+/**
+ * Builds the prompt.
+ * @param {Array<{name: string, description?: string, inputSchema?: object}>} capabilities
+ * @param {{prefixes?: string[]}} [options]
+ * @returns {string}
+ */
+export function buildCapabilityPrompt(capabilities, { prefixes = ['computer'] } = {}) {
+  const caps = [...(capabilities || [])].filter((c) => c && typeof c.name === 'string')
+    .sort((a, b) => a.name.localeCompare(b.name));
+  const tools = caps.filter((c) => !c.name.startsWith('capabilities.'));
+  const meta = caps.filter((c) => c.name.startsWith('capabilities.'));
+  const lines = [];
+  lines.push('You can operate a computer through tools. To call a tool, reply with ONLY a JSON object in this exact shape, and nothing else in that message:');
+  lines.push('');
+  lines.push('{"capability": "<name>", "arguments": { ... }}');
+  lines.push('');
+  lines.push('Rules:');
+  lines.push(`- "capability" is one of the names listed below (they start with ${prefixes.map((p) => `"${p}."`).join(' or ')}), or a "capabilities." meta-capability.`);
+  lines.push('- "arguments" is an object that matches the tool\'s arguments; omit optional ones you do not need.');
+  lines.push('- One call per message. No prose, no explanation, no second object. A Markdown ```json fence around the object is fine.');
+  lines.push('- The result comes back as the next message, as JSON: {"ok": true, "result": ...} or {"ok": false, "code": "...", "message": "..."}. Read it before the next step.');
+  lines.push('- When the task is done, or you need the user, answer in normal prose (no JSON object): that ends the tool loop.');
+  lines.push('');
+  lines.push(`Tools (${tools.length}):`);
+  for (const c of tools) {
+    lines.push('');
+    lines.push(`${c.name}${c.description ? ` — ${oneLine(c.description)}` : ''}`);
+    const args = describeArguments(c.inputSchema);
+    lines.push(args.length ? args.map((a) => `  - ${a}`).join('\n') : '  (no arguments)');
+  }
+  if (meta.length) {
+    lines.push('');
+    lines.push('Meta-capabilities (discover tools at any time):');
+    for (const c of meta) lines.push(`- ${c.name}${c.description ? ` — ${oneLine(c.description)}` : ''}`);
+  }
+  const examples = tools.slice(0, 2).map((c) => ({ capability: c.name, arguments: exampleArguments(c.inputSchema) }));
+  if (!examples.length) examples.push({ capability: 'capabilities.list', arguments: {} });
+  lines.push('');
+  lines.push('Examples of a complete reply:');
+  for (const e of examples) lines.push(JSON.stringify(e));
+  return lines.join('\n');
+}
+
+/** One line per property: name, type, required/optional, allowed values, bounds, description. */
+export function describeArguments(schema) {
+  if (!schema || typeof schema !== 'object' || !schema.properties) return [];
+  const required = new Set(Array.isArray(schema.required) ? schema.required : []);
+  return Object.entries(schema.properties).map(([name, prop]) => {
+    const p = prop && typeof prop === 'object' ? prop : {};
+    const bits = [typeName(p)];
+    bits.push(required.has(name) ? 'required' : 'optional');
+    if (Array.isArray(p.enum)) bits.push(`one of ${p.enum.map((v) => JSON.stringify(v)).join(', ')}`);
+    if (p.minimum !== undefined || p.maximum !== undefined) bits.push(`${p.minimum ?? '…'}..${p.maximum ?? '…'}`);
+    if (p.default !== undefined) bits.push(`default ${JSON.stringify(p.default)}`);
+    return `${name} (${bits.join(', ')})${p.description ? `: ${oneLine(p.description)}` : ''}`;
+  });
+}
+
+/** Example arguments: every required property with a plausible value. */
+export function exampleArguments(schema) {
+  const out = {};
+  if (!schema || !schema.properties) return out;
+  for (const name of Array.isArray(schema.required) ? schema.required : []) {
+    out[name] = exampleValue(schema.properties[name] || {});
+  }
+  return out;
+}
+
+function exampleValue(p) {
+  if (p.default !== undefined) return p.default;
+  if (Array.isArray(p.enum) && p.enum.length) return p.enum[0];
+  const type = Array.isArray(p.type) ? p.type[0] : p.type;
+  switch (type) {
+    case 'integer': case 'number': return Math.max(Number(p.minimum ?? 0), Math.min(100, Number(p.maximum ?? 100)));
+    case 'boolean': return false;
+    case 'array': return [];
+    case 'object': return {};
+    default: return 'text';
+  }
+}
+
+function typeName(p) {
+  if (Array.isArray(p.type)) return p.type.join('|');
+  if (p.type === 'array' && p.items?.type) return `array of ${p.items.type}`;
+  if (p.type) return p.type;
+  if (p.oneOf || p.anyOf) return 'one of several shapes';
+  return 'any';
+}
+
+function oneLine(s) {
+  return String(s).replace(/\s+/g, ' ').trim();
+}

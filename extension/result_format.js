@@ -1,0 +1,63 @@
+// Turns the host's reply into the text injected into the chat: the whole reply
+// JSON (success or error), with images and other binary payloads summarised
+// (type, size) instead of dumped as base64, and the total capped with a clear
+// marker. Pure.
+
+/** Default cap on injected characters. */
+export const DEFAULT_MAX_CHARS = 20_000;
+const LONG_BASE64 = 2048;
+const BASE64 = /^[A-Za-z0-9+/=\s]+$/;
+
+/** Approximate decoded size of base64 text, in bytes. */
+export function base64Bytes(data) {
+  const clean = String(data).replace(/\s+/g, '');
+  const pad = clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0;
+  return Math.max(0, Math.floor((clean.length * 3) / 4) - pad);
+}
+
+/** Returns a copy of value with binary payloads summarised. */
+export function summariseBinary(value) {
+  if (Array.isArray(value)) return value.map(summariseBinary);
+  if (value && typeof value === 'object') {
+    if ((value.type === 'image' || value.type === 'audio') && typeof value.data === 'string') {
+      const { data, ...rest } = value;
+      return { ...summariseBinary(rest), bytes: base64Bytes(data), data: `[${value.type} omitted: ${value.mimeType || 'unknown type'}, ${base64Bytes(data)} bytes]` };
+    }
+    if (value.type === 'resource' && value.resource && typeof value.resource.blob === 'string') {
+      const { blob, ...res } = value.resource;
+      return { ...value, resource: { ...res, blob: `[blob omitted: ${res.mimeType || 'unknown type'}, ${base64Bytes(blob)} bytes]` } };
+    }
+    const out = {};
+    for (const [k, v] of Object.entries(value)) out[k] = summariseBinary(v);
+    return out;
+  }
+  if (typeof value === 'string' && value.length >= LONG_BASE64 && looksBase64(value.slice(0, 4096))) {
+    return `[base64 data omitted: ${base64Bytes(value)} bytes]`;
+  }
+  return value;
+}
+
+function looksBase64(head) {
+  return BASE64.test(head) && !/\s/.test(head.slice(0, 200)) && /[A-Z]/.test(head) && /[a-z]/.test(head) && /[0-9+/]/.test(head);
+}
+
+/**
+ * The text to inject for a host reply.
+ * @param {object} reply the host's reply (ok true or false)
+ * @param {{maxChars?: number}} [options]
+ */
+export function formatReply(reply, { maxChars = DEFAULT_MAX_CHARS } = {}) {
+  const { id: _id, ...rest } = reply || {};
+  const text = JSON.stringify(summariseBinary(rest));
+  if (text.length <= maxChars) return text;
+  const marker = `\n…[truncated by Gnosis: showing ${maxChars} of ${text.length} characters]`;
+  return text.slice(0, Math.max(0, maxChars)) + marker;
+}
+
+/** The reply to inject when the host could not be reached at all. */
+export function transportReply(err, capability) {
+  return {
+    ok: false, error: true, code: err?.code || 'HOST_ERROR', capability,
+    message: String(err?.message || err), advice: err?.advice,
+  };
+}

@@ -1,0 +1,45 @@
+// The per-origin settings of the chat bridge (the seed's options: source,
+// destination, auto-send and its button) plus the safety and timing knobs.
+// Pure normalisation; the worker stores them in chrome.storage.local.
+import { toCss } from './selector.js';
+
+/** Settings of an origin that has none saved. */
+export function defaultSettings() {
+  return { source: '', destination: '', autoSend: false, sendButton: '', debounceMs: 800, maxConsecutive: 25, maxChars: 20_000 };
+}
+
+/**
+ * Normalises user input. Returns {settings, errors}; errors name the field.
+ * @param {object} input
+ * @param {{requireSelectors?: boolean}} [options] arming needs source and destination
+ */
+export function normalizeSettings(input, { requireSelectors = false } = {}) {
+  const d = defaultSettings();
+  const i = input || {};
+  const s = {
+    source: str(i.source), destination: str(i.destination), autoSend: !!i.autoSend, sendButton: str(i.sendButton),
+    debounceMs: int(i.debounceMs, d.debounceMs, 100, 10_000),
+    maxConsecutive: int(i.maxConsecutive, d.maxConsecutive, 1, 1000),
+    maxChars: int(i.maxChars, d.maxChars, 1000, 1_000_000),
+  };
+  const errors = {};
+  for (const field of ['source', 'destination', 'sendButton']) {
+    if (s[field] && !toCss(s[field])) errors[field] = 'not a class, id or CSS selector';
+  }
+  if (requireSelectors) {
+    if (!s.source) errors.source = 'required';
+    if (!s.destination) errors.destination = 'required';
+    if (s.autoSend && !s.sendButton) errors.sendButton = 'required when Auto-send is on';
+  }
+  return { settings: s, errors };
+}
+
+function str(v) {
+  return typeof v === 'string' ? v.trim() : '';
+}
+
+function int(v, dflt, min, max) {
+  const n = Number(v);
+  if (v === '' || v === undefined || v === null || !Number.isFinite(n)) return dflt;
+  return Math.min(max, Math.max(min, Math.round(n)));
+}
