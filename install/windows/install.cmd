@@ -1,0 +1,62 @@
+@echo off
+rem Registers gnosis-host for the current user with Chrome (and its channels, Brave and Vivaldi,
+rem which read Chrome's key), Chromium and Edge (and its channels). Double-click it, or run it
+rem from a terminal, in the folder that holds gnosis-host.exe (the release zip's layout).
+rem It writes exactly what "gnosis-host.exe install" writes; no administrator rights needed.
+rem   install.cmd [/quiet]    /quiet: do not wait for a key press at the end
+setlocal EnableExtensions DisableDelayedExpansion
+
+set "SRC=%~dp0gnosis-host.exe"
+if not exist "%SRC%" (
+  echo gnosis-host.exe was not found next to this script ^(%~dp0^).
+  goto fail
+)
+if "%LOCALAPPDATA%"=="" (
+  echo LOCALAPPDATA is not set.
+  goto fail
+)
+set "DEST=%LOCALAPPDATA%\Gnosis"
+set "HOST=%DEST%\gnosis-host.exe"
+set "MANIFEST=%DEST%\com.gnosis.host.json"
+set "JHOST=%HOST:\=\\%"
+
+echo Installing gnosis-host in %DEST%:
+if not exist "%DEST%\" mkdir "%DEST%" || goto fail
+copy /y "%SRC%" "%HOST%.new" >nul || goto fail
+move /y "%HOST%.new" "%HOST%" >nul || goto fail
+echo   copied %SRC% to %HOST%
+
+> "%MANIFEST%.new" echo {
+>>"%MANIFEST%.new" echo   "name": "com.gnosis.host",
+>>"%MANIFEST%.new" echo   "description": "Gnosis capability host",
+>>"%MANIFEST%.new" echo   "path": "%JHOST%",
+>>"%MANIFEST%.new" echo   "type": "stdio",
+>>"%MANIFEST%.new" echo   "allowed_origins": [
+>>"%MANIFEST%.new" echo     "chrome-extension://mbegimjagonemgohdcndepbpfbmlmgdd/"
+>>"%MANIFEST%.new" echo   ]
+>>"%MANIFEST%.new" echo }
+move /y "%MANIFEST%.new" "%MANIFEST%" >nul || goto fail
+echo   wrote %MANIFEST%
+
+call :register "Software\Google\Chrome" "Chrome, its Beta/Dev/Canary channels, Brave, Vivaldi" || goto fail
+call :register "Software\Chromium" "Chromium" || goto fail
+call :register "Software\Microsoft\Edge" "Edge and its channels" || goto fail
+
+echo.
+echo Next: open chrome://extensions (or edge://extensions), turn on Developer mode, click
+echo "Load unpacked" and pick the extension folder; the Gnosis options page should then say the
+echo host is connected. If not, run: "%HOST%" doctor
+if /i not "%~1"=="/quiet" pause
+exit /b 0
+
+:register
+set "KEY=HKCU\%~1\NativeMessagingHosts\com.gnosis.host"
+reg add "%KEY%" /ve /t REG_SZ /d "%MANIFEST%" /f >nul || exit /b 1
+reg query "%KEY%" /ve >nul 2>&1 || exit /b 1
+echo   set %KEY% (%~2)
+exit /b 0
+
+:fail
+echo Installation failed.
+if /i not "%~1"=="/quiet" pause
+exit /b 1
