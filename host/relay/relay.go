@@ -1,0 +1,297 @@
+package relay
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"net/textproto"
+	"net/url"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/gnosis/gnosis/runtime"
+	"github.com/rs/zerolog"
+)
+
+const (
+	// DefaultMaxBytes bounds one relayed response body.
+	DefaultMaxBytes = 64 << 20
+	// pieceBytes bounds the text of one relay.data event: even fully
+	// JSON-escaped (6 bytes a byte) it stays far below the 1 MiB frame limit.
+	pieceBytes = 64 << 10
+)
+
+// Method has the shape of the session's method extension point (see
+// workspace.Method); kept local so relay does not depend on the front end.
+type Method func(ctx context.Context, id, params json.RawMessage, emit func(event any) error) (any, error)
+
+// Relay performs model requests for the extension.
+type Relay struct {
+	policy   policy
+	setup    error
+	client   *http.Client
+	log      zerolog.Logger
+	maxBytes int64
+}
+
+// Option adjusts a Relay.
+type Option func(*Relay)
+
+// WithLogger sets where requests are logged (method, URL without query,
+// status, size, duration; never headers or bodies).
+func WithLogger(l zerolog.Logger) Option { return func(r *Relay) { r.log = l } }
+
+// WithMaxBytes bounds a relayed response body.
+func WithMaxBytes(n int64) Option { return func(r *Relay) { r.maxBytes = n } }
+
+// New prepares a relay for cfg. A malformed allow list is remembered and
+// reported by relay.fetch (NOT_CONFIGURED) so the host keeps serving.
+func New(cfg Config, opts ...Option) *Relay {
+	r := &Relay{log: zerolog.Nop(), maxBytes: DefaultMaxBytes}
+	p, err := newPolicy(cfg.Allow)
+	if err != nil {
+		r.setup = &runtime.Error{Code: runtime.CodeNotConfigured, Message: err.Error()}
+	}
+	r.policy = p
+	transport := http.DefaultTransport.(*http.Transport).Clone()
+	r.client = &http.Client{
+		Transport: transport,
+		CheckRedirect: func(req *http.Request, via []*http.Request) error {
+			if len(via) >= 5 {
+				return errors.New("too many redirects")
+			}
+			if why := r.policy.check(req.URL); why != "" {
+				return fmt.Errorf("redirect to %s refused: %s", redact(req.URL), why)
+			}
+			return nil
+		},
+	}
+	for _, o := range opts {
+		o(r)
+	}
+	return r
+}
+
+// Methods returns the relay.fetch protocol method (docs/host-methods.md).
+func (r *Relay) Methods() map[string]Method {
+	return map[string]Method{"relay.fetch": r.fetch}
+}
+
+// Request is the params of relay.fetch.
+type Request struct {
+	URL     string            `json:"url"`
+	Method  string            `json:"method"`
+	Headers map[string]string `json:"headers"`
+	Body    string            `json:"body"`
+	// Encoding of relay.data pieces: "text" (default; the body must be
+	// UTF-8, as model APIs' are) or "base64".
+	Encoding string `json:"encoding"`
+}
+
+// Head is the status and headers of the upstream response, sent as the
+// relay.head event before any data and repeated in the final reply.
+type Head struct {
+	Status  int               `json:"status"`
+	Headers map[string]string `json:"headers"`
+}
+
+// dropped request headers: the browser's identity (Origin, Referer,
+// cookies), hop-by-hop and framing headers the HTTP client owns.
+var dropped = map[string]bool{
+	"Origin": true, "Referer": true, "Cookie": true, "Host": true, "Connection": true,
+	"Content-Length": true, "Transfer-Encoding": true, "Upgrade": true, "Keep-Alive": true,
+	"Te": true, "Trailer": true, "Accept-Encoding": true, "Expect": true,
+}
+
+func (r *Relay) fetch(ctx context.Context, id, params json.RawMessage, emit func(any) error) (any, error) {
+	if r.setup != nil {
+		return nil, r.setup
+	}
+	var p Request
+	dec := json.NewDecoder(bytes.NewReader(orEmpty(params)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return nil, &runtime.Error{Code: runtime.CodeInvalidRequest, Message: "params do not match relay.fetch", Err: err}
+	}
+	if p.Method == "" {
+		p.Method = http.MethodPost
+	}
+	if p.Method != http.MethodPost && p.Method != http.MethodGet {
+		return nil, runtime.Errorf(runtime.CodeInvalidRequest, "method must be GET or POST")
+	}
+	if p.Encoding != "" && p.Encoding != "text" && p.Encoding != "base64" {
+		return nil, runtime.Errorf(runtime.CodeInvalidRequest, `encoding must be "text" or "base64"`)
+	}
+	u, err := url.Parse(p.URL)
+	if err != nil {
+		return nil, runtime.Errorf(runtime.CodeInvalidRequest, "url is not a URL")
+	}
+	if why := r.policy.check(u); why != "" {
+		r.log.Warn().Str("url", redact(u)).Str("reason", why).Msg("relay refused")
+		return nil, runtime.Errorf(runtime.CodeForbidden, "%s: %s", redact(u), why)
+	}
+	var body io.Reader
+	if p.Body != "" {
+		body = strings.NewReader(p.Body)
+	}
+	req, err := http.NewRequestWithContext(ctx, p.Method, u.String(), body)
+	if err != nil {
+		return nil, runtime.Errorf(runtime.CodeInvalidRequest, "cannot build the request to %s", redact(u))
+	}
+	for k, v := range p.Headers {
+		name := textproto.CanonicalMIMEHeaderKey(k)
+		if dropped[name] || strings.HasPrefix(name, "Proxy-") || strings.HasPrefix(name, "Sec-") {
+			continue
+		}
+		if !validHeader(name, v) {
+			return nil, runtime.Errorf(runtime.CodeInvalidRequest, "header %q is not a valid HTTP header", k)
+		}
+		req.Header.Set(name, v)
+	}
+	if req.Header.Get("User-Agent") == "" {
+		req.Header.Set("User-Agent", "gnosis-host relay")
+	}
+
+	start := time.Now()
+	resp, err := r.client.Do(req)
+	if err != nil {
+		return nil, r.failure(ctx, u, start, "request failed", err)
+	}
+	defer resp.Body.Close()
+	head := Head{Status: resp.StatusCode, Headers: flatten(resp.Header)}
+	if err := emit(headEvent{"relay.head", id, head}); err != nil {
+		return nil, &runtime.Error{Code: runtime.CodeExecutionError, Message: "cannot send the response head", Err: err}
+	}
+	n, err := r.stream(id, resp.Body, p.Encoding == "base64", emit)
+	if err != nil {
+		return nil, r.failure(ctx, u, start, "response failed", err)
+	}
+	r.log.Info().Str("method", p.Method).Str("url", redact(u)).Int("status", resp.StatusCode).
+		Int64("bytes", n).Dur("took", time.Since(start)).Msg("relayed")
+	return reply{head, n}, nil
+}
+
+type headEvent struct {
+	Event string          `json:"event"`
+	ID    json.RawMessage `json:"id"`
+	Head
+}
+
+type dataEvent struct {
+	Event string          `json:"event"`
+	ID    json.RawMessage `json:"id"`
+	Data  string          `json:"data"`
+}
+
+type reply struct {
+	Head
+	Bytes int64 `json:"bytes"`
+}
+
+// stream sends the body as relay.data events as soon as bytes arrive, never
+// splitting a UTF-8 sequence in text mode.
+func (r *Relay) stream(id json.RawMessage, body io.Reader, binary bool, emit func(any) error) (int64, error) {
+	buf := make([]byte, pieceBytes)
+	var carry []byte // an incomplete UTF-8 sequence held for the next piece
+	var total int64
+	for {
+		n, rerr := body.Read(buf[len(carry):])
+		if n > 0 {
+			total += int64(n)
+			if total > r.maxBytes {
+				return total, fmt.Errorf("response is larger than %d bytes", r.maxBytes)
+			}
+			chunk := buf[:len(carry)+n]
+			var data string
+			if binary {
+				data = base64.StdEncoding.EncodeToString(chunk)
+				carry = carry[:0]
+			} else {
+				cut := completeUTF8(chunk, rerr != nil)
+				data = string(chunk[:cut])
+				carry = append(carry[:0], chunk[cut:]...)
+			}
+			if data != "" {
+				if err := emit(dataEvent{"relay.data", id, data}); err != nil {
+					return total, fmt.Errorf("cannot send data: %w", err)
+				}
+			}
+			copy(buf, carry)
+		}
+		if errors.Is(rerr, io.EOF) {
+			if len(carry) > 0 {
+				if err := emit(dataEvent{"relay.data", id, string(carry)}); err != nil {
+					return total, fmt.Errorf("cannot send data: %w", err)
+				}
+			}
+			return total, nil
+		}
+		if rerr != nil {
+			return total, rerr
+		}
+	}
+}
+
+// completeUTF8 returns how much of b ends on a whole UTF-8 sequence. At the
+// end of the body everything goes (invalid bytes become U+FFFD in JSON).
+func completeUTF8(b []byte, final bool) int {
+	if final {
+		return len(b)
+	}
+	for i := len(b) - 1; i >= 0 && i >= len(b)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(b[i]) {
+			if !utf8.FullRune(b[i:]) {
+				return i
+			}
+			break
+		}
+	}
+	return len(b)
+}
+
+// failure turns a transport error into a protocol error whose message names
+// the URL without its query (url.Error would print the whole URL).
+func (r *Relay) failure(ctx context.Context, u *url.URL, start time.Time, what string, err error) error {
+	if ctx.Err() != nil {
+		r.log.Info().Str("url", redact(u)).Dur("took", time.Since(start)).Msg("relay cancelled")
+		return &runtime.Error{Code: runtime.CodeCancelled, Message: fmt.Sprintf("relay to %s cancelled", redact(u)), Err: ctx.Err()}
+	}
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	r.log.Warn().Str("url", redact(u)).Str("error", err.Error()).Msg("relay " + what)
+	return runtime.Errorf(runtime.CodeExecutionError, "relay to %s: %s: %v", redact(u), what, err)
+}
+
+// flatten joins repeated response headers; cookies are not passed on.
+func flatten(h http.Header) map[string]string {
+	out := make(map[string]string, len(h))
+	for k, v := range h {
+		if k == "Set-Cookie" {
+			continue
+		}
+		out[strings.ToLower(k)] = strings.Join(v, ", ")
+	}
+	return out
+}
+
+func validHeader(name, value string) bool {
+	if name == "" || strings.ContainsAny(name, " \t\r\n:") || strings.ContainsAny(value, "\r\n\x00") {
+		return false
+	}
+	return true
+}
+
+func orEmpty(b json.RawMessage) json.RawMessage {
+	if len(b) == 0 {
+		return json.RawMessage("{}")
+	}
+	return b
+}
