@@ -334,7 +334,7 @@ func TestSecretsNeverReachTheLogOrMessages(t *testing.T) {
 	headers := map[string]string{"Authorization": "Bearer " + key, "X-Api-Key": key}
 	var messages []string
 	for _, u := range []string{
-		srv.URL + "/v1/chat/completions?key=" + qkey, // success
+		srv.URL + "/v1/chat/completions?key=" + qkey,   // success
 		closedURL + "/v1/chat/completions?key=" + qkey, // connection refused
 		srv.URL + "/v1/embeddings?key=" + qkey,         // forbidden
 	} {
