@@ -1,0 +1,250 @@
+package mcpprovider
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"runtime"
+	"strings"
+	"testing"
+	"time"
+
+	rt "github.com/gnosis/gnosis/runtime"
+	"github.com/google/go-cmp/cmp"
+)
+
+const shapesSchema = `{"type":"object","$schema":"https://json-schema.org/draft/2019-09/schema","properties":{"shape":{"oneOf":[{"$ref":"#/$defs/circle"},{"$ref":"#/definitions/square"}]}},"required":["shape"],"$defs":{"circle":{"type":"object","properties":{"r":{"type":"number","minimum":0}},"required":["r"]}},"definitions":{"square":{"type":"object","properties":{"side":{"type":"number"}},"required":["side"],"additionalProperties":false}}}`
+
+func TestDescribeReturnsTheSchemaByteForByte(t *testing.T) {
+	h := startTestServer(t, Config{})
+	got, err := h.rt.Describe("t.shapes")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(compact(t, shapesSchema), string(got.InputSchema)); diff != "" {
+		t.Errorf("schema changed on the way (-sent +described):\n%s", diff)
+	}
+}
+
+func TestExecuteValidatesAgainstTheRawSchema(t *testing.T) {
+	h := startTestServer(t, Config{})
+	tests := []struct {
+		name string
+		args string
+		want rt.Code
+	}{
+		{"circle via $defs is accepted", `{"shape":{"r":1}}`, ""},
+		{"square via definitions is accepted", `{"shape":{"side":2}}`, ""},
+		{"negative radius is rejected", `{"shape":{"r":-1}}`, rt.CodeInvalidArguments},
+		{"square with a string side is rejected", `{"shape":{"side":"big"}}`, rt.CodeInvalidArguments},
+		{"missing shape is rejected", `{}`, rt.CodeInvalidArguments},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := h.rt.Execute(context.Background(), rt.Call{Capability: "t.shapes", Arguments: json.RawMessage(tc.args)})
+			if got := codeOf(err); got != tc.want {
+				t.Errorf("code = %q, want %q (err %v)", got, tc.want, err)
+			}
+		})
+	}
+}
+
+func TestDiscoveryFollowsPagination(t *testing.T) {
+	h := startTestServer(t, Config{Args: []string{"-page", "3", "-fillers", "10"}})
+	got := h.rt.Health().Providers[0].Capabilities
+	if want := 8 + 10; got != want {
+		t.Errorf("discovered %d tools over pages of 3, want %d", got, want)
+	}
+	if _, err := h.rt.Describe("t.filler_09"); err != nil {
+		t.Errorf("last page's tool missing: %v", err)
+	}
+}
+
+func TestListChangedRefreshesTheRegistry(t *testing.T) {
+	h := startTestServer(t, Config{})
+	before := h.events.count(rt.EventCapabilitiesChanged)
+	if _, err := h.rt.Execute(context.Background(), rt.Call{Capability: "t.grow", Arguments: json.RawMessage(`{"name":"sprout"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, "t.sprout to appear", 5*time.Second, func() bool {
+		_, err := h.rt.Describe("t.sprout")
+		return err == nil
+	})
+	if h.events.count(rt.EventCapabilitiesChanged) <= before {
+		t.Error("no capabilities.changed event after list_changed")
+	}
+	if _, err := h.rt.Execute(context.Background(), rt.Call{Capability: "t.sprout"}); err != nil {
+		t.Errorf("new tool not callable: %v", err)
+	}
+}
+
+func TestToolErrorIsExecutionErrorWithTheResult(t *testing.T) {
+	h := startTestServer(t, Config{})
+	_, err := h.rt.Execute(context.Background(), rt.Call{Capability: "t.fail"})
+	var e *rt.Error
+	if !errors.As(err, &e) || e.Code != rt.CodeExecutionError {
+		t.Fatalf("err = %v, want EXECUTION_ERROR", err)
+	}
+	var details struct {
+		IsError bool `json:"isError"`
+		Content []struct {
+			Text string `json:"text"`
+		} `json:"content"`
+	}
+	raw, ok := e.Details.(json.RawMessage)
+	if !ok || json.Unmarshal(raw, &details) != nil {
+		t.Fatalf("details = %#v, want the raw tool result", e.Details)
+	}
+	if !details.IsError || len(details.Content) != 1 || details.Content[0].Text != "it broke" {
+		t.Errorf("details = %s", raw)
+	}
+}
+
+func TestCrashMidCallIsUnavailableThenTheServerIsBack(t *testing.T) {
+	h := startTestServer(t, Config{})
+	_, err := h.rt.Execute(context.Background(), rt.Call{Capability: "t.crash"})
+	if got := codeOf(err); got != rt.CodeProviderUnavailable {
+		t.Fatalf("code = %q, want PROVIDER_UNAVAILABLE (err %v)", got, err)
+	}
+	waitFor(t, "a restarted, ready provider", 10*time.Second, func() bool {
+		return len(h.pids(t)) == 2 && h.prov.Status().State == rt.StateReady
+	})
+	res, err := h.rt.Execute(context.Background(), rt.Call{Capability: "t.echo", Arguments: json.RawMessage(`{"text":"again"}`)})
+	if err != nil {
+		t.Fatalf("call after restart: %v", err)
+	}
+	if !strings.Contains(string(res), `again`) {
+		t.Errorf("result = %s", res)
+	}
+	if diff := cmp.Diff([]rt.State{rt.StateReady, rt.StateDown, rt.StateStarting, rt.StateReady}, h.events.states()); diff != "" {
+		t.Errorf("provider.state events (-want +got):\n%s", diff)
+	}
+	if !strings.Contains(h.log.String(), "exit status 3") {
+		t.Errorf("exit not logged:\n%s", h.log)
+	}
+}
+
+func TestAServerThatCannotStartIsDownWithTheReasonAndRetried(t *testing.T) {
+	h := startTestServer(t, Config{Args: []string{"-fail-start"}})
+	st := h.prov.Status()
+	if st.State != rt.StateDown || !strings.Contains(st.Err, "exit status 7") {
+		t.Errorf("status = %+v, want down with exit status 7", st)
+	}
+	waitFor(t, "a retry", 5*time.Second, func() bool { return len(h.pids(t)) >= 2 })
+	_, err := h.rt.Execute(context.Background(), rt.Call{Capability: "t.echo"})
+	if got := codeOf(err); got != rt.CodeProviderUnavailable {
+		t.Errorf("code = %q, want PROVIDER_UNAVAILABLE (never listed its tools)", got)
+	}
+	if hl := h.rt.Health(); hl.Status != "degraded" || hl.Providers[0].Error == "" {
+		t.Errorf("health = %+v", hl)
+	}
+}
+
+func TestCallTimeoutIsTimeoutAndTheServerIsToldToStop(t *testing.T) {
+	h := startTestServer(t, Config{Timeout: 300 * time.Millisecond})
+	start := time.Now()
+	_, err := h.rt.Execute(context.Background(), rt.Call{Capability: "t.slow", Arguments: json.RawMessage(`{"ms":10000}`)})
+	if got := codeOf(err); got != rt.CodeTimeout {
+		t.Fatalf("code = %q, want TIMEOUT (err %v)", got, err)
+	}
+	if d := time.Since(start); d > 3*time.Second {
+		t.Errorf("timeout took %s", d)
+	}
+	waitFor(t, "the server to see notifications/cancelled", 5*time.Second, func() bool {
+		return strings.Contains(h.log.String(), "slow: cancelled by client")
+	})
+}
+
+func TestCancellingTheContextIsCancelledAndTheServerIsTold(t *testing.T) {
+	h := startTestServer(t, Config{})
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		waitFor(t, "slow to start", 5*time.Second, func() bool { return strings.Contains(h.log.String(), "slow: started") })
+		cancel()
+	}()
+	_, err := h.rt.Execute(ctx, rt.Call{Capability: "t.slow", Arguments: json.RawMessage(`{"ms":10000}`)})
+	if got := codeOf(err); got != rt.CodeCancelled {
+		t.Fatalf("code = %q, want CANCELLED (err %v)", got, err)
+	}
+	waitFor(t, "the server to see notifications/cancelled", 5*time.Second, func() bool {
+		return strings.Contains(h.log.String(), "slow: cancelled by client")
+	})
+	if _, err := h.rt.Execute(context.Background(), rt.Call{Capability: "t.echo"}); err != nil {
+		t.Errorf("provider unusable after a cancel: %v", err)
+	}
+}
+
+func TestChildStderrIsLoggedLineByLineWithTheProviderName(t *testing.T) {
+	h := startTestServer(t, Config{Env: map[string]string{"TESTSERVER_GREETING": "hello-env"}})
+	if _, err := h.rt.Execute(context.Background(), rt.Call{Capability: "t.noisy", Arguments: json.RawMessage(`{"text":"line one\nline two"}`)}); err != nil {
+		t.Fatal(err)
+	}
+	var lines []string
+	waitFor(t, "both stderr lines", 5*time.Second, func() bool {
+		lines = nil
+		for _, l := range strings.Split(h.log.String(), "\n") {
+			var rec struct{ Provider, Stream, Message string }
+			if json.Unmarshal([]byte(l), &rec) == nil && rec.Stream == "stderr" && rec.Provider == "test" {
+				lines = append(lines, rec.Message)
+			}
+		}
+		return len(lines) >= 3
+	})
+	if !strings.Contains(lines[0], "greeting=hello-env") {
+		t.Errorf("first stderr line %q: env not passed to the child", lines[0])
+	}
+	if diff := cmp.Diff([]string{"line one", "line two"}, lines[len(lines)-2:]); diff != "" {
+		t.Errorf("stderr lines (-want +got):\n%s", diff)
+	}
+}
+
+func TestCloseStopsTheWholeProcessTreeFast(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("checks /proc")
+	}
+	h := startTestServer(t, Config{})
+	res, err := h.rt.Execute(context.Background(), rt.Call{Capability: "t.spawn"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Content []struct{ Text string } `json:"content"`
+	}
+	if err := json.Unmarshal(res, &r); err != nil || len(r.Content) == 0 {
+		t.Fatalf("spawn result %s", res)
+	}
+	grandchild := r.Content[0].Text
+	child := h.pids(t)[0]
+	for _, pid := range []string{child, grandchild} {
+		if !alive(pid) {
+			t.Fatalf("pid %s not running before Close", pid)
+		}
+	}
+	// A call in flight during Close ends with CANCELLED.
+	callErr := make(chan error, 1)
+	go func() {
+		_, err := h.rt.Execute(context.Background(), rt.Call{Capability: "t.slow", Arguments: json.RawMessage(`{"ms":10000}`)})
+		callErr <- err
+	}()
+	waitFor(t, "slow to start", 5*time.Second, func() bool { return strings.Contains(h.log.String(), "slow: started") })
+
+	start := time.Now()
+	if err := h.rt.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("Close took %s, want under 1s", d)
+	}
+	for _, pid := range []string{child, grandchild} {
+		if alive(pid) {
+			t.Errorf("pid %s still running after Close", pid)
+		}
+	}
+	if got := codeOf(<-callErr); got != rt.CodeCancelled {
+		t.Errorf("in-flight call code = %q, want CANCELLED", got)
+	}
+	if _, err := os.Stat("/proc/" + child); err == nil && alive(child) {
+		t.Errorf("child %s left behind", child)
+	}
+}

@@ -1,0 +1,306 @@
+package mcpprovider
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"sort"
+	"sync/atomic"
+	"time"
+
+	"github.com/gnosis/gnosis/runtime"
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/rs/zerolog"
+)
+
+// session is one run of the child process and the MCP connection to it.
+//
+// The process is ours, not the transport's: mcp-go's transport.NewIO speaks
+// MCP over pipes we created, so we can Wait for the child (mcp-go's stdio
+// transport reports no exit), put it in a process group or job object, and
+// stop it in well under a second (the transport's own Close waits seconds).
+type session struct {
+	log    zerolog.Logger
+	cmd    *exec.Cmd
+	tree   *processTree
+	stdout *os.File
+	tr     *transport.Stdio
+	client *client.Client
+
+	nextID   atomic.Int64
+	stopping atomic.Bool
+	exited   chan struct{} // closed once the child has exited and been reaped
+	exitErr  error         // valid after exited is closed
+
+	listChanged chan struct{} // a tools/list_changed arrived (buffer 1: coalesced)
+}
+
+// launch starts the child and connects to it. ctx must be long-lived: mcp-go
+// uses it for requests the server sends us.
+func launch(ctx context.Context, cfg Config, log zerolog.Logger) (*session, error) {
+	cmd := exec.Command(cfg.Command, cfg.Args...)
+	cmd.Env = os.Environ()
+	keys := make([]string, 0, len(cfg.Env))
+	for k := range cfg.Env {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		cmd.Env = append(cmd.Env, k+"="+cfg.Env[k])
+	}
+	prepareTree(cmd)
+
+	inR, inW, err := os.Pipe()
+	if err != nil {
+		return nil, fmt.Errorf("creating stdin pipe: %w", err)
+	}
+	outR, outW, err := os.Pipe()
+	if err != nil {
+		closeAll(inR, inW)
+		return nil, fmt.Errorf("creating stdout pipe: %w", err)
+	}
+	errR, errW, err := os.Pipe()
+	if err != nil {
+		closeAll(inR, inW, outR, outW)
+		return nil, fmt.Errorf("creating stderr pipe: %w", err)
+	}
+	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
+	err = cmd.Start()
+	closeAll(inR, outW, errW) // the child has its copies
+	if err != nil {
+		closeAll(inW, outR, errR)
+		return nil, fmt.Errorf("starting %s: %w", cfg.Command, err)
+	}
+	s := &session{
+		log:         log.With().Int("pid", cmd.Process.Pid).Logger(),
+		cmd:         cmd,
+		tree:        attachTree(cmd),
+		stdout:      outR,
+		exited:      make(chan struct{}),
+		listChanged: make(chan struct{}, 1),
+	}
+	go logStderr(s.log, errR)
+	s.tr = transport.NewIO(outR, inW, nil)
+	s.client = client.NewClient(s.tr, client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION))
+	go s.wait()
+	s.client.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == string(mcp.MethodNotificationToolsListChanged) {
+			select {
+			case s.listChanged <- struct{}{}:
+			default:
+			}
+		}
+	})
+	if err := s.client.Start(ctx); err != nil {
+		s.stop(0)
+		return nil, fmt.Errorf("starting MCP client: %w", err)
+	}
+	return s, nil
+}
+
+func closeAll(fs ...io.Closer) {
+	for _, f := range fs {
+		_ = f.Close()
+	}
+}
+
+// wait reaps the child, then takes down what it left behind and fails every
+// call in flight.
+func (s *session) wait() {
+	s.exitErr = s.cmd.Wait()
+	s.tree.kill()
+	_ = s.tr.Close()
+	// Whatever is still unread belongs to a dead process; a grandchild that
+	// escaped the process tree must not keep the reader alive.
+	_ = s.stdout.Close()
+	s.tree.release()
+	close(s.exited)
+}
+
+// initialize runs the MCP handshake, pinned to the last protocol version
+// that uses it, which skips mcp-go's server/discover probe (up to 5 s against
+// servers that don't know it).
+func (s *session) initialize(ctx context.Context, name, version string) error {
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
+	req.Params.ClientInfo = mcp.Implementation{Name: name, Version: version}
+	res, err := s.client.Initialize(ctx, req)
+	if err != nil {
+		return fmt.Errorf("initialize: %w", s.explain(err))
+	}
+	s.log.Debug().Str("server", res.ServerInfo.Name).Str("version", res.ServerInfo.Version).Str("protocol", res.ProtocolVersion).Msg("initialized")
+	return nil
+}
+
+// maxPages bounds pagination against a server that never stops.
+const maxPages = 1000
+
+// listTools reads every page of tools/list raw, keeping each inputSchema
+// byte for byte.
+func (s *session) listTools(ctx context.Context) ([]runtime.Tool, error) {
+	var tools []runtime.Tool
+	seen := map[string]bool{}
+	cursor := ""
+	for page := 0; ; page++ {
+		if page == maxPages {
+			return nil, fmt.Errorf("tools/list: more than %d pages", maxPages)
+		}
+		var params any
+		if cursor != "" {
+			params = map[string]string{"cursor": cursor}
+		}
+		raw, err := s.request(ctx, string(mcp.MethodToolsList), params)
+		if err != nil {
+			return nil, fmt.Errorf("tools/list: %w", err)
+		}
+		var res struct {
+			Tools []struct {
+				Name        string          `json:"name"`
+				Description string          `json:"description"`
+				InputSchema json.RawMessage `json:"inputSchema"`
+			} `json:"tools"`
+			NextCursor string `json:"nextCursor"`
+		}
+		if err := json.Unmarshal(raw, &res); err != nil {
+			return nil, fmt.Errorf("tools/list: decoding result: %w", err)
+		}
+		for _, t := range res.Tools {
+			tools = append(tools, runtime.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema})
+		}
+		if res.NextCursor == "" {
+			return tools, nil
+		}
+		if seen[res.NextCursor] {
+			return nil, fmt.Errorf("tools/list: cursor %q repeats", res.NextCursor)
+		}
+		seen[res.NextCursor] = true
+		cursor = res.NextCursor
+	}
+}
+
+// rpcError is a JSON-RPC error answer from the server.
+type rpcError struct {
+	Code    int             `json:"code"`
+	Message string          `json:"message"`
+	Data    json.RawMessage `json:"data,omitempty"`
+}
+
+func (e *rpcError) Error() string { return fmt.Sprintf("server error %d: %s", e.Code, e.Message) }
+
+// request sends one raw JSON-RPC request and returns its raw result. Our ids
+// are strings, so they never collide with mcp-go's numeric ones.
+func (s *session) request(ctx context.Context, method string, params any) (json.RawMessage, error) {
+	id := mcp.NewRequestId(fmt.Sprintf("gnosis-%d", s.nextID.Add(1)))
+	resp, err := s.tr.SendRequest(ctx, transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Method: method, Params: params})
+	if err != nil {
+		if ctx.Err() != nil {
+			s.cancelled(id, ctx.Err())
+			return nil, ctx.Err()
+		}
+		return nil, s.explain(err)
+	}
+	if resp.Error != nil {
+		e := &rpcError{Code: resp.Error.Code, Message: resp.Error.Message}
+		if resp.Error.Data != nil {
+			e.Data, _ = json.Marshal(resp.Error.Data)
+		}
+		return nil, e
+	}
+	return resp.Result, nil
+}
+
+// cancelled tells the server to stop working on request id. mcp-go does
+// this for requests sent through its client, not for raw transport requests
+// like ours, so we do it ourselves, off the caller's path.
+func (s *session) cancelled(id mcp.RequestId, reason error) {
+	n := mcp.JSONRPCNotification{
+		JSONRPC: mcp.JSONRPC_VERSION,
+		Notification: mcp.Notification{
+			Method: string(mcp.MethodNotificationCancelled),
+			Params: mcp.NotificationParams{AdditionalFields: map[string]any{"requestId": id, "reason": reason.Error()}},
+		},
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if err := s.tr.SendNotification(ctx, n); err != nil {
+			s.log.Debug().Err(err).Msg("could not send notifications/cancelled")
+		}
+	}()
+}
+
+// errExited reports that the child exited while a request was in flight.
+var errExited = errors.New("the server exited")
+
+// explain turns a transport error into errExited when the child is gone.
+func (s *session) explain(err error) error {
+	if errors.Is(err, transport.ErrTransportClosed) {
+		return fmt.Errorf("%w: %w", errExited, err)
+	}
+	select {
+	case <-s.exited:
+		return fmt.Errorf("%w: %w", errExited, err)
+	default:
+		return err
+	}
+}
+
+// call runs tools/call raw, bounded by timeout, and gives failures their
+// protocol codes.
+func (s *session) call(ctx context.Context, tool string, args json.RawMessage, timeout time.Duration) (json.RawMessage, error) {
+	cctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	params := struct {
+		Name      string          `json:"name"`
+		Arguments json.RawMessage `json:"arguments"`
+	}{tool, args}
+	res, err := s.request(cctx, string(mcp.MethodToolsCall), params)
+	if err == nil {
+		return res, nil
+	}
+	var rpc *rpcError
+	switch {
+	case errors.Is(ctx.Err(), context.Canceled):
+		return nil, &runtime.Error{Code: runtime.CodeCancelled, Message: "the call was cancelled", Err: err}
+	case ctx.Err() != nil || cctx.Err() != nil:
+		return nil, &runtime.Error{Code: runtime.CodeTimeout, Message: fmt.Sprintf("%s did not answer within %s", tool, timeout), Err: err}
+	case s.stopping.Load():
+		return nil, &runtime.Error{Code: runtime.CodeCancelled, Message: "the provider is shutting down", Err: err}
+	case errors.As(err, &rpc):
+		var details any
+		if b, merr := json.Marshal(rpc); merr == nil {
+			details = json.RawMessage(b)
+		}
+		return nil, &runtime.Error{Code: runtime.CodeExecutionError, Message: rpc.Message, Details: details, Err: err}
+	case errors.Is(err, errExited):
+		return nil, &runtime.Error{Code: runtime.CodeProviderUnavailable, Message: "the provider exited during the call", Err: err}
+	}
+	return nil, &runtime.Error{Code: runtime.CodeProviderUnavailable, Message: "the provider connection failed", Err: err}
+}
+
+// stop ends the session on purpose: stdin is closed (the polite way to ask
+// an MCP stdio server to exit); after grace the whole process tree is killed.
+// It returns once the child is reaped, or after a further second at most.
+func (s *session) stop(grace time.Duration) {
+	s.stopping.Store(true)
+	_ = s.tr.Close()
+	if grace > 0 {
+		select {
+		case <-s.exited:
+			return
+		case <-time.After(grace):
+		}
+	}
+	s.tree.kill()
+	select {
+	case <-s.exited:
+	case <-time.After(time.Second):
+		s.log.Warn().Msg("child not reaped one second after kill")
+	}
+}
