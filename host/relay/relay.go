@@ -109,7 +109,7 @@ var dropped = map[string]bool{
 	"Te": true, "Trailer": true, "Accept-Encoding": true, "Expect": true,
 }
 
-func (r *Relay) fetch(ctx context.Context, id, params json.RawMessage, emit func(any) error) (any, error) {
+func (r *Relay) fetch(ctx context.Context, _, params json.RawMessage, emit func(any) error) (any, error) {
 	if r.setup != nil {
 		return nil, r.setup
 	}
@@ -165,10 +165,10 @@ func (r *Relay) fetch(ctx context.Context, id, params json.RawMessage, emit func
 	}
 	defer resp.Body.Close()
 	head := Head{Status: resp.StatusCode, Headers: flatten(resp.Header)}
-	if err := emit(headEvent{"relay.head", id, head}); err != nil {
+	if err := emit(headEvent{"relay.head", head}); err != nil {
 		return nil, &runtime.Error{Code: runtime.CodeExecutionError, Message: "cannot send the response head", Err: err}
 	}
-	n, err := r.stream(id, resp.Body, p.Encoding == "base64", emit)
+	n, err := r.stream(resp.Body, p.Encoding == "base64", emit)
 	if err != nil {
 		return nil, r.failure(ctx, u, start, "response failed", err)
 	}
@@ -177,16 +177,16 @@ func (r *Relay) fetch(ctx context.Context, id, params json.RawMessage, emit func
 	return reply{head, n}, nil
 }
 
+// Events carry no "id": the session puts the request's id first in every
+// event frame.
 type headEvent struct {
-	Event string          `json:"event"`
-	ID    json.RawMessage `json:"id"`
+	Event string `json:"event"`
 	Head
 }
 
 type dataEvent struct {
-	Event string          `json:"event"`
-	ID    json.RawMessage `json:"id"`
-	Data  string          `json:"data"`
+	Event string `json:"event"`
+	Data  string `json:"data"`
 }
 
 type reply struct {
@@ -196,7 +196,7 @@ type reply struct {
 
 // stream sends the body as relay.data events as soon as bytes arrive, never
 // splitting a UTF-8 sequence in text mode.
-func (r *Relay) stream(id json.RawMessage, body io.Reader, binary bool, emit func(any) error) (int64, error) {
+func (r *Relay) stream(body io.Reader, binary bool, emit func(any) error) (int64, error) {
 	buf := make([]byte, pieceBytes)
 	var carry []byte // an incomplete UTF-8 sequence held for the next piece
 	var total int64
@@ -218,7 +218,7 @@ func (r *Relay) stream(id json.RawMessage, body io.Reader, binary bool, emit fun
 				carry = append(carry[:0], chunk[cut:]...)
 			}
 			if data != "" {
-				if err := emit(dataEvent{"relay.data", id, data}); err != nil {
+				if err := emit(dataEvent{"relay.data", data}); err != nil {
 					return total, fmt.Errorf("cannot send data: %w", err)
 				}
 			}
@@ -226,7 +226,7 @@ func (r *Relay) stream(id json.RawMessage, body io.Reader, binary bool, emit fun
 		}
 		if errors.Is(rerr, io.EOF) {
 			if len(carry) > 0 {
-				if err := emit(dataEvent{"relay.data", id, string(carry)}); err != nil {
+				if err := emit(dataEvent{"relay.data", string(carry)}); err != nil {
 					return total, fmt.Errorf("cannot send data: %w", err)
 				}
 			}
