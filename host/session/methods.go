@@ -1,0 +1,146 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+
+	"github.com/gnosis/gnosis/runtime"
+)
+
+// Service is the service name health reports (the seed's name for it).
+const Service = "Agent Capability Runtime"
+
+// builtins returns the method table of docs/protocol.md bound to rt.
+func builtins(rt Runtime, s *Session) map[string]Method {
+	return map[string]Method{
+		"health":                func(context.Context, *Call) (any, error) { return health(rt, s.version), nil },
+		"capabilities.list":     func(context.Context, *Call) (any, error) { return listResult{rt.List()}, nil },
+		"capabilities.describe": func(_ context.Context, c *Call) (any, error) { return describe(rt, c) },
+		"execute":               func(ctx context.Context, c *Call) (any, error) { return execute(ctx, rt, c) },
+		"cancel":                func(_ context.Context, c *Call) (any, error) { return cancel(s, c) },
+	}
+}
+
+type providerJSON struct {
+	Name         string        `json:"name"`
+	Prefix       string        `json:"prefix"`
+	State        runtime.State `json:"state"`
+	Capabilities int           `json:"capabilities"`
+	Error        string        `json:"error,omitempty"`
+}
+
+func toProviderJSON(p runtime.ProviderHealth) providerJSON {
+	return providerJSON{Name: p.Name, Prefix: p.Prefix, State: p.State, Capabilities: p.Capabilities, Error: p.Error}
+}
+
+type healthResult struct {
+	Status       string         `json:"status"`
+	Service      string         `json:"service"`
+	Version      string         `json:"version"`
+	Capabilities int            `json:"capabilities"`
+	Providers    []providerJSON `json:"providers"`
+	Error        string         `json:"error,omitempty"`
+}
+
+func health(rt Runtime, version string) healthResult {
+	h := rt.Health()
+	out := healthResult{
+		Status: h.Status, Service: Service, Version: version,
+		Capabilities: h.Capabilities, Providers: []providerJSON{}, Error: h.Error,
+	}
+	for _, p := range h.Providers {
+		out.Providers = append(out.Providers, toProviderJSON(p))
+	}
+	return out
+}
+
+type listResult struct {
+	Capabilities []runtime.Summary `json:"capabilities"`
+}
+
+// stringParam decodes params[name] as a required string, else INVALID_REQUEST.
+func stringParam(params json.RawMessage, name string) (string, error) {
+	var fields map[string]json.RawMessage
+	var v string
+	if json.Unmarshal(params, &fields) != nil || fields[name] == nil || json.Unmarshal(fields[name], &v) != nil {
+		return "", runtime.Errorf(runtime.CodeInvalidRequest, "params.%s must be a string", name)
+	}
+	return v, nil
+}
+
+func describe(rt Runtime, c *Call) (any, error) {
+	name, err := stringParam(c.Params, "name")
+	if err != nil {
+		return nil, err
+	}
+	capability, err := rt.Describe(name)
+	if err != nil {
+		return nil, err
+	}
+	return runtime.DescribeResult(capability), nil
+}
+
+type executeParams struct {
+	Capability *string         `json:"capability"`
+	Arguments  json.RawMessage `json:"arguments"`
+	Origin     *string         `json:"origin"`
+}
+
+// execute builds its reply by hand: result can be many megabytes of provider
+// JSON, and re-encoding it would cost as much as the chunking that follows.
+func execute(ctx context.Context, rt Runtime, c *Call) (any, error) {
+	var p executeParams
+	if err := json.Unmarshal(c.Params, &p); err != nil {
+		return nil, runtime.Errorf(runtime.CodeInvalidRequest, "params of execute: %v", strings.TrimPrefix(err.Error(), "json: "))
+	}
+	if p.Capability == nil {
+		return nil, runtime.Errorf(runtime.CodeInvalidRequest, "params.capability must be a string")
+	}
+	origin := ""
+	if p.Origin != nil {
+		origin = *p.Origin
+	}
+	result, err := rt.Execute(ctx, runtime.Call{Capability: *p.Capability, Arguments: p.Arguments, Origin: origin, ID: string(c.ID)})
+	if err != nil {
+		return nil, err
+	}
+	name, err := marshal(*p.Capability)
+	if err != nil {
+		return nil, err
+	}
+	if len(result) == 0 {
+		result = json.RawMessage("null")
+	}
+	out := make([]byte, 0, len(result)+len(name)+32)
+	out = append(out, `{"capability":`...)
+	out = append(out, name...)
+	out = append(out, `,"result":`...)
+	out = append(out, result...)
+	return json.RawMessage(append(out, '}')), nil
+}
+
+type cancelResult struct {
+	Found bool `json:"found"`
+}
+
+func cancel(s *Session, c *Call) (any, error) {
+	var fields map[string]json.RawMessage
+	_ = json.Unmarshal(c.Params, &fields)
+	id, err := decodeID(fields["id"])
+	if err != nil {
+		return nil, runtime.Errorf(runtime.CodeInvalidRequest, "params.id must be the string or number id of a request")
+	}
+	return cancelResult{Found: s.cancel(idKey(id))}, nil
+}
+
+// Event payloads.
+type capabilitiesChanged struct {
+	Event        string `json:"event"`
+	Capabilities int    `json:"capabilities"`
+}
+
+type providerState struct {
+	Event string `json:"event"`
+	providerJSON
+}

@@ -1,0 +1,92 @@
+package session
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"unicode/utf8"
+
+	"github.com/gnosis/gnosis/runtime"
+)
+
+// MaxIDLength bounds a request id's JSON text, so every reply's chunk
+// header fits in a frame whatever the id.
+const MaxIDLength = 256
+
+// Request is a decoded request frame.
+type Request struct {
+	// ID is the id's JSON text (a string or a number), echoed in the reply.
+	ID json.RawMessage
+	// Method is the method name.
+	Method string
+	// Params is the params object's JSON text; "{}" when absent or null.
+	Params json.RawMessage
+}
+
+var emptyObject = json.RawMessage("{}")
+
+// DecodeRequest decodes a request frame's body. On failure it returns a
+// *runtime.Error with code INVALID_REQUEST, and the Request's ID is set when
+// the id itself was valid, so the error can be answered to it; otherwise the
+// reply's id is null.
+func DecodeRequest(body []byte) (Request, error) {
+	var req Request
+	if !utf8.Valid(body) {
+		return req, invalid("request is not valid UTF-8")
+	}
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(body, &fields); err != nil || fields == nil {
+		return req, invalid("request must be a JSON object")
+	}
+	id, err := decodeID(fields["id"])
+	if err != nil {
+		return req, err
+	}
+	req.ID = id
+	var method string
+	if raw, ok := fields["method"]; !ok || json.Unmarshal(raw, &method) != nil || method == "" {
+		return req, invalid(`"method" must be a non-empty string`)
+	}
+	req.Method = method
+	req.Params = emptyObject
+	if p := fields["params"]; p != nil && !bytes.Equal(p, []byte("null")) {
+		if p[0] != '{' {
+			return req, invalid(`"params" must be an object`)
+		}
+		req.Params = p
+	}
+	return req, nil
+}
+
+// decodeID checks an id is a JSON string or number of bounded size.
+func decodeID(raw json.RawMessage) (json.RawMessage, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 {
+		return nil, invalid(`"id" is required`)
+	}
+	switch c := raw[0]; {
+	case c == '"', c == '-', c >= '0' && c <= '9':
+	default:
+		return nil, invalid(`"id" must be a string or a number`)
+	}
+	if len(raw) > MaxIDLength {
+		return nil, invalid(fmt.Sprintf(`"id" is longer than %d bytes`, MaxIDLength))
+	}
+	return raw, nil
+}
+
+// idKey is the in-flight table's key for an id: strings by value, numbers by
+// their text (so "1" and 1 are different requests, and so are 1 and 1.0).
+func idKey(raw json.RawMessage) string {
+	if len(raw) > 0 && raw[0] == '"' {
+		var s string
+		if json.Unmarshal(raw, &s) == nil {
+			return "s" + s
+		}
+	}
+	return "n" + string(raw)
+}
+
+func invalid(msg string) *runtime.Error {
+	return &runtime.Error{Code: runtime.CodeInvalidRequest, Message: msg}
+}

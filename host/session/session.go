@@ -1,0 +1,397 @@
+package session
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+	"time"
+
+	"github.com/rs/zerolog"
+
+	"github.com/gnosis/gnosis/host/chunk"
+	"github.com/gnosis/gnosis/host/framing"
+	"github.com/gnosis/gnosis/runtime"
+)
+
+// Runtime is what the session needs of the capability runtime
+// (*runtime.Runtime implements it).
+type Runtime interface {
+	List() []runtime.Summary
+	Describe(name string) (runtime.Capability, error)
+	Execute(ctx context.Context, c runtime.Call) (json.RawMessage, error)
+	Health() runtime.Health
+	// Close stops the providers and their process trees.
+	Close() error
+}
+
+// Call is one request as a Method sees it.
+type Call struct {
+	// ID is the request id's JSON text.
+	ID json.RawMessage
+	// Params is the params object's JSON text ("{}" when absent).
+	Params json.RawMessage
+	// Emit sends an event frame while the request runs (progress, partial
+	// output). event must encode to a JSON object with an "event" field; the
+	// session puts "id" (this request's id) first so the client can route it.
+	// Events emitted before the method returns are written before its reply.
+	Emit func(event any) error
+}
+
+// Method handles one request method. Its result must encode to a JSON object
+// (or be nil); its fields follow "id" and "ok": true in the reply and must not
+// be named "id" or "ok". An error becomes the failure reply: return a
+// *runtime.Error to choose the code.
+type Method func(ctx context.Context, c *Call) (any, error)
+
+// ShutdownGrace bounds how long Serve waits, after its input ends, for
+// cancelled requests to finish, queued frames to be written and the runtime
+// to close. Chrome kills a host 2 s after closing its pipes.
+const ShutdownGrace = 900 * time.Millisecond
+
+// Session serves one stream pair. Create it with New, give Event to the
+// runtime (runtime.WithEvents), then call Serve once.
+type Session struct {
+	version   string
+	maxFrame  int
+	maxIn     int
+	log       zerolog.Logger
+	forbidden string
+	extra     map[string]Method
+
+	queue      chan message
+	writerDone chan struct{} // closed when the writer stops
+
+	mu       sync.Mutex
+	inflight map[string]context.CancelFunc
+	closing  bool
+}
+
+// Option configures a Session.
+type Option func(*Session)
+
+// WithVersion sets the version health reports.
+func WithVersion(v string) Option { return func(s *Session) { s.version = v } }
+
+// WithMaxFrame lowers the outbound frame limit (default and maximum 1 MiB;
+// values below MinFrame are raised to it). Tests use it to exercise chunking.
+func WithMaxFrame(n int) Option {
+	return func(s *Session) {
+		if n > 0 && n < chunk.DefaultLimit {
+			s.maxFrame = max(n, MinFrame)
+		}
+	}
+}
+
+// MinFrame is the smallest outbound frame limit: enough for any chunk header
+// with an id of MaxIDLength bytes.
+const MinFrame = 1024
+
+// WithMaxInbound sets the inbound frame limit (default 64 MiB).
+func WithMaxInbound(n int) Option { return func(s *Session) { s.maxIn = n } }
+
+// WithLogger sets the logger (default: disabled).
+func WithLogger(l zerolog.Logger) Option { return func(s *Session) { s.log = l } }
+
+// WithForbidden makes the session answer every request with FORBIDDEN and
+// reason as message: the caller is not a trusted extension. The host keeps
+// serving so the user sees why nothing works.
+func WithForbidden(reason string) Option { return func(s *Session) { s.forbidden = reason } }
+
+// WithMethod adds a method (or replaces a built-in one of the same name).
+func WithMethod(name string, m Method) Option {
+	return func(s *Session) { s.extra[name] = m }
+}
+
+// New returns a Session.
+func New(opts ...Option) *Session {
+	s := &Session{
+		version:    "dev",
+		maxFrame:   chunk.DefaultLimit,
+		maxIn:      framing.MaxInbound,
+		log:        zerolog.Nop(),
+		extra:      map[string]Method{},
+		queue:      make(chan message, 256),
+		writerDone: make(chan struct{}),
+		inflight:   map[string]context.CancelFunc{},
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	return s
+}
+
+// Event forwards a runtime event to the client. Pass it to runtime.WithEvents.
+// It may be called before Serve (events are queued) and after (dropped).
+func (s *Session) Event(e runtime.Event) {
+	var v any
+	switch e.Kind {
+	case runtime.EventCapabilitiesChanged:
+		v = capabilitiesChanged{Event: e.Kind, Capabilities: e.Capabilities}
+	case runtime.EventProviderState:
+		v = providerState{Event: e.Kind, providerJSON: toProviderJSON(e.Provider)}
+	default:
+		return
+	}
+	b, err := marshal(v)
+	if err != nil {
+		s.log.Error().Err(err).Msg("encoding event")
+		return
+	}
+	s.send(message{body: b})
+}
+
+// send queues a message for the writer; it is dropped once the writer stopped.
+func (s *Session) send(m message) bool {
+	select {
+	case s.queue <- m:
+		return true
+	case <-s.writerDone:
+		return false
+	}
+}
+
+// Serve reads requests from in and writes replies and events to out until in
+// ends, then cancels every request in flight, closes rt and returns within
+// ShutdownGrace. End of input, a truncated last frame and an oversized frame
+// (answered with MESSAGE_TOO_LARGE first) all end the session normally and
+// return nil; an error writing to out is returned.
+func (s *Session) Serve(ctx context.Context, rt Runtime, in io.Reader, out io.Writer) error {
+	ctx, cancelAll := context.WithCancel(ctx)
+	defer cancelAll()
+	methods := builtins(rt, s)
+	for name, m := range s.extra {
+		methods[name] = m
+	}
+
+	stopWriter := make(chan struct{})
+	var writeErr error
+	go func() {
+		defer close(s.writerDone)
+		writeErr = s.runWriter(out, stopWriter, cancelAll)
+	}()
+
+	var handlers sync.WaitGroup
+	readDone := make(chan error, 1)
+	go func() { readDone <- s.readLoop(ctx, in, methods, &handlers) }()
+	var readErr error
+	select {
+	case readErr = <-readDone:
+	case <-ctx.Done():
+		// The writer failed or the caller cancelled: stop without waiting
+		// for the reader, which may be blocked on input that never comes.
+	}
+
+	// Shutdown: cancel, close the runtime, let replies drain, all bounded.
+	deadline := time.NewTimer(ShutdownGrace)
+	defer deadline.Stop()
+	s.mu.Lock()
+	s.closing = true // no handler starts after this
+	s.mu.Unlock()
+	cancelAll()
+	closed := make(chan error, 1)
+	go func() { closed <- rt.Close() }()
+	waitOr(deadline.C, func() { handlers.Wait() })
+	close(stopWriter)
+	waitOr(deadline.C, func() { <-s.writerDone })
+	select {
+	case err := <-closed:
+		if err != nil {
+			s.log.Warn().Err(err).Msg("closing runtime")
+		}
+	case <-deadline.C:
+		s.log.Warn().Msg("runtime did not close in time")
+	}
+	if readErr != nil {
+		return readErr
+	}
+	select {
+	case <-s.writerDone:
+		return writeErr
+	default:
+		return nil
+	}
+}
+
+// waitOr runs wait in a goroutine and returns when it is done or at deadline.
+func waitOr(deadline <-chan time.Time, wait func()) {
+	done := make(chan struct{})
+	go func() { wait(); close(done) }()
+	select {
+	case <-done:
+	case <-deadline:
+	}
+}
+
+// runWriter writes queued messages until stop, then writes what is already
+// queued and returns. A write error stops the session (cancel): the client
+// can no longer hear us.
+func (s *Session) runWriter(out io.Writer, stop <-chan struct{}, cancel context.CancelFunc) error {
+	w := &writer{out: out, limit: s.maxFrame}
+	for {
+		select {
+		case m := <-s.queue:
+			if err := w.write(m); err != nil {
+				s.log.Error().Err(err).Msg("writing to the browser failed; stopping")
+				cancel()
+				return fmt.Errorf("writing reply: %w", err)
+			}
+		case <-stop:
+			for {
+				select {
+				case m := <-s.queue:
+					if err := w.write(m); err != nil {
+						return fmt.Errorf("writing reply: %w", err)
+					}
+				default:
+					return nil
+				}
+			}
+		}
+	}
+}
+
+// readLoop reads and dispatches requests until the input ends. It returns nil
+// when the input ended (cleanly or not) and an error for other read failures.
+func (s *Session) readLoop(ctx context.Context, in io.Reader, methods map[string]Method, handlers *sync.WaitGroup) error {
+	r := framing.NewReader(in, s.maxIn)
+	for {
+		body, err := r.Read()
+		var tooLarge *framing.TooLargeError
+		switch {
+		case err == nil:
+		case errors.Is(err, io.EOF):
+			s.log.Debug().Msg("input closed")
+			return nil
+		case errors.As(err, &tooLarge):
+			s.log.Warn().Uint32("length", tooLarge.Length).Msg("inbound frame too large; closing")
+			s.send(message{body: errorReply(nil, &runtime.Error{
+				Code:    runtime.CodeMessageTooLarge,
+				Message: fmt.Sprintf("message of %d bytes exceeds the %d-byte limit; the host closes the connection", tooLarge.Length, s.maxIn),
+			})})
+			return nil
+		case errors.Is(err, framing.ErrTruncated):
+			s.log.Warn().Err(err).Msg("input ended inside a frame")
+			return nil
+		default:
+			if ctx.Err() != nil {
+				return nil
+			}
+			return fmt.Errorf("reading request: %w", err)
+		}
+		if ctx.Err() != nil { // the writer failed: nobody hears replies
+			return nil
+		}
+		s.dispatch(ctx, body, methods, handlers)
+	}
+}
+
+// dispatch decodes one request and runs it in its own goroutine.
+func (s *Session) dispatch(ctx context.Context, body []byte, methods map[string]Method, handlers *sync.WaitGroup) {
+	req, err := DecodeRequest(body)
+	if s.forbidden != "" {
+		s.reply(req.ID, nil, &runtime.Error{Code: runtime.CodeForbidden, Message: s.forbidden})
+		return
+	}
+	if err != nil {
+		s.reply(req.ID, nil, err)
+		return
+	}
+	m := methods[req.Method]
+	if m == nil {
+		s.reply(req.ID, nil, runtime.Errorf(runtime.CodeUnknownMethod, "unknown method %q", req.Method))
+		return
+	}
+	key := idKey(req.ID)
+	reqCtx, cancel := context.WithCancel(ctx)
+	s.mu.Lock()
+	closing := s.closing
+	_, busy := s.inflight[key]
+	if !busy && !closing {
+		s.inflight[key] = cancel
+		handlers.Add(1)
+	}
+	s.mu.Unlock()
+	if closing {
+		cancel()
+		return
+	}
+	if busy {
+		cancel()
+		s.reply(req.ID, nil, runtime.Errorf(runtime.CodeInvalidRequest, "a request with id %s is already in flight", req.ID))
+		return
+	}
+	go func() {
+		defer handlers.Done()
+		c := &Call{ID: req.ID, Params: req.Params, Emit: s.emitter(req.ID)}
+		result, err := run(reqCtx, m, c)
+		s.mu.Lock()
+		delete(s.inflight, key)
+		s.mu.Unlock()
+		cancel()
+		s.reply(req.ID, result, err)
+	}()
+}
+
+// run calls m, turning a panic into an error: one bad handler must not take
+// the host (and every other request) down.
+func run(ctx context.Context, m Method, c *Call) (result any, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			err = fmt.Errorf("internal error: %v", p)
+		}
+	}()
+	return m(ctx, c)
+}
+
+// reply queues the reply to a request: success with result, or failure.
+func (s *Session) reply(id json.RawMessage, result any, err error) {
+	var body []byte
+	if err == nil {
+		body, err = successReply(id, result)
+	}
+	if err != nil {
+		if len(id) == 0 {
+			id = nullID
+		}
+		body = errorReply(id, err)
+		s.log.Debug().RawJSON("id", id).Str("code", string(runtime.CodeOf(err))).Err(err).Msg("request failed")
+	}
+	s.send(message{id: id, body: body})
+}
+
+// cancel cancels the request in flight with the given id key.
+func (s *Session) cancel(key string) bool {
+	s.mu.Lock()
+	cancel, ok := s.inflight[key]
+	s.mu.Unlock()
+	if ok {
+		cancel()
+	}
+	return ok
+}
+
+// ErrSessionClosed is returned by Emit once the session has stopped writing.
+var ErrSessionClosed = errors.New("session closed")
+
+// emitter returns Call.Emit for a request.
+func (s *Session) emitter(id json.RawMessage) func(any) error {
+	return func(event any) error {
+		body, err := withID(id, "", event)
+		if err != nil {
+			return fmt.Errorf("event: %w", err)
+		}
+		var probe struct {
+			Event string `json:"event"`
+		}
+		if json.Unmarshal(body, &probe) != nil || probe.Event == "" {
+			return errors.New(`event: must have a non-empty "event" field`)
+		}
+		if !s.send(message{id: id, body: body}) {
+			return ErrSessionClosed
+		}
+		return nil
+	}
+}
