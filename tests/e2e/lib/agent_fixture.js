@@ -1,0 +1,95 @@
+// Shared pieces of the browser agent's end-to-end tests: the target page the
+// scripted model plays on, and helpers to drive the Side Panel (opened as an
+// ordinary extension tab) against it.
+import { waitFor } from './harness.js';
+
+/** The page the agent works on: every interaction is logged in window.events. */
+export const TARGET_HTML = `<!doctype html>
+<html><head><title>Agent target</title><style>
+body { margin: 0; font: 16px sans-serif; }
+#go { position: absolute; left: 300px; top: 120px; width: 160px; height: 50px; }
+#name { position: absolute; left: 300px; top: 220px; width: 240px; height: 30px; }
+#color { position: absolute; left: 300px; top: 300px; width: 200px; height: 30px; }
+#far { position: absolute; left: 500px; top: 900px; width: 160px; height: 50px; }
+#spacer { height: 3000px; }
+</style></head><body>
+<button id="go">Press me</button>
+<input id="name" placeholder="Name">
+<select id="color"><option value="">choose a colour</option><option value="red">Red</option><option value="blue">Blue</option></select>
+<button id="far">Far button</button>
+<div id="spacer"></div>
+<script>
+window.events = [];
+const log = (s) => window.events.push(s);
+document.getElementById('go').addEventListener('click', (e) => log('go:' + e.isTrusted + ':' + e.clientX + ',' + e.clientY));
+document.getElementById('name').addEventListener('input', (e) => log('name:' + e.target.value));
+document.getElementById('color').addEventListener('change', (e) => log('color:' + e.target.value));
+document.getElementById('far').addEventListener('click', (e) => log('far:' + e.isTrusted));
+</script></body></html>`;
+
+/** Centre of an element in CSS pixels of the viewport. */
+export function centerOf(page, selector) {
+  return page.evaluate((sel) => {
+    const r = document.querySelector(sel).getBoundingClientRect();
+    return { x: r.left + r.width / 2, y: r.top + r.height / 2 };
+  }, selector);
+}
+
+/**
+ * Opens the side panel as a tab and, from it, the target page as another tab of
+ * the same window (the agent targets the most recently used web tab there).
+ * Returns {panel, target}.
+ */
+export async function openPanelAndTarget(env, targetUrl) {
+  const panel = await env.openExtensionPage('sidepanel.html');
+  await panel.waitForSelector('body[data-ready="true"]');
+  const pagePromise = env.context.waitForEvent('page', { predicate: (p) => p.url().startsWith(targetUrl.split('?')[0]) || p.url() === 'about:blank' });
+  await panel.evaluate(async (url) => {
+    const w = await chrome.windows.getCurrent();
+    const t = await chrome.tabs.create({ url, windowId: w.id, active: true });
+    await chrome.tabs.update((await chrome.tabs.getCurrent()).id, { active: true });
+    return t.id;
+  }, targetUrl);
+  const target = await pagePromise;
+  await target.waitForLoadState('load');
+  await waitFor(() => target.url().startsWith(targetUrl), { what: 'target page loaded' });
+  return { panel, target };
+}
+
+/** Stores agent settings through the same storage the Settings form writes. */
+export async function storeSettings(panel, settings, apiKey = '') {
+  await panel.evaluate(async ({ settings, apiKey }) => {
+    await chrome.storage.local.set({ 'agent.settings': settings });
+    await chrome.storage.session.set({ 'agent.apiKey': apiKey });
+  }, { settings, apiKey });
+  await panel.waitForTimeout(100);
+}
+
+/** Types a task in the panel and clicks Run. */
+export async function runTask(panel, task) {
+  await panel.fill('#task', task);
+  await panel.click('#run');
+}
+
+/** Waits for the run's outcome entry and returns {outcome, text}. */
+export async function outcome(panel, timeoutMs = 30_000) {
+  const el = await panel.waitForSelector('#log li.outcome', { timeout: timeoutMs });
+  return { outcome: await el.getAttribute('data-outcome'), text: await el.textContent() };
+}
+
+/**
+ * True when this extension holds no debugger session on the tab: attaching
+ * again succeeds only if ours was detached (then we detach again).
+ */
+export async function debuggerFree(env, tabUrl) {
+  return env.evalInWorker(async (url) => {
+    const [tab] = (await chrome.tabs.query({})).filter((t) => t.url === url);
+    try {
+      await chrome.debugger.attach({ tabId: tab.id }, '1.3');
+    } catch (err) {
+      return `still attached: ${err.message}`;
+    }
+    await chrome.debugger.detach({ tabId: tab.id });
+    return true;
+  }, tabUrl);
+}
