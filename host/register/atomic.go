@@ -7,6 +7,23 @@ import (
 	"path/filepath"
 )
 
+// missingDirs returns dir and those of its parents that do not exist yet,
+// deepest first: the folders a write into dir creates.
+func missingDirs(dir string) []string {
+	var out []string
+	for {
+		if _, err := os.Stat(dir); err == nil {
+			return out
+		}
+		out = append(out, dir)
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return out
+		}
+		dir = parent
+	}
+}
+
 // writeFile writes data to name atomically (a temporary file in the same
 // folder, then a rename), creating the folder if needed, and reads it back.
 func writeFile(name string, data []byte, perm os.FileMode) error {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -64,6 +65,7 @@ func Install(o Options) ([]Action, error) {
 	}
 	var acts []Action
 	var rec Record
+	created := func(name string) { rec.Dirs = append(rec.Dirs, missingDirs(filepath.Dir(name))...) }
 	say := func(browser, format string, args ...any) {
 		a := Action{browser, fmt.Sprintf(format, args...)}
 		acts = append(acts, a)
@@ -93,6 +95,7 @@ func Install(o Options) ([]Action, error) {
 	case o.DryRun:
 		say("", "would copy %s to %s", src, bin)
 	default:
+		created(bin)
 		changed, err := copyFile(src, bin)
 		if err != nil {
 			return acts, fmt.Errorf("install binary: %w", err)
@@ -108,16 +111,17 @@ func Install(o Options) ([]Action, error) {
 	// The configuration.
 	if o.Munim != "" {
 		if !o.DryRun {
-			created, err := setProvider(e.ConfigFile, MunimProvider(o.Munim, o.MunimArgs))
+			created(e.ConfigFile)
+			fresh, err := setProvider(e.ConfigFile, MunimProvider(o.Munim, o.MunimArgs))
 			if err != nil {
 				return acts, err
 			}
-			if created {
+			if fresh {
 				rec.Config = e.ConfigFile
 			}
 		}
-		say("", "%s provider munim = %s %s in %s", verb("set", "would set"), o.Munim,
-			strings.Join(o.MunimArgs, " "), e.ConfigFile)
+		say("", "%s provider munim = %s in %s", verb("set", "would set"),
+			strings.Join(append([]string{o.Munim}, o.MunimArgs...), " "), e.ConfigFile)
 	}
 
 	// The manifest and each browser's registration.
@@ -134,6 +138,9 @@ func Install(o Options) ([]Action, error) {
 				continue
 			}
 			written[mpath] = b.ID
+			if !o.DryRun {
+				created(mpath)
+			}
 			if err := o.writeManifest(mpath, data); err != nil {
 				return acts, err
 			}
@@ -143,6 +150,9 @@ func Install(o Options) ([]Action, error) {
 		}
 		if _, ok := written[mpath]; !ok {
 			written[mpath] = b.ID
+			if !o.DryRun {
+				created(mpath)
+			}
 			if err := o.writeManifest(mpath, data); err != nil {
 				return acts, err
 			}

@@ -18,6 +18,8 @@ type Record struct {
 	Files []string `json:"files,omitempty"`
 	// Keys are the registry keys written, as "HKCU\Software\...".
 	Keys []string `json:"keys,omitempty"`
+	// Dirs are the folders install created, removed by uninstall when empty.
+	Dirs []string `json:"dirs,omitempty"`
 	// Config is the configuration file, when install created it.
 	Config string `json:"config,omitempty"`
 }
@@ -46,6 +48,7 @@ func (r Record) merge(o Record) Record {
 	}
 	r.Files = union(r.Files, o.Files)
 	r.Keys = union(r.Keys, o.Keys)
+	r.Dirs = union(r.Dirs, o.Dirs)
 	return r
 }
 

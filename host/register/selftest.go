@@ -61,47 +61,68 @@ func SelfTest(goos, bin string, timeout time.Duration) (Health, error) {
 			<-done
 		}
 	}()
-	if err := framing.Write(stdin, []byte(`{"id":1,"method":"health"}`)); err != nil {
-		return Health{}, fmt.Errorf("send health request: %w", err)
-	}
 	type result struct {
 		body []byte
 		err  error
 	}
-	ch := make(chan result, 1)
+	replies := make(chan result, 16)
 	go func() {
 		for {
 			body, err := framing.Read(stdout, nil, framing.MaxOutbound)
 			if err != nil {
-				ch <- result{nil, err}
+				replies <- result{nil, err}
 				return
 			}
-			var probe struct {
-				ID json.RawMessage `json:"id"`
+			if bytes.Contains(body, []byte(`"id"`)) { // events carry no id
+				replies <- result{body, nil}
 			}
-			if json.Unmarshal(body, &probe) == nil && string(probe.ID) == "1" {
-				ch <- result{body, nil}
-				return
-			}
-			// An event (no id): keep reading.
 		}
 	}()
-	select {
-	case r := <-ch:
-		if r.err != nil {
-			return Health{}, fmt.Errorf("no health reply: %v%s (the browser says \"Native host has exited\" or \"Error when communicating with the native messaging host\")", r.err, tail(stderr.String()))
+	deadline := time.After(timeout)
+	var last Health
+	for id := 1; ; id++ {
+		if err := framing.Write(stdin, []byte(fmt.Sprintf(`{"id":%d,"method":"health"}`, id))); err != nil {
+			return Health{}, fmt.Errorf("send health request: %w%s", err, tail(stderr.String()))
 		}
-		var h Health
-		if err := json.Unmarshal(r.body, &h); err != nil {
-			return Health{}, fmt.Errorf("health reply is not JSON: %w", err)
+		select {
+		case r := <-replies:
+			if r.err != nil {
+				return Health{}, fmt.Errorf("no health reply: %v%s (the browser says \"Native host has exited\" or \"Error when communicating with the native messaging host\")", r.err, tail(stderr.String()))
+			}
+			var h Health
+			if err := json.Unmarshal(r.body, &h); err != nil {
+				return Health{}, fmt.Errorf("health reply is not JSON: %w", err)
+			}
+			if !h.OK {
+				return h, fmt.Errorf("health reply not ok: %s", r.body)
+			}
+			last = h
+			if !h.starting() {
+				return h, nil
+			}
+		case <-deadline:
+			if last.OK {
+				return last, nil // a provider is still starting: report what we have
+			}
+			return Health{}, fmt.Errorf("no health reply within %s%s", timeout, tail(stderr.String()))
 		}
-		if !h.OK {
-			return h, fmt.Errorf("health reply not ok: %s", r.body)
+		// A provider is still starting: ask again shortly, within the deadline.
+		select {
+		case <-time.After(100 * time.Millisecond):
+		case <-deadline:
+			return last, nil
 		}
-		return h, nil
-	case <-time.After(timeout):
-		return Health{}, fmt.Errorf("no health reply within %s%s", timeout, tail(stderr.String()))
 	}
+}
+
+// starting reports whether some provider has not finished starting.
+func (h Health) starting() bool {
+	for _, p := range h.Providers {
+		if p.State == "starting" {
+			return true
+		}
+	}
+	return false
 }
 
 // lockedBuffer collects the host's stderr while it runs.

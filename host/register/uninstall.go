@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"sort"
 	"strings"
 )
 
@@ -83,8 +84,14 @@ func Uninstall(o Options) ([]Action, error) {
 		say("removed %s", f)
 	}
 	if !o.DryRun {
-		if err := os.Remove(e.InstallDir()); err == nil {
-			say("removed %s", e.InstallDir())
+		// Deepest first; a folder that is not empty (a browser profile, a
+		// file someone else put there) stays.
+		dirs := union(rec.Dirs, []string{e.InstallDir()})
+		sort.Sort(sort.Reverse(sort.StringSlice(dirs)))
+		for _, d := range dirs {
+			if err := os.Remove(d); err == nil {
+				say("removed %s", d)
+			}
 		}
 	}
 	return acts, errors.Join(errs...)
