@@ -18,7 +18,7 @@ import (
 // XDG folders inside, and a PATH holding no browser.
 type regHome struct {
 	home, config, data string
-	path               string // PATH for the commands
+	path               string // PATH for the commands: no browser on it
 }
 
 func newRegHome(t *testing.T) regHome {
@@ -27,7 +27,7 @@ func newRegHome(t *testing.T) regHome {
 	empty := filepath.Join(home, "empty-path")
 	os.MkdirAll(empty, 0o755)
 	return regHome{home: home, config: filepath.Join(home, ".config"), data: filepath.Join(home, ".local", "share"),
-		path: empty + ":/usr/bin:/bin"}
+		path: empty}
 }
 
 func (h regHome) env() []string {
@@ -199,6 +199,7 @@ func TestRegisterDryRunWritesNothing(t *testing.T) {
 // contents (the manifest's path differs only by the home folder).
 func TestRegisterInstallShMatchesGoInstall(t *testing.T) {
 	goHome, shHome := newRegHome(t), newRegHome(t)
+	shHome.path = "/usr/bin:/bin" // the script needs its tools; --all makes browser detection moot
 	if out, err := goHome.run(t, hostBin, "install", "--browsers", "all"); err != nil {
 		t.Fatalf("gnosis-host install: %v\n%s", err, out)
 	}
