@@ -1,0 +1,269 @@
+// Conversations of the browser agent, kept in IndexedDB.
+//
+// Every conversation has an id; its records (the user's task, the model's
+// analysis, each action and its result, CallUser replies, outcomes, compacted
+// summaries) are appended as they happen, each with a per-conversation
+// sequence number, so the Side Panel can restore a transcript exactly after
+// it is reopened. Screenshots and pasted images are never persisted: image
+// data is stripped from every record before it is stored (the seed keeps
+// only text; images stay in memory for the current task and for export).
+//
+// Pure module: the IndexedDB factory is injected (the extension passes
+// globalThis.indexedDB, tests fake-indexeddb), so it makes no chrome.* call.
+
+const DB_VERSION = 1;
+const CONVERSATIONS = 'conversations';
+const RECORDS = 'records';
+const META = 'meta';
+const ACTIVE_KEY = 'activeConversation';
+
+/** Record kinds the agent appends (free-form fields besides kind/text). */
+export const RECORD_KINDS = Object.freeze([
+  'task', // {text, images?: [{name, mime, size}]} a task given by the user
+  'user', // {text} the user's answer after CallUser
+  'analysis', // {step, text} the model's reasoning for a step
+  'action', // {step, text, usage?} the action the model chose (and the request's usage)
+  'result', // {step, text} what executing the action did
+  'outcome', // {outcome, text} finished / call_user / stopped / step_limit / error
+  'summary', // {text, upto} compacted summary of every record with seq <= upto
+  'note', // {text} anything else worth keeping (TakeNote, warnings)
+]);
+
+/** Longest title derived from a task. */
+export const TITLE_MAX = 60;
+
+/** Keys whose string values are image data and never stored. */
+const IMAGE_KEYS = new Set(['image', 'screenshot', 'dataUrl', 'data_url', 'base64']);
+
+/**
+ * Returns a deep copy of value with image data removed: fields named like
+ * image payloads, any data: URL string, and OpenAI image_url parts (replaced
+ * by {type:'image_omitted'}). Binary values (ArrayBuffer, typed arrays, Blob)
+ * are dropped too.
+ */
+export function stripImages(value) {
+  if (typeof value === 'string') return /^data:[^,]*;base64,/i.test(value) ? undefined : value;
+  if (value === null || typeof value !== 'object') return value;
+  if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer) return undefined;
+  if (typeof Blob !== 'undefined' && value instanceof Blob) return undefined;
+  if (Array.isArray(value)) {
+    const out = [];
+    for (const v of value) {
+      const s = stripImages(v);
+      if (s !== undefined) out.push(s);
+    }
+    return out;
+  }
+  if (value.type === 'image_url') return { type: 'image_omitted' };
+  const out = {};
+  for (const [k, v] of Object.entries(value)) {
+    if (IMAGE_KEYS.has(k) && (typeof v === 'string' || (v && typeof v === 'object'))) continue;
+    const s = stripImages(v);
+    if (s !== undefined) out[k] = s;
+  }
+  return out;
+}
+
+/** Derives a conversation title from a task text. */
+export function titleFrom(text) {
+  const flat = String(text || '').replace(/\s+/g, ' ').trim();
+  if (!flat) return 'New conversation';
+  return flat.length > TITLE_MAX ? `${flat.slice(0, TITLE_MAX - 1)}…` : flat;
+}
+
+function promisify(req) {
+  return new Promise((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
+}
+
+function done(tx) {
+  return new Promise((resolve, reject) => {
+    tx.oncomplete = () => resolve();
+    tx.onerror = () => reject(tx.error);
+    tx.onabort = () => reject(tx.error || new Error('transaction aborted'));
+  });
+}
+
+/**
+ * Opens (creating if needed) the store.
+ * @param {{indexedDB: IDBFactory, name?: string, now?: () => number, newId?: () => string}} deps
+ * @returns {Promise<ConversationStore>}
+ */
+export async function openConversationStore({ indexedDB, name = 'gnosis-agent', now = () => Date.now(), newId } = {}) {
+  if (!indexedDB) throw new Error('openConversationStore needs an indexedDB factory');
+  const req = indexedDB.open(name, DB_VERSION);
+  req.onupgradeneeded = () => {
+    const db = req.result;
+    const convs = db.createObjectStore(CONVERSATIONS, { keyPath: 'id' });
+    convs.createIndex('updatedAt', 'updatedAt');
+    const records = db.createObjectStore(RECORDS, { keyPath: ['conversationId', 'seq'] });
+    records.createIndex('conversationId', 'conversationId');
+    db.createObjectStore(META);
+  };
+  const db = await promisify(req);
+  return new ConversationStore(db, { now, newId: newId || (() => globalThis.crypto.randomUUID()) });
+}
+
+/** Conversations and their records; see openConversationStore. */
+export class ConversationStore {
+  constructor(db, { now, newId }) {
+    this._db = db;
+    this._now = now;
+    this._newId = newId;
+  }
+
+  /** Starts a conversation and makes it the active one. */
+  async create({ title } = {}) {
+    const at = this._now();
+    const conv = { id: this._newId(), title: title ? titleFrom(title) : 'New conversation', titled: Boolean(title), createdAt: at, updatedAt: at, nextSeq: 1, records: 0 };
+    const tx = this._db.transaction([CONVERSATIONS, META], 'readwrite');
+    tx.objectStore(CONVERSATIONS).add(conv);
+    tx.objectStore(META).put(conv.id, ACTIVE_KEY);
+    await done(tx);
+    return publicConv(conv);
+  }
+
+  /** All conversations, most recently updated first. */
+  async list() {
+    const tx = this._db.transaction(CONVERSATIONS, 'readonly');
+    const all = await promisify(tx.objectStore(CONVERSATIONS).getAll());
+    return all.sort((a, b) => b.updatedAt - a.updatedAt || (a.id < b.id ? -1 : 1)).map(publicConv);
+  }
+
+  /** One conversation, or null. */
+  async get(id) {
+    const tx = this._db.transaction(CONVERSATIONS, 'readonly');
+    const conv = await promisify(tx.objectStore(CONVERSATIONS).get(id));
+    return conv ? publicConv(conv) : null;
+  }
+
+  /**
+   * Appends a record (image data stripped) and returns it as stored, with
+   * seq and at. The first task names an untitled conversation.
+   */
+  async append(conversationId, record) {
+    if (!record || !RECORD_KINDS.includes(record.kind)) throw new Error(`unknown record kind ${JSON.stringify(record?.kind)}`);
+    const tx = this._db.transaction([CONVERSATIONS, RECORDS], 'readwrite');
+    const convs = tx.objectStore(CONVERSATIONS);
+    const conv = await promisify(convs.get(conversationId));
+    if (!conv) {
+      tx.abort();
+      await done(tx).catch(() => {});
+      throw new Error(`no conversation ${conversationId}`);
+    }
+    const stored = { ...stripImages(record), conversationId, seq: conv.nextSeq, at: this._now() };
+    conv.nextSeq += 1;
+    conv.records += 1;
+    conv.updatedAt = stored.at;
+    if (!conv.titled && record.kind === 'task') {
+      conv.title = titleFrom(record.text);
+      conv.titled = true;
+    }
+    convs.put(conv);
+    tx.objectStore(RECORDS).add(stored);
+    await done(tx);
+    return stored;
+  }
+
+  /** The records of a conversation in the order they were appended. */
+  async records(conversationId) {
+    const tx = this._db.transaction(RECORDS, 'readonly');
+    const all = await promisify(tx.objectStore(RECORDS).index('conversationId').getAll(conversationId));
+    return all.sort((a, b) => a.seq - b.seq);
+  }
+
+  /** Renames a conversation. */
+  async rename(id, title) {
+    const tx = this._db.transaction(CONVERSATIONS, 'readwrite');
+    const store = tx.objectStore(CONVERSATIONS);
+    const conv = await promisify(store.get(id));
+    if (!conv) throw new Error(`no conversation ${id}`);
+    conv.title = titleFrom(title);
+    conv.titled = true;
+    store.put(conv);
+    await done(tx);
+    return publicConv(conv);
+  }
+
+  /** Deletes a conversation and its records; clears the active pointer if it pointed there. */
+  async delete(id) {
+    const tx = this._db.transaction([CONVERSATIONS, RECORDS, META], 'readwrite');
+    tx.objectStore(CONVERSATIONS).delete(id);
+    const records = tx.objectStore(RECORDS);
+    const keys = await promisify(records.index('conversationId').getAllKeys(id));
+    for (const k of keys) records.delete(k);
+    const meta = tx.objectStore(META);
+    const active = await promisify(meta.get(ACTIVE_KEY));
+    if (active === id) meta.delete(ACTIVE_KEY);
+    await done(tx);
+  }
+
+  /** The active conversation's id, or null. */
+  async activeId() {
+    const tx = this._db.transaction([META, CONVERSATIONS], 'readonly');
+    const id = await promisify(tx.objectStore(META).get(ACTIVE_KEY));
+    if (id === undefined) return null;
+    const conv = await promisify(tx.objectStore(CONVERSATIONS).get(id));
+    return conv ? id : null;
+  }
+
+  /** Makes an existing conversation the active one (restore from the selector). */
+  async setActive(id) {
+    const tx = this._db.transaction([META, CONVERSATIONS], 'readwrite');
+    const conv = await promisify(tx.objectStore(CONVERSATIONS).get(id));
+    if (!conv) {
+      tx.abort();
+      await done(tx).catch(() => {});
+      throw new Error(`no conversation ${id}`);
+    }
+    tx.objectStore(META).put(id, ACTIVE_KEY);
+    await done(tx);
+  }
+
+  /** The active conversation, creating one when there is none (first run, after Delete). */
+  async ensureActive() {
+    const id = await this.activeId();
+    if (id) return this.get(id);
+    return this.create();
+  }
+
+  /**
+   * A conversation as a downloadable file: the stored transcript plus the
+   * screenshots still held in memory (never read back from storage).
+   * @param {string} id
+   * @param {{screenshots?: Array<{step?: number, task?: number, mime?: string, image: string}>}} [extra]
+   * @returns {Promise<{filename: string, mimeType: string, text: string, data: object}>}
+   *   Blob-ready: new Blob([x.text], {type: x.mimeType}).
+   */
+  async exportConversation(id, { screenshots = [] } = {}) {
+    const conv = await this.get(id);
+    if (!conv) throw new Error(`no conversation ${id}`);
+    const records = (await this.records(id)).map(({ conversationId, ...r }) => r);
+    const data = {
+      format: 'gnosis-agent-conversation',
+      version: 1,
+      exportedAt: new Date(this._now()).toISOString(),
+      conversation: conv,
+      records,
+      screenshots: screenshots.filter((s) => s && typeof s.image === 'string').map((s) => ({
+        step: s.step ?? null,
+        task: s.task ?? null,
+        mime: s.mime || 'image/jpeg',
+        dataUrl: s.image.startsWith('data:') ? s.image : `data:${s.mime || 'image/jpeg'};base64,${s.image}`,
+      })),
+    };
+    const stamp = new Date(this._now()).toISOString().replace(/[:.]/g, '-');
+    return { filename: `gnosis-conversation-${stamp}.json`, mimeType: 'application/json', text: JSON.stringify(data, null, 2), data };
+  }
+
+  /** Closes the database connection. */
+  close() {
+    this._db.close();
+  }
+}
+
+function publicConv(c) {
+  return { id: c.id, title: c.title, createdAt: c.createdAt, updatedAt: c.updatedAt, records: c.records };
+}
