@@ -1,3 +1,326 @@
-// Placeholder replaced by the chat bridge's worker module.
-export const handlers = {};
-export function init() {}
+// The chat bridge in the service worker: arming per origin, the gate, dedup
+// and safety, execution through the shared host connection, badges, and the
+// options page's requests (settings, host status and install, pick, live
+// selector check, capability prompt). Logic lives in the pure modules; this
+// file is the chrome.* glue around them. Handlers follow router.js's shape.
+import { host } from './host.js';
+import { parseToolCall } from './parser.js';
+import { eligibleOrigin, originOfKey, siteKey, toCss } from './selector.js';
+import { buildCapabilityPrompt } from './capability_prompt.js';
+import { admitCall, freshSafety, humanMessage, messageKey, remember } from './guard.js';
+import { formatReply, transportReply } from './result_format.js';
+import { badgeFor } from './badge.js';
+import { defaultSettings, normalizeSettings } from './settings.js';
+import { hostBinaryFor, installAdvice } from './platform.js';
+
+/** How long one execute may take before the worker gives up (the host has its own per-provider timeout). */
+const EXECUTE_TIMEOUT_MS = 150_000;
+
+const session = chrome.storage.session;
+const local = chrome.storage.local;
+const inflight = new Map(); // origin -> Set<AbortController>
+
+async function getSession(key, dflt) {
+  const got = await session.get(key);
+  return got[key] ?? dflt;
+}
+
+async function armedOrigins() {
+  return getSession('armed', {});
+}
+
+async function isArmed(origin) {
+  return !!(await armedOrigins())[origin];
+}
+
+async function loadSettings(origin) {
+  const got = await local.get(siteKey(origin));
+  return { ...defaultSettings(), ...(got[siteKey(origin)] || {}) };
+}
+
+async function setLastEvent(origin, event) {
+  await session.set({ [`last:${origin}`]: { ...event, at: Date.now() } });
+}
+
+function requireOrigin(origin) {
+  const o = eligibleOrigin(origin);
+  if (!o || o !== origin) throw new Error('not eligible: only http(s) pages can be armed');
+  return o;
+}
+
+function senderOrigin(sender) {
+  return eligibleOrigin(sender.url || sender.tab?.url || '');
+}
+
+async function tabsOf(origin) {
+  const tabs = await chrome.tabs.query({});
+  return tabs.filter((t) => eligibleOrigin(t.url || '') === origin);
+}
+
+async function setBadge(tabId, state, detail) {
+  const b = badgeFor(state, detail);
+  try {
+    await chrome.action.setBadgeText({ tabId, text: b.text });
+    if (b.text) await chrome.action.setBadgeBackgroundColor({ tabId, color: b.color });
+    await chrome.action.setTitle({ tabId, title: b.title });
+  } catch {
+    // the tab went away
+  }
+}
+
+/** Contentful selectors for the content script (user input → CSS). */
+function contentConfig(settings) {
+  return {
+    source: toCss(settings.source), destination: toCss(settings.destination),
+    sendButton: toCss(settings.sendButton), autoSend: !!settings.autoSend, debounceMs: settings.debounceMs,
+  };
+}
+
+async function ensureContent(tabId) {
+  await chrome.scripting.executeScript({ target: { tabId }, files: ['content.js'] });
+}
+
+async function configureTab(tabId, origin, baseline) {
+  const settings = await loadSettings(origin);
+  await ensureContent(tabId);
+  await chrome.tabs.sendMessage(tabId, { type: 'bridge.configure', config: contentConfig(settings), baseline });
+  await setBadge(tabId, 'armed');
+}
+
+async function prefixes() {
+  let health = host.status().health;
+  if (!health) {
+    try {
+      health = await host.health({ timeoutMs: 5000 });
+    } catch {
+      health = null;
+    }
+  }
+  const list = (health?.providers || []).map((p) => p.prefix).filter((p) => typeof p === 'string' && p);
+  return list.length ? [...new Set(list)] : ['computer'];
+}
+
+async function start(origin) {
+  requireOrigin(origin);
+  const settings = await loadSettings(origin);
+  const { errors } = normalizeSettings(settings, { requireSelectors: true });
+  if (Object.keys(errors).length) return { ok: false, errors };
+  if (!(await chrome.permissions.contains({ origins: [`${origin}/*`] }))) {
+    return { ok: false, error: `no access to ${origin}: allow it when Start asks` };
+  }
+  const armed = await armedOrigins();
+  armed[origin] = true;
+  await session.set({ armed, [`safety:${origin}`]: freshSafety() });
+  await setLastEvent(origin, { kind: 'armed' });
+  const failures = [];
+  for (const tab of await tabsOf(origin)) {
+    try {
+      await configureTab(tab.id, origin, true);
+    } catch (err) {
+      failures.push(`tab ${tab.id}: ${err.message}`);
+    }
+  }
+  return { ok: true, armed: true, failures };
+}
+
+async function stop(origin, reason) {
+  const armed = await armedOrigins();
+  delete armed[origin];
+  await session.set({ armed });
+  for (const ac of inflight.get(origin) || []) ac.abort();
+  inflight.delete(origin);
+  for (const tab of await tabsOf(origin)) {
+    chrome.tabs.sendMessage(tab.id, { type: 'bridge.disarm' }).catch(() => {});
+    await setBadge(tab.id, reason ? 'error' : 'off', reason);
+  }
+  await setLastEvent(origin, reason ? { kind: 'stopped', error: reason } : { kind: 'stopped' });
+  return { ok: true, armed: false };
+}
+
+/** One extracted message: gate → dedup → safety → execute → the text to inject. */
+async function extracted(message, sender) {
+  const origin = senderOrigin(sender);
+  if (!origin || !(await isArmed(origin))) return { action: 'none', reason: 'not armed' };
+  const text = typeof message.text === 'string' ? message.text : '';
+  const index = Number.isInteger(message.index) ? message.index : 0;
+  const gate = parseToolCall(text, { prefixes: await prefixes() });
+  if (!gate.ok) return { action: 'none', reason: gate.reason };
+
+  const key = messageKey(index, text);
+  const keys = await getSession(`dedup:${origin}`, []);
+  if (keys.includes(key)) return { action: 'none', reason: 'already executed' };
+  await session.set({ [`dedup:${origin}`]: remember(keys, key) });
+  if (message.baseline) return { action: 'none', reason: 'baseline' };
+
+  const settings = await loadSettings(origin);
+  const admitted = admitCall(await getSession(`safety:${origin}`, freshSafety()), gate.call, { maxConsecutive: settings.maxConsecutive });
+  if (!admitted.allowed) {
+    await stop(origin, admitted.reason);
+    return { action: 'stopped', code: admitted.code, reason: `Gnosis ${admitted.reason}. Start again from the options page.` };
+  }
+  await session.set({ [`safety:${origin}`]: admitted.state });
+
+  const tabId = sender.tab.id;
+  await setBadge(tabId, 'running', gate.call.capability);
+  const ac = new AbortController();
+  if (!inflight.has(origin)) inflight.set(origin, new Set());
+  inflight.get(origin).add(ac);
+  let reply;
+  try {
+    reply = await host.request('execute', { capability: gate.call.capability, arguments: gate.call.arguments, origin },
+      { timeoutMs: EXECUTE_TIMEOUT_MS, signal: ac.signal });
+  } catch (err) {
+    reply = transportReply(err, gate.call.capability);
+  } finally {
+    inflight.get(origin)?.delete(ac);
+  }
+  if (!(await isArmed(origin))) return { action: 'none', reason: 'stopped while running' };
+  await setLastEvent(origin, { kind: 'executed', capability: gate.call.capability, ok: !!reply.ok, code: reply.code });
+  await setBadge(tabId, reply.ok ? 'armed' : 'error', reply.ok ? undefined : reply.code);
+  return { action: 'inject', text: formatReply(reply, { maxChars: settings.maxChars }), autoSend: settings.autoSend };
+}
+
+async function hostStatus(refresh) {
+  let health = null;
+  let error = null;
+  try {
+    health = refresh ? await host.health({ timeoutMs: 5000 }) : host.status().health || null;
+  } catch (err) {
+    error = { code: err.code, message: err.message, advice: err.advice };
+  }
+  const status = host.status();
+  return { ok: true, status, health, error: error || status.error || null };
+}
+
+async function installHost() {
+  const info = await chrome.runtime.getPlatformInfo();
+  const bin = hostBinaryFor(info);
+  if (!bin) return { ok: false, error: `no bundled host for ${info.os}/${info.arch}` };
+  const url = chrome.runtime.getURL(bin.path);
+  const probe = await fetch(url).then((r) => r.ok, () => false);
+  if (!probe) return { ok: false, error: `this copy of the extension has no ${bin.path} (build it with make dist)`, file: bin.file };
+  const downloadId = await chrome.downloads.download({ url, filename: bin.file, conflictAction: 'overwrite', saveAs: false });
+  return { ok: true, downloadId, file: bin.file, advice: installAdvice(bin.goos, bin.file) };
+}
+
+async function capabilityPrompt() {
+  const list = await host.request('capabilities.list', undefined, { timeoutMs: 10_000 });
+  if (!list.ok) return { ok: false, error: `${list.code}: ${list.message}` };
+  const described = await Promise.all(list.capabilities.map(async (c) => {
+    const d = await host.request('capabilities.describe', { name: c.name }, { timeoutMs: 10_000 });
+    return d.ok ? { name: c.name, description: d.description ?? c.description, inputSchema: d.inputSchema } : c;
+  }));
+  return { ok: true, text: buildCapabilityPrompt(described, { prefixes: await prefixes() }), count: described.length };
+}
+
+async function tabForOrigin(tabId, origin) {
+  const tab = await chrome.tabs.get(tabId);
+  if (eligibleOrigin(tab.url || '') !== origin) throw new Error('that tab is not on this origin any more');
+  return tab;
+}
+
+/** Message handlers, merged into background.js's single map. */
+export const handlers = {
+  'bridge.getSite': {
+    from: 'extension',
+    async run({ origin }) {
+      requireOrigin(origin);
+      return {
+        ok: true, origin, settings: await loadSettings(origin), armed: await isArmed(origin),
+        last: await getSession(`last:${origin}`, null),
+      };
+    },
+  },
+  'bridge.saveSite': {
+    from: 'extension',
+    async run({ origin, settings }) {
+      requireOrigin(origin);
+      const n = normalizeSettings(settings);
+      if (Object.keys(n.errors).length) return { ok: false, errors: n.errors };
+      await local.set({ [siteKey(origin)]: n.settings });
+      if (await isArmed(origin)) {
+        for (const tab of await tabsOf(origin)) configureTab(tab.id, origin, false).catch(() => {});
+      }
+      return { ok: true, settings: n.settings };
+    },
+  },
+  'bridge.listSites': {
+    from: 'extension',
+    async run() {
+      const all = await local.get(null);
+      return { ok: true, origins: Object.keys(all).map(originOfKey).filter(Boolean).sort() };
+    },
+  },
+  'bridge.start': { from: 'extension', run: ({ origin }) => start(origin) },
+  'bridge.stop': { from: 'extension', run: ({ origin }) => stop(requireOrigin(origin)) },
+  'bridge.hostStatus': { from: 'extension', run: ({ refresh }) => hostStatus(!!refresh) },
+  'bridge.installHost': { from: 'extension', run: () => installHost() },
+  'bridge.capabilityPrompt': { from: 'extension', run: () => capabilityPrompt() },
+  'bridge.insertPrompt': {
+    from: 'extension',
+    async run({ tabId, origin }) {
+      await tabForOrigin(tabId, origin);
+      const prompt = await capabilityPrompt();
+      if (!prompt.ok) return prompt;
+      const settings = await loadSettings(origin);
+      await ensureContent(tabId);
+      return chrome.tabs.sendMessage(tabId, { type: 'bridge.insert', text: prompt.text, destination: toCss(settings.destination) });
+    },
+  },
+  'bridge.pick': {
+    from: 'extension',
+    async run({ tabId, origin, field }, sender) {
+      await tabForOrigin(tabId, origin);
+      await ensureContent(tabId);
+      await chrome.tabs.update(tabId, { active: true });
+      const result = await chrome.tabs.sendMessage(tabId, { type: 'bridge.pick', field });
+      if (sender.tab?.id) chrome.tabs.update(sender.tab.id, { active: true }).catch(() => {});
+      return result;
+    },
+  },
+  'bridge.check': {
+    from: 'extension',
+    async run({ tabId, origin, selectors }) {
+      await tabForOrigin(tabId, origin);
+      if (!(await chrome.permissions.contains({ origins: [`${origin}/*`] }))) return { ok: false, error: 'no access to the page yet' };
+      await ensureContent(tabId);
+      const css = {};
+      for (const [k, v] of Object.entries(selectors || {})) css[k] = toCss(v);
+      const reply = await chrome.tabs.sendMessage(tabId, { type: 'bridge.check', selectors: css });
+      return { ...reply, css };
+    },
+  },
+  'bridge.extracted': { from: 'content', run: (message, sender) => extracted(message, sender) },
+  'bridge.report': {
+    from: 'content',
+    async run({ ok, stage, error }, sender) {
+      const origin = senderOrigin(sender);
+      if (!origin) return { ok: false };
+      await setLastEvent(origin, { kind: ok ? 'delivered' : 'failed', stage, error });
+      if (await isArmed(origin)) await setBadge(sender.tab.id, ok ? 'armed' : 'error', error);
+      return { ok: true };
+    },
+  },
+  'bridge.human': {
+    from: 'content',
+    async run(_message, sender) {
+      const origin = senderOrigin(sender);
+      if (origin && (await isArmed(origin))) await session.set({ [`safety:${origin}`]: humanMessage() });
+      return { ok: true };
+    },
+  },
+};
+
+/** Registers the bridge's listeners: re-arms tabs of armed origins after navigation and reload. */
+export function init() {
+  chrome.tabs.onUpdated.addListener(async (tabId, change, tab) => {
+    if (change.status !== 'complete') return;
+    const origin = eligibleOrigin(tab.url || '');
+    if (!origin || !(await isArmed(origin))) return;
+    try {
+      await configureTab(tabId, origin, false);
+    } catch (err) {
+      await setBadge(tabId, 'error', err.message);
+    }
+  });
+}

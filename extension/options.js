@@ -1,0 +1,337 @@
+// The options page of the chat bridge: per-origin settings, Start/Stop, Pick,
+// a live selector check, host status and one-click install, and the capability
+// prompt. Everything persistent goes through the worker (bridge_worker.js);
+// this page only calls chrome.tabs (to know the current page) and
+// chrome.permissions (requested from the click that needs it).
+import { eligibleOrigin, permissionPattern, pickTab } from './selector.js';
+
+const $ = (id) => document.getElementById(id);
+const FIELDS = ['source', 'destination', 'autoSend', 'sendButton', 'debounceMs', 'maxConsecutive', 'maxChars'];
+
+const state = {
+  origin: null, // the origin being edited
+  tab: null, // an open tab of that origin, if any
+  granted: false, // optional host permission for origin
+  armed: false,
+  prompt: '',
+};
+
+function send(type, extra = {}) {
+  return chrome.runtime.sendMessage({ type, ...extra });
+}
+
+function show(el, visible) {
+  el.hidden = !visible;
+}
+
+function setError(text) {
+  $('form-error').textContent = text || '';
+  show($('form-error'), !!text);
+}
+
+// ---- host ------------------------------------------------------------------
+
+let installPoll = 0;
+
+async function refreshHost(refresh = true) {
+  const r = await send('bridge.hostStatus', { refresh });
+  const h = r.health;
+  const connected = !!(h && h.ok);
+  if (connected) {
+    $('host-state').textContent = `Connected — ${h.status === 'ok' ? 'all providers ready' : `degraded${h.error ? `: ${h.error}` : ''}`}`;
+    $('host-version').textContent = h.version || '?';
+    $('host-providers').textContent = (h.providers || [])
+      .map((p) => `${p.name} (${p.prefix}.*) ${p.state}${p.error ? ` — ${p.error}` : ''}`).join('; ') || 'none configured';
+    $('host-capabilities').textContent = String(h.capabilities ?? 0);
+  } else {
+    const err = r.error || (h && !h.ok ? { code: h.code, message: h.message } : null);
+    $('host-state').textContent = `Not connected${err?.code ? ` (${err.code})` : ''}${err?.message ? `: ${err.message}` : ''}`;
+    $('host-advice').textContent = err?.advice || '';
+  }
+  show($('host-details'), connected);
+  show($('host-advice'), !connected && !!$('host-advice').textContent);
+  show($('host-install'), !connected);
+  if (connected && installPoll) {
+    clearInterval(installPoll);
+    installPoll = 0;
+    $('install-state').textContent = 'The host answers. Installed.';
+  }
+  return connected;
+}
+
+async function installHost() {
+  show($('install-state'), true);
+  $('install-state').textContent = 'Downloading the host…';
+  const r = await send('bridge.installHost');
+  if (!r.ok) {
+    $('install-state').textContent = `Could not download the host: ${r.error}`;
+    return;
+  }
+  $('install-state').textContent = `Downloaded ${r.file}. ${r.advice} Waiting for the host to answer…`;
+  clearInterval(installPoll);
+  installPoll = setInterval(() => refreshHost(true), 2000);
+}
+
+// ---- the page being configured -------------------------------------------
+
+async function findTarget() {
+  const params = new URLSearchParams(location.search);
+  const wanted = params.get('origin');
+  const tabs = await chrome.tabs.query({});
+  const tab = pickTab(tabs, wanted || undefined);
+  if (wanted) return { origin: eligibleOrigin(wanted) ? new URL(wanted).origin : null, raw: wanted, tab };
+  const lastNormal = [...tabs].filter((t) => !t.url?.startsWith(location.origin))
+    .sort((a, b) => (b.lastAccessed || 0) - (a.lastAccessed || 0))[0];
+  if (!tab && lastNormal) return { origin: null, raw: lastNormal.url, tab: null };
+  return { origin: tab ? eligibleOrigin(tab.url) : null, raw: tab?.url, tab };
+}
+
+async function loadOrigin(origin, tab) {
+  state.origin = origin;
+  state.tab = tab || null;
+  $('current-origin').textContent = origin || '—';
+  const eligible = !!origin;
+  for (const el of document.querySelectorAll('#settings input, #settings button')) el.disabled = !eligible;
+  if (!eligible) return;
+  state.granted = await chrome.permissions.contains({ origins: [permissionPattern(origin)] });
+  const r = await send('bridge.getSite', { origin });
+  if (!r.ok) {
+    setError(r.error);
+    return;
+  }
+  for (const f of FIELDS) {
+    const el = $(f);
+    if (el.type === 'checkbox') el.checked = !!r.settings[f];
+    else el.value = r.settings[f] ?? '';
+  }
+  setArmed(r.armed);
+  showLast(r.last);
+  for (const b of document.querySelectorAll('.pick')) b.disabled = !state.tab;
+  checkSelectors();
+}
+
+function setArmed(armed) {
+  state.armed = armed;
+  $('armed-state').textContent = armed ? 'Armed: watching this page' : 'Stopped';
+}
+
+function showLast(last) {
+  if (!last) {
+    $('last-event').textContent = '';
+    return;
+  }
+  const when = new Date(last.at).toLocaleTimeString();
+  const what = {
+    armed: 'armed',
+    stopped: last.error ? `stopped — ${last.error}` : 'stopped',
+    executed: `ran ${last.capability}: ${last.ok ? 'ok' : last.code}`,
+    delivered: `result delivered (${last.stage})`,
+    failed: `failed at ${last.stage}: ${last.error}`,
+  }[last.kind] || last.kind;
+  $('last-event').textContent = `Last: ${what} at ${when}`;
+  if (last.kind === 'failed' || (last.kind === 'stopped' && last.error)) setError(what);
+}
+
+function readForm() {
+  const out = {};
+  for (const f of FIELDS) {
+    const el = $(f);
+    out[f] = el.type === 'checkbox' ? el.checked : el.value;
+  }
+  return out;
+}
+
+async function save() {
+  const r = await send('bridge.saveSite', { origin: state.origin, settings: readForm() });
+  if (!r.ok) {
+    setError(Object.entries(r.errors || {}).map(([k, v]) => `${labelOf(k)}: ${v}`).join('; ') || r.error);
+    return false;
+  }
+  setError('');
+  refreshSaved();
+  return true;
+}
+
+function labelOf(field) {
+  return document.querySelector(`label[for="${field}"]`)?.textContent || field;
+}
+
+/** Asks for access to the origin, from the click that needs it (contains first). */
+function ensureAccess() {
+  if (state.granted) return Promise.resolve(true);
+  return chrome.permissions.request({ origins: [permissionPattern(state.origin)] }).then((ok) => {
+    state.granted = ok;
+    return ok;
+  }, () => false);
+}
+
+async function refreshSaved() {
+  const r = await send('bridge.listSites');
+  const select = $('saved-pages');
+  const current = select.value;
+  select.replaceChildren(new Option('(current page)', ''), ...r.origins.map((o) => new Option(o, o)));
+  select.value = r.origins.includes(current) ? current : '';
+}
+
+// ---- live selector check ---------------------------------------------------
+
+let checking = false;
+async function checkSelectors() {
+  if (checking || !state.origin || !state.tab || !state.granted) {
+    for (const f of ['source', 'destination', 'sendButton']) {
+      $(`${f}-match`).textContent = state.origin && !state.tab ? 'open this page in a tab to check' : '';
+    }
+    return;
+  }
+  checking = true;
+  try {
+    const selectors = { source: $('source').value, destination: $('destination').value, sendButton: $('sendButton').value };
+    const r = await send('bridge.check', { tabId: state.tab.id, origin: state.origin, selectors });
+    for (const f of Object.keys(selectors)) {
+      const el = $(`${f}-match`);
+      const res = r.results?.[f];
+      el.classList.remove('ok', 'bad');
+      if (!selectors[f]) el.textContent = '';
+      else if (!r.ok) el.textContent = r.error || '';
+      else if (!r.css?.[f] || res?.error) {
+        el.textContent = '✗ not a valid selector';
+        el.classList.add('bad');
+      } else if (!res?.count) {
+        el.textContent = `✗ matches nothing on the page (${r.css[f]})`;
+        el.classList.add('bad');
+      } else if (f === 'destination' && !res.editable) {
+        el.textContent = `✗ matches ${res.count}, but nothing editable inside`;
+        el.classList.add('bad');
+      } else {
+        el.textContent = `✓ matches ${res.count} element${res.count === 1 ? '' : 's'} (${r.css[f]})`;
+        el.classList.add('ok');
+      }
+    }
+  } catch {
+    // the tab navigated or closed; the next tick tries again
+  } finally {
+    checking = false;
+  }
+}
+
+// ---- wiring -----------------------------------------------------------------
+
+async function main() {
+  $('host-recheck').addEventListener('click', () => refreshHost(true));
+  $('host-install').addEventListener('click', installHost);
+
+  $('start').addEventListener('click', () => {
+    setError('');
+    ensureAccess().then(async (ok) => {
+      if (!ok) {
+        setError(`Gnosis needs access to ${state.origin} to read and write the chat. Start again and allow it.`);
+        return;
+      }
+      if (!(await save())) return;
+      const r = await send('bridge.start', { origin: state.origin });
+      if (!r.ok) {
+        setError(r.error || Object.entries(r.errors || {}).map(([k, v]) => `${labelOf(k)}: ${v}`).join('; '));
+        return;
+      }
+      setArmed(true);
+      checkSelectors();
+    });
+  });
+  $('stop').addEventListener('click', async () => {
+    const r = await send('bridge.stop', { origin: state.origin });
+    if (r.ok) setArmed(false);
+  });
+
+  for (const button of document.querySelectorAll('.pick')) {
+    button.addEventListener('click', () => {
+      const field = button.dataset.field;
+      ensureAccess().then(async (ok) => {
+        if (!ok || !state.tab) return;
+        $(`${field}-match`).textContent = 'Click the element in the page (Escape cancels)…';
+        const r = await send('bridge.pick', { tabId: state.tab.id, origin: state.origin, field });
+        if (r?.ok && r.selector) {
+          $(field).value = r.selector;
+          await save();
+        }
+        checkSelectors();
+      });
+    });
+  }
+
+  for (const f of FIELDS) $(f).addEventListener('change', () => state.origin && save());
+  for (const f of ['source', 'destination', 'sendButton']) $(f).addEventListener('input', () => checkSelectors());
+
+  $('saved-pages').addEventListener('change', async () => {
+    const origin = $('saved-pages').value;
+    if (origin) {
+      const tabs = await chrome.tabs.query({});
+      await loadOrigin(origin, pickTab(tabs, origin));
+    } else {
+      await loadTarget();
+    }
+  });
+
+  $('prompt-show').addEventListener('click', async () => {
+    const text = await getPrompt();
+    if (text) {
+      $('prompt-text').value = text;
+      show($('prompt-text'), true);
+    }
+  });
+  $('prompt-copy').addEventListener('click', async () => {
+    const text = await getPrompt();
+    if (!text) return;
+    await navigator.clipboard.writeText(text).then(() => {
+      $('prompt-state').textContent = 'Copied.';
+    }, () => {
+      $('prompt-text').value = text;
+      show($('prompt-text'), true);
+      $('prompt-text').select();
+      $('prompt-state').textContent = 'Copy was refused: the prompt is selected below.';
+    });
+  });
+  $('prompt-insert').addEventListener('click', () => {
+    ensureAccess().then(async (ok) => {
+      if (!ok || !state.tab) {
+        $('prompt-state').textContent = 'Open the chat page in a tab first.';
+        return;
+      }
+      const r = await send('bridge.insertPrompt', { tabId: state.tab.id, origin: state.origin });
+      $('prompt-state').textContent = r?.ok ? 'Inserted into the page.' : `Could not insert: ${r?.error}`;
+    });
+  });
+
+  await loadTarget();
+  refreshSaved();
+  refreshHost(true);
+  setInterval(checkSelectors, 1500);
+  setInterval(async () => {
+    if (!state.origin) return;
+    const r = await send('bridge.getSite', { origin: state.origin });
+    if (r.ok) {
+      setArmed(r.armed);
+      showLast(r.last);
+    }
+  }, 1000);
+}
+
+async function getPrompt() {
+  $('prompt-state').textContent = 'Asking the host…';
+  const r = await send('bridge.capabilityPrompt');
+  if (!r.ok) {
+    $('prompt-state').textContent = `Could not build the prompt: ${r.error}`;
+    return '';
+  }
+  $('prompt-state').textContent = `${r.count} capabilities.`;
+  return r.text;
+}
+
+async function loadTarget() {
+  const target = await findTarget();
+  const eligible = !!target.origin;
+  $('eligibility').textContent = eligible ? '' : `${target.raw || 'This page'} is not eligible: only http and https pages can be used.`;
+  show($('eligibility'), !eligible);
+  await loadOrigin(target.origin, target.tab);
+}
+
+main();
