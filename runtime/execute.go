@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 )
@@ -127,6 +128,8 @@ func (r *Runtime) checkArguments(e *entry, raw json.RawMessage) (json.RawMessage
 		return args, nil
 	}
 	if len(vs) > 0 {
+		// Deterministic order for clients and tests: by path, root first.
+		sort.SliceStable(vs, func(i, j int) bool { return vs[i].Path < vs[j].Path })
 		return nil, &Error{
 			Code:    CodeInvalidArguments,
 			Message: fmt.Sprintf("arguments do not match the input schema of %q: %s", e.cap.Name, summarise(vs)),

@@ -18,8 +18,9 @@ import (
 //
 //   - It resolves a non-local "$ref" by fetching it (http, https, and file
 //     URLs) through a process-wide registry. Compile works on a copy of the
-//     schema from which every "$ref"/"$recursiveRef" that is not a fragment
-//     of the same document ("#...") is removed, and every "$id" too (an "$id"
+//     schema from which every "$ref" that is not a fragment of the same
+//     document ("#...") is removed, every "$recursiveRef" (qri-io resolves it
+//     against the base URI only an "$id" sets), and every "$id" too (an "$id"
 //     turns relative refs into remote URLs and registers the schema in the
 //     process-wide registry, where tools could shadow each other). The
 //     removed part of a schema accepts anything; the provider still validates
@@ -93,11 +94,17 @@ func neutralise(v any, path string, warnings *[]string) any {
 		for k, child := range t {
 			if s, ok := child.(string); ok {
 				switch k {
-				case "$ref", "$recursiveRef":
+				case "$ref":
 					if !strings.HasPrefix(s, "#") {
 						delete(t, k)
 						*warnings = append(*warnings, fmt.Sprintf("%s/%s: external reference %q is not followed; that part is not validated", path, k, s))
 					}
+					continue
+				case "$recursiveRef":
+					// qri-io resolves it against the document's base URI,
+					// which only an "$id" gives, and "$id" goes.
+					delete(t, k)
+					*warnings = append(*warnings, fmt.Sprintf("%s/%s: recursive reference %q is not supported; that part is not validated", path, k, s))
 					continue
 				case "$id":
 					delete(t, k)
