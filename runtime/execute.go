@@ -211,6 +211,12 @@ func callError(ctx context.Context, err error) error {
 }
 
 func isToolError(result json.RawMessage) bool {
+	// Inside a JSON string a quote is escaped, so the bytes "isError" with
+	// their quotes only occur as a key (or an exact string value). Checking
+	// for them first keeps multi-megabyte results from a full decode.
+	if !bytes.Contains(result, []byte(`"isError"`)) {
+		return false
+	}
 	var r struct {
 		IsError bool `json:"isError"`
 	}

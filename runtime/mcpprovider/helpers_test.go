@@ -183,3 +183,5 @@ func alive(pid string) bool {
 	i := strings.LastIndexByte(s, ')')
 	return i >= 0 && i+2 < len(s) && s[i+2] != 'Z'
 }
+
+func itoa(i int) string { return fmt.Sprint(i) }

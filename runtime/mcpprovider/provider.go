@@ -206,3 +206,13 @@ func (p *Provider) Call(ctx context.Context, tool string, arguments json.RawMess
 	}
 	return s.call(ctx, tool, arguments, p.cfg.Timeout)
 }
+
+// currentPID is the running child's pid, 0 if none (for tests and logs).
+func (p *Provider) currentPID() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.current == nil {
+		return 0
+	}
+	return p.current.cmd.Process.Pid
+}
