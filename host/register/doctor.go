@@ -98,11 +98,22 @@ func PrintTable(w io.Writer, checks []Check) error {
 type doctor struct {
 	DoctorOptions
 	checks []Check
+	later  []Check // rows about the registry, printed after "registered"
 	tested map[string]bool // host binaries already self-tested
 }
 
 func (d *doctor) add(browser, item string, s Status, format string, args ...any) {
 	d.checks = append(d.checks, Check{browser, item, s, fmt.Sprintf(format, args...)})
+}
+
+// addLater queues a row to follow the next "registered" row.
+func (d *doctor) addLater(browser, item string, s Status, format string, args ...any) {
+	d.later = append(d.later, Check{browser, item, s, fmt.Sprintf(format, args...)})
+}
+
+func (d *doctor) flush() {
+	d.checks = append(d.checks, d.later...)
+	d.later = nil
 }
 
 // browser checks one browser. named means the user asked for it, so "not
@@ -119,12 +130,15 @@ func (d *doctor) browser(b Browser, named bool) {
 	if !ok {
 		if !found && !named {
 			d.add(b.ID, "registered", Skip, "not installed, not registered")
+			d.flush()
 			return
 		}
 		d.add(b.ID, "registered", Fail, "%s (%s); run: gnosis-host install --browsers %s", where, errNotFound, b.ID)
+		d.flush()
 		return
 	}
 	d.add(b.ID, "registered", OK, "%s", where)
+	d.flush()
 	data, err := os.ReadFile(mpath)
 	if err != nil {
 		d.add(b.ID, "manifest", Fail, "%s: %v (%s)", mpath, err, errNotFound)
@@ -224,17 +238,17 @@ func (d *doctor) registration(b Browser) (mpath, where string, ok bool) {
 		}
 		want := join(e.GOOS, e.InstallDir(), ManifestFile)
 		if v == "" {
-			d.add(b.ID, "registry value", Fail, "%s has an empty default value; it must be the manifest's path (%s)", full, errNotFound)
+			d.addLater(b.ID, "registry value", Fail, "%s has an empty default value; it must be the manifest's path (%s)", full, errNotFound)
 			return "", where, false
 		}
 		if _, err := os.Stat(v); err != nil {
-			d.add(b.ID, "registry value", Fail, "%s names %s, which does not exist (%s); install wrote %s", full, v, errNotFound, want)
+			d.addLater(b.ID, "registry value", Fail, "%s names %s, which does not exist (%s); install wrote %s", full, v, errNotFound, want)
 			return "", where, false
 		}
 		if !strings.EqualFold(v, want) {
-			d.add(b.ID, "registry value", Warn, "%s names %s, not the installed manifest %s", full, v, want)
+			d.addLater(b.ID, "registry value", Warn, "%s names %s, not the installed manifest %s", full, v, want)
 		} else {
-			d.add(b.ID, "registry value", OK, "matches the installed manifest")
+			d.addLater(b.ID, "registry value", OK, "matches the installed manifest")
 		}
 		return v, where, true
 	}
@@ -255,11 +269,11 @@ func (d *doctor) edgeOrder(b Browser, first regKey, value string) {
 			continue
 		}
 		if v, err := d.Registry.Get(k.root, k.key); err == nil && !strings.EqualFold(v, value) {
-			d.add(b.ID, "edge key order", Warn, "Edge reads only the first key it finds, %s (= %s); %s\\%s (= %s) is ignored", full, value, k.root, k.key, v)
+			d.addLater(b.ID, "edge key order", Warn, "Edge reads only the first key it finds, %s (= %s); %s\\%s (= %s) is ignored", full, value, k.root, k.key, v)
 			return
 		}
 	}
-	d.add(b.ID, "edge key order", OK, "Edge reads only the first key it finds; that is %s", full)
+	d.addLater(b.ID, "edge key order", OK, "Edge reads only the first key it finds; that is %s", full)
 }
 
 type regKey struct {

@@ -3,6 +3,8 @@ rem Registers gnosis-host for the current user with Chrome (and its channels, Br
 rem which read Chrome's key), Chromium and Edge (and its channels). Double-click it, or run it
 rem from a terminal, in the folder that holds gnosis-host.exe (the release zip's layout).
 rem It writes exactly what "gnosis-host.exe install" writes; no administrator rights needed.
+rem Errors are checked with "if errorlevel 1" after each command, which behaves the same on
+rem Windows and under Wine's cmd (tests/wine_test.go runs this script there).
 rem   install.cmd [/quiet]    /quiet: do not wait for a key press at the end
 setlocal EnableExtensions DisableDelayedExpansion
 
@@ -21,9 +23,12 @@ set "MANIFEST=%DEST%\com.gnosis.host.json"
 set "JHOST=%HOST:\=\\%"
 
 echo Installing gnosis-host in %DEST%:
-if not exist "%DEST%\" mkdir "%DEST%" || goto fail
-copy /y "%SRC%" "%HOST%.new" >nul || goto fail
-move /y "%HOST%.new" "%HOST%" >nul || goto fail
+if not exist "%DEST%" mkdir "%DEST%"
+if not exist "%DEST%" goto fail
+copy /y "%SRC%" "%HOST%.new" >nul
+if errorlevel 1 goto fail
+move /y "%HOST%.new" "%HOST%" >nul
+if errorlevel 1 goto fail
 echo   copied %SRC% to %HOST%
 
 > "%MANIFEST%.new" echo {
@@ -35,12 +40,17 @@ echo   copied %SRC% to %HOST%
 >>"%MANIFEST%.new" echo     "chrome-extension://mbegimjagonemgohdcndepbpfbmlmgdd/"
 >>"%MANIFEST%.new" echo   ]
 >>"%MANIFEST%.new" echo }
-move /y "%MANIFEST%.new" "%MANIFEST%" >nul || goto fail
+if errorlevel 1 goto fail
+move /y "%MANIFEST%.new" "%MANIFEST%" >nul
+if errorlevel 1 goto fail
 echo   wrote %MANIFEST%
 
-call :register "Software\Google\Chrome" "Chrome, its Beta/Dev/Canary channels, Brave, Vivaldi" || goto fail
-call :register "Software\Chromium" "Chromium" || goto fail
-call :register "Software\Microsoft\Edge" "Edge and its channels" || goto fail
+call :register "Software\Google\Chrome" "Chrome, its Beta/Dev/Canary channels, Brave, Vivaldi"
+if errorlevel 1 goto fail
+call :register "Software\Chromium" "Chromium"
+if errorlevel 1 goto fail
+call :register "Software\Microsoft\Edge" "Edge and its channels"
+if errorlevel 1 goto fail
 
 echo.
 echo Next: open chrome://extensions (or edge://extensions), turn on Developer mode, click
@@ -51,8 +61,10 @@ exit /b 0
 
 :register
 set "KEY=HKCU\%~1\NativeMessagingHosts\com.gnosis.host"
-reg add "%KEY%" /ve /t REG_SZ /d "%MANIFEST%" /f >nul || exit /b 1
-reg query "%KEY%" /ve >nul 2>&1 || exit /b 1
+reg add "%KEY%" /ve /t REG_SZ /d "%MANIFEST%" /f >nul
+if errorlevel 1 exit /b 1
+reg query "%KEY%" /ve >nul 2>&1
+if errorlevel 1 exit /b 1
 echo   set %KEY% (%~2)
 exit /b 0
 
