@@ -1,0 +1,371 @@
+// Bounded context for the browser agent's model requests.
+//
+// A request never replays a whole conversation. It holds: the system prompt,
+// the compacted summary of older records, at most the latest 30 rounds of
+// text history (a round = one step: the model's analysis and action, and the
+// action's result), at most three observation screenshots (the two previous
+// steps' and the current one, all held in memory only) and the user's
+// reference images (up to four a message, 10 MiB each, 20 MiB together).
+// When the previous request's prompt usage exceeded 32,000 tokens, a
+// compaction request (temperature 0) folds every unsummarised record into a
+// new summary before the next task. A meter counts steps and tokens per task.
+//
+// Pure module: records come from conversation_store.js, nothing is fetched.
+
+import { fillTemplate, formatDate } from './prompt.js';
+
+/** Most rounds of text history replayed. */
+export const MAX_ROUNDS = 30;
+/** Most observation screenshots in one request (two previous + current). */
+export const MAX_SCREENSHOTS = 3;
+/** Prompt tokens of the previous request above which the context is compacted. */
+export const COMPACTION_THRESHOLD = 32000;
+/** Longest text of one record inside a compaction request. */
+export const COMPACTION_RECORD_CHARS = 4000;
+
+const MiB = 1024 * 1024;
+/** User reference image limits. */
+export const IMAGE_LIMITS = Object.freeze({
+  perMessage: 4,
+  eachBytes: 10 * MiB,
+  totalBytes: 20 * MiB,
+  types: Object.freeze(['image/png', 'image/jpeg', 'image/webp', 'image/gif']),
+});
+
+/** Stable codes of ContextError. */
+export const CONTEXT_CODES = Object.freeze({
+  TOO_MANY_IMAGES: 'TOO_MANY_IMAGES',
+  IMAGE_TOO_LARGE: 'IMAGE_TOO_LARGE',
+  IMAGES_TOO_LARGE: 'IMAGES_TOO_LARGE',
+  NOT_AN_IMAGE: 'NOT_AN_IMAGE',
+  EMPTY_SUMMARY: 'EMPTY_SUMMARY',
+});
+
+/** An error with a stable .code and a message meant for the user. */
+export class ContextError extends Error {
+  constructor(code, message) {
+    super(message);
+    this.name = 'ContextError';
+    this.code = code;
+  }
+}
+
+/** Formats a byte count for people ("12.3 MiB"). */
+export function formatBytes(n) {
+  if (n < 1024) return `${n} B`;
+  if (n < MiB) return `${(n / 1024).toFixed(1)} KiB`;
+  return `${(n / MiB).toFixed(1)} MiB`;
+}
+
+function splitDataUrl(s) {
+  const m = /^data:([^;,]*)(;base64)?,(.*)$/is.exec(s || '');
+  return m ? { mime: m[1].toLowerCase(), base64: m[3] } : null;
+}
+
+function base64Bytes(b64) {
+  const clean = String(b64).replace(/\s+/g, '');
+  const pad = clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0;
+  return Math.max(0, Math.floor((clean.length * 3) / 4) - pad);
+}
+
+/**
+ * Checks the reference images of one user message and returns them
+ * normalised to {name, mime, size, dataUrl}. Each image is
+ * {name, mime?, size?, dataUrl? | data? (base64)}; the size is measured from
+ * the data when present. Throws ContextError with a message for the user.
+ */
+export function validateReferenceImages(images = []) {
+  if (images.length > IMAGE_LIMITS.perMessage) {
+    throw new ContextError(CONTEXT_CODES.TOO_MANY_IMAGES, `A message can carry at most ${IMAGE_LIMITS.perMessage} images; ${images.length} are attached. Remove ${images.length - IMAGE_LIMITS.perMessage}.`);
+  }
+  let total = 0;
+  const out = images.map((img, i) => {
+    const name = img.name || `image ${i + 1}`;
+    const parsed = img.dataUrl ? splitDataUrl(img.dataUrl) : null;
+    const mime = String(img.mime || parsed?.mime || '').toLowerCase();
+    const base64 = parsed ? parsed.base64 : img.data;
+    if (!IMAGE_LIMITS.types.includes(mime)) {
+      throw new ContextError(CONTEXT_CODES.NOT_AN_IMAGE, `${name} is not a supported image (${mime || 'unknown type'}); attach PNG, JPEG, WebP or GIF.`);
+    }
+    const size = typeof base64 === 'string' ? base64Bytes(base64) : Number(img.size) || 0;
+    if (size > IMAGE_LIMITS.eachBytes) {
+      throw new ContextError(CONTEXT_CODES.IMAGE_TOO_LARGE, `${name} is ${formatBytes(size)}; each image may be at most ${formatBytes(IMAGE_LIMITS.eachBytes)}.`);
+    }
+    total += size;
+    return { name, mime, size, dataUrl: img.dataUrl || (typeof base64 === 'string' ? `data:${mime};base64,${base64}` : undefined) };
+  });
+  if (total > IMAGE_LIMITS.totalBytes) {
+    throw new ContextError(CONTEXT_CODES.IMAGES_TOO_LARGE, `The images total ${formatBytes(total)}; together they may be at most ${formatBytes(IMAGE_LIMITS.totalBytes)}.`);
+  }
+  return out;
+}
+
+/**
+ * The latest summary record and the records it does not cover, in order.
+ * @returns {{summary: object|null, records: object[]}}
+ */
+export function unsummarised(records) {
+  let summary = null;
+  for (const r of records) if (r.kind === 'summary' && (!summary || r.seq > summary.seq)) summary = r;
+  const upto = summary ? summary.upto : 0;
+  return { summary, records: records.filter((r) => r.kind !== 'summary' && r.seq > upto) };
+}
+
+/**
+ * Groups records into history entries: {kind:'task'|'user'|'outcome'|'note',
+ * seq, text, ...} and {kind:'round', task, step, analysis, action, result,
+ * observation} for the analysis/action/result records of one step.
+ */
+export function groupEntries(records) {
+  const entries = [];
+  let task = 0;
+  let round = null;
+  for (const r of records) {
+    if (r.kind === 'analysis' || r.kind === 'action' || r.kind === 'result') {
+      if (!round || round.step !== r.step || round.task !== task) {
+        round = { kind: 'round', task, step: r.step, seq: r.seq, analysis: '', action: '', result: '', observation: null };
+        entries.push(round);
+      }
+      round[r.kind] = r.text || '';
+      if (r.observation) round.observation = r.observation;
+      continue;
+    }
+    round = null;
+    if (r.kind === 'task') task = r.seq;
+    entries.push({ ...r });
+  }
+  return entries;
+}
+
+/**
+ * Selects the text history of a request: the summary, then the entries from
+ * the latest MAX_ROUNDS rounds on. The current task (the latest task
+ * record) is always kept even when its rounds alone exceed the bound.
+ */
+export function selectHistory(records, { maxRounds = MAX_ROUNDS } = {}) {
+  const { summary, records: rest } = unsummarised(records);
+  let entries = groupEntries(rest);
+  const rounds = entries.filter((e) => e.kind === 'round');
+  let dropped = 0;
+  if (rounds.length > maxRounds) {
+    dropped = rounds.length - maxRounds;
+    const first = entries.indexOf(rounds[dropped]);
+    const kept = entries.slice(first);
+    const currentTask = [...entries].reverse().find((e) => e.kind === 'task');
+    if (currentTask && !kept.includes(currentTask)) kept.unshift(currentTask);
+    entries = kept;
+  }
+  return { summary, entries, droppedRounds: dropped };
+}
+
+function observationText(o) {
+  if (!o) return '';
+  const v = o.viewport ? `\nViewport: ${o.viewport.width} x ${o.viewport.height} CSS pixels` : '';
+  return `URL: ${o.url || '(unknown)'}\nTitle: ${o.title || ''}${v}`;
+}
+
+function image(url) {
+  return { type: 'image_url', image_url: { url } };
+}
+
+function screenshotUrl(s) {
+  return s.image.startsWith('data:') ? s.image : `data:${s.mime || 'image/jpeg'};base64,${s.image}`;
+}
+
+/** The assistant turn replayed for a round, in the model's own format. */
+export function replayReply(round) {
+  const think = round.analysis ? `<think>${round.analysis}</think>` : '';
+  return `${think}<action>${round.action}</action>`;
+}
+
+/**
+ * Builds the messages of one action request.
+ * @param {object} ctx
+ * @param {string} ctx.template system prompt template ({{date}}, {{task}}, {{viewport_width}}, {{viewport_height}})
+ * @param {Date} ctx.now
+ * @param {object[]} ctx.records the conversation's stored records (the current task included)
+ * @param {{image: string, mime?: string, viewport: {width, height}, url?, title?}} ctx.current current observation
+ * @param {Array<{step: number, image: string, mime?: string}>} [ctx.previousScreenshots] in memory, oldest first
+ * @param {Array} [ctx.referenceImages] the current task's images (validated here)
+ * @param {string[]} [ctx.warnings]
+ * @param {number} ctx.step the step being requested (1-based)
+ * @param {number} ctx.maxSteps
+ */
+export function buildRequestMessages(ctx) {
+  const { summary, entries } = selectHistory(ctx.records, { maxRounds: ctx.maxRounds ?? MAX_ROUNDS });
+  const taskEntry = [...entries].reverse().find((e) => e.kind === 'task');
+  const task = ctx.task ?? taskEntry?.text ?? '';
+  const refs = validateReferenceImages(ctx.referenceImages || []);
+  const system = fillTemplate(ctx.template, {
+    date: formatDate(ctx.now),
+    task,
+    viewport_width: ctx.current.viewport.width,
+    viewport_height: ctx.current.viewport.height,
+  });
+  const messages = [{ role: 'system', content: system }];
+  if (summary) messages.push({ role: 'user', content: `Summary of the conversation so far (compacted):\n${summary.text}` });
+  let pending = null; // the last round, whose result opens the next user turn
+  const flush = () => {
+    const r = pending;
+    pending = null;
+    return r ? `Result of step ${r.step}: ${r.result || '(none)'}\n\n` : '';
+  };
+  for (const e of entries) {
+    switch (e.kind) {
+      case 'task': {
+        const text = `${flush()}${e === taskEntry ? 'Task' : 'Earlier task'}: ${e.text}`;
+        if (e === taskEntry && refs.length) {
+          messages.push({ role: 'user', content: [{ type: 'text', text: `${text}\n(${refs.length} reference image${refs.length > 1 ? 's' : ''} attached.)` }, ...refs.map((r) => image(r.dataUrl))] });
+        } else messages.push({ role: 'user', content: text });
+        break;
+      }
+      case 'user':
+        messages.push({ role: 'user', content: `${flush()}The user replied: ${e.text}` });
+        break;
+      case 'outcome':
+        messages.push({ role: 'user', content: `${flush()}(That task ended: ${e.outcome}${e.text ? ` — ${e.text}` : ''})` });
+        break;
+      case 'note':
+        messages.push({ role: 'user', content: `${flush()}Note: ${e.text}` });
+        break;
+      case 'round':
+        messages.push({ role: 'user', content: `${flush()}Step ${e.step} observation.\n${observationText(e.observation)}`.trimEnd() });
+        messages.push({ role: 'assistant', content: replayReply(e) });
+        pending = e;
+        break;
+      default:
+        break;
+    }
+  }
+  const lines = [];
+  const carried = flush();
+  if (carried) lines.push(carried.trimEnd());
+  for (const w of ctx.warnings || []) lines.push(w);
+  const previous = (ctx.previousScreenshots || []).filter((s) => s && s.image).slice(-(MAX_SCREENSHOTS - 1));
+  if (previous.length) lines.push(`Screenshots of the previous step${previous.length > 1 ? 's' : ''} (${previous.map((s) => `step ${s.step}`).join(', ')}) come first, then the current one.`);
+  lines.push(`Step ${ctx.step} of at most ${ctx.maxSteps}. Current observation.\n${observationText(ctx.current)}`);
+  lines.push('Reply with <think>…</think> and exactly one <action>…</action>.');
+  messages.push({
+    role: 'user',
+    content: [{ type: 'text', text: lines.join('\n\n') }, ...previous.map((s) => image(screenshotUrl(s))), image(screenshotUrl(ctx.current))],
+  });
+  return messages;
+}
+
+/** Counts the observation screenshots and reference images of a message list. */
+export function countImages(messages) {
+  let n = 0;
+  for (const m of messages) if (Array.isArray(m.content)) n += m.content.filter((p) => p.type === 'image_url').length;
+  return n;
+}
+
+/** The prompt tokens of the latest request recorded (usage on action records), after the latest summary. */
+export function lastPromptTokens(records) {
+  const { summary } = unsummarised(records);
+  for (let i = records.length - 1; i >= 0; i--) {
+    const r = records[i];
+    if (summary && r.seq <= summary.seq) break;
+    const p = r.usage?.prompt_tokens ?? r.usage?.promptTokens;
+    if (typeof p === 'number') return p;
+  }
+  return 0;
+}
+
+const COMPACTION_SYSTEM = `You maintain the memory of a browser automation agent that works on web pages through screenshots.
+Fold the previous summary and the new conversation records into one new summary that lets the agent continue without the records.
+Keep: every task the user gave and its status, the user's answers and preferences, facts and values found (names, numbers, URLs, file names), what was done and what failed, the current state of the page or task, and open questions.
+Drop: step-by-step clicking detail that no longer matters. Write plain text, at most about 400 words, no action tags.`;
+
+function recordLine(r) {
+  let text = String(r.text ?? '');
+  if (text.length > COMPACTION_RECORD_CHARS) text = `${text.slice(0, COMPACTION_RECORD_CHARS)}… (truncated)`;
+  const step = r.step !== undefined ? ` step ${r.step}` : '';
+  const extra = r.kind === 'outcome' ? ` (${r.outcome})` : '';
+  const url = r.observation?.url ? ` [${r.observation.url}]` : '';
+  return `#${r.seq} ${r.kind}${step}${extra}${url}: ${text}`;
+}
+
+/**
+ * Decides whether the context must be compacted before the next task and,
+ * if so, returns the compaction request: {messages, temperature: 0, from,
+ * upto, promptTokens}. Null when the previous request's prompt usage is at or
+ * below the threshold or there is nothing unsummarised.
+ */
+export function planCompaction(records, { threshold = COMPACTION_THRESHOLD, force = false } = {}) {
+  const promptTokens = lastPromptTokens(records);
+  if (!force && promptTokens <= threshold) return null;
+  const { summary, records: rest } = unsummarised(records);
+  if (!rest.length) return null;
+  const body = [
+    summary ? `Previous summary:\n${summary.text}` : 'Previous summary: (none)',
+    `New records (${rest.length}):\n${rest.map(recordLine).join('\n')}`,
+    'Write the new summary now.',
+  ].join('\n\n');
+  return {
+    messages: [{ role: 'system', content: COMPACTION_SYSTEM }, { role: 'user', content: body }],
+    temperature: 0,
+    from: rest[0].seq,
+    upto: rest[rest.length - 1].seq,
+    promptTokens,
+  };
+}
+
+/**
+ * Turns the model's compaction reply into the summary record to append.
+ * Throws ContextError on an empty reply (the old context stays as it was).
+ */
+export function applyCompaction(plan, replyText) {
+  const text = String(replyText || '').replace(/<think>[\s\S]*?<\/think>/g, '').trim();
+  if (!text) throw new ContextError(CONTEXT_CODES.EMPTY_SUMMARY, 'The model returned an empty summary; the conversation was not compacted.');
+  return { kind: 'summary', text, from: plan.from, upto: plan.upto, promptTokens: plan.promptTokens };
+}
+
+/**
+ * A per-task meter of steps and tokens (OpenAI usage figures).
+ * @param {{maxSteps?: number}} [opts]
+ */
+export function createMeter({ maxSteps = 0 } = {}) {
+  const m = { steps: 0, maxSteps, requests: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, lastPromptTokens: 0 };
+  return {
+    /** Counts one executed step. */
+    step() { m.steps += 1; },
+    /** Adds one request's usage ({prompt_tokens, completion_tokens, total_tokens}); null counts the request only. */
+    usage(u) {
+      m.requests += 1;
+      if (!u) return;
+      const p = Number(u.prompt_tokens ?? u.promptTokens) || 0;
+      const c = Number(u.completion_tokens ?? u.completionTokens) || 0;
+      m.promptTokens += p;
+      m.completionTokens += c;
+      m.totalTokens += Number(u.total_tokens ?? u.totalTokens) || p + c;
+      m.lastPromptTokens = p;
+    },
+    /** A copy of the figures. */
+    snapshot() { return { ...m }; },
+  };
+}
+
+/** Rebuilds a task's meter from stored records (the records after its task record). */
+export function meterFromRecords(records, { maxSteps = 0 } = {}) {
+  const meter = createMeter({ maxSteps });
+  let start = 0;
+  for (const r of records) if (r.kind === 'task') start = r.seq;
+  for (const r of records) {
+    if (r.seq <= start) continue;
+    if (r.kind === 'action') {
+      meter.usage(r.usage || null);
+      meter.step();
+    }
+  }
+  return meter;
+}
+
+function shortCount(n) {
+  return n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n);
+}
+
+/** One line for the UI: "Step 3/100 · 12.3k tokens (last prompt 4.1k)". */
+export function formatMeter(s) {
+  const steps = s.maxSteps ? `Step ${s.steps}/${s.maxSteps}` : `Step ${s.steps}`;
+  return `${steps} · ${shortCount(s.totalTokens)} tokens (last prompt ${shortCount(s.lastPromptTokens)})`;
+}
