@@ -37,7 +37,7 @@ func runInstall(args []string) error {
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(args); err != nil {
-		return err
+		return helpIsNoError(err)
 	}
 	if fs.NArg() > 0 && *munim == "" {
 		return fmt.Errorf("arguments %q given without --munim", fs.Args())
@@ -72,7 +72,7 @@ func runUninstall(args []string) error {
 	fs := flag.NewFlagSet("uninstall", flag.ContinueOnError)
 	dry := fs.Bool("dry-run", false, "print what would be removed, change nothing")
 	if err := fs.Parse(args); err != nil {
-		return err
+		return helpIsNoError(err)
 	}
 	env, err := register.CurrentEnv()
 	if err != nil {
@@ -92,7 +92,7 @@ func runDoctor(args []string) error {
 	browsers := fs.String("browsers", "", "comma-separated browser ids, or all (default: every browser, skipping those neither installed nor registered)")
 	noSelfTest := fs.Bool("no-self-test", false, "do not launch the registered host")
 	if err := fs.Parse(args); err != nil {
-		return err
+		return helpIsNoError(err)
 	}
 	env, err := register.CurrentEnv()
 	if err != nil {
@@ -126,6 +126,14 @@ func runOneClick() error {
 	}
 	if runtime.GOOS == "windows" {
 		waitForEnter(os.Stdin)
+	}
+	return err
+}
+
+// helpIsNoError turns -h (usage already printed) into a clean exit.
+func helpIsNoError(err error) error {
+	if errors.Is(err, flag.ErrHelp) {
+		return nil
 	}
 	return err
 }
