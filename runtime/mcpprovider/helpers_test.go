@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	goruntime "runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -21,12 +22,18 @@ import (
 var testServer string
 
 func TestMain(m *testing.M) {
+	// A prebuilt server (for a cross-compiled test binary run under Wine,
+	// where there is no Go toolchain).
+	if p := os.Getenv("MCPPROVIDER_TESTSERVER"); p != "" {
+		testServer = p
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "mcpprovider-test")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	testServer = filepath.Join(dir, "testserver")
+	testServer = filepath.Join(dir, "testserver"+exeSuffix())
 	build := exec.Command("go", "build", "-o", testServer, "./internal/testserver")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr
 	if err := build.Run(); err != nil {
@@ -116,7 +123,7 @@ type harness struct {
 // the test server started with args, and waits until it is settled.
 func startTestServer(t *testing.T, cfg Config, opts ...Option) *harness {
 	t.Helper()
-	h := &harness{log: &logBuffer{}, events: &events{}, starts: filepath.Join(t.TempDir(), "starts")}
+	h := &harness{log: &logBuffer{}, events: &events{}, starts: filepath.Join(tempDir(t), "starts")}
 	if cfg.Name == "" {
 		cfg.Name = "test"
 	}
@@ -172,16 +179,22 @@ func codeOf(err error) runtime.Code {
 	return runtime.CodeOf(err)
 }
 
-// alive reports whether pid exists and is not a zombie.
-func alive(pid string) bool {
-	b, err := os.ReadFile("/proc/" + pid + "/stat")
+// tempDir is t.TempDir without failing the test when removal fails (Wine
+// cannot unlink the way Go's RemoveAll asks it to).
+func tempDir(t *testing.T) string {
+	d, err := os.MkdirTemp("", "mcpprovider")
 	if err != nil {
-		return false
+		t.Fatal(err)
 	}
-	// The state follows the parenthesised command name.
-	s := string(b)
-	i := strings.LastIndexByte(s, ')')
-	return i >= 0 && i+2 < len(s) && s[i+2] != 'Z'
+	t.Cleanup(func() { os.RemoveAll(d) })
+	return d
 }
 
 func itoa(i int) string { return fmt.Sprint(i) }
+
+func exeSuffix() string {
+	if goruntime.GOOS == "windows" {
+		return ".exe"
+	}
+	return ""
+}

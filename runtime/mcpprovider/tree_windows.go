@@ -15,18 +15,38 @@ import (
 // the job automatically, and terminating the job ends them all. The job is
 // also set to kill everything when its last handle closes, so even a host
 // that dies without cleaning up takes its children with it.
+//
+// The child is created suspended and resumed only once it is in the job, so
+// nothing it spawns can escape in between.
 type processTree struct {
 	mu  sync.Mutex
 	job windows.Handle
 	cmd *exec.Cmd
 }
 
+// processSuspendResume is PROCESS_SUSPEND_RESUME.
+const processSuspendResume = 0x0800
+
+var ntResumeProcess = windows.NewLazySystemDLL("ntdll.dll").NewProc("NtResumeProcess")
+
 func prepareTree(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{CreationFlags: windows.CREATE_NEW_PROCESS_GROUP}
+	cmd.SysProcAttr = &syscall.SysProcAttr{
+		// No console window for console servers; no Ctrl+C from our console.
+		CreationFlags: windows.CREATE_NEW_PROCESS_GROUP | windows.CREATE_NO_WINDOW | windows.CREATE_SUSPENDED,
+		HideWindow:    true,
+	}
 }
 
 func attachTree(cmd *exec.Cmd) *processTree {
 	t := &processTree{cmd: cmd}
+	h, err := windows.OpenProcess(windows.PROCESS_SET_QUOTA|windows.PROCESS_TERMINATE|processSuspendResume, false, uint32(cmd.Process.Pid))
+	if err != nil {
+		return t // cannot even resume it: Kill remains
+	}
+	defer windows.CloseHandle(h)
+	// Whatever happens below, the child must run.
+	defer ntResumeProcess.Call(uintptr(h))
+
 	job, err := windows.CreateJobObject(nil, nil)
 	if err != nil {
 		return t
@@ -38,12 +58,6 @@ func attachTree(cmd *exec.Cmd) *processTree {
 		windows.CloseHandle(job)
 		return t
 	}
-	h, err := windows.OpenProcess(windows.PROCESS_SET_QUOTA|windows.PROCESS_TERMINATE, false, uint32(cmd.Process.Pid))
-	if err != nil {
-		windows.CloseHandle(job)
-		return t
-	}
-	defer windows.CloseHandle(h)
 	if err := windows.AssignProcessToJobObject(job, h); err != nil {
 		windows.CloseHandle(job)
 		return t
