@@ -117,19 +117,25 @@
     sel.addRange(range);
   }
 
-  function writeEditable(el, text) {
+  const tick = (ms = 50) => new Promise((r) => setTimeout(r, ms));
+
+  async function writeEditable(el, text) {
     // As a person would: select what is there, then insert text. execCommand
-    // raises the beforeinput/input events ProseMirror, Lexical and Quill handle.
+    // edits the DOM the way typing does (ProseMirror and Quill read it back);
+    // editors that only accept beforeinput (Lexical-like) get that event.
+    // Each step is checked after a tick, since editors may revert the DOM.
     selectAllIn(el);
     document.execCommand('insertText', false, text);
+    await tick();
     if (landed(el, text)) return;
     selectAllIn(el);
     const ev = new InputEvent('beforeinput', { bubbles: true, cancelable: true, inputType: 'insertText', data: text });
     if (el.dispatchEvent(ev)) {
-      document.execCommand('selectAll');
+      // Nobody handled it: a plain contenteditable.
       el.textContent = text;
+      el.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: text }));
     }
-    el.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: text }));
+    await tick();
   }
 
   /** Writes text into the destination; resolves {ok, error?}. */
@@ -138,15 +144,10 @@
     if (!el) return { ok: false, error: `Inject into: nothing editable matches ${css}` };
     injecting = true;
     try {
-      if (el.matches('textarea, input')) writeField(el, text);
-      else writeEditable(el, text);
-      await new Promise((r) => setTimeout(r, 50));
-      if (!landed(el, text)) {
-        // A framework may re-render from its own state: try once more.
-        if (el.matches('textarea, input')) writeField(el, text);
-        else writeEditable(el, text);
-        await new Promise((r) => setTimeout(r, 50));
-      }
+      const write = () => (el.matches('textarea, input') ? (writeField(el, text), tick()) : writeEditable(el, text));
+      await write();
+      // A framework may re-render from its own state: try once more.
+      if (!landed(el, text)) await write();
       return landed(el, text) ? { ok: true } : { ok: false, error: 'the text did not land in the destination (the editor rejected it)' };
     } finally {
       injecting = false;

@@ -158,6 +158,17 @@ describe('contenteditable chat', () => {
     assert.equal(await chat.evaluate(() => window.chat.input()), '', 'the editor was cleared by the send');
   });
 
+  test('the reply lands in an editor that accepts only beforeinput (Lexical-like)', async () => {
+    const strict = await env.newPage(rich.url('/chat.html?variant=ce-strict'));
+    const before = callsTo('echo').length;
+    await strict.evaluate(() => window.chat.stream('{"capability": "computer.echo", "arguments": {"strict": true}}'));
+    await waitFor(() => callsTo('echo').length === before + 1, { what: 'echo call' });
+    const [reply] = await waitForSent(strict, 1);
+    assert.equal(JSON.parse(reply).ok, true);
+    assert.deepEqual(callsTo('echo').at(-1).arguments, { strict: true });
+    await strict.close();
+  });
+
   test('repeated identical calls stop the session with a visible notice', async () => {
     const call = '{"capability": "computer.echo", "arguments": {"n": 7}}';
     const before = callsTo('echo').length;

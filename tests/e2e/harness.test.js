@@ -45,8 +45,8 @@ test('the chat fixture enables send only after real input events', async () => {
   await page.close();
 });
 
-test('the contenteditable fixture reverts direct DOM writes and accepts typing', async () => {
-  const page = await env.newPage(site.url('/chat.html?variant=ce'));
+test('the strict contenteditable fixture reverts direct DOM writes and accepts typing', async () => {
+  const page = await env.newPage(site.url('/chat.html?variant=ce-strict'));
   await page.evaluate(() => { document.getElementById('editor').textContent = 'bare write'; });
   await page.waitForFunction(() => document.getElementById('editor').textContent === '');
   await page.click('#editor');
