@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { test } from 'node:test';
+import { after, before, test } from 'node:test';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { NativeClient } from '../native_client.js';
+import { createWorkspaceClient, WorkspaceError } from '../agent/workspace_client.js';
 import {
   checkFileName, checkRelativePath, createTransferState, DOWNLOAD_MAX_BYTES, formatInventory, formatSize, resolveUpload,
   suggestName, TRANSFER_CODES, UPLOAD_MAX_BYTES, validateDownloadName,
@@ -113,4 +119,149 @@ test('download intercepted → next request says so → Download resolves to url
   s.downloadIntercepted({ url: 'https://x.test/a.zip' });
   s.reset();
   assert.deepEqual(s.pending(), { chooser: null, download: null });
+});
+
+// ---- workspace_client.js against the real gnosis-host -------------------
+// (built from cmd/gnosis-host, spoken to through the extension's own
+// NativeClient over the child's stdio, with a temporary workspace folder).
+
+const ORIGIN = 'chrome-extension://mbegimjagonemgohdcndepbpfbmlmgdd/';
+
+function stdioPort(child) {
+  const onMessage = [];
+  const onDisconnect = [];
+  let buf = Buffer.alloc(0);
+  child.stdout.on('data', (d) => {
+    buf = Buffer.concat([buf, d]);
+    while (buf.length >= 4) {
+      const n = buf.readUInt32LE(0);
+      if (buf.length < 4 + n) break;
+      const msg = JSON.parse(buf.subarray(4, 4 + n).toString('utf8'));
+      buf = buf.subarray(4 + n);
+      for (const f of onMessage) f(msg);
+    }
+  });
+  child.on('exit', () => { for (const f of onDisconnect) f(); });
+  return {
+    postMessage(m) {
+      const body = Buffer.from(JSON.stringify(m));
+      const head = Buffer.alloc(4);
+      head.writeUInt32LE(body.length);
+      child.stdin.write(Buffer.concat([head, body]));
+    },
+    disconnect() { child.stdin.end(); },
+    onMessage: { addListener: (f) => onMessage.push(f) },
+    onDisconnect: { addListener: (f) => onDisconnect.push(f) },
+  };
+}
+
+let tmp;
+let wsDir;
+let child;
+let host;
+let ws;
+const big = new Uint8Array(9 * 1024 * 1024 + 123).map((_, i) => (i * 7 + (i >> 11)) & 0xff);
+
+before(() => {
+  tmp = mkdtempSync(join(tmpdir(), 'gnosis-ws-'));
+  wsDir = join(tmp, 'ws');
+  mkdirSync(join(wsDir, 'docs'), { recursive: true });
+  writeFileSync(join(wsDir, 'docs', 'cv.pdf'), '%PDF-1.7 curriculum');
+  writeFileSync(join(wsDir, 'notes.txt'), 'x'.repeat(2500));
+  writeFileSync(join(wsDir, 'big.bin'), big);
+  writeFileSync(join(tmp, 'secret.txt'), 'outside');
+  const bin = join(tmp, 'gnosis-host');
+  execFileSync('go', ['build', '-o', bin, './cmd/gnosis-host'], { cwd: fileURLToPath(new URL('../../', import.meta.url)), stdio: 'inherit' });
+  writeFileSync(join(tmp, 'config.json'), JSON.stringify({ workspace: { dir: wsDir } }));
+  child = spawn(bin, [ORIGIN], { env: { ...process.env, GNOSIS_CONFIG: join(tmp, 'config.json') }, stdio: ['pipe', 'pipe', 'inherit'] });
+  host = new NativeClient(() => stdioPort(child), { autoReconnect: false, probe: false, lastError: () => undefined });
+  ws = createWorkspaceClient({ request: (m, p, o) => host.request(m, p, o) });
+});
+
+after(async () => {
+  host?.close();
+  await new Promise((r) => (child.exitCode !== null ? r() : child.on('exit', r)));
+});
+
+function tempFiles() {
+  return readdirSync(wsDir).filter((n) => n.startsWith(TEMP_PREFIX_FOR_TESTS));
+}
+const TEMP_PREFIX_FOR_TESTS = '.gnosis-download-';
+
+function streamOf(chunks) {
+  return new ReadableStream({
+    pull(c) {
+      const next = chunks.shift();
+      if (next === undefined) c.close();
+      else c.enqueue(typeof next === 'string' ? new TextEncoder().encode(next) : next);
+    },
+  });
+}
+
+test('host workspace: info and inventory', async () => {
+  const info = await ws.info();
+  assert.equal(info.configured, true);
+  assert.equal(info.dir, wsDir);
+  assert.equal(info.maxUploadBytes, UPLOAD_MAX_BYTES);
+  assert.equal(info.maxDownloadBytes, DOWNLOAD_MAX_BYTES);
+  const inv = await ws.list();
+  assert.deepEqual(inv.files.map((f) => [f.path, f.size, f.mime]), [
+    ['big.bin', big.length, 'application/octet-stream'],
+    ['docs/cv.pdf', 19, 'application/pdf'],
+    ['notes.txt', 2500, 'text/plain'],
+  ]);
+});
+
+test('host workspace: chooser → inventory → Upload → the file\'s bytes, in pieces', async () => {
+  const s = createTransferState();
+  s.chooserOpened({ frameId: 'F', mode: 'selectSingle', backendNodeId: 3 });
+  const [note] = await s.requestNotes({ listInventory: () => ws.list() });
+  assert.match(note, /- notes\.txt, 2\.4 KiB \(2,500 bytes\), text\/plain/);
+  const up = s.resolve({ name: 'Upload', args: { file: 'notes.txt' } });
+  let progress = 0;
+  const file = await ws.readFile(up.path, { pieceBytes: 1000, onProgress: () => progress++ });
+  assert.equal(progress, 3);
+  assert.equal(new TextDecoder().decode(file.bytes), 'x'.repeat(2500));
+  assert.equal(file.mime, 'text/plain');
+  const large = await ws.readFile('big.bin');
+  assert.equal(large.bytes.length, big.length, 'a 9 MiB file arrives whole (chunked replies reassembled)');
+  assert.ok(Buffer.from(large.bytes).equals(Buffer.from(big)));
+});
+
+test('host workspace: reads are confined to the folder', async () => {
+  for (const [path, code] of [['../secret.txt', 'FORBIDDEN'], [join(tmp, 'secret.txt'), 'FORBIDDEN'], ['missing.txt', 'FILE_NOT_FOUND']]) {
+    await assert.rejects(ws.readFile(path), (e) => e instanceof WorkspaceError && e.code === code, path);
+  }
+});
+
+test('host workspace: a download streams into a new file in ≤ pieceBytes appends', async () => {
+  const calls = [];
+  const counting = createWorkspaceClient({ request: (m, p, o) => { calls.push([m, p?.data ? atob(p.data).length : undefined]); return host.request(m, p, o); } });
+  const saved = await counting.save('paper.pdf', streamOf(['%PDF', '-1.7 ', 'a'.repeat(3000), 'end']), { pieceBytes: 1024 });
+  assert.deepEqual(saved, { path: 'paper.pdf', size: 3012 });
+  assert.deepEqual(calls, [['workspace.create', undefined], ['workspace.append', 1024], ['workspace.append', 1024], ['workspace.append', 964], ['workspace.commit', undefined]]);
+  assert.equal(readFileSync(join(wsDir, 'paper.pdf'), 'utf8'), `%PDF-1.7 ${'a'.repeat(3000)}end`);
+  const bin = await ws.save('copy.bin', big); // default 8 MiB pieces: two appends, one above 10 MiB in base64
+  assert.equal(bin.size, big.length);
+  assert.ok(readFileSync(join(wsDir, 'copy.bin')).equals(Buffer.from(big)));
+  assert.deepEqual(tempFiles(), []);
+});
+
+test('host workspace: downloads never overwrite, refuse folders, and leave nothing behind on failure', async () => {
+  await assert.rejects(ws.save('notes.txt', new TextEncoder().encode('new')), { code: 'FILE_EXISTS' });
+  assert.equal(readFileSync(join(wsDir, 'notes.txt'), 'utf8'), 'x'.repeat(2500));
+  await assert.rejects(ws.save('docs/x.txt', new Uint8Array(1)), { code: 'INVALID_REQUEST' });
+  await assert.rejects(ws.save('too-big.bin', streamOf(['12345', '67890', 'x']), { maxBytes: 10 }), { code: 'FILE_TOO_LARGE' });
+  const ac = new AbortController();
+  const stopping = new ReadableStream({
+    n: 0,
+    pull(c) {
+      if (this.n++ === 2) ac.abort();
+      c.enqueue(new Uint8Array(600));
+    },
+  });
+  await assert.rejects(ws.save('stopped.bin', stopping, { signal: ac.signal, pieceBytes: 1000 }), { code: 'CANCELLED' });
+  for (const name of ['docs/x.txt', 'too-big.bin', 'stopped.bin']) assert.equal(existsSync(join(wsDir, name)), false, name);
+  await new Promise((r) => setTimeout(r, 100)); // the best-effort abort of the stopped download
+  assert.deepEqual(tempFiles(), []);
 });
