@@ -192,15 +192,14 @@ async function hostStatus(refresh) {
   return { ok: true, status, health, error: error || status.error || null };
 }
 
-async function installHost() {
+/** Which bundled binary fits this machine, and whether this copy of the extension carries it. */
+async function installTarget() {
   const info = await chrome.runtime.getPlatformInfo();
   const bin = hostBinaryFor(info);
   if (!bin) return { ok: false, error: `no bundled host for ${info.os}/${info.arch}` };
-  const url = chrome.runtime.getURL(bin.path);
-  const probe = await fetch(url).then((r) => r.ok, () => false);
-  if (!probe) return { ok: false, error: `this copy of the extension has no ${bin.path} (build it with make dist)`, file: bin.file };
-  const downloadId = await chrome.downloads.download({ url, filename: bin.file, conflictAction: 'overwrite', saveAs: false });
-  return { ok: true, downloadId, file: bin.file, advice: installAdvice(bin.goos, bin.file) };
+  const present = await fetch(chrome.runtime.getURL(bin.path), { method: 'HEAD' }).then((r) => r.ok, () => false);
+  if (!present) return { ok: false, error: `this copy of the extension has no ${bin.path} (build it with make dist)`, file: bin.file };
+  return { ok: true, path: bin.path, file: bin.file, advice: installAdvice(bin.goos, bin.file) };
 }
 
 async function capabilityPrompt() {
@@ -254,7 +253,7 @@ export const handlers = {
   'bridge.start': { from: 'extension', run: ({ origin }) => start(origin) },
   'bridge.stop': { from: 'extension', run: ({ origin }) => stop(requireOrigin(origin)) },
   'bridge.hostStatus': { from: 'extension', run: ({ refresh }) => hostStatus(!!refresh) },
-  'bridge.installHost': { from: 'extension', run: () => installHost() },
+  'bridge.installTarget': { from: 'extension', run: () => installTarget() },
   'bridge.capabilityPrompt': { from: 'extension', run: () => capabilityPrompt() },
   'bridge.insertPrompt': {
     from: 'extension',
@@ -313,6 +312,10 @@ export const handlers = {
 
 /** Registers the bridge's listeners: re-arms tabs of armed origins after navigation and reload. */
 export function init() {
+  // Keep the cached health (prefixes for the gate, the options page's status) current.
+  const refresh = () => host.health({ timeoutMs: 5000 }).catch(() => {});
+  host.on('capabilities.changed', refresh);
+  host.on('provider.state', refresh);
   chrome.tabs.onUpdated.addListener(async (tabId, change, tab) => {
     if (change.status !== 'complete') return;
     const origin = eligibleOrigin(tab.url || '');

@@ -62,12 +62,23 @@ async function refreshHost(refresh = true) {
 async function installHost() {
   show($('install-state'), true);
   $('install-state').textContent = 'Downloading the host…';
-  const r = await send('bridge.installHost');
-  if (!r.ok) {
-    $('install-state').textContent = `Could not download the host: ${r.error}`;
+  const target = await send('bridge.installTarget');
+  if (!target.ok) {
+    $('install-state').textContent = `Could not download the host: ${target.error}`;
     return;
   }
-  $('install-state').textContent = `Downloaded ${r.file}. ${r.advice} Waiting for the host to answer…`;
+  try {
+    // The download manager cannot read chrome-extension:// URLs; a blob URL
+    // of this page's own copy of the file can be downloaded.
+    const blob = await (await fetch(target.path)).blob();
+    const url = URL.createObjectURL(blob);
+    await chrome.downloads.download({ url, filename: target.file, conflictAction: 'overwrite', saveAs: false });
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  } catch (err) {
+    $('install-state').textContent = `Could not download the host: ${err.message}`;
+    return;
+  }
+  $('install-state').textContent = `Downloaded ${target.file}. ${target.advice} Waiting for the host to answer…`;
   clearInterval(installPoll);
   installPoll = setInterval(() => refreshHost(true), 2000);
 }

@@ -155,6 +155,7 @@ export function seedPreferences(userDataDir, { grantOrigins = [], downloadDir, e
  *   allowedOrigins  the manifest's allowed_origins (default: our extension)
  *   downloadDir   seed a download directory (and default download behaviour)
  *   prefs         extra Preferences to merge
+ *   extensionDir  load the extension from here (e.g. a copy with extra files; see copyExtension)
  *
  * Returns an Env: {context, userDataDir, dir, callLog, configPath, worker(),
  * evalInWorker(fn, arg), openOptions(query), newPage(url), calls(),
@@ -182,8 +183,8 @@ export async function launch(opts = {}) {
     headless: true,
     ignoreDefaultArgs: ['--disable-extensions'],
     args: [
-      `--disable-extensions-except=${EXTENSION_DIR}`,
-      `--load-extension=${EXTENSION_DIR}`,
+      `--disable-extensions-except=${opts.extensionDir || EXTENSION_DIR}`,
+      `--load-extension=${opts.extensionDir || EXTENSION_DIR}`,
       '--no-sandbox', '--disable-gpu', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--no-first-run',
       '--silent-debugger-extension-api',
@@ -245,6 +246,21 @@ export async function launch(opts = {}) {
     },
   };
   return env;
+}
+
+/**
+ * Copies the unpacked extension into a temporary directory (the fixed key
+ * keeps its id), optionally adding files: {'hostbin/x': Buffer|string}.
+ * Returns the copy's path; the caller removes it.
+ */
+export function copyExtension(files = {}) {
+  const dir = path.join(tempDir('gnosis-ext-'), 'extension');
+  fs.cpSync(EXTENSION_DIR, dir, { recursive: true, filter: (src) => !src.includes(`${path.sep}test${path.sep}`) && !src.endsWith(`${path.sep}test`) });
+  for (const [rel, body] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), body, { mode: 0o755 });
+  }
+  return dir;
 }
 
 /** Polls fn until it returns a truthy value (returned) or timeoutMs passes (throws with `what`). */

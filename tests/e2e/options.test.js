@@ -1,0 +1,119 @@
+// The options page as a person uses it: host status, eligibility, saved
+// pages, Pick with hover highlight and Escape, the live selector check, the
+// capability prompt, and the one-click host install when no host answers.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { copyExtension, fakeMunim, hostBinary, hostConfig, launch, registerHost, waitFor } from './lib/harness.js';
+import { serve } from './lib/server.js';
+
+describe('options page with the host installed', () => {
+  let env;
+  let site;
+  before(async () => {
+    site = await serve();
+    env = await launch({ grantOrigins: ['http://127.0.0.1/*'] });
+  });
+  after(async () => {
+    await env?.close();
+    await site?.close();
+  });
+
+  test('a page that is not http(s) is not eligible', async () => {
+    const options = await env.openOptions();
+    await waitFor(async () => options.locator('#eligibility').isVisible(), { what: 'eligibility notice' });
+    assert.match(await options.locator('#eligibility').textContent(), /not eligible: only http and https/);
+    assert.equal(await options.getByLabel('Extract from', { exact: true }).isDisabled(), true);
+    assert.equal(await options.getByRole('button', { name: 'Start', exact: true }).isDisabled(), true);
+    await options.close();
+  });
+
+  test('host status shows version, providers and capability count', async () => {
+    const options = await env.openOptions();
+    await waitFor(async () => options.locator('#host-details').isVisible(), { what: 'host details' });
+    assert.match(await options.locator('#host-state').textContent(), /^Connected/);
+    assert.ok((await options.locator('#host-version').textContent()).length > 0);
+    assert.match(await options.locator('#host-providers').textContent(), /munim \(computer\.\*\) ready/);
+    assert.ok(Number(await options.locator('#host-capabilities').textContent()) > 10);
+    assert.equal(await options.locator('#host-install').isVisible(), false);
+    await options.close();
+  });
+
+  test('Pick highlights on hover, fills the field on click, and Escape cancels; the live check shows matches', async () => {
+    const chat = await env.newPage(site.url('/chat.html'));
+    await chat.evaluate(() => window.chat.stream('Hello there.', { tokenMs: 1 }));
+    await chat.evaluate(() => window.chat.stream('Second reply.', { tokenMs: 1 }));
+    const options = await env.openOptions();
+    assert.equal(await options.locator('#current-origin').textContent(), site.origin);
+
+    await options.getByRole('button', { name: 'Pick Extract from' }).click();
+    await chat.locator('gnosis-pick').waitFor({ state: 'attached' });
+    const box = await chat.locator('.assistant').first().boundingBox();
+    await chat.mouse.move(box.x + 5, box.y + 5);
+    await waitFor(() => chat.evaluate(() => document.querySelector('gnosis-pick').shadowRoot.firstChild.style.display === 'block'), { what: 'hover highlight' });
+    await chat.mouse.click(box.x + 5, box.y + 5);
+    await waitFor(async () => (await options.getByLabel('Extract from', { exact: true }).inputValue()) === 'div.message.assistant', { what: 'picked selector' });
+    assert.equal(await chat.locator('gnosis-pick').count(), 0, 'overlay removed');
+    await waitFor(async () => /✓ matches 2 elements/.test(await options.locator('#source-match').textContent()), { what: 'live check' });
+
+    await options.getByRole('button', { name: 'Pick Send button' }).click();
+    await chat.locator('gnosis-pick').waitFor({ state: 'attached' });
+    await chat.keyboard.press('Escape');
+    await chat.locator('gnosis-pick').waitFor({ state: 'detached' });
+    assert.equal(await options.getByLabel('Send button', { exact: true }).inputValue(), '');
+
+    await options.getByLabel('Inject into', { exact: true }).fill('no-such-thing');
+    await waitFor(async () => /✗ matches nothing/.test(await options.locator('#destination-match').textContent()), { what: 'no match shown' });
+    await options.getByLabel('Inject into', { exact: true }).fill('composer');
+    await waitFor(async () => /✓ matches 1 element \(#composer, \.composer\)/.test(await options.locator('#destination-match').textContent()), { what: 'match shown' });
+
+    // Saved pages lists the origin once settings were saved (Pick saves).
+    await waitFor(async () => (await options.locator('#saved-pages option').allTextContents()).includes(site.origin), { what: 'saved page' });
+
+    // The capability prompt goes into the chat input with one click.
+    await options.locator('#destination').dispatchEvent('change');
+    await options.getByRole('button', { name: 'Insert into page' }).click();
+    await waitFor(async () => (await chat.evaluate(() => window.chat.input())).includes('computer.click'), { what: 'prompt inserted' });
+    const prompt = await chat.evaluate(() => window.chat.input());
+    assert.match(prompt, /\{"capability": "<name>", "arguments": \{ \.\.\. \}\}/);
+    assert.match(prompt, /x \(integer, required, 0\.\.16383\)/);
+    await options.getByRole('button', { name: 'Show prompt' }).click();
+    await waitFor(async () => (await options.getByRole('textbox', { name: 'Capability prompt' }).inputValue()) === prompt, { what: 'prompt shown' });
+    await options.close();
+    await chat.close();
+  });
+});
+
+describe('options page without a host', () => {
+  let env;
+  let extensionDir;
+  const bin = () => hostBinary();
+  before(async () => {
+    const downloads = fs.mkdtempSync('/tmp/gnosis-dl-');
+    extensionDir = copyExtension({ 'hostbin/gnosis-host-linux-amd64': fs.readFileSync(bin()) });
+    env = await launch({ host: false, extensionDir, downloadDir: downloads });
+    env.downloads = downloads;
+  });
+  after(async () => {
+    await env?.close();
+    fs.rmSync(path.dirname(extensionDir), { recursive: true, force: true });
+    fs.rmSync(env.downloads, { recursive: true, force: true });
+  });
+
+  test('shows HOST_NOT_FOUND with advice, downloads the right binary in one click, and connects once installed', async () => {
+    const options = await env.openOptions();
+    await waitFor(async () => /Not connected \(HOST_NOT_FOUND\)/.test(await options.locator('#host-state').textContent()), { what: 'not found state' });
+    assert.match(await options.locator('#host-advice').textContent(), /Install the host/);
+    await options.getByRole('button', { name: 'Install the host' }).click();
+    const file = path.join(env.downloads, 'gnosis-host-linux-amd64');
+    await waitFor(() => fs.existsSync(file) && fs.statSync(file).size === fs.statSync(bin()).size, { what: 'downloaded binary', timeoutMs: 15_000 });
+    assert.match(await options.locator('#install-state').textContent(), /Downloaded gnosis-host-linux-amd64\. .*chmod \+x/);
+    // What the downloaded binary's install does, done here: register the host.
+    const configPath = path.join(env.dir, 'config.json');
+    fs.writeFileSync(configPath, JSON.stringify(hostConfig({ fakemunim: await fakeMunim(), log: env.callLog })));
+    registerHost(env.userDataDir, { hostPath: bin(), configPath, dir: env.dir });
+    await waitFor(async () => /^Connected/.test(await options.locator('#host-state').textContent()), { what: 'connected after install', timeoutMs: 15_000 });
+    assert.equal(await options.locator('#install-state').textContent(), 'The host answers. Installed.');
+  });
+});
