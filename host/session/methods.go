@@ -78,7 +78,28 @@ func describe(rt Runtime, c *Call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return runtime.DescribeResult(capability), nil
+	// Built by hand so inputSchema goes out byte for byte as the provider
+	// sent it: encoding/json would compact it and may escape characters.
+	n, err := marshal(capability.Name)
+	if err != nil {
+		return nil, err
+	}
+	d, err := marshal(capability.Description)
+	if err != nil {
+		return nil, err
+	}
+	schema := capability.InputSchema
+	if len(schema) == 0 {
+		schema = json.RawMessage(`{"type":"object"}`)
+	}
+	out := make([]byte, 0, len(n)+len(d)+len(schema)+48)
+	out = append(out, `{"name":`...)
+	out = append(out, n...)
+	out = append(out, `,"description":`...)
+	out = append(out, d...)
+	out = append(out, `,"inputSchema":`...)
+	out = append(out, schema...)
+	return json.RawMessage(append(out, '}')), nil
 }
 
 type executeParams struct {

@@ -37,6 +37,8 @@ type Call struct {
 	// output). event must encode to a JSON object with an "event" field; the
 	// session puts "id" (this request's id) first so the client can route it.
 	// Events emitted before the method returns are written before its reply.
+	// An event must fit in one frame (ErrEventTooLarge otherwise): events are
+	// never chunked.
 	Emit func(event any) error
 }
 
@@ -373,6 +375,10 @@ func (s *Session) cancel(key string) bool {
 	return ok
 }
 
+// ErrEventTooLarge is returned by Emit for an event that does not fit in one
+// frame: events are never chunked, so a method must split its output itself.
+var ErrEventTooLarge = errors.New("event too large for one frame")
+
 // ErrSessionClosed is returned by Emit once the session has stopped writing.
 var ErrSessionClosed = errors.New("session closed")
 
@@ -388,6 +394,10 @@ func (s *Session) emitter(id json.RawMessage) func(any) error {
 		}
 		if json.Unmarshal(body, &probe) != nil || probe.Event == "" {
 			return errors.New(`event: must have a non-empty "event" field`)
+		}
+		if len(body) > s.maxFrame {
+			// Clients reassemble chunks as replies: events are never chunked.
+			return fmt.Errorf("%w: event of %d bytes, limit %d", ErrEventTooLarge, len(body), s.maxFrame)
 		}
 		if !s.send(message{id: id, body: body}) {
 			return ErrSessionClosed

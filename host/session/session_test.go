@@ -3,6 +3,7 @@ package session
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -276,11 +277,15 @@ func TestExtensionMethods(t *testing.T) {
 		}
 		return map[string]any{"done": p.Steps}, nil
 	}
-	h := startHost(t,
+	h := startHost(t, WithMaxFrame(1024),
 		WithMethod("relay.progress", progress),
 		WithMethod("bad.array", func(context.Context, *Call) (any, error) { return []int{1}, nil }),
 		WithMethod("bad.panic", func(context.Context, *Call) (any, error) { panic("boom") }),
 		WithMethod("bad.event", func(_ context.Context, c *Call) (any, error) { return nil, c.Emit(map[string]any{"x": 1}) }),
+		WithMethod("big.event", func(_ context.Context, c *Call) (any, error) {
+			err := c.Emit(map[string]any{"event": "x", "data": strings.Repeat("a", 2000)})
+			return map[string]bool{"refused": errors.Is(err, ErrEventTooLarge)}, nil
+		}),
 		WithMethod("custom.error", func(context.Context, *Call) (any, error) {
 			return nil, &runtime.Error{Code: runtime.CodeTimeout, Message: "too slow", Details: map[string]int{"ms": 5}}
 		}),
@@ -306,9 +311,10 @@ func TestExtensionMethods(t *testing.T) {
 		{`{"id":2,"method":"bad.panic"}`, map[string]any{"id": 2.0, "code": "EXECUTION_ERROR"}},
 		{`{"id":3,"method":"bad.event"}`, map[string]any{"id": 3.0, "code": "EXECUTION_ERROR"}},
 		{`{"id":4,"method":"custom.error"}`, map[string]any{"id": 4.0, "code": "TIMEOUT", "details": map[string]any{"ms": 5.0}}},
+		{`{"id":5,"method":"big.event"}`, map[string]any{"id": 5.0, "refused": true}},
 	}
 	for _, tt := range tests {
-		if diff := cmp.Diff(tt.want, pick(h.call(tt.req), "id", "code", "details")); diff != "" {
+		if diff := cmp.Diff(tt.want, pick(h.call(tt.req), "id", "code", "details", "refused")); diff != "" {
 			t.Errorf("reply to %s (-want +got):\n%s", tt.req, diff)
 		}
 	}
@@ -398,4 +404,32 @@ func TestWriteFailureStopsTheSession(t *testing.T) {
 		t.Fatal("session kept reading after its output failed")
 	}
 	inW.Close()
+}
+
+// rawRuntime serves one capability whose schema has formatting and
+// characters encoding/json would rewrite, to check describe sends it as is.
+type rawRuntime struct{ Runtime }
+
+const oddSchema = "{ \"type\": \"object\",\n  \"description\": \"<tag> & \\u00e9\" }"
+
+func (rawRuntime) Describe(name string) (runtime.Capability, error) {
+	return runtime.Capability{Name: name, Description: "a <b> tool", InputSchema: json.RawMessage(oddSchema)}, nil
+}
+func (rawRuntime) Close() error { return nil }
+
+func TestDescribeSendsTheSchemaByteForByte(t *testing.T) {
+	s := New()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	go s.Serve(context.Background(), rawRuntime{}, inR, outW)
+	defer inW.Close()
+	framing.Write(inW, []byte(`{"id":1,"method":"capabilities.describe","params":{"name":"x.y"}}`))
+	got, err := framing.NewReader(outR, 0).Read()
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"id":1,"ok":true,"name":"x.y","description":"a <b> tool","inputSchema":` + oddSchema + `}`
+	if diff := cmp.Diff(want, string(got)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
 }
