@@ -121,7 +121,7 @@ type harness struct {
 
 // startTestServer runs a Runtime with one provider "test" (prefix "t") over
 // the test server started with args, and waits until it is settled.
-func startTestServer(t *testing.T, cfg Config, opts ...Option) *harness {
+func startTestServer(t testing.TB, cfg Config, opts ...Option) *harness {
 	t.Helper()
 	h := &harness{log: &logBuffer{}, events: &events{}, starts: filepath.Join(tempDir(t), "starts")}
 	if cfg.Name == "" {
@@ -181,7 +181,7 @@ func codeOf(err error) runtime.Code {
 
 // tempDir is t.TempDir without failing the test when removal fails (Wine
 // cannot unlink the way Go's RemoveAll asks it to).
-func tempDir(t *testing.T) string {
+func tempDir(t testing.TB) string {
 	d, err := os.MkdirTemp("", "mcpprovider")
 	if err != nil {
 		t.Fatal(err)

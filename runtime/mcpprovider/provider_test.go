@@ -52,7 +52,7 @@ func TestExecuteValidatesAgainstTheRawSchema(t *testing.T) {
 func TestDiscoveryFollowsPagination(t *testing.T) {
 	h := startTestServer(t, Config{Args: []string{"-page", "3", "-fillers", "10"}})
 	got := h.rt.Health().Providers[0].Capabilities
-	if want := 8 + 10; got != want {
+	if want := 9 + 10; got != want { // nine fixed tools, ten fillers
 		t.Errorf("discovered %d tools over pages of 3, want %d", got, want)
 	}
 	if _, err := h.rt.Describe("t.filler_09"); err != nil {
@@ -242,5 +242,23 @@ func TestCloseStopsTheWholeProcessTreeFast(t *testing.T) {
 	}
 	if got := codeOf(<-callErr); got != rt.CodeCancelled {
 		t.Errorf("in-flight call code = %q, want CANCELLED", got)
+	}
+}
+
+func TestALargeResultArrivesWhole(t *testing.T) {
+	h := startTestServer(t, Config{})
+	const n = 16 << 20
+	res, err := h.rt.Execute(context.Background(), rt.Call{Capability: "t.big", Arguments: json.RawMessage(`{"bytes":16777216}`)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r struct {
+		Content []struct{ Type, Data, MimeType string } `json:"content"`
+	}
+	if err := json.Unmarshal(res, &r); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Content) != 1 || r.Content[0].Type != "image" || len(r.Content[0].Data) != n || r.Content[0].Data[n-4:] != "QUJD" {
+		t.Errorf("content: %d items, first of type %q with %d bytes", len(r.Content), r.Content[0].Type, len(r.Content[0].Data))
 	}
 }

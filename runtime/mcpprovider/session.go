@@ -21,16 +21,16 @@ import (
 
 // session is one run of the child process and the MCP connection to it.
 //
-// The process is ours, not the transport's: mcp-go's transport.NewIO speaks
+// The process is ours, not the transport's: the transport (pipe.go) speaks
 // MCP over pipes we created, so we can Wait for the child (mcp-go's stdio
 // transport reports no exit), put it in a process group or job object, and
-// stop it in well under a second (the transport's own Close waits seconds).
+// stop it in well under a second (mcp-go's stdio Close waits seconds).
 type session struct {
 	log    zerolog.Logger
 	cmd    *exec.Cmd
 	tree   *processTree
 	stdout *os.File
-	tr     *transport.Stdio
+	tr     *pipeTransport
 	client *client.Client
 
 	nextID   atomic.Int64
@@ -86,7 +86,7 @@ func launch(ctx context.Context, cfg Config, log zerolog.Logger) (*session, erro
 		listChanged: make(chan struct{}, 1),
 	}
 	go logStderr(s.log, errR)
-	s.tr = transport.NewIO(outR, inW, nil)
+	s.tr = newPipeTransport(outR, inW, s.log)
 	s.client = client.NewClient(s.tr, client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION))
 	go s.wait()
 	s.client.OnNotification(func(n mcp.JSONRPCNotification) {

@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -104,6 +105,13 @@ func main() {
 			name := req.GetString("name", "grown")
 			go s.AddTool(mcp.NewToolWithRawSchema(name, "Added at run time.", json.RawMessage(`{"type":"object"}`)), text("grown"))
 			return mcp.NewToolResultText("adding " + name), nil
+		})
+	s.AddTool(mcp.NewToolWithRawSchema("big", "Returns an image of about bytes bytes (base64).",
+		json.RawMessage(`{"type":"object","properties":{"bytes":{"type":"integer","minimum":0}},"required":["bytes"]}`)),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			n := req.GetInt("bytes", 0)
+			data := strings.Repeat("QUJD", n/4+1)[:n]
+			return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewImageContent(data, "image/png")}}, nil
 		})
 	for i := range *fillers {
 		s.AddTool(mcp.NewToolWithRawSchema(fmt.Sprintf("filler_%02d", i), "A filler tool.", json.RawMessage(`{"type":"object"}`)), text("filler"))

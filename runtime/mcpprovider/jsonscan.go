@@ -1,0 +1,265 @@
+package mcpprovider
+
+// envelope is the top level of one JSON-RPC message: the raw bytes of the
+// members a transport routes on. The bytes alias the scanned line.
+type envelope struct {
+	id, method, result, err, params []byte
+}
+
+// maxDepth matches encoding/json's nesting limit.
+const maxDepth = 10000
+
+// scanEnvelope validates line as exactly one JSON object (whitespace around
+// it allowed) and returns its routing members. It is the whole of the
+// transport's parsing: one pass, and strings, where multi-megabyte results
+// spend their bytes, are skimmed byte by byte without decoding. It accepts
+// exactly what encoding/json.Valid accepts (FuzzScanEnvelope checks).
+func scanEnvelope(line []byte) (envelope, bool) {
+	var env envelope
+	s := scanner{b: line}
+	s.ws()
+	if s.i >= len(s.b) || s.b[s.i] != '{' {
+		// Still validate, so the answer matches json.Valid.
+		return env, false
+	}
+	ok := s.object(0, func(key, val []byte) {
+		switch string(key) {
+		case "id":
+			env.id = val
+		case "method":
+			env.method = val
+		case "result":
+			env.result = val
+		case "error":
+			env.err = val
+		case "params":
+			env.params = val
+		}
+	})
+	if !ok {
+		return env, false
+	}
+	s.ws()
+	return env, s.i == len(s.b)
+}
+
+// validJSON reports whether b is one JSON value, like json.Valid.
+func validJSON(b []byte) bool {
+	s := scanner{b: b}
+	s.ws()
+	if !s.value(0) {
+		return false
+	}
+	s.ws()
+	return s.i == len(s.b)
+}
+
+type scanner struct {
+	b []byte
+	i int
+}
+
+func (s *scanner) ws() {
+	for s.i < len(s.b) {
+		switch s.b[s.i] {
+		case ' ', '\t', '\n', '\r':
+			s.i++
+		default:
+			return
+		}
+	}
+}
+
+func (s *scanner) value(depth int) bool {
+	if s.i >= len(s.b) {
+		return false
+	}
+	switch c := s.b[s.i]; {
+	case c == '"':
+		return s.str()
+	case c == '{':
+		return s.object(depth, nil)
+	case c == '[':
+		return s.array(depth)
+	case c == 't':
+		return s.lit("true")
+	case c == 'f':
+		return s.lit("false")
+	case c == 'n':
+		return s.lit("null")
+	case c == '-' || (c >= '0' && c <= '9'):
+		return s.num()
+	}
+	return false
+}
+
+// object scans {...}; member, if not nil, gets each key's raw content
+// (between the quotes) and the raw value.
+func (s *scanner) object(depth int, member func(key, val []byte)) bool {
+	if depth++; depth > maxDepth {
+		return false
+	}
+	s.i++ // '{'
+	s.ws()
+	if s.i < len(s.b) && s.b[s.i] == '}' {
+		s.i++
+		return true
+	}
+	for {
+		if s.i >= len(s.b) || s.b[s.i] != '"' {
+			return false
+		}
+		k0 := s.i
+		if !s.str() {
+			return false
+		}
+		key := s.b[k0+1 : s.i-1]
+		s.ws()
+		if s.i >= len(s.b) || s.b[s.i] != ':' {
+			return false
+		}
+		s.i++
+		s.ws()
+		v0 := s.i
+		if !s.value(depth) {
+			return false
+		}
+		if member != nil {
+			member(key, s.b[v0:s.i])
+		}
+		s.ws()
+		if s.i >= len(s.b) {
+			return false
+		}
+		switch s.b[s.i] {
+		case ',':
+			s.i++
+			s.ws()
+		case '}':
+			s.i++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+func (s *scanner) array(depth int) bool {
+	if depth++; depth > maxDepth {
+		return false
+	}
+	s.i++ // '['
+	s.ws()
+	if s.i < len(s.b) && s.b[s.i] == ']' {
+		s.i++
+		return true
+	}
+	for {
+		if !s.value(depth) {
+			return false
+		}
+		s.ws()
+		if s.i >= len(s.b) {
+			return false
+		}
+		switch s.b[s.i] {
+		case ',':
+			s.i++
+			s.ws()
+		case ']':
+			s.i++
+			return true
+		default:
+			return false
+		}
+	}
+}
+
+// str scans a string starting at its opening quote.
+func (s *scanner) str() bool {
+	b := s.b
+	i := s.i + 1
+	for i < len(b) {
+		c := b[i]
+		switch {
+		case c == '"':
+			s.i = i + 1
+			return true
+		case c == '\\':
+			if i+1 >= len(b) {
+				return false
+			}
+			switch b[i+1] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+				i += 2
+			case 'u':
+				if i+6 > len(b) || !isHex(b[i+2]) || !isHex(b[i+3]) || !isHex(b[i+4]) || !isHex(b[i+5]) {
+					return false
+				}
+				i += 6
+			default:
+				return false
+			}
+		case c < 0x20:
+			return false
+		default:
+			i++
+		}
+	}
+	return false
+}
+
+func isHex(c byte) bool {
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F')
+}
+
+func (s *scanner) lit(word string) bool {
+	if len(s.b)-s.i < len(word) || string(s.b[s.i:s.i+len(word)]) != word {
+		return false
+	}
+	s.i += len(word)
+	return true
+}
+
+// num scans -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func (s *scanner) num() bool {
+	b, i := s.b, s.i
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+	default:
+		return false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		d := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		d := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == d {
+			return false
+		}
+	}
+	s.i = i
+	return true
+}

@@ -1,0 +1,292 @@
+package mcpprovider
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"sync"
+
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+	"github.com/rs/zerolog"
+)
+
+// pipeTransport is an mcp-go transport (transport.BidirectionalInterface)
+// over the child's stdin and stdout: newline-delimited JSON-RPC, as MCP's
+// stdio transport specifies. mcp-go's own stdio transport decodes every
+// incoming line twice as a whole, which for a multi-megabyte tool result
+// costs more than everything else in a call; this one validates and routes a
+// line in one pass (scanEnvelope) and hands the result on as a sub-slice of
+// the line, never copied or decoded. mcp-go's client still runs the protocol
+// (initialize, notifications, server requests such as ping).
+type pipeTransport struct {
+	r   io.Reader
+	w   io.WriteCloser
+	log zerolog.Logger
+
+	writeMu sync.Mutex
+
+	mu      sync.Mutex
+	pending map[string]chan *transport.JSONRPCResponse
+
+	handlerMu      sync.RWMutex
+	onNotification func(mcp.JSONRPCNotification)
+	onRequest      transport.RequestHandler
+
+	ctx       context.Context
+	done      chan struct{}
+	closeOnce sync.Once
+	startOnce sync.Once
+}
+
+var _ transport.BidirectionalInterface = (*pipeTransport)(nil)
+
+func newPipeTransport(r io.Reader, w io.WriteCloser, log zerolog.Logger) *pipeTransport {
+	return &pipeTransport{r: r, w: w, log: log, pending: map[string]chan *transport.JSONRPCResponse{}, done: make(chan struct{}), ctx: context.Background()}
+}
+
+// Start starts reading. ctx is handed to handlers of server requests.
+func (t *pipeTransport) Start(ctx context.Context) error {
+	t.startOnce.Do(func() {
+		t.ctx = ctx
+		go t.read()
+	})
+	return nil
+}
+
+// maxLine bounds one incoming message: beyond it the server is broken or
+// hostile, and the connection is dropped rather than memory exhausted.
+const maxLine = 512 << 20
+
+// read routes every line until the child's stdout ends; then every request
+// still waiting fails with transport.ErrTransportClosed.
+func (t *pipeTransport) read() {
+	defer t.shut()
+	br := bufio.NewReaderSize(t.r, 64<<10)
+	for {
+		line, err := readLine(br)
+		if len(line) > 0 {
+			t.route(line)
+		}
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				t.log.Debug().Err(err).Msg("reading from the server")
+			}
+			return
+		}
+	}
+}
+
+// readLine returns the next line without its newline, in a buffer of its
+// own (results alias it).
+func readLine(br *bufio.Reader) ([]byte, error) {
+	frag, err := br.ReadSlice('\n')
+	if err == nil {
+		return trimEOL(append([]byte(nil), frag...)), nil
+	}
+	if !errors.Is(err, bufio.ErrBufferFull) {
+		return trimEOL(append([]byte(nil), frag...)), err
+	}
+	var buf bytes.Buffer
+	buf.Write(frag)
+	for {
+		frag, err = br.ReadSlice('\n')
+		buf.Write(frag)
+		if buf.Len() > maxLine {
+			return nil, fmt.Errorf("a message from the server exceeds %d bytes", maxLine)
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return trimEOL(buf.Bytes()), err
+		}
+	}
+}
+
+func trimEOL(b []byte) []byte {
+	b = bytes.TrimSuffix(b, []byte("\n"))
+	return bytes.TrimSuffix(b, []byte("\r"))
+}
+
+func (t *pipeTransport) route(line []byte) {
+	env, ok := scanEnvelope(line)
+	if !ok {
+		if len(bytes.TrimSpace(line)) > 0 {
+			t.log.Debug().Int("bytes", len(line)).Msg("ignoring a line from the server that is not a JSON object")
+		}
+		return
+	}
+	switch {
+	case env.method != nil && env.id == nil:
+		var n mcp.JSONRPCNotification
+		if err := json.Unmarshal(line, &n); err != nil {
+			return
+		}
+		t.handlerMu.RLock()
+		h := t.onNotification
+		t.handlerMu.RUnlock()
+		if h != nil {
+			h(n)
+		}
+	case env.method != nil:
+		var req transport.JSONRPCRequest
+		if err := json.Unmarshal(line, &req); err != nil {
+			return
+		}
+		go t.serve(req)
+	case env.id != nil:
+		var id mcp.RequestId
+		if err := json.Unmarshal(env.id, &id); err != nil {
+			return
+		}
+		resp := &transport.JSONRPCResponse{JSONRPC: mcp.JSONRPC_VERSION, ID: id}
+		if env.err != nil && !bytes.Equal(env.err, []byte("null")) {
+			resp.Error = &mcp.JSONRPCErrorDetails{}
+			if err := json.Unmarshal(env.err, resp.Error); err != nil {
+				resp.Error = &mcp.JSONRPCErrorDetails{Code: mcp.PARSE_ERROR, Message: "unreadable error from the server"}
+			}
+		} else {
+			resp.Result = json.RawMessage(env.result)
+		}
+		key := id.String()
+		t.mu.Lock()
+		ch := t.pending[key]
+		delete(t.pending, key)
+		t.mu.Unlock()
+		if ch != nil {
+			ch <- resp // buffered: never blocks
+		}
+	}
+}
+
+// serve answers a request from the server (ping, sampling, roots...) with
+// mcp-go's client handler.
+func (t *pipeTransport) serve(req transport.JSONRPCRequest) {
+	t.handlerMu.RLock()
+	h := t.onRequest
+	t.handlerMu.RUnlock()
+	var resp *transport.JSONRPCResponse
+	if h == nil {
+		resp = transport.NewJSONRPCErrorResponse(req.ID, mcp.METHOD_NOT_FOUND, "no request handler", nil)
+	} else {
+		r, err := h(t.ctx, req)
+		switch {
+		case err != nil:
+			resp = transport.NewJSONRPCErrorResponse(req.ID, mcp.INTERNAL_ERROR, err.Error(), nil)
+		case r != nil:
+			resp = r
+		default:
+			return
+		}
+	}
+	b, err := json.Marshal(resp)
+	if err == nil {
+		_ = t.write(b)
+	}
+}
+
+func (t *pipeTransport) write(b []byte) error {
+	select {
+	case <-t.done:
+		return transport.ErrTransportClosed
+	default:
+	}
+	t.writeMu.Lock()
+	defer t.writeMu.Unlock()
+	if _, err := t.w.Write(append(b, '\n')); err != nil {
+		return fmt.Errorf("writing to the server: %w", err)
+	}
+	return nil
+}
+
+// SendRequest implements transport.Interface.
+func (t *pipeTransport) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	b, err := json.Marshal(req)
+	if err != nil {
+		return nil, fmt.Errorf("encoding request: %w", err)
+	}
+	key := req.ID.String()
+	ch := make(chan *transport.JSONRPCResponse, 1)
+	t.mu.Lock()
+	select {
+	case <-t.done:
+		t.mu.Unlock()
+		return nil, transport.ErrTransportClosed
+	default:
+	}
+	t.pending[key] = ch
+	t.mu.Unlock()
+	forget := func() {
+		t.mu.Lock()
+		delete(t.pending, key)
+		t.mu.Unlock()
+	}
+	if err := t.write(b); err != nil {
+		forget()
+		return nil, err
+	}
+	select {
+	case resp := <-ch:
+		return resp, nil
+	case <-ctx.Done():
+		forget()
+		return nil, ctx.Err()
+	case <-t.done:
+		select {
+		case resp := <-ch: // answered just before the end
+			return resp, nil
+		default:
+		}
+		forget()
+		return nil, transport.ErrTransportClosed
+	}
+}
+
+// SendNotification implements transport.Interface.
+func (t *pipeTransport) SendNotification(ctx context.Context, n mcp.JSONRPCNotification) error {
+	b, err := json.Marshal(n)
+	if err != nil {
+		return fmt.Errorf("encoding notification: %w", err)
+	}
+	return t.write(b)
+}
+
+// SetNotificationHandler implements transport.Interface.
+func (t *pipeTransport) SetNotificationHandler(h func(mcp.JSONRPCNotification)) {
+	t.handlerMu.Lock()
+	t.onNotification = h
+	t.handlerMu.Unlock()
+}
+
+// SetRequestHandler implements transport.BidirectionalInterface.
+func (t *pipeTransport) SetRequestHandler(h transport.RequestHandler) {
+	t.handlerMu.Lock()
+	t.onRequest = h
+	t.handlerMu.Unlock()
+}
+
+// GetSessionId implements transport.Interface; stdio has no session id.
+func (t *pipeTransport) GetSessionId() string { return "" }
+
+// Close stops sending, closes the child's stdin (which asks an MCP stdio
+// server to exit) and fails every waiting request.
+//
+// It does not wait for a write in progress (a hung child may never drain
+// its stdin): closing the pipe under it makes that write fail.
+func (t *pipeTransport) Close() error {
+	t.shut()
+	return t.w.Close()
+}
+
+func (t *pipeTransport) shut() {
+	t.closeOnce.Do(func() {
+		t.mu.Lock()
+		close(t.done)
+		t.mu.Unlock()
+	})
+}
