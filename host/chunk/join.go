@@ -31,15 +31,9 @@ type partial struct {
 // as is; when it completes a chunked reply, the reply's JSON is returned;
 // otherwise (a chunk of an unfinished reply) msg is nil.
 func (j *Joiner) Add(body []byte) (msg []byte, err error) {
-	var probe struct {
-		Chunk *int `json:"chunk"`
-	}
-	if err := json.Unmarshal(body, &probe); err != nil || probe.Chunk == nil {
-		return body, nil // not a chunk: let the caller judge it
-	}
 	var f Frame
-	if err := json.Unmarshal(body, &f); err != nil {
-		return nil, fmt.Errorf("decoding chunk: %w", err)
+	if err := json.Unmarshal(body, &f); err != nil || f.Chunk == nil {
+		return body, nil // not a chunk: let the caller judge it
 	}
 	if j.pending == nil {
 		j.pending = make(map[string]*partial)
