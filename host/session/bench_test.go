@@ -20,8 +20,10 @@ type bigRuntime struct {
 	result json.RawMessage
 }
 
-func (b bigRuntime) Execute(context.Context, runtime.Call) (json.RawMessage, error) { return b.result, nil }
-func (bigRuntime) Close() error                                                     { return nil }
+func (b bigRuntime) Execute(context.Context, runtime.Call) (json.RawMessage, error) {
+	return b.result, nil
+}
+func (bigRuntime) Close() error { return nil }
 
 // benchmarkBig sends execute requests and reads the chunked replies back
 // through a Joiner, as the extension would.
