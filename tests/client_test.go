@@ -64,7 +64,7 @@ type hostOptions struct {
 type reply struct {
 	ID      json.RawMessage `json:"id"`
 	OK      bool            `json:"ok"`
-	Error   bool            `json:"error"`
+	Error   json.RawMessage `json:"error"` // true on failures; health uses a string here
 	Code    string          `json:"code"`
 	Message string          `json:"message"`
 	Details json.RawMessage `json:"details"`
@@ -73,6 +73,9 @@ type reply struct {
 	raw    []byte // the reply's whole JSON text
 	frames int    // how many frames carried it (1 when not chunked)
 }
+
+// failed reports whether the reply is a failure ("error": true).
+func (r reply) failed() bool { return string(r.Error) == "true" }
 
 // field decodes one top-level field of the reply into v.
 func (r reply) field(t *testing.T, name string, v any) {

@@ -11,7 +11,7 @@ import (
 // wantError fails unless r is a well-formed failure with code.
 func wantError(t *testing.T, r reply, code string) {
 	t.Helper()
-	if r.OK || !r.Error || r.Code != code || r.Message == "" {
+	if r.OK || !r.failed() || r.Code != code || r.Message == "" {
 		t.Fatalf("want failure %s with a message, got %s", code, clip(r.raw))
 	}
 }
@@ -19,7 +19,7 @@ func wantError(t *testing.T, r reply, code string) {
 // wantOK fails unless r is a success.
 func wantOK(t *testing.T, r reply) {
 	t.Helper()
-	if !r.OK || r.Error {
+	if !r.OK || r.failed() {
 		t.Fatalf("want ok, got %s", clip(r.raw))
 	}
 }
@@ -89,7 +89,7 @@ func TestErrorCodes(t *testing.T) {
 			case len(tt.codes) > 0:
 				ok := false
 				for _, c := range tt.codes {
-					ok = ok || (r.Code == c && !r.OK && r.Error)
+					ok = ok || (r.Code == c && !r.OK && r.failed())
 				}
 				if !ok {
 					t.Fatalf("want one of %v, got %s", tt.codes, clip(r.raw))
@@ -170,13 +170,17 @@ func TestTimeout(t *testing.T) {
 	wantOK(t, h.execute("computer.echo", map[string]any{"after": "timeout"}))
 }
 
-// TestProviderNotFound documents why PROVIDER_NOT_FOUND is not reachable
-// through the binary: every capability in the registry is created from a
-// provider's tool list, so a known capability always has its provider
-// (a provider that is down keeps its capabilities and answers
-// PROVIDER_UNAVAILABLE; see TestCrashRestart). The runtime's unit tests cover it.
+// TestProviderNotFound: a capability whose prefix belongs to no configured
+// provider fails with PROVIDER_NOT_FOUND (the seed's "no provider registered
+// for the capability"); an unknown tool of a provider that has listed its
+// tools is CAPABILITY_NOT_FOUND. Policy still comes first.
 func TestProviderNotFound(t *testing.T) {
-	t.Skip("PROVIDER_NOT_FOUND cannot be produced through the binary: capabilities exist only with their provider")
+	h, _ := startStandard(t)
+	wantError(t, h.execute("ghost.walk", map[string]any{}), "PROVIDER_NOT_FOUND")
+	stillServing(t, h)
+	wantError(t, h.execute("computer.walk", map[string]any{}), "CAPABILITY_NOT_FOUND")
+	wantError(t, h.call("execute", executeParams("ghost.walk", nil, lockedOrigin)), "FORBIDDEN")
+	stillServing(t, h)
 }
 
 // TestMessageTooLarge: a length above 64 MiB is answered with

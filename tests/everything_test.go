@@ -33,11 +33,17 @@ func everythingProvider(t *testing.T) ProviderConfig {
 	return ProviderConfig{Name: "everything", Command: "node", Args: []string{everythingEntry(t), "stdio"}, Prefix: "everything", Timeout: "30s"}
 }
 
-// everythingSchemas asks server-everything directly (plain JSON-RPC lines
-// over its stdio) for its tools' input schemas, as raw bytes.
+// everythingSchemas asks server-everything directly for its tools' input schemas.
 func everythingSchemas(t *testing.T) map[string]json.RawMessage {
 	t.Helper()
-	cmd := exec.Command("node", everythingEntry(t), "stdio")
+	return wireSchemas(t, exec.Command("node", everythingEntry(t), "stdio"))
+}
+
+// wireSchemas starts an MCP stdio server and asks it directly (plain
+// JSON-RPC lines, following pagination) for its tools' input schemas, as the
+// raw bytes it puts on the wire.
+func wireSchemas(t *testing.T, cmd *exec.Cmd) map[string]json.RawMessage {
+	t.Helper()
 	in, err := cmd.StdinPipe()
 	if err != nil {
 		t.Fatal(err)

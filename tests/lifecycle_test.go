@@ -269,5 +269,6 @@ func metaStillWorks(t *testing.T, h *host) {
 	}
 	wantOK(t, h.call("capabilities.describe", map[string]any{"name": "capabilities.list"}))
 	wantOK(t, h.execute("capabilities.describe", map[string]any{"name": "capabilities.describe"}))
-	wantError(t, h.execute("nothing.here", nil), "CAPABILITY_NOT_FOUND")
+	wantError(t, h.execute("capabilities.nothing", nil), "CAPABILITY_NOT_FOUND")
+	wantError(t, h.execute("nothing.here", nil), "PROVIDER_NOT_FOUND")
 }

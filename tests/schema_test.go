@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -36,11 +37,31 @@ func fakeSchemas(t *testing.T) map[string][]byte {
 }
 
 // TestDescribeKeepsSchemaBytes: describe returns every tool's input schema
-// byte for byte as the server sent it, keywords such as $schema, $defs,
-// definitions, oneOf and enum included.
+// byte for byte as the server sent it on the wire (asked directly, with
+// pagination on to exercise the host's discovery of every page), keywords
+// such as $schema, $defs, definitions, oneOf and enum included.
 func TestDescribeKeepsSchemaBytes(t *testing.T) {
-	h, _ := startStandard(t)
-	for tool, want := range fakeSchemas(t) {
+	f := newFake(t)
+	cfg := standardConfig(f)
+	cfg.Providers[0].Env["FAKEMUNIM_PAGE_SIZE"] = "4"
+	h := startHost(t, hostOptions{config: cfg})
+	h.awaitReady()
+	direct := exec.Command(fakemunimBin)
+	direct.Env = append(os.Environ(), "FAKEMUNIM_PAGE_SIZE=4")
+	wire := wireSchemas(t, direct)
+	files := fakeSchemas(t)
+	if len(wire) != len(files) {
+		t.Fatalf("fakemunim lists %d tools, has %d schema files", len(wire), len(files))
+	}
+	for _, kw := range []string{`"oneOf"`, `"$defs"`, `"$ref":"#/$defs/point"`} {
+		if !bytes.Contains(wire["scroll"], []byte(kw)) {
+			t.Fatalf("fakemunim's scroll schema lacks %s: %s", kw, wire["scroll"])
+		}
+	}
+	if !bytes.Contains(wire["drag"], []byte(`"$ref":"#/definitions/point"`)) {
+		t.Fatalf("fakemunim's drag schema lacks definitions: %s", wire["drag"])
+	}
+	for tool, want := range wire {
 		t.Run(tool, func(t *testing.T) {
 			h.use(t)
 			r := h.call("capabilities.describe", map[string]any{"name": "computer." + tool})
