@@ -190,24 +190,25 @@ func (s *Session) Serve(ctx context.Context, rt Runtime, in io.Reader, out io.Wr
 		// for the reader, which may be blocked on input that never comes.
 	}
 
-	// Shutdown: cancel, close the runtime, let replies drain, all bounded.
-	deadline := time.NewTimer(ShutdownGrace)
-	defer deadline.Stop()
+	// Shutdown: cancel, close the runtime, let replies drain, all bounded
+	// by one deadline (a context, whose Done stays closed once it passes).
+	grace, stopGrace := context.WithTimeout(context.Background(), ShutdownGrace)
+	defer stopGrace()
 	s.mu.Lock()
 	s.closing = true // no handler starts after this
 	s.mu.Unlock()
 	cancelAll()
 	closed := make(chan error, 1)
 	go func() { closed <- rt.Close() }()
-	waitOr(deadline.C, func() { handlers.Wait() })
+	waitOr(grace.Done(), func() { handlers.Wait() })
 	close(stopWriter)
-	waitOr(deadline.C, func() { <-s.writerDone })
+	waitOr(grace.Done(), func() { <-s.writerDone })
 	select {
 	case err := <-closed:
 		if err != nil {
 			s.log.Warn().Err(err).Msg("closing runtime")
 		}
-	case <-deadline.C:
+	case <-grace.Done():
 		s.log.Warn().Msg("runtime did not close in time")
 	}
 	if readErr != nil {
@@ -222,7 +223,7 @@ func (s *Session) Serve(ctx context.Context, rt Runtime, in io.Reader, out io.Wr
 }
 
 // waitOr runs wait in a goroutine and returns when it is done or at deadline.
-func waitOr(deadline <-chan time.Time, wait func()) {
+func waitOr(deadline <-chan struct{}, wait func()) {
 	done := make(chan struct{})
 	go func() { wait(); close(done) }()
 	select {

@@ -433,3 +433,25 @@ func TestDescribeSendsTheSchemaByteForByte(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 }
+
+// TestShutdownIsBoundedWhenNobodyReads: a browser that stops reading must
+// not keep the host alive after it closed our input.
+func TestShutdownIsBoundedWhenNobodyReads(t *testing.T) {
+	s := New()
+	inR, inW := io.Pipe()
+	_, outW := io.Pipe() // never read: every write blocks
+	done := make(chan error, 1)
+	go func() { done <- s.Serve(context.Background(), runtime.New(), inR, outW) }()
+	framing.Write(inW, []byte(`{"id":1,"method":"health"}`))
+	framing.Write(inW, []byte(`{"id":2,"method":"health"}`))
+	start := time.Now()
+	inW.Close()
+	select {
+	case <-done:
+		if d := time.Since(start); d > ShutdownGrace+200*time.Millisecond {
+			t.Errorf("shutdown took %v", d)
+		}
+	case <-time.After(3 * time.Second):
+		t.Fatal("Serve blocked on a writer nobody reads")
+	}
+}
