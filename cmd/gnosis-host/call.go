@@ -68,7 +68,9 @@ func runCall(args []string) error {
 	deadline := time.After(*timeout)
 
 	if !*noWait {
-		if err := h.waitSettled(deadline); err != nil {
+		// Bounded separately, so that a provider stuck starting still
+		// leaves time for the request itself.
+		if err := h.waitSettled(time.After(min(settleWait, *timeout/2))); err != nil {
 			return err
 		}
 	}
@@ -86,6 +88,10 @@ func runCall(args []string) error {
 	}
 	return nil
 }
+
+// settleWait bounds the wait for providers to finish starting: a little more
+// than a provider's start-up timeout (mcpprovider.DefaultStartTimeout).
+const settleWait = 35 * time.Second
 
 // child is a host process started the way a browser starts one.
 type child struct {
@@ -152,6 +158,8 @@ func (c *child) send(body []byte) error {
 	return nil
 }
 
+var errTimeout = errors.New("timed out waiting for the host's reply")
+
 // await returns the reply (a message with "ok") whose id is id; events and
 // other replies are skipped.
 func (c *child) await(id string, deadline <-chan time.Time) ([]byte, error) {
@@ -173,7 +181,7 @@ func (c *child) await(id string, deadline <-chan time.Time) ([]byte, error) {
 				return msg, nil
 			}
 		case <-deadline:
-			return nil, errors.New("timed out waiting for the host's reply")
+			return nil, errTimeout
 		}
 	}
 }
@@ -187,6 +195,9 @@ func (c *child) waitSettled(deadline <-chan time.Time) error {
 		}
 		reply, err := c.await(waitID, deadline)
 		if err != nil {
+			if errors.Is(err, errTimeout) {
+				return nil // send the request anyway: its reply says what is wrong
+			}
 			return err
 		}
 		var h struct {
