@@ -24,6 +24,9 @@ type hostClient struct {
 	stdout *bufio.Reader
 	next   int
 	buf    []byte
+	// decode accumulates the time spent decoding frames, so a large
+	// transfer's figure can be split into the host's share and ours.
+	decode time.Duration
 }
 
 // startHost starts the host with a config naming fakemunim with extra tools.
@@ -81,9 +84,11 @@ func (h *hostClient) call(method string, params any) ([]byte, error) {
 			Chunks int    `json:"chunks"`
 			Data   string `json:"data"`
 		}
+		t0 := time.Now()
 		if err := json.Unmarshal(body, &m); err != nil {
 			return nil, fmt.Errorf("bad frame: %w", err)
 		}
+		h.decode += time.Since(t0)
 		if m.ID == nil || *m.ID != id {
 			continue // an event
 		}

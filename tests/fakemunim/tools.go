@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -139,9 +140,21 @@ func (f *fake) screenshot(_ context.Context, args json.RawMessage) (*mcp.CallToo
 	if a.Format == "jpeg" {
 		mime = "image/jpeg"
 	}
-	return &mcp.CallToolResult{Content: []mcp.Content{
-		mcp.NewImageContent(base64.StdEncoding.EncodeToString(ImageBytes(n)), mime),
-	}}, nil
+	return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewImageContent(imageData(n), mime)}}, nil
+}
+
+// images caches the base64 image of each size asked for, so a benchmark
+// repeating a 16 MiB screenshot measures the transport, not this fake
+// painting the picture again.
+var images sync.Map // int -> string
+
+func imageData(n int) string {
+	if s, ok := images.Load(n); ok {
+		return s.(string)
+	}
+	s := base64.StdEncoding.EncodeToString(ImageBytes(n))
+	images.Store(n, s)
+	return s
 }
 
 // ImageBytes is the image data screenshot returns for size n.
