@@ -29,6 +29,10 @@ import (
 //     refs fail to resolve. "definitions" is registered as an alias of
 //     "$defs", which makes those refs resolve; the bytes describe returns are
 //     never touched.
+//   - A "$ref" cycle that does not descend into the instance ({"$ref":"#"},
+//     or two $defs referring to each other through allOf) makes it recurse
+//     until the stack overflows, which no recover catches: Compile rejects
+//     such schemas (the capability then runs unvalidated).
 //   - A compiled schema caches resolved refs inside itself and is not safe
 //     for concurrent use, so each compiled schema has its own mutex.
 func NewQRIValidator() Validator { return qriValidator{} }
@@ -46,6 +50,8 @@ func initQRI() {
 	qriInit.Do(func() {
 		jsonschema.LoadDraft2019_09()
 		jsonschema.RegisterKeyword("definitions", jsonschema.NewDefs)
+		jsonschema.RegisterKeyword("$ref", newGuardedRef)
+		jsonschema.SetKeywordOrder("$ref", 0)
 		// Create the global registry now rather than lazily from racing
 		// validations.
 		jsonschema.GetSchemaRegistry()
@@ -61,6 +67,9 @@ func (qriValidator) Compile(schema json.RawMessage) (Schema, error) {
 	}
 	var warnings []string
 	doc = neutralise(doc, "", &warnings)
+	if c := refCycle(doc); c != "" {
+		return nil, fmt.Errorf("schema cannot be evaluated: %s", c)
+	}
 	local, err := json.Marshal(doc)
 	if err != nil {
 		return nil, fmt.Errorf("re-encoding schema: %w", err)
@@ -147,8 +156,11 @@ func (q *qriSchema) Validate(arguments json.RawMessage) (vs []Violation, err err
 			vs, err = nil, fmt.Errorf("validator panicked: %v", p)
 		}
 	}()
-	// The context only matters to remote fetches, which neutralise ruled out.
-	state := q.s.Validate(context.Background(), doc)
+	g := &refGuard{}
+	state := q.s.Validate(context.WithValue(context.Background(), refGuardKey{}, g), doc)
+	if g.tripped {
+		return nil, fmt.Errorf("schema references nest deeper than %d", maxRefDepth)
+	}
 	for _, e := range *state.Errs {
 		p := e.PropertyPath
 		if p == "/" {
@@ -157,4 +169,46 @@ func (q *qriSchema) Validate(arguments json.RawMessage) (vs []Violation, err err
 		vs = append(vs, Violation{Path: p, Message: e.Message})
 	}
 	return vs, nil
+}
+
+// maxRefDepth bounds how many "$ref"s one validation may follow inside each
+// other. Legitimate recursion follows the arguments' nesting, which JSON
+// decoding already bounds; a cycle that does not (one refCycle missed)
+// would otherwise recurse until the goroutine stack overflows and the host
+// dies, which no recover can catch.
+const maxRefDepth = 1000
+
+type refGuardKey struct{}
+
+// refGuard travels in the validation context: depth is the number of
+// enclosing "$ref"s, tripped records that the bound was hit.
+type refGuard struct {
+	depth   int
+	tripped bool
+}
+
+// guardedRef is qri-io's "$ref" keyword with a depth bound.
+type guardedRef struct{ jsonschema.Ref }
+
+func newGuardedRef() jsonschema.Keyword { return new(guardedRef) }
+
+// ValidateKeyword implements jsonschema.Keyword.
+func (r *guardedRef) ValidateKeyword(ctx context.Context, state *jsonschema.ValidationState, data any) {
+	parent, _ := ctx.Value(refGuardKey{}).(*refGuard)
+	if parent == nil {
+		parent = &refGuard{}
+	}
+	if parent.tripped {
+		return
+	}
+	if parent.depth >= maxRefDepth {
+		parent.tripped = true
+		state.AddError(data, "schema references nest too deep")
+		return
+	}
+	// Validation of one compiled schema is serial (qriSchema.mu), so the
+	// shared counter needs no lock.
+	parent.depth++
+	r.Ref.ValidateKeyword(ctx, state, data)
+	parent.depth--
 }

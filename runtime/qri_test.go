@@ -172,3 +172,76 @@ func TestCompileRejectsWhatIsNotASchema(t *testing.T) {
 		}
 	}
 }
+
+func TestSelfReferentialSchemasAreRejectedNotFatal(t *testing.T) {
+	tests := []struct {
+		name   string
+		schema string
+		cycle  bool
+	}{
+		{"root refers to itself", `{"$ref":"#"}`, true},
+		{"two defs refer to each other", `{"$ref":"#/$defs/a","$defs":{"a":{"$ref":"#/$defs/b"},"b":{"allOf":[{"$ref":"#/$defs/a"}]}}}`, true},
+		{"cycle through definitions and anyOf", `{"properties":{"x":{"$ref":"#/definitions/a"}},"definitions":{"a":{"anyOf":[{"type":"string"},{"$ref":"#/definitions/a"}]}}}`, true},
+		{"cycle through an anchor", `{"$defs":{"a":{"$anchor":"top","not":{"$ref":"#top"}}},"properties":{"p":{"$ref":"#top"}}}`, true},
+		{"escaped pointer tokens", `{"$defs":{"a/b":{"$ref":"#/$defs/a~1b"}},"$ref":"#/$defs/a~1b"}`, true},
+		{"recursion through properties is fine", `{"type":"object","properties":{"child":{"$ref":"#"}}}`, false},
+		{"recursion through items is fine", `{"$defs":{"tree":{"type":"array","items":{"$ref":"#/$defs/tree"}}},"$ref":"#/$defs/tree"}`, false},
+		{"a ref to an unknown place is not a cycle", `{"$ref":"#/$defs/nope"}`, false},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			s, err := NewQRIValidator().Compile(json.RawMessage(tc.schema))
+			if tc.cycle {
+				if err == nil || !strings.Contains(err.Error(), "without consuming input") {
+					t.Fatalf("Compile error = %v, want a cycle error", err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatalf("Compile: %v", err)
+			}
+			if _, err := s.Validate(json.RawMessage(`{"child":{"child":{}}}`)); err != nil {
+				t.Errorf("Validate: %v", err)
+			}
+		})
+	}
+}
+
+// FuzzCompileAndValidate: no schema a provider sends, and no arguments,
+// may crash the host.
+func FuzzCompileAndValidate(f *testing.F) {
+	f.Add([]byte(`{"$ref":"#"}`), []byte(`{}`))
+	f.Add([]byte(`{"properties":{"a":{"$ref":"#/definitions/x"}},"definitions":{"x":{"oneOf":[{"type":"string"},{"$ref":"#"}]}}}`), []byte(`{"a":{"a":1}}`))
+	f.Add([]byte(`{"$defs":{"a":{"allOf":[{"$ref":"#/$defs/b"}]},"b":{"not":{"$ref":"#/$defs/a"}}},"$ref":"#/$defs/a"}`), []byte(`{"x":[1,2]}`))
+	f.Add([]byte(`{"$id":"http://127.0.0.1:1/x","$ref":"y","$recursiveRef":"#","$anchor":"a"}`), []byte(`[]`))
+	f.Add([]byte(`{"if":{"$ref":"#/then"},"then":{"$ref":"#/else"},"else":{"$ref":"#/if"}}`), []byte(`1`))
+	f.Fuzz(func(t *testing.T, schema, args []byte) {
+		s, err := NewQRIValidator().Compile(schema)
+		if err != nil || !json.Valid(args) {
+			return
+		}
+		_, _ = s.Validate(args)
+	})
+}
+
+func TestRefRecursionIsBoundedAtValidation(t *testing.T) {
+	// qri-io reads "##then" as "#", and "#/" as the root: a cycle the static
+	// check does not see. The depth bound must end it with an error.
+	s, err := NewQRIValidator().Compile(json.RawMessage(`{"if":{"$ref":"##then"},"then":{"$ref":"#/"}}`))
+	if err != nil {
+		t.Skipf("rejected at compile time: %v", err)
+	}
+	if _, err := s.Validate(json.RawMessage(`1`)); err == nil || !strings.Contains(err.Error(), "nest deeper") {
+		t.Errorf("Validate error = %v, want the depth bound", err)
+	}
+	// Legitimate recursion that follows the arguments is not bounded by it.
+	tree, err := NewQRIValidator().Compile(json.RawMessage(`{"type":"object","properties":{"c":{"$ref":"#"},"n":{"type":"integer"}}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	deep := strings.Repeat(`{"c":`, 500) + `{"n":"x"}` + strings.Repeat(`}`, 500)
+	vs, err := tree.Validate(json.RawMessage(deep))
+	if err != nil || len(vs) != 1 {
+		t.Errorf("deep arguments: violations %v, err %v; want one violation at the bottom", vs, err)
+	}
+}
