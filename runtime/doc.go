@@ -6,4 +6,33 @@
 //
 // The runtime knows nothing about how requests arrive: the native-messaging
 // host (package host/...) is one front end; tests drive it directly.
+//
+// # Shape
+//
+// A Runtime is built with New and options (WithProvider, WithPolicy,
+// WithValidator, WithLogger, WithEvents, WithDegraded), started once with
+// Start, and stopped with Close. Providers implement Provider; the MCP stdio
+// provider lives in runtime/mcpprovider. Start hands each provider a notify
+// function, and the provider calls it whenever its Status or its tool list
+// changes; the runtime then rebuilds an immutable registry snapshot (so
+// List, Describe and Execute never wait on a lock held across I/O), compiles
+// each new input schema once, and emits Events (capabilities.changed,
+// provider.state) to the WithEvents callback.
+//
+// A provider's tools stay registered while it restarts, so a call in that
+// window fails with PROVIDER_UNAVAILABLE rather than CAPABILITY_NOT_FOUND.
+//
+// # Errors
+//
+// Every failure Execute and Describe return is an *Error whose Code is one
+// of the stable protocol codes of docs/protocol.md; front ends turn it into
+// a reply in one place.
+//
+// # Schemas
+//
+// Schemas are kept byte for byte as the provider sent them (Describe returns
+// those bytes). Validation uses a Validator, by default qri-io/jsonschema
+// behind NewQRIValidator, which is made safe for schemas the host does not
+// control: no reference is ever fetched from the network or the disk, and no
+// schema can make validation recurse without bound.
 package runtime
