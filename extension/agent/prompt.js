@@ -64,6 +64,10 @@ export function buildMessages(ctx) {
   // Screenshots only for the last MAX_SCREENSHOTS-1 rounds; the current one is the last.
   const withImage = new Set(rounds.slice(-(MAX_SCREENSHOTS - 1)));
   let pendingResult = null;
+  // User replies after the last round belong to the current request's message.
+  const lastRound = entries.findLastIndex((e) => e.kind === 'round');
+  const tailReplies = entries.slice(lastRound + 1).filter((e) => e.kind === 'user');
+  entries = entries.slice(0, lastRound + 1);
   for (const e of entries) {
     if (e.kind === 'user') {
       messages.push({ role: 'user', content: `The user replied: ${e.text}` });
@@ -78,6 +82,7 @@ export function buildMessages(ctx) {
   }
   const lines = [];
   if (pendingResult) lines.push(`Result of step ${pendingResult.step}: ${pendingResult.result}`);
+  for (const r of tailReplies) lines.push(`The user replied: ${r.text}`);
   for (const w of ctx.warnings || []) lines.push(w);
   lines.push(`Step ${ctx.step} of at most ${ctx.maxSteps}. Current observation.\n${observationText(ctx.current)}`);
   lines.push('Reply with <think>…</think> and exactly one <action>…</action>.');

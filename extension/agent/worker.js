@@ -116,8 +116,13 @@ async function observe(s) {
   return { image: shot.data, mime: 'image/jpeg', viewport: viewportFromMetrics(metrics), url: tab.url, title: tab.title, tabId: s.tabId };
 }
 
+// A tab created in the task's window while an action runs (or just after) was
+// opened by it: links with target=_blank carry no opener id under noopener.
+const FOLLOW_WINDOW_MS = 1500;
+
 async function act(s, action, coordinateMode) {
   ensureAttached(s);
+  s.actingUntil = Infinity;
   const target = () => ({ tabId: s.tabId });
   const metrics = await chrome.debugger.sendCommand(target(), 'Page.getLayoutMetrics');
   const env = {
@@ -133,7 +138,11 @@ async function act(s, action, coordinateMode) {
       await switchTo(s, t.id);
     },
   };
-  return execute(action, env);
+  try {
+    return await execute(action, env);
+  } finally {
+    s.actingUntil = Date.now() + FOLLOW_WINDOW_MS;
+  }
 }
 
 /** Message handlers in router.js's shape. */
@@ -225,7 +234,8 @@ export function init() {
   });
   chrome.tabs.onCreated.addListener((tab) => {
     for (const s of sessions.values()) {
-      if (s.attached && tab.openerTabId === s.tabId) s.follow = tab.id;
+      const opened = tab.openerTabId === s.tabId || (tab.windowId === s.windowId && (s.actingUntil || 0) > Date.now());
+      if (s.attached && opened && tab.id !== s.tabId) s.follow = tab.id;
     }
   });
 }

@@ -93,3 +93,36 @@ export async function debuggerFree(env, tabUrl) {
     return true;
   }, tabUrl);
 }
+
+/** A page for the remaining actions; interactions land in window.events. */
+export const ACTIONS_HTML = `<!doctype html>
+<html><head><title>Agent actions</title><style>
+body { margin: 0; font: 16px sans-serif; height: 3000px; }
+div, button, a, form { position: absolute; }
+#dbl { left: 40px; top: 40px; width: 120px; height: 40px; }
+#hov { left: 200px; top: 40px; width: 120px; height: 40px; background: #ddd; }
+#press { left: 360px; top: 40px; width: 120px; height: 40px; background: #ccf; }
+#drag { left: 40px; top: 140px; width: 60px; height: 60px; background: #fcc; }
+#f { left: 40px; top: 260px; }
+#newtab { left: 40px; top: 340px; }
+</style></head><body>
+<button id="dbl">Double me</button>
+<div id="hov">Hover me</div>
+<div id="press">Hold me</div>
+<div id="drag">Drag me</div>
+<form id="f" action="" method="get"><input id="q" name="q"></form>
+<a id="newtab" href="/second.html" target="_blank">Open second</a>
+<script>
+window.events = [];
+const log = (s) => window.events.push(s);
+const $ = (id) => document.getElementById(id);
+$('dbl').addEventListener('dblclick', (e) => log('dbl:' + e.isTrusted));
+$('hov').addEventListener('mouseenter', () => log('hover'));
+let down = 0;
+$('press').addEventListener('mousedown', () => { down = performance.now(); });
+$('press').addEventListener('mouseup', () => log('press:' + Math.round(performance.now() - down)));
+let start = null;
+$('drag').addEventListener('mousedown', (e) => { start = [e.clientX, e.clientY]; });
+window.addEventListener('mouseup', (e) => { if (start) log('drag:' + Math.round(e.clientX - start[0]) + ',' + Math.round(e.clientY - start[1])); start = null; });
+$('q').addEventListener('keydown', (e) => { if (e.ctrlKey && e.key === 'a') log('key:ctrl+a'); });
+</script></body></html>`;
