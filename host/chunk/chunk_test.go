@@ -2,6 +2,7 @@ package chunk
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"math/rand/v2"
@@ -88,10 +89,15 @@ func TestSplitKeepsEveryFrameWithinLimitAndReassemblesExactly(t *testing.T) {
 func TestSplitRandomPayloads(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	alphabet := []rune{'a', 'Z', '"', '\\', '\n', '\t', 0, 0x1f, 0x7f, 'é', '€', '😀', '<', '>', '&', 0x2028, 0xFFFD}
-	for round := 0; round < 200; round++ {
+	for round := 0; round < 400; round++ {
 		n := rng.IntN(3000)
 		var sb strings.Builder
+		sparse := round%2 == 1 // long plain runs: the eight-byte fast paths
 		for i := 0; i < n; i++ {
+			if sparse && rng.IntN(40) != 0 {
+				sb.WriteByte("abcXYZ019+/="[rng.IntN(12)])
+				continue
+			}
 			sb.WriteRune(alphabet[rng.IntN(len(alphabet))])
 		}
 		id := []byte(`123`)
@@ -175,6 +181,27 @@ func BenchmarkSplit16MiB(b *testing.B) {
 	for b.Loop() {
 		if err := Each([]byte(`1`), msg, DefaultLimit, func([]byte) error { return nil }); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestWordTestsAgreeWithTheByteTable checks the eight-bytes-at-a-time tests
+// against the per-byte table for every pair of adjacent byte values at every
+// position (borrows between bytes are where such tricks go wrong).
+func TestWordTestsAgreeWithTheByteTable(t *testing.T) {
+	for p := 0; p < 7; p++ {
+		for a := 0; a < 256; a++ {
+			for b := 0; b < 256; b++ {
+				word := []byte("xxxxxxxx")
+				word[p], word[p+1] = byte(a), byte(b)
+				x := binary.LittleEndian.Uint64(word)
+				wantNoEscape := escLen[a] == 1 && escLen[b] == 1
+				wantPlain := wantNoEscape && a < 0x80 && b < 0x80
+				if noEscape8(x) != wantNoEscape || plain8(x) != wantPlain {
+					t.Fatalf("bytes %#x %#x at %d: noEscape8 %v (want %v), plain8 %v (want %v)",
+						a, b, p, noEscape8(x), wantNoEscape, plain8(x), wantPlain)
+				}
+			}
 		}
 	}
 }

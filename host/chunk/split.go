@@ -1,6 +1,7 @@
 package chunk
 
 import (
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"strconv"
@@ -38,9 +39,6 @@ var escLen = func() (t [256]uint8) {
 // reused for the next frame: emit must write or copy it before returning.
 // Every frame is at most limit bytes.
 func Each(id, reply []byte, limit int, emit func(frame []byte) error) error {
-	if !utf8.Valid(reply) {
-		return ErrInvalidUTF8
-	}
 	cuts, digits, err := plan(id, reply, limit)
 	if err != nil {
 		return err
@@ -85,14 +83,18 @@ func overhead(id []byte, digits int) int {
 }
 
 // plan returns the cut offsets (first 0, last len(reply)) of the pieces and
-// the digit width the headers were sized for.
+// the digit width the headers were sized for. It starts from the digit width
+// the raw size implies (escaping only adds pieces), so one pass is the rule.
 func plan(id, reply []byte, limit int) ([]int, int, error) {
-	for digits := 1; digits <= 10; digits++ {
+	for digits := len(strconv.Itoa(len(reply)/max(limit, 1) + 1)); digits <= 10; digits++ {
 		room := limit - overhead(id, digits)
 		if room < 6 { // one escaped rune must always fit
 			return nil, 0, fmt.Errorf("%w: limit %d, id %d bytes", ErrLimitTooSmall, limit, len(id))
 		}
-		cuts := cut(reply, room)
+		cuts, ok := cut(reply, room)
+		if !ok {
+			return nil, 0, ErrInvalidUTF8
+		}
 		if len(strconv.Itoa(len(cuts)-1)) <= digits {
 			return cuts, digits, nil
 		}
@@ -100,44 +102,83 @@ func plan(id, reply []byte, limit int) ([]int, int, error) {
 	return nil, 0, fmt.Errorf("%w: too many chunks", ErrLimitTooSmall)
 }
 
-// cut splits reply greedily into pieces whose escaped size is at most room,
-// only at rune starts.
-func cut(reply []byte, room int) []int {
-	cuts := []int{0}
-	start, size := 0, 0
-	for i := 0; i < len(reply); i++ {
-		c := int(escLen[reply[i]])
-		if size+c <= room {
+// cut splits reply greedily, rune by rune, into pieces whose escaped size is
+// at most room, and checks on the way that reply is valid UTF-8 (ok false
+// otherwise). room must be at least 6, the largest escaped rune.
+func cut(reply []byte, room int) (cuts []int, ok bool) {
+	cuts = []int{0}
+	size := 0
+	for i := 0; i < len(reply); {
+		// Eight plain bytes at once; when they are not all plain, take
+		// the next eight (at least) one rune at a time.
+		end := i + 1
+		if i+8 <= len(reply) && size+8 <= room {
+			if plain8(binary.LittleEndian.Uint64(reply[i:])) {
+				size += 8
+				i += 8
+				continue
+			}
+			end = i + 8
+		}
+		for i < end && i < len(reply) {
+			b := reply[i]
+			w, c := 1, int(escLen[b])
+			if b >= utf8.RuneSelf {
+				r, n := utf8.DecodeRune(reply[i:])
+				if r == utf8.RuneError && n == 1 {
+					return nil, false
+				}
+				w, c = n, n
+			}
+			if size+c > room {
+				cuts = append(cuts, i)
+				size = 0
+			}
 			size += c
-			continue
-		}
-		// Byte i does not fit: end the piece at the start of i's rune.
-		j := i
-		for j > start && !utf8.RuneStart(reply[j]) {
-			j--
-		}
-		cuts = append(cuts, j)
-		start, size = j, 0
-		for k := j; k <= i; k++ {
-			size += int(escLen[reply[k]])
+			i += w
 		}
 	}
-	if len(reply) > 0 || len(cuts) == 1 {
-		cuts = append(cuts, len(reply))
-	}
-	return cuts
+	return append(cuts, len(reply)), true
 }
+
+// Word tricks: test eight bytes at once. ones has 0x01 in every byte, highs
+// 0x80; hasLess(x, n) is non-zero iff some byte of x is below n (n <= 128).
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+func hasLess(x, n uint64) uint64 { return (x - ones*n) &^ x & highs }
+func hasByte(x, b uint64) uint64 { return hasLess(x^(ones*b), 1) }
+
+// noEscape8 reports whether none of the eight bytes needs escaping in a JSON
+// string (no control character, '"' or '\\'); bytes >= 0x80 pass.
+func noEscape8(x uint64) bool {
+	return hasLess(x, 0x20)|hasByte(x, '"')|hasByte(x, '\\') == 0
+}
+
+// plain8 reports whether the eight bytes are ASCII needing no escape.
+func plain8(x uint64) bool { return x&highs == 0 && noEscape8(x) }
 
 const hex = "0123456789abcdef"
 
 // appendEscaped appends s as the inside of a JSON string.
 func appendEscaped(dst, s []byte) []byte {
 	start := 0
-	for i := 0; i < len(s); i++ {
-		b := s[i]
-		if escLen[b] == 1 {
+	for i := 0; i < len(s); {
+		if i+8 <= len(s) && noEscape8(binary.LittleEndian.Uint64(s[i:])) {
+			i += 8
 			continue
 		}
+		// Some byte of the next eight needs escaping: find it.
+		end := min(i+8, len(s))
+		for i < end && escLen[s[i]] == 1 {
+			i++
+		}
+		if i == end {
+			continue
+		}
+		b := s[i]
 		dst = append(dst, s[start:i]...)
 		switch b {
 		case '"', '\\':
@@ -155,7 +196,8 @@ func appendEscaped(dst, s []byte) []byte {
 		default:
 			dst = append(dst, '\\', 'u', '0', '0', hex[b>>4], hex[b&0xF])
 		}
-		start = i + 1
+		i++
+		start = i
 	}
 	return append(dst, s[start:]...)
 }
