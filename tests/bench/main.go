@@ -23,40 +23,45 @@ func main() {
 	batch := flag.Int("batch", 300, "calls per latency batch")
 	coldRuns := flag.Int("cold", 15, "cold starts per side")
 	bigRuns := flag.Int("big", 5, "16 MiB transfers per side")
+	only := flag.String("only", "", "run one part: latency, cold, big or rss (e.g. under perf record)")
+	keep := flag.String("keep", "", "build the binaries into this directory and keep them (so perf can resolve symbols)")
 	flag.Parse()
+	want := func(part string) bool { return *only == "" || *only == part }
 
 	dir, err := os.MkdirTemp("", "gnosis-bench-")
 	if err != nil {
 		fatal(err)
 	}
 	defer os.RemoveAll(dir)
-	bins, err := build(dir)
+	binDir := dir
+	if *keep != "" {
+		binDir = *keep
+	}
+	bins, err := build(binDir)
 	if err != nil {
 		fatal(err)
 	}
 
 	fmt.Printf("gnosis-host benchmark, %s\n%s\n\n", time.Now().UTC().Format("2006-01-02 15:04 MST"), machine())
 	var rows []row
-	lat, err := latency(bins, dir, *rounds, *batch)
-	if err != nil {
-		fatal(fmt.Errorf("latency: %w", err))
+	for _, part := range []struct {
+		name string
+		run  func() ([]row, error)
+	}{
+		{"latency", func() ([]row, error) { return latency(bins, dir, *rounds, *batch) }},
+		{"cold", func() ([]row, error) { return coldStart(bins, dir, *coldRuns) }},
+		{"big", func() ([]row, error) { return bigResult(bins, dir, *bigRuns) }},
+		{"rss", func() ([]row, error) { return idleRSS(bins, dir) }},
+	} {
+		if !want(part.name) {
+			continue
+		}
+		r, err := part.run()
+		if err != nil {
+			fatal(fmt.Errorf("%s: %w", part.name, err))
+		}
+		rows = append(rows, r...)
 	}
-	rows = append(rows, lat...)
-	cold, err := coldStart(bins, dir, *coldRuns)
-	if err != nil {
-		fatal(fmt.Errorf("cold start: %w", err))
-	}
-	rows = append(rows, cold...)
-	big, err := bigResult(bins, dir, *bigRuns)
-	if err != nil {
-		fatal(fmt.Errorf("16 MiB result: %w", err))
-	}
-	rows = append(rows, big...)
-	mem, err := idleRSS(bins, dir)
-	if err != nil {
-		fatal(fmt.Errorf("rss: %w", err))
-	}
-	rows = append(rows, mem...)
 	printTable(rows)
 }
 
@@ -68,7 +73,8 @@ type binaries struct {
 func build(dir string) (binaries, error) {
 	b := binaries{host: filepath.Join(dir, "gnosis-host"), fake: filepath.Join(dir, "fakemunim")}
 	for pkg, out := range map[string]string{"./cmd/gnosis-host": b.host, "./tests/fakemunim": b.fake} {
-		cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w", "-o", out, pkg)
+		// Symbols kept, so `perf record` of a run can name the host's functions.
+		cmd := exec.Command("go", "build", "-trimpath", "-o", out, pkg)
 		cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
 		if err := cmd.Run(); err != nil {
 			return b, fmt.Errorf("build %s: %w", pkg, err)

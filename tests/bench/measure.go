@@ -206,7 +206,7 @@ func bigResult(b binaries, dir string, runs int) ([]row, error) {
 	defer raw.close()
 	rawParams := fmt.Sprintf(`{"name":"screenshot","arguments":{"bytes":%d}}`, img)
 	args := map[string]any{"bytes": img}
-	var hd, dd, rd, cd []time.Duration
+	var hd, dd, rd, cd, own []time.Duration
 	size := 0
 	for i := 0; i < runs+1; i++ { // the first round warms up
 		t0 := time.Now()
@@ -236,16 +236,17 @@ func bigResult(b binaries, dir string, runs int) ([]row, error) {
 		size = len(rep)
 		if i > 0 {
 			dd, hd, rd, cd = append(dd, d), append(hd, e), append(rd, r), append(cd, h.decode)
+			own = append(own, e-r-h.decode)
 		}
 	}
-	h50, d50, r50, c50 := pct(hd, 50), pct(dd, 50), pct(rd, 50), pct(cd, 50)
+	h50, d50, r50, c50, o50 := pct(hd, 50), pct(dd, 50), pct(rd, 50), pct(cd, 50), pct(own, 50)
 	mbps := func(d time.Duration) float64 { return float64(size) / 1e6 / d.Seconds() }
 	return []row{
 		{what: fmt.Sprintf("16 MiB result (%.1f MB reply, median of %d)", float64(size)/1e6, runs), host: ms(h50), baseline: "direct " + ms(d50), target: "≤ 1.3× direct = " + ms(time.Duration(1.3*float64(d50))), pass: verdict(float64(h50) <= 1.3*float64(d50))},
-		{what: "16 MiB result throughput", host: fmt.Sprintf("%.0f MB/s", mbps(h50)), baseline: fmt.Sprintf("direct %.0f MB/s", mbps(d50)), target: "≥ 150 MB/s", pass: verdict(mbps(h50) >= 150)},
+		{what: "16 MiB result throughput, end to end", host: fmt.Sprintf("%.0f MB/s", mbps(h50)), baseline: fmt.Sprintf("direct %.0f MB/s", mbps(d50)), target: "≥ 150 MB/s", pass: verdict(mbps(h50) >= 150)},
 		{what: "  floor: server + pipe, raw JSON-RPC client", host: "", baseline: ms(r50) + fmt.Sprintf(" (%.0f MB/s)", mbps(r50))},
 		{what: "  of the host figure: bench client decoding chunks", host: ms(c50)},
-		{what: "  host's own share (host − floor − client decode)", host: ms(h50 - r50 - c50), baseline: fmt.Sprintf("%.0f MB/s", mbps(h50-r50-c50))},
+		{what: "  host's own share (host − floor − client decode, per round)", host: ms(o50), baseline: "", target: "≥ 150 MB/s", pass: verdict(o50 <= 0 || mbps(o50) >= 150)},
 	}, nil
 }
 
