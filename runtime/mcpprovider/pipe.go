@@ -39,6 +39,7 @@ type pipeTransport struct {
 
 	ctx       context.Context
 	done      chan struct{}
+	readDone  chan struct{} // closed when the reader has returned
 	closeOnce sync.Once
 	startOnce sync.Once
 }
@@ -46,7 +47,7 @@ type pipeTransport struct {
 var _ transport.BidirectionalInterface = (*pipeTransport)(nil)
 
 func newPipeTransport(r io.Reader, w io.WriteCloser, log zerolog.Logger) *pipeTransport {
-	return &pipeTransport{r: r, w: w, log: log, pending: map[string]chan *transport.JSONRPCResponse{}, done: make(chan struct{}), ctx: context.Background()}
+	return &pipeTransport{r: r, w: w, log: log, pending: map[string]chan *transport.JSONRPCResponse{}, done: make(chan struct{}), readDone: make(chan struct{}), ctx: context.Background()}
 }
 
 // Start starts reading. ctx is handed to handlers of server requests.
@@ -65,6 +66,7 @@ const maxLine = 512 << 20
 // read routes every line until the child's stdout ends; then every request
 // still waiting fails with transport.ErrTransportClosed.
 func (t *pipeTransport) read() {
+	defer close(t.readDone)
 	defer t.shut()
 	br := bufio.NewReaderSize(t.r, 64<<10)
 	for {

@@ -115,9 +115,14 @@ func closeAll(fs ...io.Closer) {
 func (s *session) wait() {
 	s.exitErr = s.cmd.Wait()
 	s.tree.kill()
+	// Let the reader deliver what the child wrote before it exited (its
+	// stdout ends once the whole tree is gone), but not for long: a
+	// grandchild that escaped the tree must not keep the reader alive.
+	select {
+	case <-s.tr.readDone:
+	case <-time.After(100 * time.Millisecond):
+	}
 	_ = s.tr.Close()
-	// Whatever is still unread belongs to a dead process; a grandchild that
-	// escaped the process tree must not keep the reader alive.
 	_ = s.stdout.Close()
 	s.tree.release()
 	close(s.exited)
