@@ -34,6 +34,7 @@ bench: build
 fuzz:
 	$(GO) test ./host/framing -run='^$$' -fuzz=FuzzReadFrame -fuzztime=30s
 	$(GO) test ./host/session -run='^$$' -fuzz=FuzzDecodeRequest -fuzztime=30s
+	$(GO) test ./host/chunk -run='^$$' -fuzz=FuzzSplit -fuzztime=30s
 
 clean:
 	rm -rf $(BIN) dist
