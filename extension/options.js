@@ -313,6 +313,7 @@ async function main() {
   });
 
   await loadTarget();
+  document.body.dataset.ready = 'true'; // settings loaded: typing now is not overwritten
   refreshSaved();
   refreshHost(true);
   setInterval(checkSelectors, 1500);

@@ -16,11 +16,13 @@ const QUIET = SETTLE * 4; // long enough that a call would have run
 // Two sites = two origins: the textarea chat and the contenteditable chat.
 let plain;
 let rich;
+let guarded;
 let env;
 
 before(async () => {
   plain = await serve();
   rich = await serve();
+  guarded = await serve();
   const allowed = ['computer.click', 'computer.type_text', 'computer.screenshot', 'computer.echo', 'computer.scroll'];
   env = await launch({
     grantOrigins: ['http://127.0.0.1/*'],
@@ -32,6 +34,7 @@ after(async () => {
   await env?.close();
   await plain?.close();
   await rich?.close();
+  await guarded?.close();
 });
 
 const settingsFor = (destination) => ({
@@ -181,5 +184,58 @@ describe('contenteditable chat', () => {
     assert.equal(callsTo('echo').length, before + 2);
     await waitFor(async () => (await options.locator('#armed-state').textContent()) === 'Stopped', { what: 'stopped' });
     assert.equal(await badgeText(env, rich.url('/chat.html?variant=ce&enableDelay=1200')), '!');
+  });
+});
+
+describe('safety limits and Stop during a call', () => {
+  let chat;
+  let options;
+  const url = () => guarded.url('/chat.html');
+  const echo = (n) => `{"capability": "computer.echo", "arguments": {"g": ${n}}}`;
+
+  before(async () => {
+    chat = await env.newPage(url());
+    options = await armFromOptions(env, { ...settingsFor('#prompt'), maxConsecutive: 2 });
+  });
+
+  test('the per-origin cap stops the tool calls that come without a human message', async () => {
+    await chat.evaluate((c) => window.chat.stream(c), echo(1));
+    await waitForSent(chat, 1);
+    await chat.evaluate((c) => window.chat.stream(c), echo(2));
+    await waitForSent(chat, 2);
+    await chat.evaluate((c) => window.chat.stream(c), echo(3));
+    await waitFor(async () => (await chat.locator('gnosis-notice').count()) > 0, { what: 'notice' });
+    assert.match(await chat.locator('gnosis-notice [role=alert]').textContent(), /2 tool calls in a row without a message from you/);
+    assert.deepEqual(env.calls().filter((c) => c.tool === "echo" && c.arguments.g).map((c) => c.arguments.g), [1, 2]);
+    await waitFor(async () => (await options.locator('#armed-state').textContent()) === 'Stopped', { what: 'stopped' });
+    assert.match(await options.locator('#form-error').textContent(), /2 tool calls in a row/);
+  });
+
+  test('a message typed by the person resets the cap', async () => {
+    await options.getByRole('button', { name: 'Start', exact: true }).click();
+    await waitFor(async () => (await options.locator('#armed-state').textContent())?.startsWith('Armed'), { what: 'armed' });
+    const sentBefore = (await sent(chat)).length;
+    await chat.evaluate((c) => window.chat.stream(c), echo(4));
+    await waitForSent(chat, sentBefore + 1);
+    await chat.evaluate((c) => window.chat.stream(c), echo(5));
+    await waitForSent(chat, sentBefore + 2);
+    await chat.locator('#prompt').pressSequentially('thanks, go on');
+    await chat.locator('#send').click();
+    await waitForSent(chat, sentBefore + 3);
+    await chat.evaluate((c) => window.chat.stream(c), echo(6));
+    await waitFor(() => env.calls().some((c) => c.tool === 'echo' && c.arguments.g === 6), { what: 'call after the human message' });
+    await waitForSent(chat, sentBefore + 4);
+  });
+
+  test('the badge shows a running call, and Stop cancels it: nothing is injected', async () => {
+    const sentBefore = (await sent(chat)).length;
+    await chat.evaluate(() => window.chat.stream('{"capability": "computer.slow", "arguments": {"ms": 4000}}'));
+    await waitFor(async () => (await badgeText(env, url())) === '…', { what: 'running badge' });
+    await options.getByRole('button', { name: 'Stop', exact: true }).click();
+    await waitFor(() => env.calls().some((c) => c.tool === 'slow' && c.cancelled), { what: 'cancelled slow call', timeoutMs: 3000 });
+    await waitFor(async () => (await badgeText(env, url())) === '', { what: 'badge cleared' });
+    await sleep(QUIET);
+    assert.equal((await sent(chat)).length, sentBefore, 'nothing was injected or sent after Stop');
+    assert.equal(await chat.evaluate(() => window.chat.input()), '');
   });
 });

@@ -45,6 +45,7 @@ describe('options page with the host installed', () => {
     await chat.evaluate(() => window.chat.stream('Hello there.', { tokenMs: 1 }));
     await chat.evaluate(() => window.chat.stream('Second reply.', { tokenMs: 1 }));
     const options = await env.openOptions();
+    await options.locator('body[data-ready]').waitFor();
     assert.equal(await options.locator('#current-origin').textContent(), site.origin);
 
     await options.getByRole('button', { name: 'Pick Extract from' }).click();

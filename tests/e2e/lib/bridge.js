@@ -10,6 +10,7 @@ import { waitFor } from './harness.js';
  */
 export async function armFromOptions(env, s, { options } = {}) {
   const page = options || await env.openOptions();
+  await page.locator('body[data-ready]').waitFor();
   await page.getByLabel('Extract from', { exact: true }).fill(s.source);
   await page.getByLabel('Inject into', { exact: true }).fill(s.destination);
   const auto = page.getByLabel('Auto-send', { exact: true });
