@@ -3,7 +3,9 @@ package tests
 import (
 	"encoding/binary"
 	"encoding/json"
+	"fmt"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -282,4 +284,34 @@ func TestUntrustedExtensionIsForbidden(t *testing.T) {
 	for _, c := range f.calls() {
 		t.Errorf("an untrusted extension's call reached the server: %+v", c)
 	}
+}
+
+// TestFramesInPiecesAndTogether: a frame may arrive split over several
+// writes (even inside the length), and several frames may arrive in one write.
+func TestFramesInPiecesAndTogether(t *testing.T) {
+	h, _ := startStandard(t)
+	frame := func(body string) []byte {
+		b := make([]byte, 4+len(body))
+		binary.LittleEndian.PutUint32(b, uint32(len(body)))
+		copy(b[4:], body)
+		return b
+	}
+	one := frame(`{"id":"pieces","method":"health"}`)
+	for _, piece := range [][]byte{one[:2], one[2:7], one[7:20], one[20:]} {
+		h.writeRaw(piece)
+		time.Sleep(20 * time.Millisecond) // let each piece be read on its own
+	}
+	wantOK(t, h.await(`"pieces"`))
+	var burst []byte
+	for i := 0; i < 5; i++ {
+		burst = append(burst, frame(fmt.Sprintf(`{"id":"burst-%d","method":"capabilities.list"}`, i))...)
+	}
+	burst = append(burst, frame(`not json`)...)
+	burst = append(burst, frame(`{"id":"burst-last","method":"health"}`)...)
+	h.writeRaw(burst)
+	for i := 0; i < 5; i++ {
+		wantOK(t, h.await(fmt.Sprintf(`"burst-%d"`, i)))
+	}
+	wantError(t, h.awaitNull(), "INVALID_REQUEST")
+	wantOK(t, h.await(`"burst-last"`))
 }

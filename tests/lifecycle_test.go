@@ -272,3 +272,30 @@ func metaStillWorks(t *testing.T, h *host) {
 	wantError(t, h.execute("capabilities.nothing", nil), "CAPABILITY_NOT_FOUND")
 	wantError(t, h.execute("nothing.here", nil), "PROVIDER_NOT_FOUND")
 }
+
+// TestProviderKilledWhileIdleRestarts: a server killed from outside while no
+// call is running is noticed, reported (provider.state), restarted and
+// re-discovered, and calls work again on the new process.
+func TestProviderKilledWhileIdleRestarts(t *testing.T) {
+	h, f := startStandard(t)
+	pid := f.awaitCallPID(t, h)
+	mark := h.eventMark()
+	p, err := os.FindProcess(pid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Kill(); err != nil {
+		t.Fatalf("kill fakemunim %d: %v", pid, err)
+	}
+	h.awaitEvent(mark, "provider.state not ready", func(e event) bool {
+		return e.Event == "provider.state" && e.Name == "munim" && e.State != "ready"
+	})
+	h.awaitEvent(mark, "provider.state ready", func(e event) bool {
+		return e.Event == "provider.state" && e.Name == "munim" && e.State == "ready"
+	})
+	wantOK(t, h.execute("computer.echo", map[string]any{"after": "kill"}))
+	e := f.awaitCall("echo after kill", func(e callEntry) bool { return string(e.Arguments) == `{"after":"kill"}` })
+	if e.PID == pid {
+		t.Errorf("echo ran on the killed process")
+	}
+}
