@@ -43,6 +43,7 @@ const callUsage = "call [--no-wait] [--verbose] [--timeout DURATION] METHOD [PAR
 // already reported, e.g. a failure reply printed by call).
 type exitCode int
 
+// Error is only for logs; run turns an exitCode into the status silently.
 func (e exitCode) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
 
 func main() {

@@ -33,6 +33,7 @@ type TooLargeError struct {
 	Max    int
 }
 
+// Error says how large the frame claimed to be and what the limit is.
 func (e *TooLargeError) Error() string {
 	return fmt.Sprintf("frame too large: %d bytes announced, limit %d", e.Length, e.Max)
 }

@@ -33,6 +33,7 @@ const (
 	Command
 )
 
+// String names the kind for logs.
 func (k Kind) String() string {
 	switch k {
 	case Browser:

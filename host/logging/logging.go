@@ -87,6 +87,7 @@ func New(o Options) (zerolog.Logger, io.Closer, error) {
 
 type nopCloser struct{}
 
+// Close does nothing: there is no file to close.
 func (nopCloser) Close() error { return nil }
 
 // RotatingFile is an append-only file that, when a write would take it past
