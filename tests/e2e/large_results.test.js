@@ -1,0 +1,49 @@
+// Large replies through the real browser: the host splits them into chunk
+// frames (a small GNOSIS_MAX_FRAME forces it), the extension's native client
+// reassembles them, images are summarised, and the injected text is capped
+// with a clear marker.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { launch } from './lib/harness.js';
+import { serve } from './lib/server.js';
+import { armFromOptions, waitForSent } from './lib/bridge.js';
+
+let env;
+let site;
+let chat;
+before(async () => {
+  site = await serve();
+  env = await launch({ grantOrigins: ['http://127.0.0.1/*'], hostEnv: { GNOSIS_MAX_FRAME: '4096' } });
+  chat = await env.newPage(site.url('/chat.html'));
+  await armFromOptions(env, { source: '.assistant', destination: '#prompt', autoSend: true, sendButton: '#send', debounceMs: 300 });
+});
+after(async () => {
+  await env?.close();
+  await site?.close();
+});
+
+test('a chunked screenshot reply is reassembled and its image summarised', async () => {
+  await chat.evaluate(() => window.chat.stream('{"capability": "computer.screenshot", "arguments": {"bytes": 60000, "format": "jpeg"}}'));
+  const [reply] = await waitForSent(chat, 1);
+  const parsed = JSON.parse(reply);
+  assert.equal(parsed.ok, true);
+  assert.deepEqual(parsed.result.content[0], {
+    type: 'image', mimeType: 'image/jpeg', bytes: 60000, data: '[image omitted: image/jpeg, 60000 bytes]',
+  });
+});
+
+test('a long text result is capped with a marker', async () => {
+  const options = await env.openOptions();
+  await options.locator('body[data-ready]').waitFor();
+  await options.locator('summary', { hasText: 'Timing and safety' }).click();
+  await options.getByLabel('Longest result (characters)', { exact: true }).fill('2000');
+  await options.getByLabel('Longest result (characters)', { exact: true }).dispatchEvent('change');
+  await options.waitForTimeout(300);
+  const long = 'word '.repeat(3000);
+  await chat.evaluate((t) => window.chat.stream(JSON.stringify({ capability: 'computer.echo', arguments: { long: t } }), { tokenSize: 400, tokenMs: 5 }), long);
+  const replies = await waitForSent(chat, 2);
+  const [head, marker] = replies[1].split('\n');
+  assert.equal(head.length, 2000);
+  assert.match(marker, /^…\[truncated by Gnosis: showing 2000 of \d+ characters\]$/);
+  assert.ok(Number(marker.match(/of (\d+)/)[1]) > 15000);
+});
