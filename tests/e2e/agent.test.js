@@ -221,3 +221,77 @@ test('missing settings give one actionable message and touch nothing', async () 
     await target.close();
   }
 });
+
+test('closing the side panel during a run detaches the debugger', async () => {
+  const targetUrl = site.url('/target.html?close');
+  const { panel, target } = await openPanelAndTarget(env, targetUrl);
+  const model = await startModelServer(() => ({ hang: true }));
+  try {
+    await storeSettings(panel, { ...fast, requestTimeoutMs: 60000, apiUrl: model.url, model: 'venus-test' });
+    await runTask(panel, 'Run until the panel closes');
+    await waitFor(() => model.requests.length === 1, { what: 'the request reached the model' });
+    assert.notEqual(await debuggerFree(env, targetUrl), true, 'attached while running');
+    await panel.close();
+    assert.equal(await waitFor(async () => (await debuggerFree(env, targetUrl)) === true, { timeoutMs: 3000, what: 'detached after panel close' }), true);
+  } finally {
+    await model.close();
+    await target.close();
+  }
+});
+
+test('settings: connection test at temperature 0, remembered key in local storage, session otherwise', async () => {
+  const targetUrl = site.url('/target.html?settings');
+  const { panel, target } = await openPanelAndTarget(env, targetUrl);
+  const model = await startModelServer(() => ({ content: 'OK' }));
+  try {
+    await panel.click('#show-settings');
+    await panel.fill('#apiUrl', model.url);
+    await panel.fill('#model', 'venus-test');
+    await panel.fill('#apiKey', 'sk-remember');
+    await panel.fill('#temperature', '1.5');
+    await panel.check('#rememberKey');
+    assert.match(await panel.textContent('#remember-warning'), /cannot protect a secret/);
+    await panel.click('#save');
+    await panel.waitForSelector('#settings-status:has-text("Saved.")');
+    const stored = () => panel.evaluate(async () => ({
+      local: (await chrome.storage.local.get('agent.apiKey'))['agent.apiKey'],
+      session: (await chrome.storage.session.get('agent.apiKey'))['agent.apiKey'],
+    }));
+    assert.deepEqual(await stored(), { local: 'sk-remember', session: undefined });
+    await panel.uncheck('#rememberKey');
+    await panel.click('#save');
+    await waitFor(async () => (await stored()).session === 'sk-remember', { what: 'key moved to session storage' });
+    assert.deepEqual(await stored(), { local: undefined, session: 'sk-remember' });
+    await panel.click('#test-connection');
+    await panel.waitForSelector('#settings-status:has-text("Connected")');
+    assert.equal(model.requests.length, 1);
+    assert.equal(model.requests[0].body.temperature, 0);
+    assert.equal(model.requests[0].headers.authorization, 'Bearer sk-remember');
+    await panel.fill('#maxSteps', '500');
+    await panel.click('#save');
+    await panel.waitForSelector('#settings-status:has-text("Maximum steps must be a number from 1 to 200")');
+  } finally {
+    await model.close();
+    await panel.close();
+    await target.close();
+  }
+});
+
+test('a 403 from a local model server explains the origin setting instead of retrying', async () => {
+  const targetUrl = site.url('/target.html?forbidden');
+  const { panel, target } = await openPanelAndTarget(env, targetUrl);
+  const model = await startModelServer(() => ({ status: 403, body: 'Forbidden' }));
+  try {
+    await storeSettings(panel, { ...fast, apiUrl: model.url, model: 'venus-test' });
+    await runTask(panel, 'Anything');
+    const end = await outcome(panel);
+    assert.equal(end.outcome, 'error');
+    assert.match(end.text, /OLLAMA_ORIGINS=chrome-extension:\/\/mbegimjagonemgohdcndepbpfbmlmgdd/);
+    assert.equal(model.requests.length, 1);
+    assert.equal(await debuggerFree(env, targetUrl), true);
+  } finally {
+    await model.close();
+    await panel.close();
+    await target.close();
+  }
+});
