@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"syscall"
@@ -23,6 +24,10 @@ import (
 	"github.com/gnosis/gnosis/runtime/mcpprovider"
 )
 
+// EnvCPUProfile names a file to write a CPU profile of the serving host to
+// (a developer's knob for benchmarks; unset in normal use).
+const EnvCPUProfile = "GNOSIS_CPUPROFILE"
+
 // EnvMaxFrame lowers the outbound frame limit (bytes), for tests of chunking.
 const EnvMaxFrame = "GNOSIS_MAX_FRAME"
 
@@ -36,6 +41,12 @@ func serve(l launch.Launch) error {
 		return err
 	}
 	defer out.Close()
+
+	if path := os.Getenv(EnvCPUProfile); path != "" {
+		if stop, err := startCPUProfile(path); err == nil {
+			defer stop()
+		}
+	}
 
 	cfg, cfgPath, problem := config.Load(os.Getenv)
 	log, logFile, logErr := logging.New(logging.Options{Level: cfg.Log.Level, File: cfg.Log.File, MaxBytes: cfg.Log.MaxBytes})
@@ -140,4 +151,17 @@ func newRelay(raw json.RawMessage, log zerolog.Logger) (*relay.Relay, error) {
 		}
 	}
 	return relay.New(c, relay.WithLogger(log)), nil
+}
+
+// startCPUProfile profiles the process into path until the returned stop.
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }
