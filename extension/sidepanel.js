@@ -245,7 +245,11 @@ async function main() {
     if (ev.key === 'Enter' && !ev.shiftKey) { ev.preventDefault(); startTask($('task').value); }
   });
   $('stop').addEventListener('click', () => session?.stop());
-  chrome.storage.onChanged.addListener(async () => { settings = await loadSettings(); });
+  chrome.storage.onChanged.addListener(async () => {
+    settings = await loadSettings();
+    // Keep the form in step with storage unless the user is editing it.
+    if (!$('settings-view').contains(document.activeElement)) fillForm(settings);
+  });
   [settings, template, windowId] = await Promise.all([
     loadSettings(),
     fetch(chrome.runtime.getURL('prompts/venus_system.txt')).then((r) => r.text()),

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launch, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
-import { startModelServer, textOf, imagesOf, viewportOf, normalise } from './lib/model_server.js';
+import { startModelServer, textOf, imagesOf, viewportOf, normalise, jpegSize } from './lib/model_server.js';
 import { TARGET_HTML, centerOf, openPanelAndTarget, storeSettings, runTask, outcome, debuggerFree } from './lib/agent_fixture.js';
 
 let env;
@@ -46,6 +46,9 @@ test('the scripted model plays a task: click, type, select, scroll, finish, each
       check(Math.abs(vp.width - inner.w) <= 20 && Math.abs(vp.height - inner.h) <= 20, `viewport facts ${JSON.stringify(vp)} match the page ${JSON.stringify(inner)}`);
       check(textOf(system).includes(`${vp.width} x ${vp.height}`), 'system prompt carries the viewport');
       check(imagesOf(body).length === 1, 'first request has one screenshot');
+      const dpr = await target.evaluate(() => devicePixelRatio);
+      const shot = jpegSize(imagesOf(body)[0].image_url.url);
+      check(shot.width === Math.round(vp.width * dpr) && shot.height === Math.round(vp.height * dpr), `screenshot ${JSON.stringify(shot)} covers the reported viewport ${JSON.stringify(vp)}`);
       check(body.stream === true, 'requests ask for streaming');
       check(body.temperature === 0.5, 'temperature from settings');
       go = await centerOf(target, '#go');
@@ -201,6 +204,11 @@ test('an unusable reply gets one corrective re-ask, repeats get a loop warning, 
     await panel.close();
     await target.close();
   }
+});
+
+test('the toolbar button opens the side panel', async () => {
+  const behavior = await env.evalInWorker(() => chrome.sidePanel.getPanelBehavior());
+  assert.equal(behavior.openPanelOnActionClick, true);
 });
 
 test('missing settings give one actionable message and touch nothing', async () => {

@@ -102,3 +102,17 @@ export function viewportOf(body) {
 export function normalise(x, y, viewport) {
   return [Math.round((x / viewport.width) * 999), Math.round((y / viewport.height) * 999)];
 }
+
+/** Pixel size of a base64 JPEG data URL, read from its start-of-frame marker. */
+export function jpegSize(dataUrl) {
+  const buf = Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
+  let i = 2;
+  while (i + 9 < buf.length) {
+    if (buf[i] !== 0xff) throw new Error('not a JPEG marker');
+    const marker = buf[i + 1];
+    const len = buf.readUInt16BE(i + 2);
+    if (marker >= 0xc0 && marker <= 0xc3) return { height: buf.readUInt16BE(i + 5), width: buf.readUInt16BE(i + 7) };
+    i += 2 + len;
+  }
+  throw new Error('no JPEG frame header');
+}
