@@ -32,7 +32,8 @@ import (
 //     non-object is an argument problem, not a request-shape problem, so it
 //     is INVALID_ARGUMENTS too (path ""). A schema that failed to compile
 //     is not enforced (logged at discovery): the provider still validates;
-//  5. the call: TIMEOUT, CANCELLED, PROVIDER_UNAVAILABLE or EXECUTION_ERROR;
+//  5. the call: TIMEOUT, CANCELLED (also once Close has begun),
+//     PROVIDER_UNAVAILABLE or EXECUTION_ERROR;
 //     a result with "isError": true is EXECUTION_ERROR with the whole result
 //     as Details (a json.RawMessage).
 func (r *Runtime) Execute(ctx context.Context, c Call) (result json.RawMessage, err error) {
@@ -80,6 +81,9 @@ func (r *Runtime) Execute(ctx context.Context, c Call) (result json.RawMessage, 
 		return r.executeMeta(e.cap.Name, args)
 	}
 
+	if r.closed.Load() {
+		return nil, Errorf(CodeCancelled, "the runtime is shutting down")
+	}
 	result, err = p.Call(ctx, e.tool, args)
 	if err != nil {
 		return nil, callError(ctx, err)

@@ -27,6 +27,7 @@ type Runtime struct {
 	reg   atomic.Pointer[registry]
 
 	started   atomic.Bool
+	closed    atomic.Bool
 	closeOnce sync.Once
 	stop      context.CancelFunc
 	changed   chan struct{} // closed and replaced on every provider change
@@ -180,6 +181,7 @@ func (r *Runtime) WaitSettled(ctx context.Context) error {
 func (r *Runtime) Close() error {
 	var err error
 	r.closeOnce.Do(func() {
+		r.closed.Store(true)
 		if r.stop != nil {
 			r.stop()
 		}

@@ -382,3 +382,17 @@ func TestExecuteLogsOneLineWithTruncatedArguments(t *testing.T) {
 		t.Errorf("text argument logged with %d bytes: %q", n, rec.Arguments["text"])
 	}
 }
+
+func TestExecuteAfterCloseIsCancelled(t *testing.T) {
+	r := started(t, nil, newFake("munim", "computer", typeTool))
+	if err := r.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_, err := r.Execute(context.Background(), Call{Capability: "computer.type_text", Arguments: json.RawMessage(`{"text":"x"}`)})
+	if got := codeOrOK(err); got != CodeCancelled {
+		t.Errorf("code = %q, want CANCELLED", got)
+	}
+	if _, err := r.Execute(context.Background(), Call{Capability: MetaList}); err != nil {
+		t.Errorf("meta-capabilities still answer after Close: %v", err)
+	}
+}
