@@ -271,29 +271,41 @@
       box.style.cssText = 'position:fixed;pointer-events:none;z-index:2147483647;outline:2px solid #0969da;background:#0969da22;display:none';
       const tip = document.createElement('div');
       tip.textContent = 'Gnosis: click the element to use — Escape cancels';
-      tip.style.cssText = 'position:fixed;top:8px;left:50%;transform:translateX(-50%);z-index:2147483647;padding:6px 10px;background:#1f2328;color:#fff;font:13px system-ui;border-radius:4px';
+      tip.style.cssText = 'pointer-events:none;position:fixed;top:8px;left:50%;transform:translateX(-50%);z-index:2147483647;padding:6px 10px;background:#1f2328;color:#fff;font:13px system-ui;border-radius:4px';
       overlay.shadowRoot.append(box, tip);
       document.documentElement.appendChild(overlay);
-      let current = null;
+      // Pointer events and elementFromPoint, so disabled buttons (which get
+      // no mouse events) can be picked too.
+      const under = (e) => {
+        const el = document.elementFromPoint(e.clientX, e.clientY);
+        return el instanceof Element && el !== overlay ? el : null;
+      };
       const move = (e) => {
-        const el = e.target;
-        if (!(el instanceof Element) || el === overlay) return;
-        current = el;
+        const el = under(e);
+        if (!el) return;
         const r = el.getBoundingClientRect();
         Object.assign(box.style, { display: 'block', left: `${r.left}px`, top: `${r.top}px`, width: `${r.width}px`, height: `${r.height}px` });
-        box.dataset.hovered = selectorFor(el, field);
       };
-      const finish = (result) => {
-        removeEventListener('mouseover', move, true);
-        removeEventListener('click', click, true);
-        removeEventListener('keydown', key, true);
-        overlay.remove();
-        resolve(result);
-      };
-      const click = (e) => {
+      const swallow = (e) => {
         e.preventDefault();
         e.stopPropagation();
-        const el = e.target instanceof Element ? e.target : current;
+      };
+      const finish = (result) => {
+        removeEventListener('pointermove', move, true);
+        removeEventListener('pointerdown', down, true);
+        removeEventListener('keydown', key, true);
+        overlay.remove();
+        // The click that follows the pick must not reach the page.
+        setTimeout(() => {
+          removeEventListener('click', swallow, true);
+          removeEventListener('mousedown', swallow, true);
+          removeEventListener('mouseup', swallow, true);
+        }, 300);
+        resolve(result);
+      };
+      const down = (e) => {
+        swallow(e);
+        const el = under(e);
         finish(el ? { ok: true, selector: selectorFor(el, field) } : { ok: false, cancelled: true });
       };
       const key = (e) => {
@@ -302,8 +314,11 @@
           finish({ ok: false, cancelled: true });
         }
       };
-      addEventListener('mouseover', move, true);
-      addEventListener('click', click, true);
+      addEventListener('pointermove', move, true);
+      addEventListener('pointerdown', down, true);
+      addEventListener('click', swallow, true);
+      addEventListener('mousedown', swallow, true);
+      addEventListener('mouseup', swallow, true);
       addEventListener('keydown', key, true);
     });
   }

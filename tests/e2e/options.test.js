@@ -64,6 +64,16 @@ describe('options page with the host installed', () => {
     await chat.locator('gnosis-pick').waitFor({ state: 'detached' });
     assert.equal(await options.getByLabel('Send button', { exact: true }).inputValue(), '');
 
+    // Destination and send button get selectors unique on the page.
+    await options.getByRole('button', { name: 'Pick Send button' }).click();
+    await chat.locator('gnosis-pick').waitFor({ state: 'attached' });
+    await chat.locator('#send').click({ force: true });
+    await waitFor(async () => (await options.getByLabel('Send button', { exact: true }).inputValue()) === '#send', { what: 'picked send button' });
+    await options.getByRole('button', { name: 'Pick Inject into' }).click();
+    await chat.locator('gnosis-pick').waitFor({ state: 'attached' });
+    await chat.locator('#prompt').click();
+    await waitFor(async () => (await options.getByLabel('Inject into', { exact: true }).inputValue()) === '#prompt', { what: 'picked destination' });
+
     await options.getByLabel('Inject into', { exact: true }).fill('no-such-thing');
     await waitFor(async () => /✗ matches nothing/.test(await options.locator('#destination-match').textContent()), { what: 'no match shown' });
     await options.getByLabel('Inject into', { exact: true }).fill('composer');
