@@ -134,6 +134,15 @@ function showOutcome(e) {
   }[e.outcome];
   const li = addEntry(e.outcome === OUTCOME.ERROR ? 'outcome error' : 'outcome', text);
   li.dataset.outcome = e.outcome;
+  const used = session?.usage || [];
+  if (used.length) {
+    const prompt = used.reduce((n, u) => n + (u.prompt_tokens || 0), 0);
+    const completion = used.reduce((n, u) => n + (u.completion_tokens || 0), 0);
+    const meter = document.createElement('div');
+    meter.className = 'meter';
+    meter.textContent = `${session.step} step(s), ${used.length} request(s), ${prompt} prompt + ${completion} completion tokens`;
+    li.append(meter);
+  }
   setStatus(e.outcome === OUTCOME.CALL_USER ? 'waiting' : 'idle', '');
 }
 
@@ -162,6 +171,14 @@ async function startTask(task, target = {}) {
   stepEls = new Map();
   session = new AgentSession({ browser, model, template, config, onEvent });
   await session.run(text, target);
+}
+
+/** startTask with every unexpected failure shown in the log, never swallowed. */
+function runSafely(task, target) {
+  startTask(task, target).catch((err) => {
+    addEntry('error', `Could not run the task: ${err?.message || err}`);
+    setStatus(session?.waitingForUser ? 'waiting' : 'idle', '');
+  });
 }
 
 // ---- settings ------------------------------------------------------------------
@@ -240,9 +257,9 @@ async function main() {
   $('settings-form').addEventListener('submit', onSave);
   $('test-connection').addEventListener('click', onTestConnection);
   $('rememberKey').addEventListener('change', () => { $('remember-warning').hidden = !$('rememberKey').checked; });
-  $('task-form').addEventListener('submit', (ev) => { ev.preventDefault(); startTask($('task').value); });
+  $('task-form').addEventListener('submit', (ev) => { ev.preventDefault(); runSafely($('task').value); });
   $('task').addEventListener('keydown', (ev) => {
-    if (ev.key === 'Enter' && !ev.shiftKey) { ev.preventDefault(); startTask($('task').value); }
+    if (ev.key === 'Enter' && !ev.shiftKey) { ev.preventDefault(); runSafely($('task').value); }
   });
   $('stop').addEventListener('click', () => session?.stop());
   chrome.storage.onChanged.addListener(async () => {
@@ -259,7 +276,7 @@ async function main() {
   await connectPanel({
     sessionId,
     windowId,
-    onMessage: (m) => { if (m.type === 'pageTask') startTask(m.task, { tabId: m.tabId }); },
+    onMessage: (m) => { if (m.type === 'pageTask') runSafely(m.task, { tabId: m.tabId }); },
   });
   setStatus('idle', '');
   document.body.dataset.ready = 'true';

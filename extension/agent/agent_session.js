@@ -7,7 +7,9 @@
 //
 // Hooks for part 2:
 //   buildMessages(ctx) -> messages   replaces prompt.js's builder (bounded context, summary, images)
-//   onRecord(record)                 every task, reply, action and result as it happens (conversation store)
+//   onRecord(record)                 every task, analysis, action, result and outcome as it happens, in
+//                                    conversation_store.js's record kinds (task, user, analysis, action,
+//                                    result, outcome, note), without screenshots
 //   beforeRequest(ctx)               may add ctx.warnings lines (workspace inventory after a file chooser)
 
 import { parseReply, formatAction } from './action_parser.js';
@@ -106,7 +108,7 @@ export class AgentSession {
       await this.browser.stop().catch(() => {});
     }
     if (result.outcome === OUTCOME.CALL_USER) this.waitingForUser = true;
-    this.record({ kind: 'end', ...result });
+    this.record({ kind: 'outcome', outcome: result.outcome, text: result.answer ?? result.question ?? result.error ?? '' });
     this.emit({ type: 'end', ...result });
     return result;
   }
@@ -123,7 +125,9 @@ export class AgentSession {
       if (signal.aborted) throw stoppedError();
       const warnings = [];
       if (this.repeated) warnings.push(LOOP_WARNING);
-      const ctx = { template: this.template, now: this.now(), task: this.task, history: this.history, current: observation, warnings, step, maxSteps: settings.maxSteps };
+      const previousScreenshots = this.history.filter((e) => e.kind === 'round' && e.observation.image)
+        .slice(-(MAX_SCREENSHOTS - 1)).map((e) => ({ step: e.step, image: e.observation.image, mime: e.observation.mime }));
+      const ctx = { template: this.template, now: this.now(), task: this.task, history: this.history, previousScreenshots, current: observation, warnings, step, maxSteps: settings.maxSteps, usage: this.usage.at(-1) || null };
       await this.beforeRequest(ctx);
       const messages = this.buildMessages(ctx);
       this.lastRequest = messages;
@@ -143,13 +147,14 @@ export class AgentSession {
       this.dropOldImages();
       if (!parsed.ok) {
         round.result = `invalid reply, nothing was done: ${parsed.error}`;
-        this.record({ kind: 'invalid', step, reply, error: parsed.error });
+        this.record({ kind: 'note', step, text: `step ${step}: unusable reply (${parsed.error}): ${reply.slice(0, 500)}` });
         this.emit({ type: 'step_failed', step, error: parsed.error, reply });
         continue;
       }
       const { action, think } = parsed;
       const actionText = formatAction(action);
-      this.record({ kind: 'action', step, think, action: actionText });
+      this.record({ kind: 'analysis', step, text: think });
+      this.record({ kind: 'action', step, text: actionText, usage: this.usage.at(-1) || null });
       this.emit({ type: 'action', step, think, action, actionText });
       if (action.name === 'Finished') {
         round.result = 'task finished';
@@ -163,7 +168,7 @@ export class AgentSession {
       const res = await this.browser.act(action);
       if (signal.aborted) throw stoppedError();
       round.result = res.text;
-      this.record({ kind: 'result', step, result: res.text, error: Boolean(res.error) });
+      this.record({ kind: 'result', step, text: res.text, error: Boolean(res.error) });
       this.emit({ type: 'result', step, result: res.text, error: Boolean(res.error) });
     }
   }

@@ -136,13 +136,18 @@ test('hooks: buildMessages replaces the builder, beforeRequest adds warnings, on
   const b = fakeBrowser();
   const m = fakeModel([A("TakeNote(content='n')"), A('Finished()')]);
   const records = [];
+  const seenShots = [];
   const s = new AgentSession({
     browser: b, model: m, template, config: { settings, endpoint: 'e' },
     beforeRequest: (ctx) => { ctx.warnings.push('INVENTORY'); },
-    buildMessages: (ctx) => [{ role: 'user', content: `custom ${ctx.step} ${ctx.warnings.join()}` }],
+    buildMessages: (ctx) => {
+      seenShots.push(ctx.previousScreenshots.map((p) => p.step));
+      return [{ role: 'user', content: `custom ${ctx.step} ${ctx.warnings.join()}` }];
+    },
     onRecord: (r) => records.push(r.kind),
   });
   await s.run('t');
   assert.equal(m.requests[0].messages[0].content, 'custom 1 INVENTORY');
-  assert.deepEqual(records, ['task', 'action', 'result', 'action', 'end']);
+  assert.deepEqual(seenShots, [[], [1]]);
+  assert.deepEqual(records, ['task', 'analysis', 'action', 'result', 'analysis', 'action', 'outcome']);
 });

@@ -115,6 +115,8 @@ test('the scripted model plays a task: click, type, select, scroll, finish, each
     assert.ok(events.includes('color:blue'), `events: ${events}`);
     assert.ok(events.includes('far:true'), `events: ${events}`);
     assert.equal(await panel.locator('#log li.step').count(), 7);
+    // Usage figures from the streamed replies are kept: the scripted server reports 100+n prompt tokens.
+    assert.match(await panel.textContent('#log li.outcome .meter'), /7 step\(s\), 7 request\(s\), 728 prompt \+ 140 completion tokens/);
     assert.equal(await debuggerFree(env, targetUrl), true);
   } finally {
     await model.close();
