@@ -54,7 +54,7 @@ function setStatus(state, text) {
   $('status').dataset.state = state;
   $('status').textContent = text;
   const running = state === 'running';
-  $('stop').disabled = !running;
+  $('stop').disabled = !running && state !== 'waiting';
   $('run').disabled = running;
   $('run').textContent = state === 'waiting' ? 'Reply' : 'Run';
   $('task').placeholder = state === 'waiting' ? 'Answer the agent’s question…' : 'What should the agent do on the current tab?';
@@ -261,7 +261,14 @@ async function main() {
   $('task').addEventListener('keydown', (ev) => {
     if (ev.key === 'Enter' && !ev.shiftKey) { ev.preventDefault(); runSafely($('task').value); }
   });
-  $('stop').addEventListener('click', () => session?.stop());
+  $('stop').addEventListener('click', () => {
+    if (session?.running) return session.stop();
+    // Waiting for an answer: Stop ends the task so the next input starts a new one.
+    if (session?.waitingForUser) {
+      session.stop();
+      showOutcome({ outcome: OUTCOME.STOPPED });
+    }
+  });
   chrome.storage.onChanged.addListener(async () => {
     settings = await loadSettings();
     // Keep the form in step with storage unless the user is editing it.

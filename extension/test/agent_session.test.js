@@ -151,3 +151,12 @@ test('hooks: buildMessages replaces the builder, beforeRequest adds warnings, on
   assert.deepEqual(seenShots, [[], [1]]);
   assert.deepEqual(records, ['task', 'analysis', 'action', 'result', 'analysis', 'action', 'outcome']);
 });
+
+test('Stop while waiting for the user ends the task: a reply is refused', async () => {
+  const m = fakeModel([A("CallUser(content='?')")]);
+  const { s } = session(fakeBrowser(), m);
+  await s.run('t');
+  s.stop();
+  assert.equal(s.waitingForUser, false);
+  await assert.rejects(s.reply('late'), /not waiting/);
+});
