@@ -15,8 +15,8 @@ import (
 )
 
 // hostProcess starts this test binary as a host with the given argv[1:], as
-// a browser would, and returns its stdin and a frame reader on its stdout.
-func hostProcess(t *testing.T, args ...string) (*exec.Cmd, io.WriteCloser, *framing.Reader) {
+// a browser would, and returns it, its stdin and a frame reader on its stdout.
+func hostProcess(t *testing.T, args ...string) (*proc, io.WriteCloser, *framing.Reader) {
 	t.Helper()
 	withConfig(t)
 	exe, err := os.Executable()
@@ -29,21 +29,28 @@ func hostProcess(t *testing.T, args ...string) (*exec.Cmd, io.WriteCloser, *fram
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { cmd.Process.Kill(); cmd.Wait() })
-	return cmd, in, framing.NewReader(out, 0)
+	p := &proc{cmd: cmd, exited: make(chan struct{})}
+	go func() { cmd.Wait(); close(p.exited) }()
+	t.Cleanup(func() { cmd.Process.Kill(); <-p.exited })
+	return p, in, framing.NewReader(out, 0)
 }
 
-// exitsWithin waits for cmd and returns its exit status, failing the test if
-// it takes longer than d.
-func exitsWithin(t *testing.T, cmd *exec.Cmd, d time.Duration) int {
+// proc is a host process and a channel closed when it has exited.
+type proc struct {
+	cmd    *exec.Cmd
+	exited chan struct{}
+}
+
+// exitStatus waits for the host to exit and returns its status. The bound is
+// generous (a loaded machine, the race detector): the one-second goal is the
+// benchmark's and the integration tests' business; here it must just exit.
+func (p *proc) exitStatus(t *testing.T) int {
 	t.Helper()
-	done := make(chan error, 1)
-	go func() { done <- cmd.Wait() }()
 	select {
-	case <-done:
-		return cmd.ProcessState.ExitCode()
-	case <-time.After(d):
-		t.Fatalf("host still running %v after its input ended", d)
+	case <-p.exited:
+		return p.cmd.ProcessState.ExitCode()
+	case <-time.After(5 * time.Second):
+		t.Fatal("host still running 5 s after its input ended")
 		return -1
 	}
 }
@@ -75,7 +82,7 @@ func TestUntrustedExtensionIsForbiddenButServed(t *testing.T) {
 		}
 	}
 	in.Close()
-	if status := exitsWithin(t, cmd, time.Second); status != 0 {
+	if status := cmd.exitStatus(t); status != 0 {
 		t.Errorf("exit status %d, want 0", status)
 	}
 }
@@ -89,16 +96,17 @@ func TestOversizedFrameIsAnsweredThenTheHostExits(t *testing.T) {
 	if diff := cmp.Diff(map[string]any{"id": nil, "ok": false, "code": "MESSAGE_TOO_LARGE"}, got); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
-	if status := exitsWithin(t, cmd, time.Second); status != 0 {
+	if status := cmd.exitStatus(t); status != 0 {
 		t.Errorf("exit status %d, want 0", status)
 	}
 }
 
 func TestEndOfInputEndsTheHostQuickly(t *testing.T) {
-	cmd, in, _ := hostProcess(t, "chrome-extension://mbegimjagonemgohdcndepbpfbmlmgdd/")
-	time.Sleep(50 * time.Millisecond) // let it start serving
+	cmd, in, r := hostProcess(t, "chrome-extension://mbegimjagonemgohdcndepbpfbmlmgdd/")
+	framing.Write(in, []byte(`{"id":1,"method":"health"}`))
+	readReply(t, r) // serving
 	in.Close()
-	if status := exitsWithin(t, cmd, time.Second); status != 0 {
+	if status := cmd.exitStatus(t); status != 0 {
 		t.Errorf("exit status %d, want 0", status)
 	}
 }

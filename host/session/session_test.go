@@ -358,8 +358,9 @@ func TestEndOfInputCancelsClosesAndReturnsQuickly(t *testing.T) {
 	case <-time.After(2 * time.Second):
 		t.Fatal("Serve did not return after end of input")
 	}
-	if d := time.Since(start); d > time.Second {
-		t.Errorf("shutdown took %v, want under 1 s", d)
+	// ShutdownGrace bounds this by construction; allow for a loaded machine.
+	if d := time.Since(start); d > 2*ShutdownGrace {
+		t.Errorf("shutdown took %v, want about ShutdownGrace (%v) at most", d, ShutdownGrace)
 	}
 	if !h.toy.closed.Load() {
 		t.Error("runtime (and its providers) not closed")
@@ -448,7 +449,7 @@ func TestShutdownIsBoundedWhenNobodyReads(t *testing.T) {
 	inW.Close()
 	select {
 	case <-done:
-		if d := time.Since(start); d > ShutdownGrace+200*time.Millisecond {
+		if d := time.Since(start); d > 2*ShutdownGrace {
 			t.Errorf("shutdown took %v", d)
 		}
 	case <-time.After(3 * time.Second):
