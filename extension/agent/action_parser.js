@@ -53,16 +53,19 @@ export const COORD_MAX = 999;
 /**
  * Parses one model reply.
  * @param {string} text the assistant message content
+ * @param {{maxCoord?: number}} [opts] largest coordinate accepted (999 for normalised
+ *   models; larger for the 'absolute' pixel coordinate mode)
  * @returns {{ok:true, think:string, action:{name:string, args:object}, raw:string} | {ok:false, error:string}}
  */
-export function parseReply(text) {
+export function parseReply(text, opts = {}) {
+  const maxCoord = opts.maxCoord ?? COORD_MAX;
   if (typeof text !== 'string' || text.trim() === '') return fail('the reply is empty');
   const think = extractThink(text);
   const found = extractActionText(text);
   if (found.error) return fail(found.error);
   const call = parseCall(found.text);
   if (call.error) return fail(call.error);
-  const checked = checkArgs(call.name, call.positional, call.named);
+  const checked = checkArgs(call.name, call.positional, call.named, maxCoord);
   if (checked.error) return fail(checked.error);
   return { ok: true, think, action: { name: call.name, args: checked.args }, raw: found.text };
 }
@@ -209,7 +212,7 @@ function parseCall(src) {
 
 // ---- argument checking -----------------------------------------------------
 
-function checkArgs(name, positional, named) {
+function checkArgs(name, positional, named, maxCoord) {
   const spec = ACTIONS[name];
   const args = {};
   // Two bare numbers for a single point parameter: Click(120, 340).
@@ -234,7 +237,7 @@ function checkArgs(name, positional, named) {
       if (param.required) return { error: `${name} needs ${param.name}; expected ${describe(spec)}` };
       continue;
     }
-    const r = coerce(name, param, args[param.name]);
+    const r = coerce(name, param, args[param.name], maxCoord);
     if (r.error) return r;
     out[param.name] = r.v;
   }
@@ -250,7 +253,7 @@ function describe(spec) {
   return spec.map((s) => `${s.name}${s.required ? '' : '?'}: ${s.type}`).join(', ');
 }
 
-function coerce(action, param, v) {
+function coerce(action, param, v, maxCoord) {
   const where = `${action} ${param.name}`;
   switch (param.type) {
     case 'point': {
@@ -258,8 +261,8 @@ function coerce(action, param, v) {
         return { error: `${where} must be a point (x,y) or [x,y]` };
       }
       for (const n of v) {
-        if (!Number.isFinite(n) || n < 0 || n > COORD_MAX) {
-          return { error: `${where} coordinate ${n} is outside 0..${COORD_MAX}` };
+        if (!Number.isFinite(n) || n < 0 || n > maxCoord) {
+          return { error: `${where} coordinate ${n} is outside 0..${maxCoord}` };
         }
       }
       return { v: [v[0], v[1]] };

@@ -16,6 +16,9 @@ import { parseReply, formatAction } from './action_parser.js';
 import { buildMessages as defaultBuildMessages, LOOP_WARNING, MAX_SCREENSHOTS, reaskMessage } from './prompt.js';
 import { stoppedError } from './model_client.js';
 
+/** Largest pixel coordinate accepted in the 'absolute' coordinate mode. */
+const ABSOLUTE_MAX = 20000;
+
 /** How a run ended. */
 export const OUTCOME = Object.freeze({ FINISHED: 'finished', CALL_USER: 'call_user', STOPPED: 'stopped', STEP_LIMIT: 'step_limit', ERROR: 'error' });
 
@@ -133,12 +136,13 @@ export class AgentSession {
       this.lastRequest = messages;
       this.emit({ type: 'step', step, phase: 'request' });
       let reply = await this.ask(messages, step, signal);
-      let parsed = parseReply(reply);
+      const parseOpts = { maxCoord: settings.coordinateMode === 'absolute' ? ABSOLUTE_MAX : undefined };
+      let parsed = parseReply(reply, parseOpts);
       if (!parsed.ok) {
         this.emit({ type: 'parse_error', step, error: parsed.error, reply, retrying: true });
         const again = [...messages, { role: 'assistant', content: reply }, { role: 'user', content: reaskMessage(parsed.error) }];
         reply = await this.ask(again, step, signal);
-        parsed = parseReply(reply);
+        parsed = parseReply(reply, parseOpts);
       }
       this.repeated = this.lastReply !== null && reply.trim() === this.lastReply.trim();
       this.lastReply = reply;

@@ -150,3 +150,8 @@ test('random input never throws', () => {
     assert.equal(typeof r.ok, 'boolean');
   }
 });
+
+test('a larger coordinate bound is accepted for absolute-pixel models', () => {
+  assert.deepEqual(parseReply(wrap('Click(point=(1500,800))'), { maxCoord: 20000 }).action.args, { point: [1500, 800] });
+  assert.match(parseReply(wrap('Click(point=(1500,800))')).error, /outside 0\.\.999/);
+});
