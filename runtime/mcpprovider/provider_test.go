@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -260,5 +261,26 @@ func TestALargeResultArrivesWhole(t *testing.T) {
 	}
 	if len(r.Content) != 1 || r.Content[0].Type != "image" || len(r.Content[0].Data) != n || r.Content[0].Data[n-4:] != "QUJD" {
 		t.Errorf("content: %d items, first of type %q with %d bytes", len(r.Content), r.Content[0].Type, len(r.Content[0].Data))
+	}
+}
+
+func TestConcurrentCallsEachGetTheirOwnAnswer(t *testing.T) {
+	h := startTestServer(t, Config{})
+	const n = 50
+	errs := make(chan error, n)
+	for i := range n {
+		go func() {
+			want := fmt.Sprintf("call-%d", i)
+			res, err := h.rt.Execute(context.Background(), rt.Call{Capability: "t.echo", Arguments: json.RawMessage(`{"text":"` + want + `"}`)})
+			if err == nil && !strings.Contains(string(res), `\"`+want+`\"`) {
+				err = fmt.Errorf("call %d got %s", i, res)
+			}
+			errs <- err
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Error(err)
+		}
 	}
 }
