@@ -95,12 +95,13 @@ func (r reply) field(t *testing.T, name string, v any) {
 
 // event is one message without an id pushed by the host.
 type event struct {
-	Event        string `json:"event"`
-	Name         string `json:"name"`
-	Prefix       string `json:"prefix"`
-	State        string `json:"state"`
-	Error        string `json:"error"`
-	Capabilities int    `json:"capabilities"`
+	ID           json.RawMessage `json:"id"`
+	Event        string          `json:"event"`
+	Name         string          `json:"name"`
+	Prefix       string          `json:"prefix"`
+	State        string          `json:"state"`
+	Error        string          `json:"error"`
+	Capabilities int             `json:"capabilities"`
 	raw          []byte
 }
 
@@ -327,7 +328,11 @@ func (h *host) read(r io.ReadCloser) {
 		if chunkID != "" {
 			h.violate("frame interleaved in chunked reply %s: %s", chunkID, clip(body))
 		}
-		if _, hasID := m["id"]; !hasID {
+		_, hasID := m["id"]
+		_, isEvent := m["event"]
+		_, hasOK := m["ok"]
+		if !hasID || (isEvent && !hasOK) {
+			// An event; request-scoped events carry the request's id.
 			var ev event
 			json.Unmarshal(body, &ev)
 			ev.raw = body

@@ -80,13 +80,17 @@ func TestCancel(t *testing.T) {
 	h.sendID("c-1", "cancel", map[string]any{"id": "slow-1"})
 	c := h.await(`"c-1"`)
 	wantOK(t, c)
+	var found bool
+	c.field(t, "found", &found)
+	if !found {
+		t.Errorf("cancel of a request in flight says not found: %s", c.raw)
+	}
 	wantError(t, h.await(`"slow-1"`), "CANCELLED")
 	f.awaitCall("the slow call as cancelled", func(e callEntry) bool { return e.Tool == "slow" && e.Cancelled })
 	// A second cancel of the same id finds nothing in flight.
 	h.sendID("c-2", "cancel", map[string]any{"id": "slow-1"})
 	c2 := h.await(`"c-2"`)
 	wantOK(t, c2)
-	var found bool
 	c2.field(t, "found", &found)
 	if found {
 		t.Errorf("cancel of a finished request says found: %s", c2.raw)

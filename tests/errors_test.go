@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 	"time"
 
@@ -56,9 +57,19 @@ func TestErrorCodes(t *testing.T) {
 		{name: "execute without capability", frame: `{"id":"e1","method":"execute","params":{}}`, wantID: `"e1"`, code: "INVALID_REQUEST"},
 		{name: "describe without name", frame: `{"id":"d1","method":"capabilities.describe","params":{}}`, wantID: `"d1"`, code: "INVALID_REQUEST"},
 		{name: "describe with a numeric name", frame: `{"id":"d2","method":"capabilities.describe","params":{"name":5}}`, wantID: `"d2"`, code: "INVALID_REQUEST"},
-		// The protocol says arguments "must be an object" without naming the
-		// code; either shape code is a clear answer.
-		{name: "arguments not an object", frame: `{"id":"a1","method":"execute","params":{"capability":"computer.echo","arguments":[1]}}`, wantID: `"a1"`, codes: []string{"INVALID_REQUEST", "INVALID_ARGUMENTS"}},
+		{name: "arguments not an object", frame: `{"id":"a1","method":"execute","params":{"capability":"computer.echo","arguments":[1]}}`, wantID: `"a1"`, code: "INVALID_ARGUMENTS"},
+		{name: "arguments a string", frame: `{"id":"a2","method":"execute","params":{"capability":"computer.echo","arguments":"{}"}}`, wantID: `"a2"`, code: "INVALID_ARGUMENTS"},
+		{name: "capability not a string", frame: `{"id":"e2","method":"execute","params":{"capability":7}}`, wantID: `"e2"`, code: "INVALID_REQUEST"},
+		{name: "origin not a string", frame: `{"id":"e3","method":"execute","params":{"capability":"computer.echo","origin":1}}`, wantID: `"e3"`, code: "INVALID_REQUEST"},
+		{name: "method not a string", frame: `{"id":"m2","method":5}`, wantID: `"m2"`, code: "INVALID_REQUEST"},
+		{name: "empty method", frame: `{"id":"m3","method":""}`, wantID: `"m3"`, codes: []string{"INVALID_REQUEST", "UNKNOWN_METHOD"}},
+		{name: "params null", frame: `{"id":"pn","method":"health","params":null}`, wantID: `"pn"`},
+		{name: "params a string", frame: `{"id":"ps","method":"health","params":"x"}`, wantID: `"ps"`, code: "INVALID_REQUEST"},
+		{name: "unknown params fields are ignored", frame: `{"id":"pu","method":"health","params":{"verbose":true}}`, wantID: `"pu"`},
+		{name: "id longer than 256 bytes", frame: `{"id":"` + strings.Repeat("x", 300) + `","method":"health"}`, wantID: `null`, code: "INVALID_REQUEST"},
+		{name: "invalid UTF-8 inside a string", frame: "{\"id\":\"u1\",\"method\":\"health\",\"params\":{\"x\":\"\xff\"}}", wantID: `null`, code: "INVALID_REQUEST"},
+		{name: "cancel without id", frame: `{"id":"k2","method":"cancel","params":{}}`, wantID: `"k2"`, code: "INVALID_REQUEST"},
+		{name: "cancel with an object id", frame: `{"id":"k3","method":"cancel","params":{"id":{}}}`, wantID: `"k3"`, code: "INVALID_REQUEST"},
 		{name: "unknown method", frame: `{"id":42,"method":"tools/call","params":{}}`, wantID: `42`, code: "UNKNOWN_METHOD"},
 		{name: "unknown capability", frame: `{"id":"c1","method":"execute","params":{"capability":"computer.nope"}}`, wantID: `"c1"`, code: "CAPABILITY_NOT_FOUND"},
 		{name: "describe unknown capability", frame: `{"id":"c2","method":"capabilities.describe","params":{"name":"nobody.nothing"}}`, wantID: `"c2"`, code: "CAPABILITY_NOT_FOUND"},
@@ -284,6 +295,11 @@ func TestUntrustedExtensionIsForbidden(t *testing.T) {
 	for _, c := range f.calls() {
 		t.Errorf("an untrusted extension's call reached the server: %+v", c)
 	}
+	// No provider is started for an untrusted caller: only the host runs.
+	if procs := markedProcesses(h.mark); len(procs) != 1 || procs[0] != h.cmd.Process.Pid {
+		t.Errorf("processes running for an untrusted caller: %v", describeProcs(procs))
+	}
+	wantError(t, h.call("health", nil), "FORBIDDEN")
 }
 
 // TestFramesInPiecesAndTogether: a frame may arrive split over several
@@ -314,4 +330,22 @@ func TestFramesInPiecesAndTogether(t *testing.T) {
 	}
 	wantError(t, h.awaitNull(), "INVALID_REQUEST")
 	wantOK(t, h.await(`"burst-last"`))
+}
+
+// TestDuplicateIDInFlight: a request reusing the id of one still in flight
+// is refused with INVALID_REQUEST under that id; the first is unaffected.
+func TestDuplicateIDInFlight(t *testing.T) {
+	h, f := startStandard(t)
+	h.sendID("dup", "execute", executeParams("computer.slow", map[string]any{"ms": 600000, "tag": "dup"}, ""))
+	f.awaitStarted("dup")
+	h.sendID("dup", "health", nil)
+	wantError(t, h.await(`"dup"`), "INVALID_REQUEST")
+	if h.has(`"dup"`) {
+		t.Fatal("the first request was answered by the duplicate")
+	}
+	wantOK(t, h.call("cancel", map[string]any{"id": "dup"}))
+	wantError(t, h.await(`"dup"`), "CANCELLED")
+	// Once answered, the id is free again.
+	h.sendID("dup", "health", nil)
+	wantOK(t, h.await(`"dup"`))
 }

@@ -117,7 +117,7 @@ func TestStdinCloseStopsEverything(t *testing.T) {
 	}}
 	h := startHost(t, hostOptions{config: cfg})
 	h.awaitReady()
-	h.send("execute", executeParams("computer.slow", map[string]any{"ms": 600000, "tag": "inflight"}, ""))
+	inflight := h.send("execute", executeParams("computer.slow", map[string]any{"ms": 600000, "tag": "inflight"}, ""))
 	f.awaitStarted("inflight")
 	// host + 2 servers + 2 grandchildren
 	if procs := markedProcesses(h.mark); len(procs) < 5 {
@@ -139,6 +139,9 @@ func TestStdinCloseStopsEverything(t *testing.T) {
 	if left := markedProcesses(h.mark); len(left) > 0 {
 		t.Errorf("processes left behind after the host exited: %v", describeProcs(left))
 	}
+	// The call in flight was answered CANCELLED before the host went.
+	<-h.readDone
+	wantError(t, h.await(inflight), "CANCELLED")
 }
 
 func describeProcs(pids []int) []string {
