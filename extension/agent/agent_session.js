@@ -13,7 +13,7 @@
 //   beforeRequest(ctx)               may add ctx.warnings lines (workspace inventory after a file chooser)
 
 import { parseReply, formatAction } from './action_parser.js';
-import { buildMessages as defaultBuildMessages, LOOP_WARNING, MAX_SCREENSHOTS, reaskMessage } from './prompt.js';
+import { buildMessages as defaultBuildMessages, coordinateRules, fillTemplate, LOOP_WARNING, MAX_SCREENSHOTS, reaskMessage } from './prompt.js';
 import { stoppedError } from './model_client.js';
 
 /** Largest pixel coordinate accepted in the 'absolute' coordinate mode. */
@@ -130,7 +130,10 @@ export class AgentSession {
       if (this.repeated) warnings.push(LOOP_WARNING);
       const previousScreenshots = this.history.filter((e) => e.kind === 'round' && e.observation.image)
         .slice(-(MAX_SCREENSHOTS - 1)).map((e) => ({ step: e.step, image: e.observation.image, mime: e.observation.mime }));
-      const ctx = { template: this.template, now: this.now(), task: this.task, history: this.history, previousScreenshots, current: observation, warnings, step, maxSteps: settings.maxSteps, usage: this.usage.at(-1) || null };
+      // The coordinate sentence is filled here so any builder (prompt.js, part 2's
+      // context manager) only needs date, task and viewport.
+      const template = fillTemplate(this.template, { coordinate_rules: coordinateRules(settings.coordinateMode, observation.viewport) });
+      const ctx = { template, now: this.now(), task: this.task, history: this.history, previousScreenshots, current: observation, warnings, step, maxSteps: settings.maxSteps, coordinateMode: settings.coordinateMode, usage: this.usage.at(-1) || null };
       await this.beforeRequest(ctx);
       const messages = this.buildMessages(ctx);
       this.lastRequest = messages;

@@ -20,6 +20,14 @@ export function fillTemplate(template, vars) {
   return template.replace(/\{\{(\w+)\}\}/g, (m, k) => (Object.hasOwn(vars, k) ? String(vars[k]) : m));
 }
 
+/** The prompt's sentence on how to point, per coordinate mode. */
+export function coordinateRules(mode, viewport) {
+  if (mode === 'absolute') {
+    return `Point at things with pixel coordinates of that view: x from 0 to ${viewport.width - 1}, y from 0 to ${viewport.height - 1}, (0,0) is the top-left corner.`;
+  }
+  return 'Point at things with normalised coordinates: x and y are integers from 0 to 999, (0,0) is the top-left corner of the screenshot and (999,999) the bottom-right corner.';
+}
+
 /** Formats a date as YYYY-MM-DD (weekday) in local time. */
 export function formatDate(d) {
   const days = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
@@ -53,6 +61,7 @@ export function buildMessages(ctx) {
     task: ctx.task,
     viewport_width: ctx.current.viewport.width,
     viewport_height: ctx.current.viewport.height,
+    coordinate_rules: coordinateRules(ctx.coordinateMode, ctx.current.viewport),
   });
   const messages = [{ role: 'system', content: system }, { role: 'user', content: `Task: ${ctx.task}` }];
   let entries = ctx.history;

@@ -58,6 +58,7 @@ test('a run: system prompt filled, results carried forward, at most three screen
   assert.match(sys, /The user's task: find the answer/);
   assert.match(sys, /800 x 600 CSS pixels/);
   assert.doesNotMatch(sys, /\{\{/);
+  assert.match(sys, /integers from 0 to 999/);
   assert.deepEqual(m.requests.map((q) => images(q).length), [1, 2, 3, 3, 3]);
   assert.deepEqual(images(m.requests[4]).map((p) => p.image_url.url), ['data:image/jpeg;base64,IMG3', 'data:image/jpeg;base64,IMG4', 'data:image/jpeg;base64,IMG5']);
   assert.match(lastText(m.requests[1]), /Result of step 1: did Click/);
