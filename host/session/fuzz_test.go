@@ -6,6 +6,9 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
 	"github.com/gnosis/gnosis/runtime"
 )
 
@@ -23,6 +26,18 @@ func FuzzDecodeRequest(f *testing.F) {
 	f.Add([]byte(`[]`))
 	f.Fuzz(func(t *testing.T, body []byte) {
 		req, err := DecodeRequest(body)
+		// Differential: the hand scanner must see exactly what encoding/json sees.
+		if json.Valid(body) && utf8.Valid(body) {
+			var want map[string]json.RawMessage
+			werr := json.Unmarshal(body, &want)
+			got, ok := topLevel(body)
+			if (werr == nil && want != nil) != ok {
+				t.Fatalf("topLevel ok = %v, encoding/json err %v map %v", ok, werr, want)
+			}
+			if ok && !cmp.Equal(want, got, cmpopts.EquateEmpty()) {
+				t.Fatalf("topLevel = %q, encoding/json = %q", got, want)
+			}
+		}
 		if err != nil {
 			var re *runtime.Error
 			if !errors.As(err, &re) || re.Code != runtime.CodeInvalidRequest {
