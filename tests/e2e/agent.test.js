@@ -305,3 +305,55 @@ test('a 403 from a local model server explains the origin setting instead of ret
     await target.close();
   }
 });
+
+test('a content script can hand a task to the open panel, which runs it on that tab (Page Assistant path)', async () => {
+  const targetUrl = site.url('/target.html?page-task');
+  const { panel, target } = await openPanelAndTarget(env, targetUrl);
+  const model = await startModelServer(({ body }) => {
+    const task = textOf(body.messages[0]);
+    return act('Done.', `Finished(content='ran: ${/The user's task: (.*)/.exec(task)[1]}')`);
+  });
+  try {
+    await storeSettings(panel, { ...fast, apiUrl: model.url, model: 'venus-test' });
+    const reply = await env.evalInWorker(async (url) => {
+      const [tab] = (await chrome.tabs.query({})).filter((t) => t.url === url);
+      const [res] = await chrome.scripting.executeScript({
+        target: { tabId: tab.id },
+        func: () => chrome.runtime.sendMessage({ type: 'agent.pageTask', task: 'from the page' }),
+      });
+      return res.result;
+    }, targetUrl);
+    assert.deepEqual(reply, { ok: true });
+    const end = await outcome(panel);
+    assert.equal(end.outcome, 'finished', end.text);
+    assert.match(end.text, /ran: from the page/);
+    assert.match(await panel.textContent('#log'), /Controlling tab: Agent target http:\/\/127\.0\.0\.1:\d+\/target\.html\?page-task/);
+  } finally {
+    await model.close();
+    await panel.close();
+    await target.close();
+  }
+});
+
+test('agent messages from web pages are refused; a page task with no panel open gets an actionable error', async () => {
+  const targetUrl = site.url('/target.html?no-panel');
+  const target = await env.newPage(targetUrl);
+  try {
+    const reply = await env.evalInWorker(async (url) => {
+      const [tab] = (await chrome.tabs.query({})).filter((t) => t.url === url);
+      const [res] = await chrome.scripting.executeScript({
+        target: { tabId: tab.id },
+        func: async () => ({
+          attach: await chrome.runtime.sendMessage({ type: 'agent.attach', sessionId: 'x' }),
+          page: await chrome.runtime.sendMessage({ type: 'agent.pageTask', task: 'hello' }),
+        }),
+      });
+      return res.result;
+    }, targetUrl);
+    assert.deepEqual(reply.attach, { ok: false, error: 'agent.attach is not accepted from content' });
+    assert.equal(reply.page.ok, false);
+    assert.match(reply.page.error, /Open the Gnosis side panel/);
+  } finally {
+    await target.close();
+  }
+});
