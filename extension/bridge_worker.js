@@ -137,6 +137,19 @@ async function stop(origin, reason) {
   return { ok: true, armed: false };
 }
 
+const chains = new Map(); // origin -> the tail of its promise chain
+
+/** Runs fn after every earlier fn of the same origin has finished. */
+function serially(origin, fn) {
+  const run = (chains.get(origin) || Promise.resolve()).then(fn);
+  const tail = run.catch(() => {});
+  chains.set(origin, tail);
+  tail.then(() => {
+    if (chains.get(origin) === tail) chains.delete(origin);
+  });
+  return run;
+}
+
 /** One extracted message: gate → dedup → safety → execute → the text to inject. */
 async function extracted(message, sender) {
   const origin = senderOrigin(sender);
@@ -146,19 +159,25 @@ async function extracted(message, sender) {
   const gate = parseToolCall(text, { prefixes: await prefixes() });
   if (!gate.ok) return { action: 'none', reason: gate.reason };
 
-  const key = messageKey(index, text);
-  const keys = await getSession(`dedup:${origin}`, []);
-  if (keys.includes(key)) return { action: 'none', reason: 'already executed' };
-  await session.set({ [`dedup:${origin}`]: remember(keys, key) });
-  if (message.baseline) return { action: 'none', reason: 'baseline' };
-
   const settings = await loadSettings(origin);
-  const admitted = admitCall(await getSession(`safety:${origin}`, freshSafety()), gate.call, { maxConsecutive: settings.maxConsecutive });
-  if (!admitted.allowed) {
-    await stop(origin, admitted.reason);
-    return { action: 'stopped', code: admitted.code, reason: `Gnosis ${admitted.reason}. Start again from the options page.` };
+  // Check-and-record under a per-origin lock: two tabs showing the same
+  // conversation must not both run its newest call.
+  const verdict = await serially(origin, async () => {
+    const key = messageKey(index, text);
+    const keys = await getSession(`dedup:${origin}`, []);
+    if (keys.includes(key)) return { action: 'none', reason: 'already executed' };
+    await session.set({ [`dedup:${origin}`]: remember(keys, key) });
+    if (message.baseline) return { action: 'none', reason: 'baseline' };
+    const admitted = admitCall(await getSession(`safety:${origin}`, freshSafety()), gate.call, { maxConsecutive: settings.maxConsecutive });
+    if (!admitted.allowed) return { action: 'stopped', code: admitted.code, reason: admitted.reason };
+    await session.set({ [`safety:${origin}`]: admitted.state });
+    return null;
+  });
+  if (verdict?.action === 'stopped') {
+    await stop(origin, verdict.reason);
+    return { ...verdict, reason: `Gnosis ${verdict.reason}. Start again from the options page.` };
   }
-  await session.set({ [`safety:${origin}`]: admitted.state });
+  if (verdict) return verdict;
 
   const tabId = sender.tab.id;
   await setBadge(tabId, 'running', gate.call.capability);

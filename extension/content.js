@@ -195,10 +195,14 @@
 
   // ---- a person's own messages reset the safety counter -------------------
 
+  let lastHuman = 0;
   function onHumanInput(event) {
-    if (!config || injecting || !event.isTrusted) return;
+    if (!config || injecting || !event.isTrusted || Date.now() - lastHuman < 1000) return;
     const editor = destinationEditor(config.destination);
-    if (editor && editor.contains(event.target)) send({ type: 'bridge.human' });
+    if (editor && editor.contains(event.target)) {
+      lastHuman = Date.now();
+      send({ type: 'bridge.human' });
+    }
   }
 
   // ---- visible notices (shadow DOM, so the page's CSS cannot hide them) ----
