@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"strings"
 	"testing"
 	"time"
@@ -348,4 +349,26 @@ func TestDuplicateIDInFlight(t *testing.T) {
 	// Once answered, the id is free again.
 	h.sendID("dup", "health", nil)
 	wantOK(t, h.await(`"dup"`))
+}
+
+// TestRandomGarbageFrames: frames of random bytes (fixed seed) are each
+// answered with INVALID_REQUEST and id null, and the host keeps serving.
+func TestRandomGarbageFrames(t *testing.T) {
+	h, _ := startStandard(t)
+	rng := rand.New(rand.NewPCG(1, 2))
+	const n = 200
+	for i := 0; i < n; i++ {
+		b := make([]byte, rng.IntN(300))
+		for j := range b {
+			b[j] = byte(rng.UintN(256))
+		}
+		if i%2 == 0 && len(b) > 0 {
+			b[0] = '{' // get past the first byte now and then
+		}
+		h.writeFrame(b)
+	}
+	for i := 0; i < n; i++ {
+		wantError(t, h.awaitNull(), "INVALID_REQUEST")
+	}
+	stillServing(t, h)
 }

@@ -44,9 +44,12 @@ func TestCrashRestart(t *testing.T) {
 		t.Errorf("computer.echo not listed during restart")
 	}
 
-	h.awaitEvent(mark, "provider.state ready", func(e event) bool {
+	ready := h.awaitEvent(mark, "provider.state ready", func(e event) bool {
 		return e.Event == "provider.state" && e.Name == "munim" && e.State == "ready"
 	})
+	if ready.Capabilities != len(fakeSchemas(t)) {
+		t.Errorf("provider.state ready reports %d capabilities, want %d: %s", ready.Capabilities, len(fakeSchemas(t)), ready.raw)
+	}
 	h.awaitEvent(mark, "capabilities.changed", func(e event) bool { return e.Event == "capabilities.changed" })
 	h.awaitReady()
 	wantOK(t, h.execute("computer.echo", map[string]any{"after": "restart"}))
@@ -210,6 +213,29 @@ func TestBrokenConfig(t *testing.T) {
 		h := startHost(t, hostOptions{rawConfig: `{"providers": {"name": 5}, "policy": "all"}`})
 		degradedHealth(t, h)
 		metaStillWorks(t, h)
+	})
+	t.Run("server exits at once, every time", func(t *testing.T) {
+		f := newFake(t)
+		cfg := standardConfig(f)
+		cfg.Providers = append(cfg.Providers, ProviderConfig{Name: "quitter", Command: "/bin/sh", Args: []string{"-c", "echo giving up >&2; exit 3"}, Prefix: "quitter", Timeout: "5s"})
+		h := startHost(t, hostOptions{config: cfg})
+		deadline := time.Now().Add(replyTimeout)
+		var hr healthReply
+		for {
+			json.Unmarshal(h.call("health", nil).raw, &hr)
+			if providerState(hr, "munim") == "ready" && providerState(hr, "quitter") == "down" {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("want munim ready and quitter down, got %+v", hr)
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		if hr.Status != "degraded" {
+			t.Errorf("status %q with a provider down", hr.Status)
+		}
+		wantError(t, h.execute("quitter.anything", nil), "PROVIDER_UNAVAILABLE")
+		wantOK(t, h.execute("computer.echo", map[string]any{"a": 1}))
 	})
 	t.Run("command does not exist", func(t *testing.T) {
 		f := newFake(t)

@@ -158,6 +158,13 @@ func TestCapabilitiesList(t *testing.T) {
 	if diff := cmp.Diff(want2, hr); diff != "" {
 		t.Errorf("health (-want +got):\n%s", diff)
 	}
+	// The first discovery was announced.
+	h.awaitEvent(0, "capabilities.changed after the first discovery", func(e event) bool {
+		return e.Event == "capabilities.changed" && e.Capabilities == len(want)
+	})
+	h.awaitEvent(0, "provider.state ready", func(e event) bool {
+		return e.Event == "provider.state" && e.Name == "munim" && e.Prefix == "computer" && e.State == "ready"
+	})
 }
 
 // TestValidationFollowsRealSchemas: arguments are checked against the whole
