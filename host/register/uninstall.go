@@ -66,6 +66,11 @@ func Uninstall(o Options) ([]Action, error) {
 		files = append(files, rec.Config)
 	}
 	files = append(files, rec.Binary, e.RecordFile())
+	// On Windows the host's log (in the user cache folder, %LOCALAPPDATA%\gnosis)
+	// lands in the install folder, whose name differs only in case.
+	for _, log := range []string{"gnosis-host.log", "gnosis-host.log.1"} {
+		files = append(files, join(e.GOOS, e.InstallDir(), log))
+	}
 	for _, f := range files {
 		if f == "" {
 			continue

@@ -1,0 +1,399 @@
+package tests
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gnosis/gnosis/host/framing"
+	"github.com/google/go-cmp/cmp"
+)
+
+// The Windows build under Wine: the real GOOS=windows gnosis-host.exe writes
+// the registry keys, install.cmd writes the same ones under Wine's cmd, and
+// the .exe serves health over stdin/stdout with a Windows build of fakemunim
+// as its provider. Wine is not Windows: this proves registry keys, paths with
+// spaces, process spawning and framing, beside the table-driven key tests in
+// host/register.
+//
+// One prefix serves every step (creating one takes ~10 s), so the steps are
+// subtests of one test, in order.
+
+const (
+	wineRelease = `C:\Gnosis Release 1.0` // an unzipped release, path with spaces
+	wineMunim   = `C:\Program Files\Fake Munim\fakemunim.exe`
+	regSuffix   = `\NativeMessagingHosts\com.gnosis.host`
+)
+
+// winKeys are the keys every Windows installer writes (Chrome's is also read
+// by Chrome's channels, Brave and Vivaldi; Edge's by its channels).
+var winKeys = []string{`HKCU\Software\Google\Chrome` + regSuffix, `HKCU\Software\Chromium` + regSuffix, `HKCU\Software\Microsoft\Edge` + regSuffix}
+
+type wine struct {
+	loader, server string
+	prefix         string
+	env            []string
+	localAppData   string // as Windows sees it
+	exe            []byte // the built gnosis-host.exe
+}
+
+// needTool finds a tool the Wine tests need: in CI its absence fails the
+// test, elsewhere it skips it.
+func needTool(t *testing.T, names ...string) string {
+	t.Helper()
+	for _, n := range names {
+		if p, err := exec.LookPath(n); err == nil {
+			return p
+		}
+	}
+	msg := fmt.Sprintf("%s not installed (apt-get install wine64 gcc-mingw-w64-x86-64-win32)", names[0])
+	if os.Getenv("CI") != "" {
+		t.Fatal(msg)
+	}
+	t.Skip(msg)
+	return ""
+}
+
+func newWine(t *testing.T) *wine {
+	t.Helper()
+	w := &wine{loader: needTool(t, "wine64", "/usr/lib/wine/wine64")}
+	gcc := needTool(t, "x86_64-w64-mingw32-gcc")
+	w.server = filepath.Join(filepath.Dir(w.loader), "wineserver")
+	if _, err := os.Stat(w.server); err != nil {
+		w.server, _ = exec.LookPath("wineserver")
+	}
+	tmp := t.TempDir()
+	w.prefix = filepath.Join(tmp, "prefix")
+	for _, kv := range os.Environ() {
+		if k, _, _ := strings.Cut(kv, "="); k == "WINEPREFIX" || k == "WINEDEBUG" || k == "GNOSIS_CONFIG" || k == "MUNIM_PATH" {
+			continue
+		}
+		w.env = append(w.env, kv)
+	}
+	w.env = append(w.env, "WINEPREFIX="+w.prefix, "WINEDEBUG=-all")
+
+	build := func(pkg, out string) {
+		cmd := exec.Command("go", "build", "-o", out, pkg)
+		cmd.Dir = repoRoot
+		cmd.Env = append(os.Environ(), "GOOS=windows", "GOARCH=amd64", "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("build %s for windows: %v\n%s", pkg, err, out)
+		}
+	}
+	build("./cmd/gnosis-host", filepath.Join(tmp, "gnosis-host.exe"))
+	build("./tests/fakemunim", filepath.Join(tmp, "fakemunim.exe"))
+	dll := filepath.Join(tmp, "bcryptprimitives.dll")
+	if out, err := exec.Command(gcc, "-shared", "-o", dll, filepath.Join(repoRoot, "tests/testdata/wine/processprng.c"),
+		"-ladvapi32", "-Wl,--kill-at").CombinedOutput(); err != nil {
+		t.Fatalf("build the ProcessPrng shim: %v\n%s", err, out)
+	}
+
+	// The first command creates the prefix.
+	out, err := w.cmd(t, "cmd", "/c", "echo", "%LOCALAPPDATA%")
+	if err != nil {
+		t.Fatalf("create wine prefix: %v\n%s", err, out)
+	}
+	for _, line := range strings.Split(out, "\n") { // stdout and Wine's own notes on stderr
+		if strings.HasPrefix(line, `C:\`) {
+			w.localAppData = strings.TrimSpace(line)
+		}
+	}
+	if w.localAppData == "" {
+		t.Fatalf("no %%LOCALAPPDATA%% in:\n%s", out)
+	}
+	t.Cleanup(func() {
+		if w.server != "" {
+			k := exec.Command(w.server, "-k")
+			k.Env = w.env
+			k.Run()
+		}
+	})
+	copyTo(t, dll, w.unix(`C:\windows\system32\bcryptprimitives.dll`))
+	copyTo(t, filepath.Join(tmp, "gnosis-host.exe"), w.unix(wineRelease+`\gnosis-host.exe`))
+	copyTo(t, filepath.Join(repoRoot, "install/windows/install.cmd"), w.unix(wineRelease+`\install.cmd`))
+	copyTo(t, filepath.Join(repoRoot, "install/windows/uninstall.cmd"), w.unix(wineRelease+`\uninstall.cmd`))
+	copyTo(t, filepath.Join(tmp, "fakemunim.exe"), w.unix(wineMunim))
+	w.exe = mustRead(t, filepath.Join(tmp, "gnosis-host.exe"))
+	return w
+}
+
+// unix maps a C:\ path of the prefix to the Unix file behind it.
+func (w *wine) unix(p string) string {
+	rest, ok := strings.CutPrefix(p, `C:\`)
+	if !ok {
+		panic("not a C: path: " + p)
+	}
+	return filepath.Join(w.prefix, "drive_c", filepath.FromSlash(strings.ReplaceAll(rest, `\`, "/")))
+}
+
+// gcOften makes a Go program collect garbage constantly, so that a handle
+// closed by a finalizer (a second *os.File of the same handle) fails every
+// run, not by chance. The host inherits it from doctor's self-test.
+const gcOften = "GOGC=1"
+
+// cmd runs a Windows program under Wine and returns its combined output.
+func (w *wine) cmd(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	return w.cmdEnv(t, nil, args...)
+}
+
+// cmdEnv is cmd with extra environment variables.
+func (w *wine) cmdEnv(t *testing.T, env []string, args ...string) (string, error) {
+	t.Helper()
+	c := exec.Command(w.loader, args...)
+	c.Env = append(append([]string{}, w.env...), env...)
+	c.Dir = filepath.Dir(w.prefix)
+	// Output goes to a file, not a pipe: Wine's background processes
+	// (wineserver, services) inherit it and would hold a pipe open until
+	// they exit, seconds later.
+	f, err := os.CreateTemp(t.TempDir(), "out")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	c.Stdout, c.Stderr = f, f
+	err = c.Run()
+	out, _ := os.ReadFile(f.Name())
+	return strings.ReplaceAll(string(out), "\r\n", "\n"), err
+}
+
+// regValue is a key's default value, or "" and false when the key is absent.
+func (w *wine) regValue(t *testing.T, key string) (string, bool) {
+	t.Helper()
+	out, err := w.cmd(t, "reg", "query", key, "/ve")
+	if err != nil {
+		return "", false
+	}
+	for _, line := range strings.Split(out, "\n") {
+		if _, v, ok := strings.Cut(line, "REG_SZ"); ok {
+			return strings.TrimSpace(v), true
+		}
+	}
+	t.Fatalf("reg query %s: no REG_SZ default value in:\n%s", key, out)
+	return "", false
+}
+
+// registration is what the browsers see: each key's value, and the manifest
+// they name (line endings normalised: cmd's echo writes CRLF).
+type registration struct {
+	Keys     map[string]string
+	Manifest string
+	ExeSame  bool
+}
+
+func (w *wine) registration(t *testing.T) registration {
+	t.Helper()
+	r := registration{Keys: map[string]string{}}
+	for _, k := range winKeys {
+		if v, ok := w.regValue(t, k); ok {
+			r.Keys[k] = v
+		}
+	}
+	manifest := w.localAppData + `\Gnosis\com.gnosis.host.json`
+	if data, err := os.ReadFile(w.unix(manifest)); err == nil {
+		r.Manifest = strings.ReplaceAll(string(data), "\r\n", "\n")
+	}
+	if data, err := os.ReadFile(w.unix(w.localAppData + `\Gnosis\gnosis-host.exe`)); err == nil {
+		r.ExeSame = bytes.Equal(data, w.exe)
+	}
+	return r
+}
+
+func copyTo(t *testing.T, src, dst string) {
+	t.Helper()
+	data := mustRead(t, src)
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(dst, data, 0o755); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestWine(t *testing.T) {
+	w := newWine(t)
+	exe := wineRelease + `\gnosis-host.exe`
+	manifest := w.localAppData + `\Gnosis\com.gnosis.host.json`
+	installed := w.localAppData + `\Gnosis\gnosis-host.exe`
+	wantKeys := map[string]string{}
+	for _, k := range winKeys {
+		wantKeys[k] = manifest
+	}
+	var goReg registration
+
+	ok := t.Run("InstallWritesKeysNamingTheCopiedExe", func(t *testing.T) {
+		// No browser is installed in the prefix: install registers for all,
+		// which on Windows is three keys.
+		out, err := w.cmd(t, exe, "install", "--munim", wineMunim)
+		if err != nil {
+			t.Fatalf("install: %v\n%s", err, out)
+		}
+		goReg = w.registration(t)
+		if d := cmp.Diff(wantKeys, goReg.Keys); d != "" {
+			t.Errorf("registry after install (-want +got):\n%s\n%s", d, out)
+		}
+		if !goReg.ExeSame {
+			t.Errorf("%s is not the built gnosis-host.exe", installed)
+		}
+		var m struct {
+			Name, Path, Type string
+			AllowedOrigins   []string `json:"allowed_origins"`
+		}
+		if err := json.Unmarshal([]byte(goReg.Manifest), &m); err != nil {
+			t.Fatalf("manifest %s: %v\n%s", manifest, err, goReg.Manifest)
+		}
+		want := []string{"com.gnosis.host", installed, "stdio", "chrome-extension://mbegimjagonemgohdcndepbpfbmlmgdd/"}
+		if d := cmp.Diff(want, append([]string{m.Name, m.Path, m.Type}, m.AllowedOrigins...)); d != "" {
+			t.Errorf("manifest (-want +got):\n%s", d)
+		}
+		for _, absent := range []string{`HKLM\Software\Google\Chrome` + regSuffix, `HKCU\Software\BraveSoftware` + regSuffix} {
+			if _, ok := w.regValue(t, absent); ok {
+				t.Errorf("install wrote %s", absent)
+			}
+		}
+	})
+	if !ok {
+		t.FailNow()
+	}
+
+	t.Run("ExeAnswersHealthWithFakemunimProvider", func(t *testing.T) {
+		c := exec.Command(w.loader, installed, "chrome-extension://mbegimjagonemgohdcndepbpfbmlmgdd/", "--parent-window=0")
+		c.Env = append(w.env, gcOften)
+		var stderr bytes.Buffer
+		c.Stderr = &stderr
+		stdin, _ := c.StdinPipe()
+		stdout, _ := c.StdoutPipe()
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		defer func() {
+			stdin.Close()
+			done := make(chan error, 1)
+			go func() { done <- c.Wait() }()
+			select {
+			case <-done:
+			case <-time.After(10 * time.Second):
+				c.Process.Kill()
+				t.Errorf("host did not exit within 10 s of stdin closing")
+			}
+		}()
+		replies := make(chan []byte, 16)
+		go func() {
+			for {
+				b, err := framing.Read(stdout, nil, framing.MaxOutbound)
+				if err != nil {
+					close(replies)
+					return
+				}
+				if bytes.Contains(b, []byte(`"id"`)) {
+					replies <- b
+				}
+			}
+		}()
+		deadline := time.Now().Add(60 * time.Second)
+		var h struct {
+			OK           bool
+			Status       string
+			Capabilities int
+			Providers    []struct{ Name, State, Error string }
+		}
+		for id := 1; ; id++ {
+			framing.Write(stdin, []byte(fmt.Sprintf(`{"id":%d,"method":"health"}`, id)))
+			b, open := <-replies
+			if !open {
+				t.Fatalf("host closed stdout; stderr:\n%s", stderr.String())
+			}
+			if err := json.Unmarshal(b, &h); err != nil {
+				t.Fatalf("health reply %s: %v", b, err)
+			}
+			if h.Status == "ok" || time.Now().After(deadline) {
+				break
+			}
+			time.Sleep(200 * time.Millisecond)
+		}
+		if !h.OK || h.Status != "ok" || len(h.Providers) != 1 || h.Providers[0].State != "ready" || h.Capabilities < 10 {
+			t.Fatalf("health under Wine: %+v\nstderr:\n%s", h, stderr.String())
+		}
+		framing.Write(stdin, []byte(`{"id":"e","method":"execute","params":{"capability":"computer.echo","arguments":{"path":"C:\\Program Files\\x y"}}}`))
+		b := <-replies
+		if !bytes.Contains(b, []byte(`"ok":true`)) || !bytes.Contains(b, []byte(`C:\\\\Program Files\\\\x y`)) {
+			t.Errorf("execute computer.echo under Wine: %s", b)
+		}
+	})
+
+	t.Run("DoctorPasses", func(t *testing.T) {
+		out, err := w.cmdEnv(t, []string{gcOften}, installed, "doctor", "--browsers", "chrome,edge,brave")
+		if err != nil {
+			t.Fatalf("doctor: %v\n%s", err, out)
+		}
+		for _, want := range []string{"registry value  ok", "self-test", "health", "provider munim  ok", "Edge reads only the first key"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("doctor output lacks %q:\n%s", want, out)
+			}
+		}
+	})
+
+	t.Run("DoctorExplainsRegistryMismatchAndEdgeKeyOrder", func(t *testing.T) {
+		chromium := `HKCU\Software\Chromium` + regSuffix
+		if out, err := w.cmd(t, "reg", "add", chromium, "/ve", "/t", "REG_SZ", "/d", `C:\nowhere\com.gnosis.host.json`, "/f"); err != nil {
+			t.Fatalf("reg add: %v\n%s", err, out)
+		}
+		out, err := w.cmd(t, installed, "doctor", "--browsers", "chromium", "--no-self-test")
+		if err == nil || !strings.Contains(out, `names C:\nowhere\com.gnosis.host.json, which does not exist`) {
+			t.Errorf("doctor on a key naming a missing manifest: err %v\n%s", err, out)
+		}
+		// Edge reads HKCU Edge's key first; a different Chrome key is ignored.
+		copyTo(t, w.unix(manifest), w.unix(`C:\other\com.gnosis.host.json`))
+		w.cmd(t, "reg", "add", winKeys[0], "/ve", "/t", "REG_SZ", "/d", `C:\other\com.gnosis.host.json`, "/f")
+		out, _ = w.cmd(t, installed, "doctor", "--browsers", "edge", "--no-self-test")
+		if !strings.Contains(out, "WARN") || !strings.Contains(out, `is ignored`) {
+			t.Errorf("doctor does not warn that Edge ignores a later key:\n%s", out)
+		}
+		// Put things back as install left them.
+		if out, err := w.cmd(t, installed, "install"); err != nil {
+			t.Fatalf("reinstall: %v\n%s", err, out)
+		}
+		if d := cmp.Diff(goReg, w.registration(t)); d != "" {
+			t.Errorf("reinstall did not restore the registration (-first +now):\n%s", d)
+		}
+	})
+
+	ok = t.Run("UninstallRemovesKeysAndFiles", func(t *testing.T) {
+		out, err := w.cmd(t, exe, "uninstall")
+		if err != nil {
+			t.Fatalf("uninstall: %v\n%s", err, out)
+		}
+		if got := w.registration(t); len(got.Keys) != 0 || got.Manifest != "" {
+			t.Errorf("left after uninstall: %+v", got)
+		}
+		if _, err := os.Stat(w.unix(w.localAppData + `\Gnosis`)); !os.IsNotExist(err) {
+			t.Errorf("install folder still there: %v", err)
+		}
+	})
+	if !ok {
+		t.FailNow()
+	}
+
+	t.Run("InstallCmdGivesTheSameRegistration", func(t *testing.T) {
+		out, err := w.cmd(t, "cmd", "/c", wineRelease+`\install.cmd`, "/quiet")
+		if err != nil {
+			t.Fatalf("install.cmd: %v\n%s", err, out)
+		}
+		if d := cmp.Diff(goReg, w.registration(t)); d != "" {
+			t.Errorf("install.cmd differs from gnosis-host.exe install (-exe +cmd):\n%s\n%s", d, out)
+		}
+		out, err = w.cmd(t, "cmd", "/c", wineRelease+`\uninstall.cmd`, "/quiet")
+		if err != nil {
+			t.Fatalf("uninstall.cmd: %v\n%s", err, out)
+		}
+		if got := w.registration(t); len(got.Keys) != 0 || got.Manifest != "" {
+			t.Errorf("left after uninstall.cmd: %+v\n%s", got, out)
+		}
+	})
+}
