@@ -98,7 +98,7 @@ func PrintTable(w io.Writer, checks []Check) error {
 type doctor struct {
 	DoctorOptions
 	checks []Check
-	later  []Check // rows about the registry, printed after "registered"
+	later  []Check         // rows about the registry, printed after "registered"
 	tested map[string]bool // host binaries already self-tested
 }
 
