@@ -94,6 +94,17 @@ describe('options page with the host installed', () => {
     await options.close();
     await chat.close();
   });
+  test('Saved pages switches to another origin and loads its settings', async () => {
+    const options = await env.openOptions('?origin=https://other.example');
+    await options.locator('body[data-ready]').waitFor();
+    assert.equal(await options.locator('#current-origin').textContent(), 'https://other.example');
+    assert.equal(await options.getByLabel('Inject into', { exact: true }).inputValue(), '');
+    await options.getByLabel('Saved pages', { exact: true }).selectOption(site.origin);
+    await waitFor(async () => (await options.locator('#current-origin').textContent()) === site.origin, { what: 'switched origin' });
+    await waitFor(async () => (await options.getByLabel('Inject into', { exact: true }).inputValue()) === 'composer', { what: 'saved settings loaded' });
+    assert.equal(await options.getByLabel('Extract from', { exact: true }).inputValue(), 'div.message.assistant');
+    await options.close();
+  });
 });
 
 describe('options page without a host', () => {
