@@ -128,6 +128,8 @@ export class AgentSession {
       if (signal.aborted) throw stoppedError();
       const warnings = [];
       if (this.repeated) warnings.push(LOOP_WARNING);
+      // Lines the browser side queued for this request (part 2: workspace inventory, pending download).
+      for (const n of observation.notes || []) warnings.push(n);
       const previousScreenshots = this.history.filter((e) => e.kind === 'round' && e.observation.image)
         .slice(-(MAX_SCREENSHOTS - 1)).map((e) => ({ step: e.step, image: e.observation.image, mime: e.observation.mime }));
       // The coordinate sentence is filled here so any builder (prompt.js, part 2's

@@ -16,6 +16,7 @@ const PROTOCOL = '1.3';
 /** sessionId -> {port, windowId, tabId, attached, follow} */
 const sessions = new Map();
 const cdpListeners = new Set();
+const attachListeners = new Set();
 let platform = 'linux';
 
 /**
@@ -26,6 +27,31 @@ let platform = 'linux';
 export function onCdpEvent(fn) {
   cdpListeners.add(fn);
   return () => cdpListeners.delete(fn);
+}
+
+/**
+ * Subscribes to every attach, including to tabs the task follows, so part 2
+ * can enable Page.setInterceptFileChooserDialog on each.
+ * @param {(event:{sessionId:string, tabId:number}) => void|Promise<void>} fn
+ * @returns {() => void} unsubscribe
+ */
+export function onAttach(fn) {
+  attachListeners.add(fn);
+  return () => attachListeners.delete(fn);
+}
+
+/**
+ * Queues a line for the session's next model request (part 2: the workspace
+ * inventory after a file chooser opened, a download that is waiting for a name).
+ */
+export function addNote(sessionId, text) {
+  mustSession(sessionId).notes.push(String(text));
+}
+
+/** The session whose task currently controls tabId, if any: {sessionId, windowId}. */
+export function sessionForTab(tabId) {
+  for (const [sessionId, s] of sessions) if (s.attached && s.tabId === tabId) return { sessionId, windowId: s.windowId };
+  return null;
 }
 
 /** Sends a CDP command to a session's current tab (part 2 uses it too). */
@@ -69,6 +95,9 @@ async function attach(s, tabId) {
   s.attached = true;
   s.follow = undefined;
   await chrome.debugger.sendCommand({ tabId }, 'Page.enable').catch(() => {});
+  for (const fn of attachListeners) {
+    try { await fn({ sessionId: s.id, tabId }); } catch { /* a hook must not block the task */ }
+  }
 }
 
 async function detach(s) {
@@ -113,7 +142,8 @@ async function observe(s) {
   const metrics = await chrome.debugger.sendCommand(target, 'Page.getLayoutMetrics');
   const shot = await chrome.debugger.sendCommand(target, 'Page.captureScreenshot', { format: 'jpeg', quality: 75 });
   const tab = await chrome.tabs.get(s.tabId);
-  return { image: shot.data, mime: 'image/jpeg', viewport: viewportFromMetrics(metrics), url: tab.url, title: tab.title, tabId: s.tabId };
+  const notes = s.notes.splice(0);
+  return { image: shot.data, mime: 'image/jpeg', viewport: viewportFromMetrics(metrics), url: tab.url, title: tab.title, tabId: s.tabId, notes };
 }
 
 // A tab created in the task's window while an action runs (or just after) was
@@ -126,6 +156,8 @@ async function act(s, action, coordinateMode) {
   const target = () => ({ tabId: s.tabId });
   const metrics = await chrome.debugger.sendCommand(target(), 'Page.getLayoutMetrics');
   const env = {
+    sessionId: s.id,
+    tabId: s.tabId,
     send: (method, params) => chrome.debugger.sendCommand(target(), method, params),
     sleep,
     platform,
@@ -208,7 +240,7 @@ export function init() {
     port.onMessage.addListener((msg) => {
       if (msg?.type === 'hello' && typeof msg.sessionId === 'string' && !sessionId) {
         sessionId = msg.sessionId;
-        sessions.set(sessionId, { port, windowId: msg.windowId, attached: false });
+        sessions.set(sessionId, { id: sessionId, port, windowId: msg.windowId, attached: false, notes: [] });
         port.postMessage({ type: 'ready' });
       }
       // 'ping' messages only keep the service worker alive during long model requests.

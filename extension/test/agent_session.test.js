@@ -161,3 +161,15 @@ test('Stop while waiting for the user ends the task: a reply is refused', async 
   assert.equal(s.waitingForUser, false);
   await assert.rejects(s.reply('late'), /not waiting/);
 });
+
+test('notes queued by the browser side reach the next request', async () => {
+  const b = fakeBrowser();
+  const observe = b.observe;
+  let n = 0;
+  b.observe = async () => ({ ...(await observe()), notes: ++n === 2 ? ['A file chooser is open. Workspace files: a.txt (3 B)'] : [] });
+  const m = fakeModel([A('Click(point=(1,1))'), A('Finished()')]);
+  const { s } = session(b, m);
+  await s.run('t');
+  assert.doesNotMatch(lastText(m.requests[0]), /file chooser/);
+  assert.match(lastText(m.requests[1]), /A file chooser is open\. Workspace files: a\.txt/);
+});
