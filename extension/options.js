@@ -245,6 +245,7 @@ async function main() {
         return;
       }
       setArmed(true);
+      if (r.failures?.length) setError(`Armed, but some tabs could not be watched: ${r.failures.join('; ')}`);
       checkSelectors();
     });
   });

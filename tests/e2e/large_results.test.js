@@ -4,9 +4,9 @@
 // with a clear marker.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { launch } from './lib/harness.js';
+import { launch, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
-import { armFromOptions, waitForSent } from './lib/bridge.js';
+import { armFromOptions, badgeText, waitForSent } from './lib/bridge.js';
 
 let env;
 let site;
@@ -46,4 +46,16 @@ test('a long text result is capped with a marker', async () => {
   assert.equal(head.length, 2000);
   assert.match(marker, /^…\[truncated by Gnosis: showing 2000 of \d+ characters\]$/);
   assert.ok(Number(marker.match(/of (\d+)/)[1]) > 15000);
+});
+
+test('a send button that never enables is reported visibly, not silently ignored', async () => {
+  const stuck = await env.newPage(site.url('/chat.html?enableDelay=600000'));
+  await stuck.evaluate(() => window.chat.stream('{"capability": "computer.echo", "arguments": {"stuck": true}}'));
+  await stuck.locator('gnosis-notice [role=alert]').waitFor({ timeout: 15_000 });
+  assert.match(await stuck.locator('gnosis-notice [role=alert]').textContent(), /could not send: Send button stayed disabled for 5 s/);
+  assert.equal(JSON.parse(await stuck.evaluate(() => window.chat.input())).ok, true, 'the result was injected');
+  assert.deepEqual(await stuck.evaluate(() => window.chat.sent), []);
+  assert.equal(await badgeText(env, site.url('/chat.html?enableDelay=600000')), '!');
+  const options = await env.openOptions();
+  await waitFor(async () => /failed at send: Send button stayed disabled/.test(await options.locator('#last-event').textContent()), { what: 'failure on the options page' });
 });
