@@ -6,7 +6,9 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/gnosis/gnosis/runtime"
 )
@@ -81,8 +83,33 @@ func Open(dir string, opts ...Option) *Workspace {
 				Message: fmt.Sprintf("workspace folder %q cannot be opened", dir), Err: err}
 		}
 		w.root = root
+		if root != nil {
+			w.removeStale(time.Now().Add(-staleAfter))
+		}
 	}
 	return w
+}
+
+// staleAfter is the age after which a temporary download file is taken to
+// be left over by a host that died mid-download. Another host serving
+// another browser may be writing younger ones, so those stay.
+const staleAfter = 24 * time.Hour
+
+// removeStale deletes the temporary download files older than cutoff at
+// the top of the folder.
+func (w *Workspace) removeStale(cutoff time.Time) {
+	entries, err := fs.ReadDir(w.root.FS(), ".")
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !strings.HasPrefix(e.Name(), tempPrefix) || !strings.HasSuffix(e.Name(), ".part") {
+			continue
+		}
+		if info, err := e.Info(); err == nil && info.ModTime().Before(cutoff) {
+			_ = w.root.Remove(e.Name())
+		}
+	}
 }
 
 // Close aborts the downloads still in progress and releases the folder.

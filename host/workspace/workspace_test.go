@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/gnosis/gnosis/runtime"
 	"github.com/google/go-cmp/cmp"
@@ -427,6 +428,26 @@ func TestMethodsSpeakJSON(t *testing.T) {
 	for _, b := range bad {
 		if _, err := call(t, w, b.method, b.params); codeOf(err) != runtime.CodeInvalidRequest {
 			t.Errorf("%s %s: err %v, want INVALID_REQUEST", b.method, b.params, err)
+		}
+	}
+}
+
+func TestOpenRemovesOnlyStaleTemporaryFiles(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, tempPrefix+"old.part")
+	young := filepath.Join(dir, tempPrefix+"young.part")
+	user := filepath.Join(dir, "old-user-file.txt")
+	for _, p := range []string{old, young, user} {
+		write(t, p, "x")
+	}
+	long := time.Now().Add(-48 * time.Hour)
+	must(t, os.Chtimes(old, long, long))
+	must(t, os.Chtimes(user, long, long))
+	w := Open(dir)
+	defer w.Close()
+	for p, want := range map[string]bool{old: false, young: true, user: true} {
+		if _, err := os.Stat(p); (err == nil) != want {
+			t.Errorf("%s exists = %v, want %v", filepath.Base(p), err == nil, want)
 		}
 	}
 }
