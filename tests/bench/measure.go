@@ -78,7 +78,8 @@ func latency(b binaries, dir string, rounds, batch int) ([]row, error) {
 			return nil, err
 		}
 	}
-	var dir_, exec_, noop []time.Duration
+	metaParams := map[string]any{"capability": "capabilities.describe", "arguments": map[string]any{"name": "computer.echo"}}
+	var dir_, exec_, noop, meta []time.Duration
 	for r := 0; r < rounds; r++ {
 		for i := 0; i < batch; i++ {
 			t0 := time.Now()
@@ -108,6 +109,13 @@ func latency(b binaries, dir string, rounds, batch int) ([]row, error) {
 			}
 			noop = append(noop, time.Since(t0))
 		}
+		for i := 0; i < batch; i++ {
+			t0 := time.Now()
+			if _, err := h.call("execute", metaParams); err != nil {
+				return nil, err
+			}
+			meta = append(meta, time.Since(t0))
+		}
 	}
 	dp50, dp99 := pct(dir_, 50), pct(dir_, 99)
 	ep50, ep99 := pct(exec_, 50), pct(exec_, 99)
@@ -119,6 +127,7 @@ func latency(b binaries, dir string, rounds, batch int) ([]row, error) {
 		{what: fmt.Sprintf("execute echo p50 (n=%d)", n), host: us(ep50), baseline: "direct " + us(dp50)},
 		{what: "execute echo p99", host: us(ep99), baseline: "direct " + us(dp99), target: "≤ 2× direct = " + us(2*dp99), pass: verdict(ep99 <= 2*dp99)},
 		{what: "host no-op (health) p50", host: us(np50), baseline: "p99 " + us(pct(noop, 99))},
+		{what: "execute of a meta-capability (no provider) p50", host: us(pct(meta, 50)), baseline: "p99 " + us(pct(meta, 99))},
 		{what: "added p50 over direct", host: us(added), baseline: "", target: "≤ 40µs", pass: verdict(added <= 40*time.Microsecond)},
 		{what: "execute p50 vs 1.15×(direct+no-op)", host: us(ep50), baseline: us(dp50) + " + " + us(np50), target: "≤ " + us(budget), pass: verdict(ep50 <= budget)},
 		{what: "seed Node/Express p50 (reference)", host: "", baseline: "~750µs"},
