@@ -1,7 +1,8 @@
-// Large replies through the real browser: the host splits them into chunk
+// Edge cases of the chat bridge in the real browser. Large replies: the host splits them into chunk
 // frames (a small GNOSIS_MAX_FRAME forces it), the extension's native client
 // reassembles them, images are summarised, and the injected text is capped
-// with a clear marker.
+// with a clear marker. Also: a send button that never enables, and two tabs of
+// one conversation.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launch, waitFor } from './lib/harness.js';
@@ -58,4 +59,16 @@ test('a send button that never enables is reported visibly, not silently ignored
   assert.equal(await badgeText(env, site.url('/chat.html?enableDelay=600000')), '!');
   const options = await env.openOptions();
   await waitFor(async () => /failed at send: Send button stayed disabled/.test(await options.locator('#last-event').textContent()), { what: 'failure on the options page' });
+});
+
+test('two tabs showing the same conversation run its newest call once', async () => {
+  const a = await env.newPage(site.url('/chat.html?twin=a'));
+  const b = await env.newPage(site.url('/chat.html?twin=b'));
+  const call = '{"capability": "computer.echo", "arguments": {"twin": true}}';
+  await Promise.all([a.evaluate((c) => window.chat.stream(c), call), b.evaluate((c) => window.chat.stream(c), call)]);
+  await waitFor(() => env.calls().some((c) => c.arguments.twin), { what: 'twin call' });
+  await new Promise((r) => setTimeout(r, 1500));
+  assert.equal(env.calls().filter((c) => c.arguments.twin).length, 1);
+  await a.close();
+  await b.close();
 });
