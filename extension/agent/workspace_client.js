@@ -19,7 +19,11 @@ export const READ_PIECE_BYTES = 4 * MiB;
 export const UPLOAD_MAX_BYTES = 64 * MiB;
 export const DOWNLOAD_MAX_BYTES = 256 * MiB;
 
-/** A failed workspace call: .code is the host's error code (FILE_EXISTS, NOT_CONFIGURED, …) or a transport code. */
+/**
+ * A failed workspace call: .code is the host's error code (FILE_EXISTS,
+ * NOT_CONFIGURED, …), a transport code, CANCELLED, or DOWNLOAD_FAILED (the
+ * download's own URL failed in saveFromUrl).
+ */
 export class WorkspaceError extends Error {
   constructor(code, message) {
     super(message);
@@ -82,7 +86,7 @@ export function createWorkspaceClient({ request, timeoutMs = 60000 }) {
     return reply;
   }
 
-  return {
+  const client = {
     /** {configured, dir?, freeBytes?, maxUploadBytes, maxDownloadBytes, error?} */
     info: ({ signal } = {}) => call('workspace.info', {}, signal),
 
@@ -160,5 +164,35 @@ export function createWorkspaceClient({ request, timeoutMs = 60000 }) {
         throw err instanceof WorkspaceError ? err : new WorkspaceError(err?.code || 'EXECUTION_ERROR', String(err?.message || err));
       }
     },
+
+    /**
+     * Downloads url (with the browser's cookies, as the page would) straight
+     * into the workspace as name: the Download action after an intercepted
+     * download. A declared Content-Length above the limit fails before any
+     * file is created.
+     * @param {{fetch?: Function, signal?: AbortSignal, onProgress?: Function, maxBytes?: number}} [opts]
+     * @returns {Promise<{path: string, size: number, mime: string}>}
+     */
+    async saveFromUrl(name, url, { fetch = (...a) => globalThis.fetch(...a), signal, onProgress, maxBytes = DOWNLOAD_MAX_BYTES } = {}) {
+      let res;
+      try {
+        res = await fetch(url, { credentials: 'include', signal });
+      } catch (err) {
+        if (signal?.aborted) throw new WorkspaceError('CANCELLED', 'download stopped');
+        throw new WorkspaceError('DOWNLOAD_FAILED', `the download could not be fetched: ${err?.message || err}`);
+      }
+      if (!res.ok) {
+        await res.body?.cancel?.().catch(() => {});
+        throw new WorkspaceError('DOWNLOAD_FAILED', `the download answered HTTP ${res.status}`);
+      }
+      const declared = Number(res.headers.get('content-length'));
+      if (Number.isFinite(declared) && declared > maxBytes) {
+        await res.body?.cancel?.().catch(() => {});
+        throw new WorkspaceError('FILE_TOO_LARGE', `the download is ${declared} bytes; downloads are limited to ${maxBytes / MiB} MiB`);
+      }
+      const saved = await client.save(name, res.body ?? new Uint8Array(await res.arrayBuffer()), { signal, onProgress, maxBytes });
+      return { ...saved, mime: (res.headers.get('content-type') || 'application/octet-stream').split(';')[0].trim() };
+    },
   };
+  return client;
 }

@@ -4,6 +4,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
+import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { NativeClient } from '../native_client.js';
 import { createWorkspaceClient, WorkspaceError } from '../agent/workspace_client.js';
@@ -172,7 +173,7 @@ before(() => {
   writeFileSync(join(tmp, 'secret.txt'), 'outside');
   const bin = join(tmp, 'gnosis-host');
   execFileSync('go', ['build', '-o', bin, './cmd/gnosis-host'], { cwd: fileURLToPath(new URL('../../', import.meta.url)), stdio: 'inherit' });
-  writeFileSync(join(tmp, 'config.json'), JSON.stringify({ workspace: { dir: wsDir } }));
+  writeFileSync(join(tmp, 'config.json'), JSON.stringify({ workspace: { dir: wsDir }, log: { file: join(tmp, 'host.log') } }));
   child = spawn(bin, [ORIGIN], { env: { ...process.env, GNOSIS_CONFIG: join(tmp, 'config.json') }, stdio: ['pipe', 'pipe', 'inherit'] });
   host = new NativeClient(() => stdioPort(child), { autoReconnect: false, probe: false, lastError: () => undefined });
   ws = createWorkspaceClient({ request: (m, p, o) => host.request(m, p, o) });
@@ -264,4 +265,33 @@ test('host workspace: downloads never overwrite, refuse folders, and leave nothi
   for (const name of ['docs/x.txt', 'too-big.bin', 'stopped.bin']) assert.equal(existsSync(join(wsDir, name)), false, name);
   await new Promise((r) => setTimeout(r, 100)); // the best-effort abort of the stopped download
   assert.deepEqual(tempFiles(), []);
+});
+
+test('host workspace: Download fetches the intercepted URL straight into the folder', async () => {
+  const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(100000, 7)]);
+  const server = http.createServer((req, res) => {
+    if (req.url === '/pdf/2401.01234') res.writeHead(200, { 'content-type': 'application/pdf' }).end(pdf);
+    else if (req.url === '/huge') res.writeHead(200, { 'content-length': String(DOWNLOAD_MAX_BYTES + 1) }).end();
+    else res.writeHead(404).end('nope');
+  });
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const base = `http://127.0.0.1:${server.address().port}`;
+  try {
+    const s = createTransferState();
+    s.downloadIntercepted({ url: `${base}/pdf/2401.01234`, mime: 'application/pdf', inline: true });
+    const d = s.resolve({ name: 'Download', args: { filename: 'arxiv-2401.01234.pdf' } });
+    const saved = await ws.saveFromUrl(d.filename, d.url);
+    assert.deepEqual(saved, { path: 'arxiv-2401.01234.pdf', size: pdf.length, mime: 'application/pdf' });
+    assert.ok(readFileSync(join(wsDir, 'arxiv-2401.01234.pdf')).equals(pdf));
+
+    await assert.rejects(ws.saveFromUrl('missing.pdf', `${base}/gone`), { code: 'DOWNLOAD_FAILED', message: /HTTP 404/ });
+    let created = false;
+    const watching = createWorkspaceClient({ request: (m, p, o) => { if (m === 'workspace.create') created = true; return host.request(m, p, o); } });
+    await assert.rejects(watching.saveFromUrl('huge.bin', `${base}/huge`), { code: 'FILE_TOO_LARGE' });
+    assert.equal(created, false, 'a declared oversize fails before any file is created');
+    for (const name of ['missing.pdf', 'huge.bin']) assert.equal(existsSync(join(wsDir, name)), false);
+    assert.deepEqual(tempFiles(), []);
+  } finally {
+    server.close();
+  }
 });
