@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -94,10 +96,9 @@ func TestListChanged(t *testing.T) {
 	before := len(capabilityNames(t, h))
 	mark := h.eventMark()
 	wantOK(t, h.execute("computer.add_tool", map[string]any{"name": "zeta"}))
-	ev := h.awaitEvent(mark, "capabilities.changed", func(e event) bool {
+	h.awaitEvent(mark, "capabilities.changed", func(e event) bool {
 		return e.Event == "capabilities.changed" && e.Capabilities == before+1
 	})
-	_ = ev
 	if !slices.Contains(capabilityNames(t, h), "computer.zeta") {
 		t.Fatal("computer.zeta not listed after capabilities.changed")
 	}
@@ -150,13 +151,11 @@ func TestStdinCloseStopsEverything(t *testing.T) {
 func describeProcs(pids []int) []string {
 	var out []string
 	for _, p := range pids {
-		b, _ := os.ReadFile(filepath.Join("/proc", itoa(p), "cmdline"))
-		out = append(out, itoa(p)+" "+string(b))
+		b, _ := os.ReadFile(filepath.Join("/proc", strconv.Itoa(p), "cmdline"))
+		out = append(out, strconv.Itoa(p)+" "+strings.ReplaceAll(string(b), "\x00", " "))
 	}
 	return out
 }
-
-func itoa(i int) string { b, _ := json.Marshal(i); return string(b) }
 
 // TestStdoutPurityWithNoisyProvider: a provider flooding its stderr never
 // reaches the host's stdout: every byte there is a valid frame (the client
