@@ -174,7 +174,7 @@ before(() => {
   const bin = join(tmp, 'gnosis-host');
   execFileSync('go', ['build', '-o', bin, './cmd/gnosis-host'], { cwd: fileURLToPath(new URL('../../', import.meta.url)), stdio: 'inherit' });
   writeFileSync(join(tmp, 'config.json'), JSON.stringify({ workspace: { dir: wsDir }, log: { file: join(tmp, 'host.log') } }));
-  child = spawn(bin, [ORIGIN], { env: { ...process.env, GNOSIS_CONFIG: join(tmp, 'config.json') }, stdio: ['pipe', 'pipe', 'inherit'] });
+  child = spawn(bin, [ORIGIN], { env: { ...process.env, GNOSIS_CONFIG: join(tmp, 'config.json') }, stdio: ['pipe', 'pipe', 'ignore'] }); // the host logs to host.log
   host = new NativeClient(() => stdioPort(child), { autoReconnect: false, probe: false, lastError: () => undefined });
   ws = createWorkspaceClient({ request: (m, p, o) => host.request(m, p, o) });
 });

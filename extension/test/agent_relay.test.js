@@ -60,6 +60,7 @@ let child;
 let gateway; // OpenAI-like, 403 for extension origins
 let other; // not in relay.allow
 let deadBase; // in relay.allow, nothing listening
+let hostStderr = '';
 const gatewayLog = [];
 const gates = new Map(); // test name -> hooks the gateway calls
 
@@ -91,7 +92,8 @@ before(async () => {
     relay: { allow: [`${gateway.base}/v1`, `${deadBase}/v1`] },
     log: { level: 'debug', file: join(dir, 'host.log') },
   }));
-  child = spawn(bin, [ORIGIN], { env: { ...process.env, GNOSIS_CONFIG: join(dir, 'config.json') }, stdio: ['pipe', 'pipe', 'inherit'] });
+  child = spawn(bin, [ORIGIN], { env: { ...process.env, GNOSIS_CONFIG: join(dir, 'config.json') }, stdio: ['pipe', 'pipe', 'pipe'] });
+  child.stderr.on('data', (d) => { hostStderr += d; });
   host = new NativeClient(() => stdioPort(child), { autoReconnect: false, probe: false, lastError: () => undefined });
 });
 
@@ -191,6 +193,7 @@ test('the API key never lands in the host log', async () => {
   const log = readFileSync(join(dir, 'host.log'), 'utf8');
   assert.match(log, /relayed/, 'the log has relay entries (else this test proves nothing)');
   assert.ok(!log.includes(API_KEY), 'API key found in the host log');
+  assert.ok(!hostStderr.includes(API_KEY), 'API key found in the host stderr');
 });
 
 test('plainHeaders accepts Headers, pairs and objects', () => {
