@@ -3,11 +3,13 @@ package tests
 import (
 	"bytes"
 	"encoding/json"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -235,4 +237,46 @@ func compactJSON(t *testing.T, s string) string {
 	}
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// TestSchemaRefsAreNeverFetched: a tool schema whose $ref points at a URL
+// (here a local listener standing in for the network) makes the host neither
+// connect to it at discovery nor when describing or executing the tool.
+func TestSchemaRefsAreNeverFetched(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	var connections atomic.Int32
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			connections.Add(1)
+			c.Close()
+		}
+	}()
+	url := "http://" + ln.Addr().String() + "/schema.json"
+	f := newFake(t)
+	cfg := standardConfig(f)
+	cfg.Providers[0].Env["FAKEMUNIM_REMOTE_REF"] = url
+	h := startHost(t, hostOptions{config: cfg})
+	h.awaitReady()
+	d := h.call("capabilities.describe", map[string]any{"name": "computer.remote_ref"})
+	wantOK(t, d)
+	if !bytes.Contains(d.raw, []byte(url)) {
+		t.Errorf("describe lost the $ref: %s", d.raw)
+	}
+	// Whatever the host decides about an unresolvable reference, it answers.
+	r := h.execute("computer.remote_ref", map[string]any{"target": 1, "other": "x"})
+	if !r.OK && r.Code != "INVALID_ARGUMENTS" {
+		t.Errorf("execute: %s", r.raw)
+	}
+	stillServing(t, h)
+	if n := connections.Load(); n != 0 {
+		t.Errorf("the host connected %d times to the URL a schema refers to", n)
+	}
 }

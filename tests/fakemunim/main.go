@@ -17,6 +17,7 @@
 //	--log FILE       FAKEMUNIM_LOG         append one JSON line per call: {"tool","arguments","cancelled"?}
 //	--state DIR      FAKEMUNIM_STATE       directory for state kept across restarts (crash's delay_next_start_ms)
 //	                                       and for slow's "<tag>.started" markers
+//	--remote-ref URL FAKEMUNIM_REMOTE_REF  add a tool remote_ref whose schema $refs URL (a client must not fetch it)
 //	--grandchild     FAKEMUNIM_GRANDCHILD=1 start an idle child process, so the server is a process tree
 //	--idle                                 just sleep until killed (the grandchild)
 package main
@@ -40,6 +41,7 @@ func main() {
 	stateDir := flag.String("state", os.Getenv("FAKEMUNIM_STATE"), "directory for state kept across restarts")
 	grandchild := flag.Bool("grandchild", os.Getenv("FAKEMUNIM_GRANDCHILD") == "1", "start an idle child process")
 	idle := flag.Bool("idle", false, "sleep until killed")
+	remoteRef := flag.String("remote-ref", os.Getenv("FAKEMUNIM_REMOTE_REF"), "add a tool whose schema refers to this URL")
 	flag.Parse()
 
 	if *idle {
@@ -65,6 +67,9 @@ func main() {
 	s := server.NewMCPServer("fakemunim", "1.0.0", opts...)
 	f := &fake{server: s, log: newCallLog(*logPath), stateDir: *stateDir}
 	f.register(*tools)
+	if *remoteRef != "" {
+		f.addRemoteRef(*remoteRef)
+	}
 
 	if err := server.ServeStdio(s, server.WithWorkerPoolSize(*workers)); err != nil {
 		fmt.Fprintf(os.Stderr, "fakemunim: %v\n", err)

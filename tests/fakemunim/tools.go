@@ -271,3 +271,14 @@ func (f *fake) addTool(_ context.Context, args json.RawMessage) (*mcp.CallToolRe
 	f.server.AddTools(f.tool(a.Name, "Added at run time; returns its arguments.", simpleSchema, echo))
 	return mcp.NewToolResultText("added " + a.Name), nil
 }
+
+// addRemoteRef adds a tool whose schema points at url with $ref, both at the
+// top level of a property and under $defs. A client that honours the
+// "never fetch what a schema points at" rule makes no request to url.
+func (f *fake) addRemoteRef(url string) {
+	ref, _ := json.Marshal(url)
+	schema := json.RawMessage(`{"$schema":"https://json-schema.org/draft/2019-09/schema","type":"object",` +
+		`"properties":{"target":{"$ref":` + string(ref) + `},"other":{"$ref":"#/$defs/remote"}},` +
+		`"$defs":{"remote":{"$ref":` + string(ref) + `}}}`)
+	f.server.AddTools(f.tool("remote_ref", "A schema that refers to a remote document.", schema, echo))
+}
