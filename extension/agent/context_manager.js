@@ -369,3 +369,49 @@ export function formatMeter(s) {
   const steps = s.maxSteps ? `Step ${s.steps}/${s.maxSteps}` : `Step ${s.steps}`;
   return `${steps} · ${shortCount(s.totalTokens)} tokens (last prompt ${shortCount(s.lastPromptTokens)})`;
 }
+
+/**
+ * Runs compaction when planCompaction says so, before the next task:
+ * asks the model (temperature 0) and appends the summary record.
+ * @param {{records: object[], complete: (req: {messages, temperature}) => Promise<{content: string, usage?: object}>,
+ *   append: (record: object) => Promise<object>|object, threshold?: number, signal?: AbortSignal}} o
+ * @returns {Promise<object|null>} the summary record appended, or null when none was needed
+ */
+export async function compactIfNeeded({ records, complete, append, threshold = COMPACTION_THRESHOLD }) {
+  const plan = planCompaction(records, { threshold });
+  if (!plan) return null;
+  const reply = await complete({ messages: plan.messages, temperature: plan.temperature });
+  const summary = applyCompaction(plan, reply.content);
+  await append(summary);
+  return summary;
+}
+
+/**
+ * Connects the context manager to the agent session's hooks. It keeps an
+ * in-memory mirror of the active conversation's records (seeded with the
+ * stored ones, then fed by the session's onRecord in the same order the
+ * store appends them, so sequence numbers agree) and builds each request
+ * from it instead of the session's own per-task history.
+ * @param {{records?: object[], referenceImages?: object[]}} [o]
+ */
+export function createContextBuilder({ records = [], referenceImages = [] } = {}) {
+  const mirror = records.map((r) => ({ ...r }));
+  let refs = validateReferenceImages(referenceImages);
+  const nextSeq = () => (mirror.length ? mirror[mirror.length - 1].seq + 1 : 1);
+  return {
+    /** The mirrored records (read only). */
+    get records() { return mirror; },
+    /** Mirrors one record as the store will number it; returns the mirrored copy. */
+    onRecord(record) {
+      const r = { ...record, seq: nextSeq() };
+      mirror.push(r);
+      return r;
+    },
+    /** Sets the current task's reference images (validated; throws ContextError). */
+    setReferenceImages(images) { refs = validateReferenceImages(images || []); },
+    /** The session's buildMessages hook. */
+    buildMessages(ctx) {
+      return buildRequestMessages({ ...ctx, records: mirror, referenceImages: refs });
+    },
+  };
+}

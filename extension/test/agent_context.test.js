@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
+import { IDBFactory } from 'fake-indexeddb';
+import { openConversationStore } from '../agent/conversation_store.js';
 import {
-  applyCompaction, buildRequestMessages, CONTEXT_CODES, COMPACTION_THRESHOLD, countImages, createMeter, formatMeter,
+  applyCompaction, compactIfNeeded, createContextBuilder, buildRequestMessages, CONTEXT_CODES, COMPACTION_THRESHOLD, countImages, createMeter, formatMeter,
   groupEntries, lastPromptTokens, MAX_ROUNDS, meterFromRecords, planCompaction, selectHistory, validateReferenceImages,
 } from '../agent/context_manager.js';
 
@@ -202,4 +204,37 @@ test('groupEntries keeps rounds of different tasks apart even with equal step nu
   c.round(1);
   const rounds = groupEntries(c.records).filter((e) => e.kind === 'round');
   assert.deepEqual(rounds.map((r) => [r.task, r.step, r.result]), [[1, 1, 'clicked 1'], [5, 1, 'clicked 1']]);
+});
+
+test('the builder mirrors the store numbering and compaction runs before the next task', async () => {
+  let n = 0;
+  const store = await openConversationStore({ indexedDB: new IDBFactory(), newId: () => `c${++n}` });
+  const conv = await store.create();
+  const builder = createContextBuilder({ records: await store.records(conv.id) });
+  const onRecord = async (r) => {
+    const mirrored = builder.onRecord(r);
+    const stored = await store.append(conv.id, r);
+    assert.equal(stored.seq, mirrored.seq, 'mirror and store agree on sequence numbers');
+  };
+  await onRecord({ kind: 'task', text: 'find the price' });
+  await onRecord({ kind: 'analysis', step: 1, text: 'a table' });
+  await onRecord({ kind: 'action', step: 1, text: 'Click(point=(1,2))', usage: { prompt_tokens: 40000, completion_tokens: 10 } });
+  await onRecord({ kind: 'result', step: 1, text: 'clicked' });
+  const messages = builder.buildMessages({ template, now: new Date(2026, 0, 2), task: 'find the price', current, step: 2, maxSteps: 10, previousScreenshots: [] });
+  assert.equal(texts(messages)[1], 'Task: find the price');
+
+  const requests = [];
+  const summary = await compactIfNeeded({
+    records: builder.records,
+    complete: async (req) => { requests.push(req); return { content: 'The user wants a price; a table was clicked.' }; },
+    append: onRecord,
+  });
+  assert.equal(requests.length, 1);
+  assert.equal(requests[0].temperature, 0);
+  assert.deepEqual([summary.from, summary.upto], [1, 4]);
+  assert.equal((await store.records(conv.id)).at(-1).kind, 'summary', 'the summary is stored');
+  assert.equal(await compactIfNeeded({ records: builder.records, complete: () => assert.fail('no second compaction'), append: onRecord }), null);
+  const after = texts(builder.buildMessages({ template, now: new Date(2026, 0, 2), current, step: 1, maxSteps: 10 }));
+  assert.equal(after[1], 'Summary of the conversation so far (compacted):\nThe user wants a price; a table was clicked.');
+  assert.throws(() => builder.setReferenceImages(Array(5).fill({ name: 'x', dataUrl: 'data:image/png;base64,AAAA' })), { code: CONTEXT_CODES.TOO_MANY_IMAGES });
 });
