@@ -122,7 +122,8 @@ async function currentUrl(s) {
 // Waits briefly for navigation caused by an action, and follows a tab it opened.
 async function settle(s, minMs = 350) {
   await sleep(minMs);
-  if (s.follow !== undefined && s.follow !== s.tabId) await switchTo(s, s.follow);
+  // Only while attached: a Stop during the wait must not attach again.
+  if (s.attached && s.follow !== undefined && s.follow !== s.tabId) await switchTo(s, s.follow);
   s.follow = undefined;
   for (let i = 0; i < 80; i++) {
     const t = await chrome.tabs.get(s.tabId).catch(() => null);
@@ -167,6 +168,7 @@ async function act(s, action, coordinateMode) {
     settle: () => settle(s),
     openTab: async (url) => {
       const t = await chrome.tabs.create({ url, windowId: s.windowId, openerTabId: s.tabId, active: true });
+      ensureAttached(s);
       await switchTo(s, t.id);
     },
   };
