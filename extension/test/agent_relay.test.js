@@ -196,6 +196,13 @@ test('the API key never lands in the host log', async () => {
   assert.ok(!hostStderr.includes(API_KEY), 'API key found in the host stderr');
 });
 
+test('binary mode carries any bytes exactly', async () => {
+  const bytes = Buffer.from(Array.from({ length: 512 }, (_, i) => (i * 31) & 0xff));
+  gates.set('/v1/blob/models', (req, res) => res.writeHead(200, { 'content-type': 'application/octet-stream' }).end(bytes));
+  const res = await createRelayFetch({ request: (m, p, o) => host.request(m, p, o), binary: true })(`${gateway.base}/v1/blob/models`);
+  assert.ok(Buffer.from(await res.arrayBuffer()).equals(bytes));
+});
+
 test('plainHeaders accepts Headers, pairs and objects', () => {
   assert.deepEqual(plainHeaders(new Headers({ 'X-A': '1' })), { 'x-a': '1' });
   assert.deepEqual(plainHeaders([['X-B', 2]]), { 'X-B': '2' });
