@@ -77,6 +77,15 @@ export function describeKey(name, platform = 'linux') {
   return { error: `unknown key ${JSON.stringify(name)}` };
 }
 
+const MAC_COMMANDS = {
+  [`${MODIFIER_BITS.Meta}:a`]: 'selectAll',
+  [`${MODIFIER_BITS.Meta}:c`]: 'copy',
+  [`${MODIFIER_BITS.Meta}:x`]: 'cut',
+  [`${MODIFIER_BITS.Meta}:v`]: 'paste',
+  [`${MODIFIER_BITS.Meta}:z`]: 'undo',
+  [`${MODIFIER_BITS.Meta | MODIFIER_BITS.Shift}:z`]: 'redo',
+};
+
 /**
  * Turns a chord (1..3 names) into the CDP events that press and release it.
  * Modifiers go down first and up last; the main key carries the modifier mask.
@@ -109,6 +118,9 @@ export function chordEvents(keys, platform = 'linux') {
       down.text = text;
       down.unmodifiedText = main.text;
     }
+    // On macOS, Chromium runs editing shortcuts from the key event's commands, not from the keys.
+    const command = platform === 'mac' ? MAC_COMMANDS[`${mask}:${main.key.toLowerCase()}`] : undefined;
+    if (command) down.commands = [command];
     events.push(down);
     events.push(keyEvent('keyUp', main, mask));
   }

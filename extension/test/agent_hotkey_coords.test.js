@@ -111,3 +111,10 @@ test('viewportFromMetrics reads the CSS visual viewport', async () => {
   assert.deepEqual(viewportFromMetrics(m), { width: 1280, height: 664, pageX: 0, pageY: 480 });
   assert.deepEqual(viewportFromMetrics({ cssLayoutViewport: { clientWidth: 800, clientHeight: 600 } }), { width: 800, height: 600, pageX: 0, pageY: 0 });
 });
+
+test('on macOS, cmd+a / cmd+shift+z carry the editing command; elsewhere no commands', () => {
+  assert.deepEqual(chordEvents(['cmd', 'a'], 'mac').events[1].commands, ['selectAll']);
+  assert.deepEqual(chordEvents(['cmd', 'shift', 'z'], 'mac').events[2].commands, ['redo']);
+  assert.equal(chordEvents(['ctrl', 'a'], 'linux').events[1].commands, undefined);
+  assert.equal(chordEvents(['ctrl', 'a'], 'mac').events[1].commands, undefined);
+});

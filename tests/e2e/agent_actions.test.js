@@ -64,8 +64,12 @@ test('every other action works on a real page, new tabs are followed, CallUser c
     async (b) => { expect(b, /The user replied: blue please/); return act("Finished(content='blue chosen')"); },
   ];
   let events;
+  let selection;
   const model = await startModelServer(async ({ n, body }) => {
-    if (n === 8) events = await target.evaluate(() => window.events);
+    if (n === 8) {
+      events = await target.evaluate(() => window.events);
+      selection = await target.evaluate(() => [document.activeElement.id, document.activeElement.selectionStart, document.activeElement.selectionEnd]);
+    }
     return script[n - 1] ? script[n - 1](body) : { status: 400, body: 'script over' };
   });
   try {
@@ -86,6 +90,7 @@ test('every other action works on a real page, new tabs are followed, CallUser c
     const [dx, dy] = events.find((e) => e.startsWith('drag:')).slice(5).split(',').map(Number);
     assert.ok(Math.abs(dx - 200) <= 2 && Math.abs(dy) <= 2, `dragged by ${dx},${dy}`);
     assert.ok(events.includes('key:ctrl+a'), `events: ${events}`);
+    assert.deepEqual(selection, ['q', 0, 5], 'ctrl+a selected the typed text');
     assert.equal(await debuggerFree(env, site.url('/third.html')), true);
     assert.equal(await debuggerFree(env, site.url('/second.html')), true);
     assert.equal(await debuggerFree(env, targetUrl), true);
