@@ -36,5 +36,13 @@ fuzz:
 	$(GO) test ./host/session -run='^$$' -fuzz=FuzzDecodeRequest -fuzztime=30s
 	$(GO) test ./host/chunk -run='^$$' -fuzz=FuzzSplit -fuzztime=30s
 
+# Release: dist/gnosis-<os>-<arch>.zip for windows, darwin and linux on amd64 and arm64 (binary,
+# scripts, extension, docs), and the same binaries in extension/hostbin/gnosis-host-<goos>-<goarch>[.exe]
+# for the options page's download button. Windows binaries are signed with osslsigncode when a
+# certificate is given: make dist SIGN_CERT=cert.pem SIGN_KEY=key.pem (or SIGN_PFX=cert.pfx SIGN_PASS=...).
+dist:
+	SIGN_CERT='$(SIGN_CERT)' SIGN_KEY='$(SIGN_KEY)' SIGN_PFX='$(SIGN_PFX)' SIGN_PASS='$(SIGN_PASS)' \
+	SIGN_TIMESTAMP='$(SIGN_TIMESTAMP)' $(GO) run ./install/release -version '$(VERSION)' -out dist -hostbin extension/hostbin
+
 clean:
 	rm -rf $(BIN) dist

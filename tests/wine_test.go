@@ -79,7 +79,7 @@ func newWine(t *testing.T) *wine {
 	w.env = append(w.env, "WINEPREFIX="+w.prefix, "WINEDEBUG=-all")
 
 	build := func(pkg, out string) {
-		cmd := exec.Command("go", "build", "-o", out, pkg)
+		cmd := exec.Command("go", "build", "-trimpath", "-o", out, pkg) // -trimpath: shares the build cache with install/release
 		cmd.Dir = repoRoot
 		cmd.Env = append(os.Environ(), "GOOS=windows", "GOARCH=amd64", "CGO_ENABLED=0")
 		if out, err := cmd.CombinedOutput(); err != nil {
