@@ -258,3 +258,52 @@ func mustRead(t *testing.T, name string) []byte {
 	}
 	return b
 }
+
+// TestRegisterOneClick: started with no arguments (double-click), the binary
+// registers itself for the browsers found and says what it did.
+func TestRegisterOneClick(t *testing.T) {
+	h := newRegHome(t)
+	h.haveRun(t, "BraveSoftware/Brave-Browser")
+	h.haveRun(t, "microsoft-edge")
+	out, err := h.run(t, hostBin)
+	if err != nil {
+		t.Fatalf("one click: %v\n%s", err, out)
+	}
+	for _, want := range []string{"brave", "edge", "Load unpacked"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("one-click output lacks %q:\n%s", want, out)
+		}
+	}
+	want := []string{
+		".config/BraveSoftware/Brave-Browser/Local State",
+		".config/BraveSoftware/Brave-Browser/NativeMessagingHosts/com.gnosis.host.json",
+		".config/microsoft-edge/Local State",
+		".config/microsoft-edge/NativeMessagingHosts/com.gnosis.host.json",
+		".local/share/gnosis/gnosis-host",
+		".local/share/gnosis/install-record.json",
+	}
+	if d := cmp.Diff(want, h.files(t)); d != "" {
+		t.Errorf("files after one click (-want +got):\n%s", d)
+	}
+}
+
+// TestRegisterSystemDryRun: --system targets the machine-wide folders
+// (checked without root, as a dry run).
+func TestRegisterSystemDryRun(t *testing.T) {
+	h := newRegHome(t)
+	out, err := h.run(t, hostBin, "install", "--system", "--dry-run", "--browsers", "chrome,brave,chromium,edge,vivaldi")
+	if err != nil {
+		t.Fatalf("install --system --dry-run: %v\n%s", err, out)
+	}
+	for _, want := range []string{
+		"chrome         would write /etc/opt/chrome/native-messaging-hosts/com.gnosis.host.json",
+		"brave          shares /etc/opt/chrome/native-messaging-hosts/com.gnosis.host.json (written for chrome)",
+		"chromium       would write /etc/chromium/native-messaging-hosts/com.gnosis.host.json",
+		"edge           would write /etc/opt/edge/native-messaging-hosts/com.gnosis.host.json",
+		"vivaldi        would write /etc/opt/vivaldi/native-messaging-hosts/com.gnosis.host.json",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -146,7 +147,14 @@ func (w *wine) cmd(t *testing.T, args ...string) (string, error) {
 // cmdEnv is cmd with extra environment variables.
 func (w *wine) cmdEnv(t *testing.T, env []string, args ...string) (string, error) {
 	t.Helper()
+	return w.cmdIn(t, env, nil, args...)
+}
+
+// cmdIn is cmdEnv with stdin.
+func (w *wine) cmdIn(t *testing.T, env []string, stdin io.Reader, args ...string) (string, error) {
+	t.Helper()
 	c := exec.Command(w.loader, args...)
+	c.Stdin = stdin
 	c.Env = append(append([]string{}, w.env...), env...)
 	c.Dir = filepath.Dir(w.prefix)
 	// Output goes to a file, not a pipe: Wine's background processes
@@ -394,6 +402,24 @@ func TestWine(t *testing.T) {
 		}
 		if got := w.registration(t); len(got.Keys) != 0 || got.Manifest != "" {
 			t.Errorf("left after uninstall.cmd: %+v\n%s", got, out)
+		}
+	})
+
+	t.Run("OneClickRegistersAndWaitsForEnter", func(t *testing.T) {
+		// Double-clicked: no arguments. It registers, then waits for Enter
+		// (given here on stdin) so the console window stays readable.
+		out, err := w.cmdIn(t, nil, strings.NewReader("\r\n"), exe)
+		if err != nil {
+			t.Fatalf("one click: %v\n%s", err, out)
+		}
+		if !strings.Contains(out, "Press Enter") {
+			t.Errorf("one click does not wait for Enter:\n%s", out)
+		}
+		if d := cmp.Diff(goReg.Keys, w.registration(t).Keys); d != "" {
+			t.Errorf("one click registration (-install +one-click):\n%s", d)
+		}
+		if out, err := w.cmd(t, exe, "uninstall"); err != nil {
+			t.Errorf("uninstall: %v\n%s", err, out)
 		}
 	})
 }
