@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gnosis/gnosis/host/register"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -306,4 +307,39 @@ func TestRegisterSystemDryRun(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
+}
+
+// TestRegisterInstallShMacOSPlacesMatchTable: on macOS (uname says Darwin)
+// install.sh writes the manifests exactly where host/register's table says.
+func TestRegisterInstallShMacOSPlacesMatchTable(t *testing.T) {
+	h := newRegHome(t)
+	fake := filepath.Join(h.home, "fakebin")
+	os.MkdirAll(fake, 0o755)
+	if err := os.WriteFile(filepath.Join(fake, "uname"), []byte("#!/bin/sh\necho Darwin\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	h.path = fake + ":/usr/bin:/bin"
+	if out, err := h.run(t, "sh", filepath.Join(repoRoot, "install", "install.sh"), "--all", hostBin); err != nil {
+		t.Fatalf("install.sh as macOS: %v\n%s", err, out)
+	}
+	e := register.Env{GOOS: "darwin", Home: h.home}
+	want := []string{"fakebin/uname", mustRel(t, h.home, e.InstalledBinary())}
+	for _, b := range register.Browsers {
+		if p, err := e.ManifestPath(b, register.User); err == nil {
+			want = append(want, mustRel(t, h.home, p))
+		}
+	}
+	sort.Strings(want)
+	if d := cmp.Diff(want, h.files(t)); d != "" {
+		t.Errorf("install.sh on macOS vs the table (-table +script):\n%s", d)
+	}
+}
+
+func mustRel(t *testing.T, base, p string) string {
+	t.Helper()
+	r, err := filepath.Rel(base, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }
