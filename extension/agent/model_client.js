@@ -63,6 +63,15 @@ export function messageText(content) {
 
 class Retryable extends Error {}
 
+// A transport error that says retrying cannot help (relay_client.js's
+// RelayError for a URL the host's relay.allow does not cover, a missing
+// host, …) ends the request instead of being retried forever.
+function finalError(err) {
+  const code = String(err.code || 'transport').toLowerCase();
+  const text = err.advice ? `${err.message}. ${err.advice}` : String(err.message || err);
+  return new ModelError(`relay_${code}`, `the request could not be sent: ${text}`);
+}
+
 /**
  * Creates a client.
  * @param {{fetch?:Function, sleep?:Function, now?:() => number, random?:() => number}} deps
@@ -126,6 +135,7 @@ export function createModelClient(deps = {}) {
         res = await doFetch(req.endpoint, { method: 'POST', headers, body: JSON.stringify(body), signal: ctl.signal });
       } catch (err) {
         if (signal?.aborted) throw stoppedError();
+        if (err?.retryable === false) throw finalError(err);
         throw new Retryable(timedOut ? `no answer within ${timeoutMs} ms` : `network error: ${err?.message || err}`);
       }
       const verdict = classifyStatus(res.status, { loopback: Boolean(req.loopback) });
@@ -153,6 +163,7 @@ export function createModelClient(deps = {}) {
       if (signal?.aborted) throw stoppedError();
       if (timedOut && !(err instanceof ModelError)) throw new Retryable(`no answer within ${timeoutMs} ms`);
       if (err instanceof ModelError || err instanceof Retryable) throw err;
+      if (err?.retryable === false) throw finalError(err);
       throw new Retryable(`network error: ${err?.message || err}`);
     } finally {
       clearTimeout(timer);

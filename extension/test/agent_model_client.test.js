@@ -189,3 +189,24 @@ test('a JSON reply without choices is an error, not a retry', async () => {
   const { client } = harness([response(200, '{"object":"error"}', { 'content-type': 'application/json' })]);
   await assert.rejects(client.complete(req), (e) => e.code === 'bad_reply');
 });
+
+test('a transport error marked retryable:false (the relay refusing a URL) fails at once; retryable ones are retried', async () => {
+  const refused = Object.assign(new Error('the URL is not in relay.allow'), { code: 'FORBIDDEN', retryable: false, advice: 'add it to the host config' });
+  const { client, calls, sleeps } = harness([() => { throw refused; }]);
+  await assert.rejects(client.complete(req), (e) => e.code === 'relay_forbidden' && /relay\.allow/.test(e.message) && /host config/.test(e.message));
+  assert.equal(calls.length, 1);
+  assert.deepEqual(sleeps, []);
+  const flaky = Object.assign(new Error('upstream reset'), { code: 'EXECUTION_ERROR', retryable: true });
+  const h2 = harness([() => { throw flaky; }, response(200, '{"choices":[{"message":{"content":"ok"}}]}', { 'content-type': 'application/json' })]);
+  const r = await h2.client.complete(req);
+  assert.equal(r.content, 'ok');
+  assert.equal(h2.calls.length, 2);
+});
+
+test('a retryable:false error while the body streams fails at once too', async () => {
+  const broken = Object.assign(new Error('host went away'), { code: 'NOT_CONFIGURED', retryable: false });
+  const body = new ReadableStream({ pull(c) { c.error(broken); } });
+  const { client, calls } = harness([() => new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } })]);
+  await assert.rejects(client.complete(req), (e) => e.code === 'relay_not_configured');
+  assert.equal(calls.length, 1);
+});
