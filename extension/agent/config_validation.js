@@ -17,7 +17,11 @@ export const DEFAULTS = Object.freeze({
   retryBaseMs: 1000,
   retryMaxMs: 30000,
   coordinateMode: 'normalized',
+  connection: 'direct',
 });
+
+/** How model requests travel: straight from the extension, or relayed by gnosis-host (relay.fetch). */
+export const CONNECTIONS = Object.freeze(['direct', 'host']);
 
 export const LIMITS = Object.freeze({
   maxSteps: [1, 200],
@@ -90,6 +94,7 @@ export function normalizeSettings(raw) {
   s.model = String(s.model || '').trim();
   s.rememberKey = Boolean(s.rememberKey);
   if (s.coordinateMode !== 'normalized' && s.coordinateMode !== 'absolute') s.coordinateMode = 'normalized';
+  if (!CONNECTIONS.includes(s.connection)) s.connection = 'direct';
   return { settings: s };
 }
 

@@ -102,3 +102,9 @@ test('validateTask passes a complete configuration with the endpoint', () => {
   assert.equal(r.originPattern, 'https://api.example.com/*');
   assert.equal(r.settings.temperature, 1);
 });
+
+test('connection is direct or host; anything else falls back to direct', () => {
+  assert.equal(normalizeSettings({}).settings.connection, 'direct');
+  assert.equal(normalizeSettings({ connection: 'host' }).settings.connection, 'host');
+  assert.equal(normalizeSettings({ connection: 'proxy' }).settings.connection, 'direct');
+});
