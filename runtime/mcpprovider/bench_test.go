@@ -60,3 +60,24 @@ func BenchmarkLargeResult(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkColdStart is spawn, initialize and discovery of a 50-tool server
+// until the runtime lists its capabilities (then Close).
+func BenchmarkColdStart(b *testing.B) {
+	for range b.N {
+		p := New(Config{Name: "test", Prefix: "t", Command: testServer, Args: []string{"-fillers", "41"}})
+		r := rt.New(rt.WithProvider(p))
+		if err := r.Start(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		if err := r.WaitSettled(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+		if n := len(r.List()); n != 52 {
+			b.Fatalf("%d capabilities, want 52", n)
+		}
+		b.StopTimer()
+		r.Close()
+		b.StartTimer()
+	}
+}
