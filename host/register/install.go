@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 )
@@ -108,7 +109,11 @@ func Install(o Options) ([]Action, error) {
 	}
 	rec.Binary = bin
 
-	// The configuration.
+	// The configuration. The browser starts the host in the host's folder
+	// with a minimal PATH, so the Munim command is made absolute now.
+	if o.Munim != "" && !o.DryRun {
+		o.Munim = absCommand(o.Munim)
+	}
 	if o.Munim != "" {
 		if !o.DryRun {
 			created(e.ConfigFile)
@@ -217,3 +222,24 @@ func (o Options) writeManifest(name string, data []byte) error {
 const NextStep = `Next: open chrome://extensions (edge://extensions, brave://extensions, ...), turn on
 Developer mode, click "Load unpacked" and pick the extension folder; then open the Gnosis
 options page: it should say the host is connected. If not, run: gnosis-host doctor`
+
+// absCommand makes a command absolute: a path relative to the current
+// folder, or a bare name found on PATH. A bare name not found stays as given
+// (doctor reports it).
+func absCommand(c string) string {
+	if filepath.IsAbs(c) {
+		return c
+	}
+	if strings.ContainsAny(c, `/\`) {
+		if a, err := filepath.Abs(c); err == nil {
+			return a
+		}
+		return c
+	}
+	if p, err := exec.LookPath(c); err == nil {
+		if a, err := filepath.Abs(p); err == nil {
+			return a
+		}
+	}
+	return c
+}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -212,4 +213,42 @@ func TestInstallRejectsBadExtensionID(t *testing.T) {
 	if got := listFiles(t, e.Home); len(got) != 0 {
 		t.Errorf("a failed install wrote %v", got)
 	}
+}
+
+func TestInstallMakesMunimCommandAbsolute(t *testing.T) {
+	e := tempEnv(t)
+	t.Chdir(t.TempDir())
+	for _, tt := range []struct{ given, want string }{
+		{"sh", mustLook(t, "sh")},
+		{"tools/munim", filepath.Join(mustGetwd(t), "tools/munim")},
+		{"/opt/munim", "/opt/munim"},
+		{"no-such-munim-command", "no-such-munim-command"},
+	} {
+		if _, err := Install(Options{Env: e, Browsers: "chrome", Source: fakeBinary(t), Munim: tt.given, LookPath: noPath}); err != nil {
+			t.Fatal(err)
+		}
+		var cfg struct{ Providers []Provider }
+		data, _ := os.ReadFile(e.ConfigFile)
+		json.Unmarshal(data, &cfg)
+		if len(cfg.Providers) != 1 || cfg.Providers[0].Command != tt.want {
+			t.Errorf("--munim %s: providers %+v, want command %s", tt.given, cfg.Providers, tt.want)
+		}
+	}
+}
+
+func mustLook(t *testing.T, c string) string {
+	p, err := exec.LookPath(c)
+	if err != nil {
+		t.Skip(err)
+	}
+	a, _ := filepath.Abs(p)
+	return a
+}
+
+func mustGetwd(t *testing.T) string {
+	wd, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return wd
 }

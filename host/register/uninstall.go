@@ -83,6 +83,11 @@ func Uninstall(o Options) ([]Action, error) {
 			continue
 		}
 		if err := os.Remove(f); err != nil {
+			if self, _ := os.Executable(); f == rec.Binary && sameFile(self, f) {
+				// Windows cannot delete a running program.
+				say("could not remove %s while it runs; delete it once this program has exited", f)
+				continue
+			}
 			errs = append(errs, fmt.Errorf("remove %s: %w", f, err))
 			continue
 		}
