@@ -11,6 +11,7 @@
 
 import { execute, viewportFromMetrics } from './executor.js';
 import { platformOf } from './hotkey.js';
+import { initTransfers } from './transfer_worker.js';
 
 const PROTOCOL = '1.3';
 /** sessionId -> {port, windowId, tabId, attached, follow} */
@@ -229,6 +230,7 @@ export const handlers = {
 
 /** Wires the toolbar button, the panel ports and the debugger events. */
 export function init() {
+  initTransfers();
   chrome.sidePanel?.setPanelBehavior?.({ openPanelOnActionClick: true })?.catch?.(() => {});
   chrome.runtime.getPlatformInfo?.().then((p) => { platform = platformOf(p.os); }).catch(() => {});
   const origin = chrome.runtime.getURL('');
