@@ -348,11 +348,11 @@ func TestWine(t *testing.T) {
 	})
 
 	t.Run("DoctorExplainsRegistryMismatchAndEdgeKeyOrder", func(t *testing.T) {
-		chromium := `HKCU\Software\Chromium` + regSuffix
-		if out, err := w.cmd(t, "reg", "add", chromium, "/ve", "/t", "REG_SZ", "/d", `C:\nowhere\com.gnosis.host.json`, "/f"); err != nil {
+		// Brave reads Chrome's key; point it at a manifest that is not there.
+		if out, err := w.cmd(t, "reg", "add", winKeys[0], "/ve", "/t", "REG_SZ", "/d", `C:\nowhere\com.gnosis.host.json`, "/f"); err != nil {
 			t.Fatalf("reg add: %v\n%s", err, out)
 		}
-		out, err := w.cmd(t, installed, "doctor", "--browsers", "chromium", "--no-self-test")
+		out, err := w.cmd(t, installed, "doctor", "--browsers", "brave", "--no-self-test")
 		if err == nil || !strings.Contains(out, `names C:\nowhere\com.gnosis.host.json, which does not exist`) {
 			t.Errorf("doctor on a key naming a missing manifest: err %v\n%s", err, out)
 		}

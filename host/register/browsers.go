@@ -40,6 +40,11 @@ type Browser struct {
 	// NativeMessagingHosts sub-key the browser reads. Channels of Chrome and
 	// Edge share their stable channel's key; Brave and Vivaldi read Chrome's.
 	WinKey string
+	// WinKeyAlso is a second key install also sets: Chromium builds read
+	// Chrome's key (the path is fixed in Chromium's source, whatever the
+	// branding), yet Software\Chromium is documented and is one of Edge's
+	// fallbacks, so Chromium gets both.
+	WinKeyAlso string
 	// WinVendorKey is the registry key the browser's installer creates;
 	// its presence means the browser is installed.
 	WinVendorKey string
@@ -95,7 +100,7 @@ var Browsers = []Browser{
 		LinuxDir: "chromium", LinuxSystem: "/etc/chromium/native-messaging-hosts",
 		LinuxCommands: []string{"chromium", "chromium-browser"},
 		MacDir:        "Chromium", MacSystem: "/Library/Application Support/Chromium/NativeMessagingHosts", MacApp: "Chromium",
-		WinKey: winChromium, WinVendorKey: `Software\Chromium`, WinDataDir: `Chromium\User Data`,
+		WinKey: winChrome, WinKeyAlso: winChromium, WinVendorKey: `Software\Chromium`, WinDataDir: `Chromium\User Data`,
 		Flatpak: "org.chromium.Chromium", Snap: "chromium",
 	},
 	{

@@ -286,6 +286,9 @@ type regKey struct {
 // Chromium's and Chrome's keys, and the 32-bit view of the machine's.
 func winLookupOrder(b Browser) []regKey {
 	bases := []string{b.WinKey}
+	if b.WinKeyAlso != "" {
+		bases = append(bases, b.WinKeyAlso)
+	}
 	if b.WinKey == winEdge {
 		bases = EdgeKeyOrder
 	}

@@ -164,32 +164,34 @@ func Install(o Options) ([]Action, error) {
 			rec.Files = append(rec.Files, mpath)
 			say("", "%s %s", verb("wrote", "would write"), mpath)
 		}
-		key, _ := e.RegistryKey(b)
+		keys, _ := e.RegistryKeys(b)
 		root := RootFor(o.Scope)
-		full := string(root) + `\` + key
-		note := ""
-		if b.WinKey == winChrome && !strings.HasPrefix(b.ID, "chrome") {
-			note = fmt.Sprintf(" (%s reads Chrome's key)", b.Name)
-		}
-		if by, ok := written[full]; ok {
-			say(b.ID, "shares %s (set for %s)%s", full, by, note)
-			continue
-		}
-		written[full] = b.ID
-		if !o.DryRun {
-			if err := o.Registry.Set(root, key, mpath); err != nil {
-				return acts, err
+		for _, key := range keys {
+			full := string(root) + `\` + key
+			note := ""
+			if strings.HasPrefix(key, winChrome+`\`) && !strings.HasPrefix(b.ID, "chrome") {
+				note = fmt.Sprintf(" (%s reads Chrome's key)", b.Name)
 			}
-			got, err := o.Registry.Get(root, key)
-			if err != nil {
-				return acts, fmt.Errorf("read back %s: %w", full, err)
+			if by, ok := written[full]; ok {
+				say(b.ID, "shares %s (set for %s)%s", full, by, note)
+				continue
 			}
-			if got != mpath {
-				return acts, fmt.Errorf("read back %s: %q, want %q", full, got, mpath)
+			written[full] = b.ID
+			if !o.DryRun {
+				if err := o.Registry.Set(root, key, mpath); err != nil {
+					return acts, err
+				}
+				got, err := o.Registry.Get(root, key)
+				if err != nil {
+					return acts, fmt.Errorf("read back %s: %w", full, err)
+				}
+				if got != mpath {
+					return acts, fmt.Errorf("read back %s: %q, want %q", full, got, mpath)
+				}
 			}
+			rec.Keys = append(rec.Keys, full)
+			say(b.ID, "%s %s = %s%s", verb("set", "would set"), full, mpath, note)
 		}
-		rec.Keys = append(rec.Keys, full)
-		say(b.ID, "%s %s = %s%s", verb("set", "would set"), full, mpath, note)
 	}
 
 	if o.DryRun {

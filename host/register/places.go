@@ -150,13 +150,17 @@ func (e Env) ManifestPath(b Browser, s Scope) (string, error) {
 	}
 }
 
-// RegistryKey is the Windows key whose default value names the manifest,
-// relative to its hive.
-func (e Env) RegistryKey(b Browser) (string, error) {
+// RegistryKeys are the Windows keys whose default value names the manifest,
+// relative to their hive: the one the browser reads first, then WinKeyAlso.
+func (e Env) RegistryKeys(b Browser) ([]string, error) {
 	if e.GOOS != "windows" || b.WinKey == "" {
-		return "", fmt.Errorf("%s registry key on %s: %w", b.Name, e.GOOS, ErrUnsupported)
+		return nil, fmt.Errorf("%s registry key on %s: %w", b.Name, e.GOOS, ErrUnsupported)
 	}
-	return b.WinKey + `\NativeMessagingHosts\` + HostName, nil
+	keys := []string{b.WinKey + `\NativeMessagingHosts\` + HostName}
+	if b.WinKeyAlso != "" {
+		keys = append(keys, b.WinKeyAlso+`\NativeMessagingHosts\`+HostName)
+	}
+	return keys, nil
 }
 
 // DataDir is the browser's user data folder; its "Local State" file exists

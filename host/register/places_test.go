@@ -87,30 +87,43 @@ func checkPlaces(t *testing.T, e Env, want map[string]place) {
 	}
 }
 
-// Chrome's channels, Brave and Vivaldi read Chrome's key; Edge's channels
-// read Edge's.
+// Chrome's channels, Brave, Vivaldi and Chromium read Chrome's key (Chromium
+// also gets its own); Edge's channels read Edge's.
 func TestRegistryKeys(t *testing.T) {
 	const chrome = `Software\Google\Chrome\NativeMessagingHosts\com.gnosis.host`
 	const edge = `Software\Microsoft\Edge\NativeMessagingHosts\com.gnosis.host`
-	want := map[string]string{
-		"chrome": chrome, "chrome-beta": chrome, "chrome-dev": chrome, "chrome-canary": chrome,
-		"chromium": `Software\Chromium\NativeMessagingHosts\com.gnosis.host`,
-		"edge":     edge, "edge-beta": edge, "edge-dev": edge, "edge-canary": edge,
-		"brave": chrome, "vivaldi": chrome,
+	want := map[string][]string{
+		"chrome": {chrome}, "chrome-beta": {chrome}, "chrome-dev": {chrome}, "chrome-canary": {chrome},
+		"chromium": {chrome, `Software\Chromium\NativeMessagingHosts\com.gnosis.host`},
+		"edge":     {edge}, "edge-beta": {edge}, "edge-dev": {edge}, "edge-canary": {edge},
+		"brave": {chrome}, "vivaldi": {chrome},
 	}
-	got := map[string]string{}
+	got := map[string][]string{}
 	for _, b := range Browsers {
-		k, err := winEnv.RegistryKey(b)
+		k, err := winEnv.RegistryKeys(b)
 		if err != nil {
 			t.Fatalf("%s: %v", b.ID, err)
 		}
 		got[b.ID] = k
-		if _, err := linuxEnv.RegistryKey(b); err == nil {
+		if _, err := linuxEnv.RegistryKeys(b); err == nil {
 			t.Errorf("%s: a registry key on Linux", b.ID)
 		}
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("registry keys (-want +got):\n%s", d)
+	}
+}
+
+func TestChromiumLookupOrder(t *testing.T) {
+	b, _ := Lookup("chromium")
+	var got []string
+	for _, k := range winLookupOrder(b) {
+		got = append(got, string(k.root)+`\`+k.key)
+	}
+	const s = `\NativeMessagingHosts\com.gnosis.host`
+	want := []string{`HKCU\Software\Google\Chrome` + s, `HKCU\Software\Chromium` + s, `HKLM\Software\Google\Chrome` + s, `HKLM\Software\Chromium` + s}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("Chromium lookup order (-want +got):\n%s", d)
 	}
 }
 

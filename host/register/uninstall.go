@@ -127,9 +127,11 @@ func (e Env) scan(reg Registry) Record {
 				}
 			}
 			if e.GOOS == "windows" && reg != nil {
-				key, _ := e.RegistryKey(b)
-				if _, err := reg.Get(RootFor(s), key); err == nil {
-					r.Keys = union(r.Keys, []string{string(RootFor(s)) + `\` + key})
+				keys, _ := e.RegistryKeys(b)
+				for _, key := range keys {
+					if _, err := reg.Get(RootFor(s), key); err == nil {
+						r.Keys = union(r.Keys, []string{string(RootFor(s)) + `\` + key})
+					}
 				}
 			}
 		}

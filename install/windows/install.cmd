@@ -1,6 +1,6 @@
 @echo off
-rem Registers gnosis-host for the current user with Chrome (and its channels, Brave and Vivaldi,
-rem which read Chrome's key), Chromium and Edge (and its channels). Double-click it, or run it
+rem Registers gnosis-host for the current user with Chrome (and its channels; Chromium, Brave and
+rem Vivaldi read Chrome's key too), Chromium and Edge (and its channels). Double-click it, or run it
 rem from a terminal, in the folder that holds gnosis-host.exe (the release zip's layout).
 rem It writes exactly what "gnosis-host.exe install" writes; no administrator rights needed.
 rem Errors are checked with "if errorlevel 1" after each command, which behaves the same on
@@ -45,9 +45,9 @@ move /y "%MANIFEST%.new" "%MANIFEST%" >nul
 if errorlevel 1 goto fail
 echo   wrote %MANIFEST%
 
-call :register "Software\Google\Chrome" "Chrome, its Beta/Dev/Canary channels, Brave, Vivaldi"
+call :register "Software\Google\Chrome" "Chrome and its channels; Chromium, Brave and Vivaldi read it too"
 if errorlevel 1 goto fail
-call :register "Software\Chromium" "Chromium"
+call :register "Software\Chromium" "Chromium's own key; one of Edge's fallbacks"
 if errorlevel 1 goto fail
 call :register "Software\Microsoft\Edge" "Edge and its channels"
 if errorlevel 1 goto fail

@@ -1,5 +1,5 @@
-# Registers gnosis-host for the current user with Chrome (and its channels, Brave and Vivaldi,
-# which read Chrome's key), Chromium and Edge (and its channels): the same files and registry keys
+# Registers gnosis-host for the current user with Chrome (and its channels; Chromium, Brave and
+# Vivaldi read Chrome's key too), Chromium and Edge (and its channels): the same files and registry keys
 # as install.cmd and "gnosis-host.exe install". Run it in the folder that holds gnosis-host.exe:
 #   powershell -ExecutionPolicy Bypass -File install.ps1 [-Uninstall]
 param([switch]$Uninstall)
