@@ -53,7 +53,7 @@ func TestExecuteValidatesAgainstTheRawSchema(t *testing.T) {
 func TestDiscoveryFollowsPagination(t *testing.T) {
 	h := startTestServer(t, Config{Args: []string{"-page", "3", "-fillers", "10"}})
 	got := h.rt.Health().Providers[0].Capabilities
-	if want := 9 + 10; got != want { // nine fixed tools, ten fillers
+	if want := 10 + 10; got != want { // ten fixed tools, ten fillers
 		t.Errorf("discovered %d tools over pages of 3, want %d", got, want)
 	}
 	if _, err := h.rt.Describe("t.filler_09"); err != nil {
@@ -282,5 +282,20 @@ func TestConcurrentCallsEachGetTheirOwnAnswer(t *testing.T) {
 		if err := <-errs; err != nil {
 			t.Error(err)
 		}
+	}
+}
+
+func TestAServerThatHangsUpIsStoppedAndRestarted(t *testing.T) {
+	h := startTestServer(t, Config{})
+	first := h.pids(t)[0]
+	_, err := h.rt.Execute(context.Background(), rt.Call{Capability: "t.hang_up"})
+	if got := codeOf(err); got != rt.CodeProviderUnavailable {
+		t.Fatalf("code = %q, want PROVIDER_UNAVAILABLE (err %v)", got, err)
+	}
+	waitFor(t, "a restarted, ready provider", 10*time.Second, func() bool {
+		return len(h.pids(t)) == 2 && h.prov.Status().State == rt.StateReady
+	})
+	if canCheckProcesses && alive(first) {
+		t.Errorf("the hung-up server (pid %s) is still running", first)
 	}
 }

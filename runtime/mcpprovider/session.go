@@ -89,6 +89,7 @@ func launch(ctx context.Context, cfg Config, log zerolog.Logger) (*session, erro
 	s.tr = newPipeTransport(outR, inW, s.log)
 	s.client = client.NewClient(s.tr, client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION))
 	go s.wait()
+	go s.watchStdout()
 	s.client.OnNotification(func(n mcp.JSONRPCNotification) {
 		if n.Method == string(mcp.MethodNotificationToolsListChanged) {
 			select {
@@ -126,6 +127,25 @@ func (s *session) wait() {
 	_ = s.stdout.Close()
 	s.tree.release()
 	close(s.exited)
+}
+
+// watchStdout ends a child whose stdout ended (or broke) while it kept
+// running: nothing it does can reach us any more, so it is as good as dead,
+// and killing it lets the supervisor restart it.
+func (s *session) watchStdout() {
+	select {
+	case <-s.tr.readDone:
+	case <-s.exited:
+		return
+	}
+	select {
+	case <-s.exited:
+	case <-time.After(100 * time.Millisecond):
+		if !s.stopping.Load() {
+			s.log.Warn().Msg("the server's stdout ended but it kept running; stopping it")
+		}
+		s.tree.kill()
+	}
 }
 
 // initialize runs the MCP handshake, pinned to the last protocol version

@@ -113,6 +113,12 @@ func main() {
 			data := strings.Repeat("QUJD", n/4+1)[:n]
 			return &mcp.CallToolResult{Content: []mcp.Content{mcp.NewImageContent(data, "image/png")}}, nil
 		})
+	s.AddTool(mcp.NewToolWithRawSchema("hang_up", "Closes the server's stdout and keeps running.", json.RawMessage(`{"type":"object"}`)),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			fmt.Fprintln(os.Stderr, "hang_up: closing stdout")
+			os.Stdout.Close()
+			select {}
+		})
 	for i := range *fillers {
 		s.AddTool(mcp.NewToolWithRawSchema(fmt.Sprintf("filler_%02d", i), "A filler tool.", json.RawMessage(`{"type":"object"}`)), text("filler"))
 	}
