@@ -5,8 +5,9 @@
 import { senderKind, route } from './router.js';
 import { handlers as bridgeHandlers, init as initBridge } from './bridge_worker.js';
 import { handlers as agentHandlers, init as initAgent } from './agent/worker.js';
+import { handlers as pageAssistantHandlers, init as initPageAssistant } from './agent/page_assistant_worker.js';
 
-const handlers = { ...bridgeHandlers, ...agentHandlers };
+const handlers = { ...bridgeHandlers, ...agentHandlers, ...pageAssistantHandlers };
 const extensionOrigin = chrome.runtime.getURL('').replace(/\/$/, '');
 
 chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
@@ -24,3 +25,4 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
 
 initBridge();
 initAgent();
+initPageAssistant();

@@ -9,6 +9,7 @@ import { createBrowserBridge, connectPanel } from './agent/browser_bridge.js';
 import { createModelClient } from './agent/model_client.js';
 import { validateTask, normalizeSettings, REMEMBER_KEY_WARNING, DEFAULTS } from './agent/config_validation.js';
 import { loadSettings, saveSettings, ensureHostPermission } from './agent/settings.js';
+import { pageRelay } from './agent/page_assistant_panel.js';
 
 const $ = (id) => document.getElementById(id);
 const FIELDS = ['apiUrl', 'model', 'apiKey', 'rememberKey', 'maxSteps', 'temperature', 'requestTimeoutMs', 'retryBaseMs', 'retryMaxMs', 'coordinateMode'];
@@ -39,6 +40,7 @@ function addEntry(cls, text) {
 }
 
 function blockedMessage(v) {
+  pageRelay.blocked(v);
   const li = addEntry('error blocked', v.message);
   li.dataset.code = v.code;
   if (v.fix === 'settings') {
@@ -79,6 +81,7 @@ function stepEl(step) {
 }
 
 function onEvent(e) {
+  pageRelay.event(e);
   switch (e.type) {
     case 'attached':
       addEntry('info', `Controlling tab: ${e.target.title || ''} ${e.target.url}`);
@@ -151,7 +154,9 @@ function showOutcome(e) {
 async function startTask(task, target = {}) {
   if (session?.running) return;
   const text = task.trim();
-  const replying = Boolean(session?.waitingForUser) && !target.tabId;
+  // A page's reply (target.reply) continues the task that asked, like one typed here.
+  const replying = Boolean(session?.waitingForUser) && (!target.tabId || target.reply === true);
+  pageRelay.begin(target.tabId, replying);
   const v = validateTask({ task: text, settings });
   if (!v.ok) return blockedMessage(v);
   // contains-then-request keeps the user gesture for request when it is needed.
@@ -177,6 +182,7 @@ async function startTask(task, target = {}) {
 function runSafely(task, target) {
   startTask(task, target).catch((err) => {
     addEntry('error', `Could not run the task: ${err?.message || err}`);
+    pageRelay.error(`Could not run the task: ${err?.message || err}`);
     setStatus(session?.waitingForUser ? 'waiting' : 'idle', '');
   });
 }
@@ -283,7 +289,11 @@ async function main() {
   await connectPanel({
     sessionId,
     windowId,
-    onMessage: (m) => { if (m.type === 'pageTask') runSafely(m.task, { tabId: m.tabId }); },
+    onMessage: (m) => {
+      // The Page Assistant: a page's task runs like one typed here; its Stop is this Stop.
+      if (m.type === 'pageTask' && pageRelay.accept(m.tabId, session?.running)) runSafely(m.task, { tabId: m.tabId, reply: m.reply === true });
+      if (m.type === 'pageStop' && pageRelay.owns(m.tabId)) $('stop').click();
+    },
   });
   setStatus('idle', '');
   document.body.dataset.ready = 'true';

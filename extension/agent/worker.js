@@ -6,8 +6,8 @@
 // (panel closed, reloaded) the debugger is detached at once. Tabs opened by
 // the attached tab (links with target=_blank, window.open) or by Launch are
 // followed. Handlers accept only this extension's pages, except
-// agent.pageTask, which a content script (part 2's Page Assistant) uses to
-// hand a task to the open panel of its window.
+// agent.pageTask and agent.pageStop, which the Page Assistant's content script
+// uses to hand a task (or a Stop) to the open panel of its window.
 
 import { execute, viewportFromMetrics } from './executor.js';
 import { platformOf } from './hotkey.js';
@@ -53,6 +53,30 @@ export function addNote(sessionId, text) {
 export function sessionForTab(tabId) {
   for (const [sessionId, s] of sessions) if (s.attached && s.tabId === tabId) return { sessionId, windowId: s.windowId };
   return null;
+}
+
+const panelListeners = new Set();
+
+/**
+ * Subscribes to Side Panels connecting and disconnecting (the Page Assistant
+ * shows its bar only while a panel is open in the page's window).
+ * @param {(windowId:number) => void} fn
+ * @returns {() => void} unsubscribe
+ */
+export function onPanelChange(fn) {
+  panelListeners.add(fn);
+  return () => panelListeners.delete(fn);
+}
+
+function panelChanged(windowId) {
+  for (const fn of panelListeners) {
+    try { fn(windowId); } catch { /* a listener must not break the port */ }
+  }
+}
+
+/** True while a Side Panel of windowId holds its 'agent' port. */
+export function panelOpen(windowId) {
+  return [...sessions.values()].some((s) => s.port && s.windowId === windowId);
 }
 
 /** Sends a CDP command to a session's current tab (part 2 uses it too). */
@@ -222,7 +246,16 @@ export const handlers = {
       if (typeof m.task !== 'string' || m.task.trim() === '') return { ok: false, error: 'Type a task first.' };
       const panel = [...sessions.values()].find((s) => s.port && s.windowId === sender.tab.windowId);
       if (!panel) return { ok: false, error: 'Open the Gnosis side panel in this window to run tasks.' };
-      panel.port.postMessage({ type: 'pageTask', task: m.task, tabId: sender.tab.id });
+      panel.port.postMessage({ type: 'pageTask', task: m.task, tabId: sender.tab.id, reply: m.reply === true });
+      return { ok: true };
+    },
+  },
+  'agent.pageStop': {
+    from: 'content',
+    async run(m, sender) {
+      const panel = [...sessions.values()].find((s) => s.port && s.windowId === sender.tab.windowId);
+      if (!panel) return { ok: false, error: 'Open the Gnosis side panel in this window to run tasks.' };
+      panel.port.postMessage({ type: 'pageStop', tabId: sender.tab.id });
       return { ok: true };
     },
   },
@@ -246,6 +279,7 @@ export function init() {
         sessionId = msg.sessionId;
         sessions.set(sessionId, { id: sessionId, port, windowId: msg.windowId, attached: false, notes: [] });
         port.postMessage({ type: 'ready' });
+        panelChanged(msg.windowId);
       }
       // 'ping' messages only keep the service worker alive during long model requests.
     });
@@ -253,6 +287,7 @@ export function init() {
       const s = sessions.get(sessionId);
       sessions.delete(sessionId);
       if (s) detach(s);
+      if (s) panelChanged(s.windowId);
     });
   });
   chrome.debugger.onDetach.addListener((source, reason) => {

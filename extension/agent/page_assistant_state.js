@@ -1,0 +1,159 @@
+// The Page Assistant's UI state machine: what the bar at the bottom of a web
+// page shows, as a pure function of what happened.
+//
+//   idle ──submit──▶ pending ──attached/step──▶ running(step summaries) ──end──▶ idle + card
+//     ▲                │                             │
+//     └──blocked/error─┘◀────────panel closed────────┘
+//
+// The bar is visible only while the setting is on AND a Side Panel is open in
+// the tab's window (the agent loop lives in the panel, so a closed panel ends
+// any run). A Finished or CallUser outcome leaves a dismissible result card; a
+// stop, an error or the step limit leaves a notice; the input is always back
+// after a run. After CallUser the next submit is a reply that continues the
+// same task.
+//
+// The file is loaded two ways, so it has no import/export: as the first file
+// of the content script (a classic script; the object lands on the isolated
+// world's global, which page scripts cannot see) and by node --test, which
+// imports it for its side effect and reads the same global.
+(() => {
+  /** Longest step summary shown on the page, in characters. */
+  const SUMMARY_MAX = 240;
+
+  /** Where the bar starts: hidden until the worker says the setting is on and a panel is open. */
+  function initialState() {
+    return { enabled: false, panelOpen: false, phase: 'idle', step: 0, stepPhase: '', summary: '', stopping: false, card: null, message: '', awaitingReply: false };
+  }
+
+  /** Collapses whitespace and keeps the newest `max` characters (a stream grows at its end). */
+  function truncateTail(text, max = SUMMARY_MAX) {
+    const s = String(text ?? '').replace(/\s+/g, ' ').trim();
+    return s.length <= max ? s : `…${s.slice(s.length - (max - 1)).trimStart()}`;
+  }
+
+  /** Collapses whitespace and keeps the first `max` characters (a finished thought reads from its start). */
+  function truncateHead(text, max = SUMMARY_MAX) {
+    const s = String(text ?? '').replace(/\s+/g, ' ').trim();
+    return s.length <= max ? s : `${s.slice(0, max - 1).trimEnd()}…`;
+  }
+
+  /**
+   * The thinking part of a (possibly partial) model reply: the <think> body
+   * when there is one, otherwise whatever precedes <action>; tags removed.
+   */
+  function thinkingOf(reply) {
+    const text = String(reply ?? '');
+    const open = text.indexOf('<think>');
+    let body;
+    if (open >= 0) {
+      const close = text.indexOf('</think>', open);
+      body = text.slice(open + 7, close >= 0 ? close : undefined);
+    } else {
+      const action = text.indexOf('<action>');
+      body = action >= 0 ? text.slice(0, action) : text;
+    }
+    // A tag cut in half by the stream ("<act") is not shown.
+    return body.replace(/<\/?[a-z]*>?$/i, '').replace(/<\/?(think|action)>/g, '');
+  }
+
+  const STEP_LABEL = { observe: 'taking a screenshot', request: 'thinking', act: 'acting' };
+
+  /** The card an outcome leaves: Finished/CallUser are results, the rest notices. */
+  function cardFor(e) {
+    switch (e.outcome) {
+      case 'finished': return { kind: 'result', outcome: e.outcome, title: 'Finished', text: e.answer || '(no answer given)' };
+      case 'call_user': return { kind: 'result', outcome: e.outcome, title: 'The agent asks', text: e.question || '' };
+      case 'stopped': return { kind: 'notice', outcome: e.outcome, title: 'Stopped', text: '' };
+      case 'step_limit': return { kind: 'notice', outcome: e.outcome, title: 'Stopped', text: e.error || 'the step limit was reached' };
+      default: return { kind: 'notice', outcome: 'error', title: 'Error', text: e.error || 'the task failed' };
+    }
+  }
+
+  /**
+   * Applies one event; returns the next state (the input is never mutated).
+   * Events: {type:'settings', enabled} {type:'panel', open} {type:'submit'}
+   * {type:'stop'} {type:'dismiss'} from the page; {type:'attached'|'step'|
+   * 'delta'|'action'|'retry'|'end'} (the agent session's events, relayed by
+   * the panel), {type:'blocked', message} and {type:'error', message}.
+   */
+  function reduce(state, e) {
+    const s = { ...state };
+    const busy = s.phase !== 'idle';
+    switch (e?.type) {
+      case 'settings':
+        s.enabled = Boolean(e.enabled);
+        if (!s.enabled) return { ...initialState(), panelOpen: s.panelOpen };
+        return s;
+      case 'panel':
+        s.panelOpen = Boolean(e.open);
+        // The loop lives in the panel: closing it ends the run without an 'end' event.
+        if (!s.panelOpen && busy) return { ...s, phase: 'idle', stopping: false, summary: '', awaitingReply: false, message: 'The side panel was closed, so the task stopped.' };
+        if (!s.panelOpen) s.awaitingReply = false;
+        return s;
+      case 'submit':
+        if (busy || !visible(s)) return state;
+        return { ...s, phase: 'pending', step: 0, stepPhase: '', summary: '', stopping: false, card: null, message: '' };
+      case 'attached':
+        if (!busy) return state;
+        return { ...s, phase: 'running', awaitingReply: false };
+      case 'step':
+        if (!busy) return state;
+        if (e.step !== s.step) s.summary = '';
+        return { ...s, phase: 'running', step: e.step, stepPhase: e.phase || '', awaitingReply: false };
+      case 'delta':
+        if (!busy) return state;
+        return { ...s, phase: 'running', step: e.step, stepPhase: 'request', summary: truncateTail(thinkingOf(e.text)) };
+      case 'action':
+        if (!busy) return state;
+        return { ...s, phase: 'running', step: e.step, summary: truncateHead(e.think || '') };
+      case 'retry':
+        if (!busy) return state;
+        return { ...s, stepPhase: 'retry' };
+      case 'stop':
+        if (s.phase !== 'running' && s.phase !== 'pending') return state;
+        return { ...s, stopping: true };
+      case 'end':
+        return { ...s, phase: 'idle', stopping: false, summary: '', stepPhase: '', card: cardFor(e), message: '', awaitingReply: e.outcome === 'call_user' };
+      case 'blocked':
+      case 'error':
+        return { ...s, phase: 'idle', stopping: false, summary: '', stepPhase: '', message: String(e.message || 'the task could not start') };
+      case 'dismiss':
+        return { ...s, card: null, message: '' };
+      default:
+        return state;
+    }
+  }
+
+  /** The bar is shown only while the setting is on and a Side Panel is open in this window. */
+  function visible(s) {
+    return s.enabled && s.panelOpen;
+  }
+
+  /** What to draw. */
+  function view(s) {
+    const running = s.phase !== 'idle';
+    let status = '';
+    if (s.phase === 'pending') status = 'Starting…';
+    else if (s.phase === 'running') {
+      status = s.stopping ? 'Stopping…' : s.step ? `Step ${s.step}: ${s.stepPhase === 'retry' ? 'retrying the model request' : STEP_LABEL[s.stepPhase] || 'working'}…` : 'Starting…';
+    }
+    return {
+      visible: visible(s),
+      showInput: !running,
+      placeholder: s.awaitingReply ? 'Answer the agent’s question…' : 'Ask the agent to do something on this page…',
+      status,
+      summary: running ? s.summary : '',
+      showStop: running,
+      stopDisabled: s.stopping,
+      card: s.card,
+      message: s.message,
+    };
+  }
+
+  /** What a submit sends to the worker: a reply continues the task that asked. */
+  function submission(s, text) {
+    return { type: 'agent.pageTask', task: String(text ?? ''), reply: Boolean(s.awaitingReply) };
+  }
+
+  globalThis.__gnosisPageAssistantState = Object.freeze({ SUMMARY_MAX, initialState, reduce, view, visible, submission, thinkingOf, truncateTail, truncateHead, cardFor });
+})();
