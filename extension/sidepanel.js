@@ -9,12 +9,30 @@ import { createBrowserBridge, connectPanel } from './agent/browser_bridge.js';
 import { createModelClient } from './agent/model_client.js';
 import { validateTask, normalizeSettings, REMEMBER_KEY_WARNING, DEFAULTS } from './agent/config_validation.js';
 import { loadSettings, saveSettings, ensureHostPermission } from './agent/settings.js';
+import { openConversationStore } from './agent/conversation_store.js';
+import { COMPACTION_THRESHOLD, compactIfNeeded, createContextBuilder, createMeter, formatMeter, lastPromptTokens, meterFromRecords } from './agent/context_manager.js';
+import { createConversationBar } from './agent/conversation_view.js';
+import { attachReferenceImages } from './agent/reference_images.js';
+import { createProxiedRequest } from './agent/host_proxy.js';
+import { createRelayFetch } from './agent/relay_client.js';
 import { pageRelay } from './agent/page_assistant_panel.js';
 
 const $ = (id) => document.getElementById(id);
-const FIELDS = ['apiUrl', 'model', 'apiKey', 'rememberKey', 'maxSteps', 'temperature', 'requestTimeoutMs', 'retryBaseMs', 'retryMaxMs', 'coordinateMode'];
+const FIELDS = ['apiUrl', 'model', 'apiKey', 'rememberKey', 'maxSteps', 'temperature', 'requestTimeoutMs', 'retryBaseMs', 'retryMaxMs', 'coordinateMode', 'connection'];
 const sessionId = crypto.randomUUID();
 const model = createModelClient();
+// Host methods go through the service worker's one native port (host_proxy.js).
+const hostRequest = createProxiedRequest();
+// "Connection: via gnosis-host": the same client over relay.fetch (no Origin header reaches the gateway).
+const relayModel = createModelClient({ fetch: createRelayFetch({ request: hostRequest }) });
+const modelFor = (s) => (s.connection === 'host' ? relayModel : model);
+let store;
+let bar;
+let images;
+let builder = null; // the context builder of the current task (context_manager.js)
+let meter = null; // the current task's step and token meter
+let writes = Promise.resolve(); // record appends, in order
+let compacting = null; // AbortController of a compaction request in flight
 let settings = { ...DEFAULTS, apiKey: '' };
 let template = '';
 let windowId;
@@ -107,7 +125,13 @@ function onEvent(e) {
       r.classList.add('failed');
       break;
     }
+    case 'usage':
+      meter?.usage(e.usage);
+      showMeter();
+      break;
     case 'action': {
+      meter?.step();
+      showMeter();
       const el = stepEl(e.step);
       el.querySelector('.think').textContent = e.think;
       el.querySelector('.action').textContent = e.actionText;
@@ -147,12 +171,91 @@ function showOutcome(e) {
     li.append(meter);
   }
   setStatus(e.outcome === OUTCOME.CALL_USER ? 'waiting' : 'idle', '');
+  bar?.setBusy(false);
+  writes.then(() => bar?.refresh()).catch(() => {});
+}
+
+function showMeter() {
+  const el = $('meter');
+  if (!meter) { el.textContent = ''; return; }
+  const m = meter.snapshot();
+  el.textContent = formatMeter(m);
+  el.dataset.steps = String(m.steps);
+  el.dataset.totalTokens = String(m.totalTokens);
+}
+
+// ---- conversations ------------------------------------------------------------
+
+/** Stores a record of the running task, in order, without its images. */
+function persist(conversationId, record) {
+  writes = writes.then(() => store.append(conversationId, record))
+    .catch((err) => { addEntry('error', `Could not save to the conversation: ${err?.message || err}`); });
+}
+
+/** The active conversation changed (panel opened, selector, New, Delete). */
+function onSwitch(id, records) {
+  if (session?.running) session.stop();
+  session = null;
+  builder = null;
+  stepEls = new Map();
+  $('log').replaceChildren();
+  meter = records.some((r) => r.kind === 'task') ? meterFromRecords(records) : null;
+  showMeter();
+  setStatus('idle', '');
+}
+
+async function exportConversation(id) {
+  const screenshots = (session?.history || [])
+    .filter((e) => e.kind === 'round' && e.observation?.image)
+    .map((e) => ({ step: e.step, mime: e.observation.mime, image: e.observation.image }));
+  await writes;
+  const x = await store.exportConversation(id, { screenshots });
+  const url = URL.createObjectURL(new Blob([x.text], { type: x.mimeType }));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = x.filename;
+  document.body.append(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 60000);
+}
+
+/**
+ * Before a new task: when the previous request's prompt usage exceeded the
+ * threshold, the model (temperature 0) folds the unsummarised records into a
+ * summary. Returns false when the user stopped it.
+ */
+async function compactBeforeTask(conversationId, records, config) {
+  const used = lastPromptTokens(records);
+  if (used <= COMPACTION_THRESHOLD) return true;
+  const ac = new AbortController();
+  compacting = ac;
+  setStatus('running', `Compacting the conversation (the last request used ${used} prompt tokens)…`);
+  try {
+    const summary = await compactIfNeeded({
+      records,
+      append: (r) => store.append(conversationId, r),
+      complete: (req) => modelFor(config.settings).complete({
+        endpoint: config.endpoint, apiKey: config.apiKey, model: config.settings.model,
+        messages: req.messages, temperature: req.temperature, loopback: config.loopback, origin: config.origin,
+        timeoutMs: config.settings.requestTimeoutMs, retryBaseMs: config.settings.retryBaseMs, retryMaxMs: config.settings.retryMaxMs,
+      }, { signal: ac.signal, onRetry: (i) => setStatus('running', `Compacting: ${i.reason}; retrying…`) }),
+    });
+    if (summary) addEntry('info compacted', `Compacted the earlier records into a summary (the last request used ${used} prompt tokens).`);
+    return true;
+  } catch (err) {
+    if (ac.signal.aborted) return false;
+    addEntry('error', `Could not compact the conversation (${err?.message || err}); continuing with the latest rounds only.`);
+    return true;
+  } finally {
+    compacting = null;
+  }
 }
 
 // ---- running tasks -------------------------------------------------------------
 
 async function startTask(task, target = {}) {
-  if (session?.running) return;
+  if (session?.running || compacting) return;
   const text = task.trim();
   // A page's reply (target.reply) continues the task that asked, like one typed here.
   const replying = Boolean(session?.waitingForUser) && (!target.tabId || target.reply === true);
@@ -160,21 +263,46 @@ async function startTask(task, target = {}) {
   const v = validateTask({ task: text, settings });
   if (!v.ok) return blockedMessage(v);
   // contains-then-request keeps the user gesture for request when it is needed.
-  const granted = await ensureHostPermission(v.originPattern);
+  // Via the host the extension never fetches the endpoint itself: no permission needed.
+  const granted = v.settings.connection === 'host' || await ensureHostPermission(v.originPattern);
   if (!granted) return blockedMessage(validateTask({ task: text, settings, granted: false }));
-  addEntry('user', text);
+  const refs = images.take();
+  const userLi = addEntry('user', text);
+  if (refs.length) {
+    userLi.dataset.images = String(refs.length);
+    userLi.append(`\n(${refs.length} reference image${refs.length > 1 ? 's' : ''})`);
+  }
   $('task').value = '';
   const config = { settings: v.settings, endpoint: v.endpoint, loopback: v.loopback, apiKey: settings.apiKey, origin: location.origin };
   const browser = createBrowserBridge({ sessionId, windowId, coordinateMode: v.settings.coordinateMode });
   setStatus('running', 'Starting…');
+  bar.setBusy(true);
   if (replying) {
     session.config = config;
     session.browser = browser;
+    session.model = modelFor(v.settings);
+    if (refs.length) builder?.setReferenceImages(refs);
     await session.reply(text);
     return;
   }
   stepEls = new Map();
-  session = new AgentSession({ browser, model, template, config, onEvent });
+  const conversationId = bar.activeId;
+  await writes;
+  let records = await store.records(conversationId);
+  if (!(await compactBeforeTask(conversationId, records, config))) {
+    showOutcome({ outcome: OUTCOME.STOPPED });
+    return;
+  }
+  records = await store.records(conversationId);
+  const b = createContextBuilder({ records, referenceImages: refs });
+  builder = b;
+  meter = createMeter({ maxSteps: v.settings.maxSteps });
+  showMeter();
+  session = new AgentSession({
+    browser, model: modelFor(v.settings), template, config, onEvent,
+    buildMessages: (ctx) => b.buildMessages(ctx),
+    onRecord: (r) => { b.onRecord(r); persist(conversationId, r); },
+  });
   await session.run(text, target);
 }
 
@@ -184,6 +312,7 @@ function runSafely(task, target) {
     addEntry('error', `Could not run the task: ${err?.message || err}`);
     pageRelay.error(`Could not run the task: ${err?.message || err}`);
     setStatus(session?.waitingForUser ? 'waiting' : 'idle', '');
+    bar?.setBusy(false);
   });
 }
 
@@ -233,14 +362,14 @@ async function onTestConnection() {
     out.className = 'error-text';
     return;
   }
-  if (!(await ensureHostPermission(v.originPattern))) {
+  if (v.settings.connection !== 'host' && !(await ensureHostPermission(v.originPattern))) {
     out.textContent = validateTask({ settings: values, granted: false }).message;
     out.className = 'error-text';
     return;
   }
   out.textContent = 'Testing…';
   try {
-    const r = await model.complete({
+    const r = await modelFor(v.settings).complete({
       endpoint: v.endpoint, apiKey: values.apiKey, model: v.settings.model, temperature: 0, loopback: v.loopback,
       origin: location.origin, messages: [{ role: 'user', content: 'Reply with the single word OK.' }],
       timeoutMs: v.settings.requestTimeoutMs, retryBaseMs: v.settings.retryBaseMs, retryMaxMs: v.settings.retryMaxMs,
@@ -255,11 +384,35 @@ async function onTestConnection() {
   }
 }
 
+/** Shows what the host's workspace folder is (Upload/Download go through it). */
+async function checkWorkspace() {
+  const out = $('workspace-status');
+  out.className = '';
+  out.textContent = 'Checking…';
+  try {
+    const info = await hostRequest('workspace.info', {}, { timeoutMs: 15000 });
+    out.dataset.configured = String(Boolean(info?.configured));
+    if (info?.configured) {
+      const free = Number.isFinite(info.freeBytes) ? `, ${(info.freeBytes / 2 ** 30).toFixed(1)} GiB free` : '';
+      out.textContent = `Workspace folder: ${info.dir}${free}. The agent may upload files from it (up to 64 MiB each) and save downloads into it (up to 256 MiB; existing files are never overwritten).`;
+    } else {
+      out.textContent = `No workspace folder is set up${info?.error ? ` (${info.error})` : ''}. To let the agent upload and download files, add "workspace": {"dir": "/absolute/path/to/a/folder"} to the gnosis-host configuration file, then restart the browser. Choosing a folder in the browser (File System Access API) is not supported.`;
+      out.className = 'warning';
+    }
+  } catch (err) {
+    out.dataset.configured = 'false';
+    out.textContent = `gnosis-host is not reachable (${err?.message || err}${err?.advice ? `; ${err.advice}` : ''}). Upload, Download and the "via gnosis-host" connection need it.`;
+    out.className = 'error-text';
+  }
+}
+
 // ---- start-up ------------------------------------------------------------------
 
 async function main() {
   $('show-chat').addEventListener('click', () => show('chat'));
-  $('show-settings').addEventListener('click', () => show('settings'));
+  $('show-settings').addEventListener('click', () => { show('settings'); checkWorkspace(); });
+  $('workspace-refresh').addEventListener('click', checkWorkspace);
+  images = attachReferenceImages({ button: $('attach'), input: $('image-input'), pasteTarget: $('task'), list: $('attachments'), error: $('attach-error') });
   $('settings-form').addEventListener('submit', onSave);
   $('test-connection').addEventListener('click', onTestConnection);
   $('rememberKey').addEventListener('change', () => { $('remember-warning').hidden = !$('rememberKey').checked; });
@@ -268,6 +421,7 @@ async function main() {
     if (ev.key === 'Enter' && !ev.shiftKey) { ev.preventDefault(); runSafely($('task').value); }
   });
   $('stop').addEventListener('click', () => {
+    if (compacting) return compacting.abort();
     if (session?.running) return session.stop();
     // Waiting for an answer: Stop ends the task so the next input starts a new one.
     if (session?.waitingForUser) {
@@ -286,6 +440,19 @@ async function main() {
     chrome.windows.getCurrent().then((w) => w.id),
   ]);
   fillForm(settings);
+  store = await openConversationStore({ indexedDB });
+  bar = createConversationBar({
+    store,
+    els: {
+      select: $('conversation'), newButton: $('new-conversation'), exportButton: $('export-conversation'),
+      deleteButton: $('delete-conversation'), confirmBox: $('confirm-delete'), confirmYes: $('confirm-delete-yes'),
+      confirmNo: $('confirm-delete-no'), past: $('past'),
+    },
+    onSwitch,
+    onExport: (id) => exportConversation(id).catch((err) => addEntry('error', `Could not export: ${err?.message || err}`)),
+    busy: () => Boolean(session?.running || compacting),
+  });
+  await bar.start();
   await connectPanel({
     sessionId,
     windowId,
