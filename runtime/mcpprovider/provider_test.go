@@ -286,6 +286,11 @@ func TestConcurrentCallsEachGetTheirOwnAnswer(t *testing.T) {
 }
 
 func TestAServerThatHangsUpIsStoppedAndRestarted(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		// Under Wine, a Windows child closing its stdout handle does not end
+		// the pipe for us: the test server cannot hang up that way there.
+		t.Skip("the test server cannot hang up on Windows")
+	}
 	h := startTestServer(t, Config{})
 	first := h.pids(t)[0]
 	_, err := h.rt.Execute(context.Background(), rt.Call{Capability: "t.hang_up"})
