@@ -1,0 +1,281 @@
+// The Page Assistant end to end: the toggle in the Side Panel (opened as a
+// tab), the bar on a 127.0.0.1 page inside a closed shadow root that the
+// page's CSS and scripts cannot reach, a task typed there played by the
+// scripted model (click + Finished; CallUser answered from the page), Stop from
+// the page, the panel's validation message on the page, and the bar hiding
+// while no panel is open in the window.
+//
+// The bar's closed shadow root is invisible to page scripts and to Playwright's
+// selectors, so the test reads and clicks it through its own CDP session
+// (DOM.getDocument with pierce exposes closed roots) and real mouse/keyboard
+// input, as a user would.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { launch, waitFor, EXTENSION_ORIGIN } from './lib/harness.js';
+import { serve } from './lib/server.js';
+import { startModelServer, textOf, viewportOf, normalise } from './lib/model_server.js';
+import { centerOf, openPanelAndTarget, storeSettings, debuggerFree } from './lib/agent_fixture.js';
+
+// Hostile page CSS: if any of it reached the bar, its input would be 40px red on yellow.
+const PAGE_HTML = `<!doctype html>
+<html><head><title>Assistant target</title><style>
+* { font-size: 40px !important; color: red !important; background: yellow !important; }
+input, button, form, div { border: 9px solid red !important; padding: 20px !important; }
+gnosis-page-assistant, [style] { display: none !important; }
+#go { position: absolute; left: 60px; top: 60px; width: 200px; height: 60px; }
+</style></head><body>
+<button id="go">Press me</button>
+<script>
+window.events = [];
+document.getElementById('go').addEventListener('click', (e) => window.events.push('go:' + e.isTrusted));
+</script></body></html>`;
+
+let env;
+let site;
+before(async () => {
+  site = await serve({ routes: { '/assistant.html': { body: PAGE_HTML } } });
+  // The toggle needs host access to every http/https page; permission prompts never settle in
+  // automation, so the grant is seeded (the toggle then finds it with permissions.contains).
+  env = await launch({ host: false, grantOrigins: ['http://127.0.0.1/*', 'http://*/*', 'https://*/*'] });
+});
+after(async () => {
+  await env?.close();
+  await site?.close();
+});
+
+const fast = { maxSteps: 10, temperature: 0.5, requestTimeoutMs: 60000, retryBaseMs: 20, retryMaxMs: 300 };
+const act = (think, action) => ({ content: `<think>${think}</think>\n<action>${action}</action>` });
+
+/** A snapshot of the bar read through CDP: null when there is no bar. */
+async function bar(cdp) {
+  const { root } = await cdp.send('DOM.getDocument', { depth: -1, pierce: true });
+  const find = (n) => {
+    if (n.localName === 'gnosis-page-assistant') return n;
+    for (const c of n.children || []) {
+      const f = find(c);
+      if (f) return f;
+    }
+    return null;
+  };
+  const host = find(root);
+  if (!host) return null;
+  const shadow = host.shadowRoots?.[0];
+  const { object } = await cdp.send('DOM.resolveNode', { nodeId: shadow.nodeId });
+  const { result } = await cdp.send('Runtime.callFunctionOn', {
+    objectId: object.objectId,
+    returnByValue: true,
+    functionDeclaration: `function () {
+      const q = (s) => this.querySelector(s);
+      const shown = (e) => Boolean(e) && e.getClientRects().length > 0;
+      const box = (e) => { const r = e.getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; };
+      const input = q('input');
+      const cs = getComputedStyle(input);
+      return {
+        shadowMode: this.mode,
+        visible: shown(this.host) && getComputedStyle(this.host).display !== 'none',
+        input: { shown: shown(input), value: input.value, placeholder: input.placeholder, fontSize: cs.fontSize, color: cs.color, at: box(input) },
+        status: q('.status').textContent,
+        summary: q('.summary').textContent,
+        stop: { shown: shown(q('button.stop')), disabled: q('button.stop').disabled, at: box(q('button.stop')) },
+        card: { shown: shown(q('.card')), kind: q('.card').dataset.kind || '', outcome: q('.card').dataset.outcome || '', text: q('.card .body').textContent, dismissAt: box(q('button.dismiss')) },
+        message: shown(q('.message')) ? q('.message').textContent : '',
+      };
+    }`,
+  });
+  return { ...result.value, shadowType: shadow.shadowRootType };
+}
+
+/** Types a task into the bar and presses Enter, with real input events. */
+async function submitOnPage(page, cdp, text) {
+  const b = await waitFor(async () => { const s = await bar(cdp); return s?.visible && s.input.shown && s; }, { what: 'the bar input' });
+  await page.mouse.click(b.input.at.x, b.input.at.y);
+  await page.keyboard.type(text);
+  await page.keyboard.press('Enter');
+}
+
+async function setup(query, script) {
+  const targetUrl = site.url(`/assistant.html?${query}`);
+  const { panel, target } = await openPanelAndTarget(env, targetUrl);
+  const cdp = await target.context().newCDPSession(target);
+  const model = script ? await startModelServer(script) : null;
+  if (model) await storeSettings(panel, { ...fast, apiUrl: model.url, model: 'venus-test' });
+  await target.bringToFront();
+  return { targetUrl, panel, target, cdp, model };
+}
+
+async function enableToggle(panel) {
+  await panel.waitForSelector('#page-assistant[data-ready="true"]');
+  if (!(await panel.isChecked('#page-assistant-enabled'))) await panel.click('#page-assistant-enabled');
+  await waitFor(() => panel.evaluate(async () => (await chrome.storage.local.get('pageAssistant.enabled'))['pageAssistant.enabled'] === true), { what: 'toggle stored' });
+}
+
+test('a task typed in the page bar runs like the panel\'s: streamed step summary, Stop, result card, input back; the bar hides while the panel is closed', async () => {
+  let release;
+  const gate = new Promise((r) => { release = r; });
+  let target;
+  const steps = [
+    async ({ body }) => {
+      const c = await centerOf(target, '#go');
+      const [x, y] = normalise(c.x, c.y, viewportOf(body));
+      return act('The page has one button labelled Press me; pressing it is what the user asked for.', `Click(point=(${x},${y}))`);
+    },
+    async () => { await gate; return act('The button was pressed.', "Finished(content='pressed the button')"); },
+  ];
+  const s = await setup('main', ({ n, body }) => steps[n - 1]?.({ body }) ?? { status: 400, body: 'unexpected' });
+  target = s.target;
+  const { panel, cdp, model, targetUrl } = s;
+  try {
+    assert.equal(await bar(cdp), null, 'no bar before the toggle is on');
+    await enableToggle(panel);
+    // Injected into the already open page, inside a closed shadow root the page's CSS and scripts cannot reach.
+    const b0 = await waitFor(async () => { const b = await bar(cdp); return b?.visible && b; }, { what: 'the bar on the open page' });
+    assert.equal(b0.shadowType, 'closed');
+    assert.equal(b0.input.fontSize, '14px');
+    assert.notEqual(b0.input.color, 'rgb(255, 0, 0)');
+    assert.deepEqual(await target.evaluate(() => ({
+      shadowRoot: document.querySelector('gnosis-page-assistant').shadowRoot,
+      globals: Object.keys(window).filter((k) => /gnosis/i.test(k)),
+    })), { shadowRoot: null, globals: [] });
+    // Visible is not in control: nothing is attached until a task is submitted.
+    assert.equal(await debuggerFree(env, targetUrl), true);
+
+    // Poll the bar while the task runs to see the step summary stream past.
+    const seen = [];
+    let polling = true;
+    const poller = (async () => {
+      while (polling) {
+        const b = await bar(cdp).catch(() => null);
+        if (b) seen.push(b);
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    })();
+    await submitOnPage(target, cdp, 'Press the button on this page');
+    await waitFor(() => model.requests.length === 2, { what: 'the second model request' });
+    const running = await waitFor(async () => { const b = await bar(cdp); return /Step 2/.test(b.status) && b; }, { what: 'step 2 on the bar' });
+    assert.equal(running.stop.shown, true, 'Stop is offered while running');
+    assert.equal(running.input.shown, false, 'the input gives way to the run');
+    release();
+    const done = await waitFor(async () => { const b = await bar(cdp); return b.card.shown && b; }, { what: 'the result card' });
+    polling = false;
+    await poller;
+    assert.ok(seen.some((b) => /^The page has one button labelled Press me/.test(b.summary) && /Step 1/.test(b.status)),
+      `step 1's thinking was shown: ${JSON.stringify(seen.map((b) => [b.status, b.summary]))}`);
+    assert.equal(done.card.kind, 'result');
+    assert.equal(done.card.outcome, 'finished');
+    assert.match(done.card.text, /Finished: ?pressed the button/);
+    assert.equal(done.input.shown, true);
+    assert.equal(done.input.value, '');
+    assert.equal(done.stop.shown, false);
+    // The same run as the panel's: the task reached the model's system prompt, the click landed, the panel logged it.
+    assert.match(textOf(model.requests[0].body.messages[0]), /Press the button on this page/);
+    assert.deepEqual(await target.evaluate(() => window.events), ['go:true']);
+    await panel.waitForSelector('#log li.outcome[data-outcome="finished"]');
+    assert.equal(await panel.textContent('#log li.user'), 'Press the button on this page');
+    assert.equal(await debuggerFree(env, targetUrl), true, 'detached after Finished');
+    // Dismiss.
+    await target.mouse.click(done.card.dismissAt.x, done.card.dismissAt.y);
+    await waitFor(async () => !(await bar(cdp)).card.shown, { what: 'the card dismissed' });
+
+    // Panel closed: the bar hides; a panel opened again in the window brings it back.
+    const windowId = await panel.evaluate(async () => (await chrome.windows.getCurrent()).id);
+    await panel.close();
+    await waitFor(async () => (await bar(cdp)).visible === false, { what: 'the bar hidden with the panel closed' });
+    const reopened = env.context.waitForEvent('page', { predicate: (p) => p.url().startsWith(`${EXTENSION_ORIGIN}sidepanel.html`) });
+    await env.evalInWorker((w) => chrome.tabs.create({ url: 'sidepanel.html', windowId: w, active: false }), windowId);
+    const panel2 = await reopened;
+    await waitFor(async () => (await bar(cdp)).visible === true, { what: 'the bar back with the panel open' });
+    // A page loaded now gets the bar from the registered content script.
+    const other = await panel2.evaluate(async ({ url, w }) => (await chrome.tabs.create({ url, windowId: w, active: false })).id, { url: site.url('/assistant.html?later'), w: windowId });
+    assert.ok(other);
+    const later = await waitFor(() => env.context.pages().find((p) => p.url().endsWith('?later')), { what: 'the later page' });
+    await later.waitForLoadState('load');
+    const cdpLater = await later.context().newCDPSession(later);
+    await waitFor(async () => (await bar(cdpLater))?.visible === true, { what: 'the bar on a page loaded after the toggle' });
+    await later.close();
+    await panel2.close();
+  } finally {
+    release();
+    await model.close();
+    await target.close();
+  }
+});
+
+test('CallUser shows the question; the answer typed in the bar continues the same task', async () => {
+  const s = await setup('calluser', ({ n, body }) => {
+    if (n === 1) return act('I need to know the colour.', "CallUser(content='Which colour?')");
+    if (n === 2) {
+      const last = textOf(body.messages[body.messages.length - 1]);
+      const all = body.messages.map(textOf).join('\n');
+      if (!/blue/.test(all) || !/Pick a colour/.test(textOf(body.messages[0]))) return { status: 400, body: `reply not carried: ${last}` };
+      return act('The user said blue.', "Finished(content='chose blue')");
+    }
+    return { status: 400, body: 'unexpected' };
+  });
+  const { panel, target, cdp, model } = s;
+  try {
+    await enableToggle(panel);
+    await submitOnPage(target, cdp, 'Pick a colour');
+    const asked = await waitFor(async () => { const b = await bar(cdp); return b.card.shown && b; }, { what: 'the question card' });
+    assert.equal(asked.card.outcome, 'call_user');
+    assert.match(asked.card.text, /The agent asks: ?Which colour\?/);
+    assert.match(asked.input.placeholder, /Answer/);
+    await submitOnPage(target, cdp, 'blue');
+    const done = await waitFor(async () => { const b = await bar(cdp); return b.card.outcome === 'finished' && b; }, { what: 'the finished card' });
+    assert.match(done.card.text, /chose blue/);
+    assert.equal(model.requests.length, 2);
+  } finally {
+    await model.close();
+    await panel.close();
+    await target.close();
+  }
+});
+
+test('Stop in the bar stops the run at once, detaches, and restores the input', async () => {
+  const s = await setup('stop', () => ({ hang: true }));
+  const { panel, target, cdp, model, targetUrl } = s;
+  try {
+    await enableToggle(panel);
+    await submitOnPage(target, cdp, 'Wait forever');
+    await waitFor(() => model.requests.length === 1, { what: 'the request reached the model' });
+    assert.notEqual(await debuggerFree(env, targetUrl), true, 'attached while running');
+    const b = await waitFor(async () => { const x = await bar(cdp); return x.stop.shown && x; }, { what: 'the Stop button' });
+    await target.mouse.click(b.stop.at.x, b.stop.at.y);
+    const end = await waitFor(async () => { const x = await bar(cdp); return x.card.shown && x; }, { timeoutMs: 3000, what: 'the stopped notice' });
+    assert.equal(end.card.outcome, 'stopped');
+    assert.equal(end.card.kind, 'notice');
+    assert.equal(end.input.shown, true);
+    await waitFor(() => model.requests[0].closedAt, { timeoutMs: 2000, what: 'the hung request was aborted' });
+    assert.equal(await debuggerFree(env, targetUrl), true);
+    await panel.waitForSelector('#log li.outcome[data-outcome="stopped"]');
+  } finally {
+    await model.close();
+    await panel.close();
+    await target.close();
+  }
+});
+
+test('missing settings show the panel\'s own message on the page and keep the typed task', async () => {
+  const s = await setup('missing', null);
+  const { panel, target, cdp, targetUrl } = s;
+  try {
+    await storeSettings(panel, { ...fast, apiUrl: '', model: '' });
+    await enableToggle(panel);
+    await submitOnPage(target, cdp, 'Do something');
+    const b = await waitFor(async () => { const x = await bar(cdp); return x.message && x; }, { what: 'the message on the page' });
+    const li = await panel.waitForSelector('#log li.blocked');
+    const panelText = await li.evaluate((el) => el.firstChild.textContent);
+    assert.equal(b.message, panelText);
+    assert.equal(b.message, 'Set the API URL in Settings: the API URL is empty.');
+    assert.equal(b.input.shown, true);
+    assert.equal(b.input.value, 'Do something');
+    assert.equal(await debuggerFree(env, targetUrl), true);
+
+    // Off: the bar is removed and the content script unregistered.
+    await panel.click('#page-assistant-enabled');
+    await waitFor(async () => (await bar(cdp)) === null, { what: 'the bar removed' });
+    assert.deepEqual(await env.evalInWorker(async () => (await chrome.scripting.getRegisteredContentScripts()).map((c) => c.id).filter((id) => id === 'gnosis-page-assistant')), []);
+  } finally {
+    await panel.close();
+    await target.close();
+  }
+});
