@@ -51,7 +51,11 @@ func writeFile(name string, data []byte, perm os.FileMode) error {
 		return fmt.Errorf("write %s: %w", name, err)
 	}
 	if err := os.Rename(tmp.Name(), name); err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
+		// Windows cannot replace a running program (a browser may have the
+		// host open), but it can rename it: move it aside and retry.
+		if aside := os.Rename(name, name+".old"); aside != nil || os.Rename(tmp.Name(), name) != nil {
+			return fmt.Errorf("write %s: %w", name, err)
+		}
 	}
 	back, err := os.ReadFile(name)
 	if err != nil {

@@ -67,8 +67,9 @@ func Uninstall(o Options) ([]Action, error) {
 	}
 	files = append(files, rec.Binary, e.RecordFile())
 	// On Windows the host's log (in the user cache folder, %LOCALAPPDATA%\gnosis)
-	// lands in the install folder, whose name differs only in case.
-	for _, log := range []string{"gnosis-host.log", "gnosis-host.log.1"} {
+	// lands in the install folder, whose name differs only in case; and a
+	// binary replaced while running was moved aside to .old.
+	for _, log := range []string{"gnosis-host.log", "gnosis-host.log.1", e.BinaryName() + ".old"} {
 		files = append(files, join(e.GOOS, e.InstallDir(), log))
 	}
 	for _, f := range files {
