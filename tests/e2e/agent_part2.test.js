@@ -18,6 +18,7 @@ import { UPLOAD_HTML, DOWNLOAD_HTML, bytesOf, sha256, fileRoute, workspaceHostCo
 const API_KEY = 'sk-part2-SECRET-91c4';
 const REPORT = bytesOf(300 * 1024, 3);
 const PAPER = Buffer.concat([Buffer.from('%PDF-1.4\n'), bytesOf(4096, 5)]);
+const CSV = Buffer.from('a,b\n1,2\n'.repeat(100));
 const UPLOAD = Buffer.from('hello from the workspace\n'.repeat(40));
 
 let env;
@@ -39,6 +40,7 @@ before(async () => {
       '/download.html': { body: DOWNLOAD_HTML },
       '/files/report.bin': fileRoute(REPORT, { 'content-type': 'application/octet-stream', 'content-disposition': 'attachment; filename="report.bin"' }),
       '/files/paper.pdf': fileRoute(PAPER, { 'content-type': 'application/pdf' }),
+      '/files/data.csv': fileRoute(CSV, { 'content-type': 'text/csv' }),
     },
   });
   model = await startModelServer((r) => play(r));
@@ -275,7 +277,7 @@ test('upload: the chooser is intercepted, the next request lists the workspace, 
   await panel.close();
 });
 
-test('download: an attachment and an inline PDF are intercepted without saving, Download streams each into the workspace, names are never reused', async () => {
+test('download: an attachment, an inline PDF and an <a download> link are intercepted without saving, Download streams each into the workspace, names are never reused', async () => {
   const { panel, target } = await openPanelAndTarget(env, site.url('/download.html'));
   await storeSettings(panel, settingsFor(model.url), API_KEY);
   const point = async (sel, body) => {
@@ -304,15 +306,24 @@ test('download: an attachment and an inline PDF are intercepted without saving, 
       expect(/failed: .*exists.*choose another name/i.test(lastText(b)), `never overwrite: ${lastText(b)}`);
       return act('Another name.', "Download(filename='paper.pdf')");
     },
-    (b) => {
+    async (b) => {
       expect(/saved paper\.pdf/.test(lastText(b)), `pdf saved: ${lastText(b)}`);
-      return act('Done.', "Finished(content='both saved')");
+      return act('Save the data.', `Click(point=(${await point('#attr', b)}))`);
+    },
+    (b) => {
+      expect(/A download was intercepted \(suggested name 'data\.csv'/.test(lastText(b)), `<a download> note: ${lastText(b)}`);
+      return act('Save it.', "Download(filename='data.csv')");
+    },
+    (b) => {
+      expect(/saved data\.csv/.test(lastText(b)), `csv saved: ${lastText(b)}`);
+      return act('Done.', "Finished(content='all saved')");
     },
   ], 1);
   assert.deepEqual(r.problems, []);
   assert.equal(r.end.outcome, 'finished', r.end.text);
   assert.equal(sha256(fs.readFileSync(path.join(workspaceDir, 'report.bin'))), sha256(REPORT));
   assert.equal(sha256(fs.readFileSync(path.join(workspaceDir, 'paper.pdf'))), sha256(PAPER));
+  assert.equal(sha256(fs.readFileSync(path.join(workspaceDir, 'data.csv'))), sha256(CSV));
   assert.equal(target.url(), site.url('/download.html'), 'the page stayed where it was');
   await target.close();
   await panel.close();

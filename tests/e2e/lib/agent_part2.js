@@ -20,15 +20,17 @@ document.getElementById('f').addEventListener('change', async (e) => {
 });
 </script></body></html>`;
 
-/** A page with a link to a file served as an attachment, and one to an inline PDF. */
+/** Links to a file served as an attachment, to an inline PDF, and an <a download> link. */
 export const DOWNLOAD_HTML = `<!doctype html>
 <html><head><title>Download target</title><style>
 body { margin: 0; font: 16px sans-serif; }
 #dl { position: absolute; left: 100px; top: 100px; width: 240px; height: 40px; display: block; }
 #pdf { position: absolute; left: 100px; top: 200px; width: 240px; height: 40px; display: block; }
+#attr { position: absolute; left: 100px; top: 300px; width: 240px; height: 40px; display: block; }
 </style></head><body>
 <a id="dl" href="/files/report.bin">Download the report</a>
 <a id="pdf" href="/files/paper.pdf">Open the paper</a>
+<a id="attr" href="/files/data.csv" download>Save the data</a>
 </body></html>`;
 
 /** Deterministic bytes of a given size. */
