@@ -85,7 +85,7 @@ button:disabled { opacity: .6; cursor: default; }
     const run = el('div', { className: 'run', hidden: true }, [el('div', { className: 'texts' }, [status, summary]), stop]);
     const input = el('input', { type: 'text', autocomplete: 'off', spellcheck: false });
     input.setAttribute('aria-label', 'Task for the Gnosis agent');
-    const go = el('button', { type: 'submit', textContent: 'Run' });
+    const go = el('button', { type: 'button', className: 'go', textContent: 'Run' });
     const form = el('form', {}, [input, go]);
     const bar = el('div', { className: 'bar' }, [card, message, run, form]);
     root.append(bar);
@@ -93,10 +93,16 @@ button:disabled { opacity: .6; cursor: default; }
     // Keys typed here are the user's, not the page's shortcuts.
     for (const t of ['keydown', 'keyup', 'keypress']) bar.addEventListener(t, (ev) => ev.stopPropagation());
     input.addEventListener('input', () => { draft = input.value; });
-    form.addEventListener('submit', (ev) => {
+    // A form's submit event is trusted even when a script called requestSubmit()
+    // or button.click(), so tasks start only from the user's own Enter or click.
+    form.addEventListener('submit', (ev) => ev.preventDefault());
+    input.addEventListener('keydown', (ev) => {
+      if (ev.key !== 'Enter' || ev.isComposing) return;
       ev.preventDefault();
-      if (!ev.isTrusted) return;
-      submit(input.value);
+      if (ev.isTrusted) submit(input.value);
+    });
+    go.addEventListener('click', (ev) => {
+      if (ev.isTrusted) submit(input.value);
     });
     stop.addEventListener('click', (ev) => {
       if (!ev.isTrusted) return;
@@ -139,7 +145,8 @@ button:disabled { opacity: .6; cursor: default; }
     }
     ui.message.hidden = !v.message;
     ui.message.textContent = v.message;
-    ui.run.hidden = !v.showStop;
+    ui.run.hidden = !v.status;
+    ui.stop.hidden = !v.showStop;
     ui.status.textContent = v.status;
     ui.summary.textContent = v.summary;
     ui.stop.disabled = v.stopDisabled;

@@ -110,7 +110,7 @@
         if (!busy) return state;
         return { ...s, stepPhase: 'retry' };
       case 'stop':
-        if (s.phase !== 'running' && s.phase !== 'pending') return state;
+        if (s.phase !== 'running') return state;
         return { ...s, stopping: true };
       case 'end':
         return { ...s, phase: 'idle', stopping: false, summary: '', stepPhase: '', card: cardFor(e), message: '', awaitingReply: e.outcome === 'call_user' };
@@ -143,7 +143,8 @@
       placeholder: s.awaitingReply ? 'Answer the agent’s question…' : 'Ask the agent to do something on this page…',
       status,
       summary: running ? s.summary : '',
-      showStop: running,
+      // Stop appears once the run has started: before that the panel has nothing to stop.
+      showStop: s.phase === 'running',
       stopDisabled: s.stopping,
       card: s.card,
       message: s.message,

@@ -40,8 +40,9 @@ test('a submit is ignored while hidden or already busy', () => {
 
 test('a run: pending → running with the current step\'s summary → result card with the input back', () => {
   const steps = [
-    [{ type: 'submit' }, { phase: 'pending', showInput: false, showStop: true, status: 'Starting…', summary: '' }],
-    [{ type: 'attached' }, { phase: 'running', status: 'Starting…' }],
+    [{ type: 'submit' }, { phase: 'pending', showInput: false, showStop: false, status: 'Starting…', summary: '' }],
+    [{ type: 'stop' }, { phase: 'pending', stopDisabled: false }],
+    [{ type: 'attached' }, { phase: 'running', status: 'Starting…', showStop: true }],
     [{ type: 'step', step: 1, phase: 'observe' }, { status: 'Step 1: taking a screenshot…', summary: '' }],
     [{ type: 'step', step: 1, phase: 'request' }, { status: 'Step 1: thinking…' }],
     [{ type: 'delta', step: 1, text: '<think>I see a but' }, { summary: 'I see a but' }],

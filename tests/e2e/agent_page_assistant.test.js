@@ -47,7 +47,8 @@ const fast = { maxSteps: 10, temperature: 0.5, requestTimeoutMs: 60000, retryBas
 const act = (think, action) => ({ content: `<think>${think}</think>\n<action>${action}</action>` });
 
 /** A snapshot of the bar read through CDP: null when there is no bar. */
-async function bar(cdp) {
+/** Calls fn (source of a function) with `this` = the bar's shadow root, through CDP; null when there is no bar. */
+async function inShadow(cdp, fn) {
   const { root } = await cdp.send('DOM.getDocument', { depth: -1, pierce: true });
   const find = (n) => {
     if (n.localName === 'gnosis-page-assistant') return n;
@@ -61,10 +62,13 @@ async function bar(cdp) {
   if (!host) return null;
   const shadow = host.shadowRoots?.[0];
   const { object } = await cdp.send('DOM.resolveNode', { nodeId: shadow.nodeId });
-  const { result } = await cdp.send('Runtime.callFunctionOn', {
-    objectId: object.objectId,
-    returnByValue: true,
-    functionDeclaration: `function () {
+  const { result } = await cdp.send('Runtime.callFunctionOn', { objectId: object.objectId, returnByValue: true, functionDeclaration: fn });
+  return { value: result.value, shadowType: shadow.shadowRootType };
+}
+
+/** A snapshot of the bar read through CDP: null when there is no bar. */
+async function bar(cdp) {
+  const r = await inShadow(cdp, `function () {
       const q = (s) => this.querySelector(s);
       const shown = (e) => Boolean(e) && e.getClientRects().length > 0;
       const box = (e) => { const r = e.getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; };
@@ -74,23 +78,24 @@ async function bar(cdp) {
         shadowMode: this.mode,
         visible: shown(this.host) && getComputedStyle(this.host).display !== 'none',
         input: { shown: shown(input), value: input.value, placeholder: input.placeholder, fontSize: cs.fontSize, color: cs.color, at: box(input) },
+        go: box(q('button.go')),
         status: q('.status').textContent,
         summary: q('.summary').textContent,
         stop: { shown: shown(q('button.stop')), disabled: q('button.stop').disabled, at: box(q('button.stop')) },
         card: { shown: shown(q('.card')), kind: q('.card').dataset.kind || '', outcome: q('.card').dataset.outcome || '', text: q('.card .body').textContent, dismissAt: box(q('button.dismiss')) },
         message: shown(q('.message')) ? q('.message').textContent : '',
       };
-    }`,
-  });
-  return { ...result.value, shadowType: shadow.shadowRootType };
+    }`);
+  return r && { ...r.value, shadowType: r.shadowType };
 }
 
-/** Types a task into the bar and presses Enter, with real input events. */
-async function submitOnPage(page, cdp, text) {
+/** Types a task into the bar and presses Enter (or clicks Run), with real input events. */
+async function submitOnPage(page, cdp, text, { via = 'enter' } = {}) {
   const b = await waitFor(async () => { const s = await bar(cdp); return s?.visible && s.input.shown && s; }, { what: 'the bar input' });
   await page.mouse.click(b.input.at.x, b.input.at.y);
   await page.keyboard.type(text);
-  await page.keyboard.press('Enter');
+  if (via === 'enter') await page.keyboard.press('Enter');
+  else await page.mouse.click(b.go.x, b.go.y);
 }
 
 async function setup(query, script) {
@@ -219,7 +224,7 @@ test('CallUser shows the question; the answer typed in the bar continues the sam
     assert.equal(asked.card.outcome, 'call_user');
     assert.match(asked.card.text, /The agent asks: ?Which colour\?/);
     assert.match(asked.input.placeholder, /Answer/);
-    await submitOnPage(target, cdp, 'blue');
+    await submitOnPage(target, cdp, 'blue', { via: 'button' });
     const done = await waitFor(async () => { const b = await bar(cdp); return b.card.outcome === 'finished' && b; }, { what: 'the finished card' });
     assert.match(done.card.text, /chose blue/);
     assert.equal(model.requests.length, 2);
@@ -235,10 +240,26 @@ test('Stop in the bar stops the run at once, detaches, and restores the input', 
   const { panel, target, cdp, model, targetUrl } = s;
   try {
     await enableToggle(panel);
+    // Script-made events do nothing, even with a handle on the bar's elements (page scripts have none).
+    await waitFor(async () => (await bar(cdp))?.visible, { what: 'the bar' });
+    await inShadow(cdp, `function () {
+      this.querySelector('input').value = 'Scripted task';
+      this.querySelector('form').requestSubmit();
+      this.querySelector('button.go').click();
+      this.querySelector('input').dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+      this.querySelector('form').dispatchEvent(new SubmitEvent('submit', { bubbles: true, cancelable: true }));
+    }`);
+    await target.waitForTimeout(500);
+    assert.equal(model.requests.length, 0, 'a scripted submit started nothing');
+    assert.equal(await panel.locator('#log li.user').count(), 0);
+    await inShadow(cdp, "function () { this.querySelector('input').value = ''; }");
     await submitOnPage(target, cdp, 'Wait forever');
     await waitFor(() => model.requests.length === 1, { what: 'the request reached the model' });
     assert.notEqual(await debuggerFree(env, targetUrl), true, 'attached while running');
     const b = await waitFor(async () => { const x = await bar(cdp); return x.stop.shown && x; }, { what: 'the Stop button' });
+    await inShadow(cdp, "function () { this.querySelector('button.stop').click(); }");
+    await target.waitForTimeout(300);
+    assert.equal(model.requests[0].closedAt, undefined, 'a scripted click on Stop stopped nothing');
     await target.mouse.click(b.stop.at.x, b.stop.at.y);
     const end = await waitFor(async () => { const x = await bar(cdp); return x.card.shown && x; }, { timeoutMs: 3000, what: 'the stopped notice' });
     assert.equal(end.card.outcome, 'stopped');
