@@ -152,6 +152,7 @@ function onEvent(e) {
 }
 
 function showOutcome(e) {
+  pageRelay.outcome(e);
   const text = {
     [OUTCOME.FINISHED]: `Finished: ${e.answer || '(no answer given)'}`,
     [OUTCOME.CALL_USER]: `The agent asks: ${e.question}`,
@@ -458,7 +459,7 @@ async function main() {
     windowId,
     onMessage: (m) => {
       // The Page Assistant: a page's task runs like one typed here; its Stop is this Stop.
-      if (m.type === 'pageTask' && pageRelay.accept(m.tabId, session?.running)) runSafely(m.task, { tabId: m.tabId, reply: m.reply === true });
+      if (m.type === 'pageTask' && pageRelay.accept(m.tabId, Boolean(session?.running || compacting))) runSafely(m.task, { tabId: m.tabId, reply: m.reply === true });
       if (m.type === 'pageStop' && pageRelay.owns(m.tabId)) $('stop').click();
     },
   });

@@ -21,7 +21,7 @@ export function pageEvent(e) {
     case 'delta': return { type: 'delta', step: e.step, text: String(e.text ?? '').slice(-DELTA_MAX) };
     case 'action': return { type: 'action', step: e.step, think: e.think, actionText: e.actionText };
     case 'retry': return { type: 'retry', step: e.step };
-    case 'end': return { type: 'end', outcome: e.outcome, answer: e.answer, question: e.question, error: e.error };
+    // 'end' is relayed by outcome(): the panel also ends runs without a session event (Stop while asking).
     default: return null;
   }
 }
@@ -65,6 +65,8 @@ export function createPageRelay(o = {}) {
       const p = pageEvent(e);
       if (p) to(owner, p);
     },
+    /** Relays how the run ended, whichever way the panel learnt it. */
+    outcome(e) { to(owner, { type: 'end', outcome: e.outcome, answer: e.answer, question: e.question, error: e.error }); },
     /** The validation message the panel showed (same text on the page). */
     blocked(v) { to(owner, { type: 'blocked', code: v.code, message: v.message }); },
     /** An unexpected failure the panel showed. */

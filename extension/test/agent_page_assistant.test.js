@@ -171,7 +171,7 @@ test('pageEvent trims session events to what the bar draws', () => {
     [{ type: 'delta', step: 1, text: big }, { type: 'delta', step: 1, text: big.slice(-DELTA_MAX) }],
     [{ type: 'action', step: 1, think: 't', action: { name: 'Wait' }, actionText: 'Wait()' }, { type: 'action', step: 1, think: 't', actionText: 'Wait()' }],
     [{ type: 'retry', step: 4, reason: 'HTTP 503', delayMs: 10 }, { type: 'retry', step: 4 }],
-    [{ type: 'end', outcome: 'finished', answer: 'a' }, { type: 'end', outcome: 'finished', answer: 'a', question: undefined, error: undefined }],
+    [{ type: 'end', outcome: 'finished', answer: 'a' }, null],
     [{ type: 'usage', usage: {} }, null],
     [{ type: 'parse_error', step: 1 }, null],
   ];
@@ -190,10 +190,12 @@ test('the relay follows the tab that started the run; a panel task clears it; a 
   relay.event({ type: 'step', step: 1, phase: 'observe' });
   relay.event({ type: 'usage' });
   relay.error('Could not run the task: x');
+  relay.outcome({ type: 'end', outcome: 'call_user', question: 'Which?' });
   assert.deepEqual(sent, [
     [7, { type: 'gnosis.pageAssistant', event: { type: 'blocked', code: 'missing_model', message: 'Set the model.' } }],
     [7, { type: 'gnosis.pageAssistant', event: { type: 'step', step: 1, phase: 'observe' } }],
     [7, { type: 'gnosis.pageAssistant', event: { type: 'error', message: 'Could not run the task: x' } }],
+    [7, { type: 'gnosis.pageAssistant', event: { type: 'end', outcome: 'call_user', answer: undefined, question: 'Which?', error: undefined } }],
   ]);
   relay.begin(undefined, true);
   assert.equal(relay.owner, 7, 'a reply typed in the panel keeps the page following');
