@@ -210,7 +210,15 @@ export function buildRequestMessages(ctx) {
     pending = null;
     return r ? `Result of step ${r.step}: ${r.result || '(none)'}\n\n` : '';
   };
-  for (const e of entries) {
+  // Replies, outcomes and notes after the last round or task are news for
+  // this request: they go into its final message (the user's answer to
+  // CallUser right before the current observation).
+  let tailStart = entries.length;
+  while (tailStart > 0 && ['user', 'outcome', 'note'].includes(entries[tailStart - 1].kind)) tailStart--;
+  const tail = entries.slice(tailStart);
+  const tailText = (e) => (e.kind === 'user' ? `The user replied: ${e.text}`
+    : e.kind === 'outcome' ? `(That task ended: ${e.outcome}${e.text ? ` — ${e.text}` : ''})` : `Note: ${e.text}`);
+  for (const e of entries.slice(0, tailStart)) {
     switch (e.kind) {
       case 'task': {
         const text = `${flush()}${e === taskEntry ? 'Task' : 'Earlier task'}: ${e.text}`;
@@ -240,6 +248,7 @@ export function buildRequestMessages(ctx) {
   const lines = [];
   const carried = flush();
   if (carried) lines.push(carried.trimEnd());
+  for (const e of tail) lines.push(tailText(e));
   for (const w of ctx.warnings || []) lines.push(w);
   const previous = (ctx.previousScreenshots || []).filter((s) => s && s.image).slice(-(MAX_SCREENSHOTS - 1));
   if (previous.length) lines.push(`Screenshots of the previous step${previous.length > 1 ? 's' : ''} (${previous.map((s) => `step ${s.step}`).join(', ')}) come first, then the current one.`);

@@ -179,7 +179,14 @@ export async function downloadAction(args, env) {
   } catch (err) {
     // Keep the download pending so the model can try another name.
     if (err.code === 'FILE_EXISTS' || err.code === 'INVALID_NAME') st.downloadIntercepted({ url: r.url, mime: r.mime, size: r.size });
-    return { text: `Download(filename=${JSON.stringify(r.filename)}) failed: ${err.message}${err.code === 'FILE_EXISTS' ? '; choose another name' : ''}`, error: true };
+    let hint = err.code === 'FILE_EXISTS' ? '; choose another name' : '';
+    if (err.code === 'DOWNLOAD_FAILED') {
+      // The worker fetches with the page's cookies, which needs access to that site.
+      const origin = new URL(r.url).origin;
+      const granted = await chrome.permissions.contains({ origins: [`${origin}/*`] }).catch(() => true);
+      if (!granted) hint = `; the extension has no access to ${origin}, so it cannot fetch the file (tell the user: CallUser)`;
+    }
+    return { text: `Download(filename=${JSON.stringify(r.filename)}) failed: ${err.message}${hint}`, error: true };
   }
 }
 

@@ -238,3 +238,14 @@ test('the builder mirrors the store numbering and compaction runs before the nex
   assert.equal(after[1], 'Summary of the conversation so far (compacted):\nThe user wants a price; a table was clicked.');
   assert.throws(() => builder.setReferenceImages(Array(5).fill({ name: 'x', dataUrl: 'data:image/png;base64,AAAA' })), { code: CONTEXT_CODES.TOO_MANY_IMAGES });
 });
+
+test('the user\'s answer to CallUser (and anything else after the last round) is in the final message, before the current observation', () => {
+  const c = conversation();
+  c.task('book a table');
+  c.round(1);
+  c.add({ kind: 'outcome', outcome: 'call_user', text: 'Which day?' });
+  c.add({ kind: 'user', text: 'Friday' });
+  const messages = build(c.records);
+  assert.deepEqual(messages.map((m) => m.role), ['system', 'user', 'user', 'assistant', 'user']);
+  assert.match(texts(messages)[4], /^Result of step 1: clicked 1\n\n\(That task ended: call_user — Which day\?\)\n\nThe user replied: Friday\n\nStep 5 of at most 100\. Current observation\./);
+});
