@@ -162,7 +162,7 @@ function showOutcome(e) {
   }[e.outcome];
   const li = addEntry(e.outcome === OUTCOME.ERROR ? 'outcome error' : 'outcome', text);
   li.dataset.outcome = e.outcome;
-  const used = session?.usage || [];
+  const used = e.compaction ? [] : session?.usage || []; // a stopped compaction ran no step
   if (used.length) {
     const prompt = used.reduce((n, u) => n + (u.prompt_tokens || 0), 0);
     const completion = used.reduce((n, u) => n + (u.completion_tokens || 0), 0);
@@ -291,7 +291,7 @@ async function startTask(task, target = {}) {
   await writes;
   let records = await store.records(conversationId);
   if (!(await compactBeforeTask(conversationId, records, config))) {
-    showOutcome({ outcome: OUTCOME.STOPPED });
+    showOutcome({ outcome: OUTCOME.STOPPED, compaction: true });
     return;
   }
   records = await store.records(conversationId);

@@ -219,6 +219,37 @@ test('compaction: after a request over 32,000 prompt tokens the next task first 
   await panel.close();
 });
 
+test('Stop during a compaction request ends it at once; the next task compacts again', async () => {
+  const { panel, target } = await openPanelAndTarget(env, site.url('/target.html?compact-stop'));
+  await storeSettings(panel, settingsFor(model.url), API_KEY);
+  await panel.click('#new-conversation');
+  await panel.waitForFunction(() => document.querySelectorAll('#past li').length === 0);
+  let r = await playTask(panel, 'A big page', [
+    () => act('Read.', "Finished(content='big')", { prompt_tokens: 33000, completion_tokens: 5, total_tokens: 33005 }),
+  ], 1);
+  assert.equal(r.end.outcome, 'finished');
+  let hung;
+  play = ({ body }) => { hung = body; return { hang: true }; };
+  await runTask(panel, 'Next one');
+  await waitFor(() => hung, { what: 'the compaction request' });
+  assert.equal(hung.temperature, 0);
+  await panel.waitForSelector('#stop:not([disabled])');
+  const t0 = Date.now();
+  await panel.click('#stop');
+  const end = await nthOutcome(panel, 2, 5000);
+  assert.equal(end.outcome, 'stopped');
+  assert.ok(Date.now() - t0 < 2000, 'stopped at once');
+  assert.equal(await panel.locator('#log li.outcome >> nth=1 >> .meter').count(), 0, 'no step ran, so no meter');
+  r = await playTask(panel, 'Next one again', [
+    (b) => { expect(b.temperature === 0, 'compaction is attempted again'); return { content: 'SUMMARY-BIG' }; },
+    (b) => { expect(/SUMMARY-BIG/.test(allText(b)), 'then the task has the summary'); return act('ok', "Finished(content='ok')"); },
+  ], 3);
+  assert.deepEqual(r.problems, []);
+  assert.equal(r.end.outcome, 'finished');
+  await target.close();
+  await panel.close();
+});
+
 test('reference images: attached with the picker, sent with the task; more than four, or one over 10 MiB, are refused with a clear message', async () => {
   const { panel, target } = await openPanelAndTarget(env, site.url('/target.html?images'));
   await storeSettings(panel, settingsFor(model.url), API_KEY);
@@ -229,8 +260,18 @@ test('reference images: attached with the picker, sent with the task; more than 
   assert.match(await panel.textContent('#attach-error'), /at most 4 images; 5 are attached/);
   await panel.setInputFiles('#image-input', [file('big.png', Buffer.alloc(10 * 1024 * 1024 + 1))]);
   await panel.waitForFunction(() => /at most 10\.0 MiB/.test(document.querySelector('#attach-error').textContent));
-  await panel.setInputFiles('#image-input', [file('one.png'), file('two.png')]);
+  await panel.setInputFiles('#image-input', [file('one.png')]);
+  await panel.waitForFunction(() => document.querySelectorAll('#attachments figure').length === 1);
+  // Paste into the task field adds the clipboard's image.
+  await panel.evaluate((b64) => {
+    const bytes = Uint8Array.from(atob(b64), (ch) => ch.charCodeAt(0));
+    const dt = new DataTransfer();
+    dt.items.add(new File([bytes], 'pasted.png', { type: 'image/png' }));
+    document.querySelector('#task').dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+  }, png.toString('base64'));
   await panel.waitForFunction(() => document.querySelectorAll('#attachments figure').length === 2);
+  assert.equal(await panel.getAttribute('#attachments figure:nth-child(2)', 'data-name'), 'pasted.png');
+  assert.equal(await panel.isHidden('#attach-error'), true, 'a valid attachment clears the error');
   const r = await playTask(panel, 'Find the thing in these pictures', [
     (b) => {
       const taskMsg = b.messages.find((m) => Array.isArray(m.content) && /Task: Find the thing/.test(textOf(m)));
