@@ -36,6 +36,8 @@ const workspace = createWorkspaceClient({ request: hostRequest });
 const states = new Map();
 /** sessionId -> tabId of its latest attach (to attribute chrome.downloads items). */
 const attachedTabs = new Map();
+/** sessionId -> why the workspace could not be listed for the open chooser. */
+const unavailable = new Map();
 
 function stateOf(sessionId) {
   let s = states.get(sessionId);
@@ -60,8 +62,10 @@ async function onChooser(sessionId, params) {
   st.chooserOpened(params);
   try {
     const notes = await st.requestNotes({ listInventory: () => workspace.list() });
+    unavailable.delete(sessionId);
     if (notes[0]) note(sessionId, notes[0]);
   } catch (err) {
+    unavailable.set(sessionId, `${err.message}${err.code === 'NOT_CONFIGURED' ? '; set "workspace": {"dir": ...} in the gnosis-host config' : ''}`);
     note(sessionId, `A file chooser is open, but the workspace folder is not available (${err.message}). ${err.code === 'NOT_CONFIGURED' ? 'The user must set "workspace": {"dir": ...} in the gnosis-host config. ' : ''}Tell the user (CallUser) instead of trying Upload.`);
   }
 }
@@ -139,7 +143,13 @@ function refused(err) {
 /** Upload(file='rel/path'): supplies a workspace file to the chooser the last click opened. */
 export async function uploadAction(args, env, { directPath = true } = {}) {
   let r;
-  try { r = stateOf(env.sessionId).resolve({ name: 'Upload', args }); } catch (err) { return refused(err); }
+  try {
+    r = stateOf(env.sessionId).resolve({ name: 'Upload', args });
+  } catch (err) {
+    const why = unavailable.get(env.sessionId);
+    if (why && err instanceof TransferError) return { text: `Upload refused: the workspace folder is not available (${why}).`, error: true };
+    return refused(err);
+  }
   const { entry, chooser } = r;
   const label = `${entry.path} (${formatSize(entry.size)})`;
   let directError = 'not tried';
