@@ -103,7 +103,14 @@ async function onDownloadCreated(item) {
   if (!/^https?:/i.test(item.finalUrl || item.url || '')) return; // the panel's own exports (blob:) pass
   const candidates = [...attachedTabs].filter(([sessionId, tabId]) => sessionForTab(tabId)?.sessionId === sessionId);
   if (candidates.length !== 1) return; // not ours to stop, or ambiguous
-  const [sessionId] = candidates[0];
+  const [sessionId, tabId] = candidates[0];
+  // A download the user starts elsewhere during a task is left alone: the
+  // agent's comes from the controlled tab's site.
+  if (item.referrer) {
+    const tab = await chrome.tabs.get(tabId).catch(() => null);
+    const origin = (u) => { try { return new URL(u).origin; } catch { return ''; } };
+    if (tab && origin(tab.url) !== origin(item.referrer)) return;
+  }
   await chrome.downloads.cancel(item.id).catch(() => {});
   chrome.downloads.erase({ id: item.id }).catch(() => {});
   const url = item.finalUrl || item.url;
