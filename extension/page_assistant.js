@@ -11,6 +11,9 @@
 // accepted only from this extension. The state machine is
 // agent/page_assistant_state.js, loaded first by the same injection.
 //
+// It uses no chrome.storage: the worker tells it the setting and whether a
+// panel is open ({type:'settings'|'panel'} events).
+//
 // Classic script (content scripts cannot be ES modules), injected at most once
 // per document: the registered content script and the injection into tabs
 // that were already open may both run it.
@@ -20,7 +23,6 @@
   const S = globalThis.__gnosisPageAssistantState;
   if (!S) return;
 
-  const ENABLED_KEY = 'pageAssistant.enabled';
   const HOST_STYLE = 'all: initial !important; display: block !important; position: fixed !important; z-index: 2147483647 !important;'
     + ' left: 50% !important; bottom: 12px !important; transform: translateX(-50%) !important; width: min(680px, calc(100vw - 24px)) !important;'
     + ' margin: 0 !important; padding: 0 !important; border: 0 !important; pointer-events: auto !important;';
@@ -170,9 +172,6 @@ button:disabled { opacity: .6; cursor: default; }
   chrome.runtime.onMessage.addListener((m, sender) => {
     if (sender?.id !== chrome.runtime.id || sender.tab) return; // only the extension itself (worker, panel)
     if (m?.type === 'gnosis.pageAssistant' && m.event && typeof m.event.type === 'string') dispatch(m.event);
-  });
-  chrome.storage.onChanged.addListener((changes, area) => {
-    if (area === 'local' && changes[ENABLED_KEY]) dispatch({ type: 'settings', enabled: changes[ENABLED_KEY].newValue === true });
   });
   send({ type: 'pageAssistant.state' }).then((r) => {
     if (!r?.ok) return;

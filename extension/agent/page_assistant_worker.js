@@ -5,8 +5,8 @@
 // The content script (page_assistant.js) is registered persistently for every
 // http(s) page only while the setting is on and the optional host permission
 // for http/https is held; turning it on also injects it into tabs that are
-// already open, and turning it off unregisters it (the pages remove their bar
-// when the stored setting changes). The permission itself is requested by the
+// already open, and turning it off unregisters it and tells open pages to
+// remove their bar. The permission itself is requested by the
 // Side Panel's toggle, from the user's click (page_assistant_toggle.js).
 // Tasks and Stop from the page go through worker.js (agent.pageTask,
 // agent.pageStop), which owns the panel ports.
@@ -54,6 +54,13 @@ async function broadcastPanel(windowId) {
   for (const t of tabs) if (isWeb(t.url)) tell(t.id, { type: 'panel', open });
 }
 
+// The toggle reaches every page's bar from here, so the content script needs no
+// chrome.storage access (the page's renderer never sees storage changes).
+async function broadcastSetting(enabled) {
+  const tabs = await chrome.tabs.query({ url: [...PAGE_ORIGINS] }).catch(() => []);
+  for (const t of tabs) tell(t.id, { type: 'settings', enabled });
+}
+
 /**
  * Turns the Page Assistant on or off. On needs the page access already granted
  * (the toggle requests it from the click).
@@ -88,6 +95,9 @@ export const handlers = {
 /** Keeps the registration in step with the setting and the permission; relays panel open/close to pages. */
 export function init() {
   onPanelChange((windowId) => { broadcastPanel(windowId); });
+  chrome.storage.onChanged.addListener((changes, area) => {
+    if (area === 'local' && changes[ENABLED_KEY]) broadcastSetting(changes[ENABLED_KEY].newValue === true);
+  });
   // A tab dragged to another window follows that window's panel.
   chrome.tabs.onAttached.addListener(async (tabId, info) => {
     if (await isEnabled()) tell(tabId, { type: 'panel', open: panelOpen(info.newWindowId) });

@@ -275,7 +275,7 @@ test('Stop in the bar stops the run at once, detaches, and restores the input', 
   }
 });
 
-test('missing settings show the panel\'s own message on the page and keep the typed task', async () => {
+test('missing settings show the panel\'s own message on the page and keep the typed task; toggling off removes the bar, on brings it back', async () => {
   const s = await setup('missing', null);
   const { panel, target, cdp, targetUrl } = s;
   try {
@@ -295,6 +295,11 @@ test('missing settings show the panel\'s own message on the page and keep the ty
     await panel.click('#page-assistant-enabled');
     await waitFor(async () => (await bar(cdp)) === null, { what: 'the bar removed' });
     assert.deepEqual(await env.evalInWorker(async () => (await chrome.scripting.getRegisteredContentScripts()).map((c) => c.id).filter((id) => id === 'gnosis-page-assistant')), []);
+    // On again: the same page shows it again, with a fresh input.
+    await enableToggle(panel);
+    const again = await waitFor(async () => { const x = await bar(cdp); return x?.visible && x; }, { what: 'the bar back after toggling on' });
+    assert.equal(again.input.value, '');
+    assert.equal(again.message, '');
   } finally {
     await panel.close();
     await target.close();
