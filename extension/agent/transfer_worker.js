@@ -85,21 +85,23 @@ async function onDocumentPaused(sessionId, p) {
   const ok = p.responseStatusCode >= 200 && p.responseStatusCode < 300;
   const attachment = /^\s*attachment/i.test(disposition);
   if (ok && p.resourceType === 'Document' && (attachment || INLINE_DOCUMENTS.has(type))) {
-    await cdp(sessionId, 'Fetch.failRequest', { requestId: p.requestId, errorReason: 'Aborted' }).catch(() => {});
     const size = Number(headers['content-length']);
+    // The note is queued before the navigation ends, so the next observation carries it.
     await intercepted(sessionId, {
       url: p.request.url,
       suggestedName: suggestName(p.request.url, disposition),
       mime: type || undefined,
       size: headers['content-length'] !== undefined && Number.isFinite(size) ? size : undefined,
       inline: !attachment,
-    });
+    }).catch(() => {});
+    await cdp(sessionId, 'Fetch.failRequest', { requestId: p.requestId, errorReason: 'Aborted' }).catch(() => {});
     return;
   }
   await cdp(sessionId, 'Fetch.continueRequest', { requestId: p.requestId }).catch(() => {});
 }
 
 async function onDownloadCreated(item) {
+  if (item.state !== 'in_progress') return;
   if (!/^https?:/i.test(item.finalUrl || item.url || '')) return; // the panel's own exports (blob:) pass
   const candidates = [...attachedTabs].filter(([sessionId, tabId]) => sessionForTab(tabId)?.sessionId === sessionId);
   if (candidates.length !== 1) return; // not ours to stop, or ambiguous
