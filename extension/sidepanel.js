@@ -274,7 +274,8 @@ async function startTask(task, target = {}) {
     userLi.append(`\n(${refs.length} reference image${refs.length > 1 ? 's' : ''})`);
   }
   $('task').value = '';
-  const config = { settings: v.settings, endpoint: v.endpoint, loopback: v.loopback, apiKey: settings.apiKey, origin: location.origin };
+  // Via the host no Origin header reaches the server, so a 403 is not the origin setting (loopback: false).
+  const config = { settings: v.settings, endpoint: v.endpoint, loopback: v.loopback && v.settings.connection !== 'host', apiKey: settings.apiKey, origin: location.origin };
   const browser = createBrowserBridge({ sessionId, windowId, coordinateMode: v.settings.coordinateMode });
   setStatus('running', 'Starting…');
   bar.setBusy(true);
