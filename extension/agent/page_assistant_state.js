@@ -10,7 +10,8 @@
 // any run). A Finished or CallUser outcome leaves a dismissible result card; a
 // stop, an error or the step limit leaves a notice; the input is always back
 // after a run. After CallUser the next submit is a reply that continues the
-// same task.
+// same task. A bar loaded while its tab's run goes on (the agent navigated)
+// joins the run at the next relayed event.
 //
 // The file is loaded two ways, so it has no import/export: as the first file
 // of the content script (a classic script; the object lands on the isolated
@@ -69,6 +70,11 @@
     }
   }
 
+  // A run event on an idle bar: the run is on, whatever the bar showed before.
+  function adopt(s) {
+    return s.phase === 'idle' ? { ...s, card: null, message: '', summary: '', stopping: false, awaitingReply: false } : { ...s };
+  }
+
   /**
    * Applies one event; returns the next state (the input is never mutated).
    * Events: {type:'settings', enabled} {type:'panel', open} {type:'submit'}
@@ -93,22 +99,22 @@
       case 'submit':
         if (busy || !visible(s)) return state;
         return { ...s, phase: 'pending', step: 0, stepPhase: '', summary: '', stopping: false, card: null, message: '' };
+      // Run events reach only the tab whose bar started the run (the panel's
+      // relay), so an idle bar that gets one was reloaded mid-run (the agent
+      // navigated): it picks the run up.
       case 'attached':
-        if (!busy) return state;
-        return { ...s, phase: 'running', awaitingReply: false };
-      case 'step':
-        if (!busy) return state;
-        if (e.step !== s.step) s.summary = '';
-        return { ...s, phase: 'running', step: e.step, stepPhase: e.phase || '', awaitingReply: false };
+        return { ...adopt(s), phase: 'running', awaitingReply: false };
+      case 'step': {
+        const r = adopt(s);
+        if (e.step !== r.step) r.summary = '';
+        return { ...r, phase: 'running', step: e.step, stepPhase: e.phase || '', awaitingReply: false };
+      }
       case 'delta':
-        if (!busy) return state;
-        return { ...s, phase: 'running', step: e.step, stepPhase: 'request', summary: truncateTail(thinkingOf(e.text)) };
+        return { ...adopt(s), phase: 'running', step: e.step, stepPhase: 'request', summary: truncateTail(thinkingOf(e.text)) };
       case 'action':
-        if (!busy) return state;
-        return { ...s, phase: 'running', step: e.step, summary: truncateHead(e.think || '') };
+        return { ...adopt(s), phase: 'running', step: e.step, summary: truncateHead(e.think || '') };
       case 'retry':
-        if (!busy) return state;
-        return { ...s, stepPhase: 'retry' };
+        return { ...adopt(s), phase: 'running', stepPhase: 'retry' };
       case 'stop':
         if (s.phase !== 'running') return state;
         return { ...s, stopping: true };

@@ -123,11 +123,24 @@ test('Stop marks the run as stopping until its end arrives; it is ignored when i
   assert.equal(S.view(end).showInput, true);
 });
 
-test('run events that arrive while idle are ignored (a stale relay cannot take the bar over)', () => {
-  const idle = run(ready);
-  for (const e of [{ type: 'attached' }, { type: 'step', step: 1, phase: 'observe' }, { type: 'delta', step: 1, text: 'x' }, { type: 'action', step: 1, think: 'x' }, { type: 'retry', step: 1 }]) {
-    assert.equal(S.reduce(idle, e), idle, e.type);
+test('a bar reloaded mid-run (the agent navigated) picks the run up from the next relayed event', () => {
+  const cases = [
+    [{ type: 'attached' }, 'Starting…'],
+    [{ type: 'step', step: 3, phase: 'observe' }, 'Step 3: taking a screenshot…'],
+    [{ type: 'delta', step: 3, text: '<think>next' }, 'Step 3: thinking…'],
+    [{ type: 'action', step: 3, think: 'next' }, 'Step 3: working…'],
+  ];
+  const finished = run([...ready, { type: 'submit' }, { type: 'end', outcome: 'finished', answer: 'a' }]);
+  for (const [e, status] of cases) {
+    for (const from of [run(ready), finished]) {
+      const s = S.reduce(from, e);
+      assert.equal(s.phase, 'running', e.type);
+      assert.equal(s.card, null, e.type);
+      assert.equal(S.view(s).status, status, e.type);
+      assert.equal(S.view(s).showStop, true, e.type);
+    }
   }
+  const idle = run(ready);
   assert.equal(S.reduce(idle, { type: 'unknown' }), idle);
   assert.equal(S.reduce(idle, null), idle);
 });

@@ -23,8 +23,10 @@ const PAGE_HTML = `<!doctype html>
 input, button, form, div { border: 9px solid red !important; padding: 20px !important; }
 gnosis-page-assistant, [style] { display: none !important; }
 #go { position: absolute; left: 60px; top: 60px; width: 200px; height: 60px; }
+#next { position: absolute; left: 60px; top: 200px; width: 300px; height: 60px; display: block; }
 </style></head><body>
 <button id="go">Press me</button>
+<a id="next" href="/assistant.html?navigated">Next page</a>
 <script>
 window.events = [];
 document.getElementById('go').addEventListener('click', (e) => window.events.push('go:' + e.isTrusted));
@@ -201,6 +203,39 @@ test('a task typed in the page bar runs like the panel\'s: streamed step summary
   } finally {
     release();
     await model.close();
+    await target.close();
+  }
+});
+
+test('when the agent navigates the tab, the new page\'s bar picks the run up and shows its result', async () => {
+  let release;
+  const gate = new Promise((r) => { release = r; });
+  let target;
+  const s = await setup('navigate', async ({ n, body }) => {
+    if (n === 1) {
+      const c = await centerOf(target, '#next');
+      const [x, y] = normalise(c.x, c.y, viewportOf(body));
+      return act('Open the next page.', `Click(point=(${x},${y}))`);
+    }
+    if (n === 2) { await gate; return act('Arrived.', "Finished(content='on the next page')"); }
+    return { status: 400, body: 'unexpected' };
+  });
+  target = s.target;
+  const { panel, cdp, model } = s;
+  try {
+    await enableToggle(panel);
+    await submitOnPage(target, cdp, 'Go to the next page');
+    await waitFor(() => model.requests.length === 2, { what: 'the request from the next page' });
+    assert.match(target.url(), /\?navigated$/);
+    const running = await waitFor(async () => { const b = await bar(cdp); return b?.stop.shown && /Step 2/.test(b.status) && b; }, { what: 'the run on the new page\'s bar' });
+    assert.equal(running.input.shown, false);
+    release();
+    const done = await waitFor(async () => { const b = await bar(cdp); return b.card.shown && b; }, { what: 'the result card on the new page' });
+    assert.match(done.card.text, /on the next page/);
+  } finally {
+    release();
+    await model.close();
+    await panel.close();
     await target.close();
   }
 });
