@@ -135,7 +135,8 @@ button:disabled { opacity: .6; cursor: default; }
       return;
     }
     if (!ui) ui = build();
-    if (!ui.host.isConnected) (document.body || document.documentElement).append(ui.host);
+    // Outside <body>, which single-page apps often replace wholesale.
+    if (!ui.host.isConnected) document.documentElement.append(ui.host);
     const v = S.view(state);
     ui.host.style.setProperty('display', v.visible ? 'block' : 'none', 'important');
     ui.card.hidden = !v.card;
