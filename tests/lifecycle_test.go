@@ -327,3 +327,21 @@ func TestProviderKilledWhileIdleRestarts(t *testing.T) {
 		t.Errorf("echo ran on the killed process")
 	}
 }
+
+// TestProviderWritingGarbageOnItsStdout: lines on the MCP stream that are
+// not JSON-RPC (a banner, a truncated object, a reply to no request, an
+// unknown notification) do not break the host: the call is answered and
+// the provider keeps working.
+func TestProviderWritingGarbageOnItsStdout(t *testing.T) {
+	h, _ := startStandard(t)
+	r := h.execute("computer.garbage", nil)
+	t.Logf("garbage call: %s", r.raw)
+	if !r.OK && r.Code != "PROVIDER_UNAVAILABLE" && r.Code != "EXECUTION_ERROR" {
+		t.Fatalf("garbage call: %s", r.raw)
+	}
+	h.awaitReady()
+	for i := 0; i < 3; i++ {
+		wantOK(t, h.execute("computer.echo", map[string]any{"i": i}))
+	}
+	stillServing(t, h)
+}

@@ -48,6 +48,7 @@ var descriptions = map[string]string{
 	"fail":       "Return a tool result with isError set.",
 	"add_tool":   "Register a new tool and notify tools/list_changed.",
 	"echo":       "Return the arguments unchanged.",
+	"garbage":    "Write lines that are not JSON-RPC to stdout (the MCP stream), then succeed.",
 }
 
 func (f *fake) register(extra int) {
@@ -66,6 +67,7 @@ func (f *fake) register(extra int) {
 		"fail":       f.fail,
 		"add_tool":   f.addTool,
 		"echo":       echo,
+		"garbage":    f.garbage,
 	}
 	var tools []server.ServerTool
 	for name, h := range handlers {
@@ -281,4 +283,16 @@ func (f *fake) addRemoteRef(url string) {
 		`"properties":{"target":{"$ref":` + string(ref) + `},"other":{"$ref":"#/$defs/remote"}},` +
 		`"$defs":{"remote":{"$ref":` + string(ref) + `}}}`)
 	f.server.AddTools(f.tool("remote_ref", "A schema that refers to a remote document.", schema, echo))
+}
+
+// garbage writes to stdout, the MCP stream itself, what a badly behaved
+// server prints there: a banner, a truncated object, a reply to a request
+// never made, a notification of an unknown method.
+func (f *fake) garbage(_ context.Context, _ json.RawMessage) (*mcp.CallToolResult, error) {
+	os.Stdout.WriteString("fakemunim says hello on stdout\n" +
+		"{\"jsonrpc\":\"2.0\",\"id\":\n" +
+		"{\"jsonrpc\":\"2.0\",\"id\":987654,\"result\":{\"content\":[]}}\n" +
+		"{\"jsonrpc\":\"2.0\",\"method\":\"notifications/unheard_of\",\"params\":{}}\n" +
+		"\n")
+	return mcp.NewToolResultText("wrote garbage to stdout"), nil
 }
