@@ -138,7 +138,13 @@ func latency(b binaries, dir string, rounds, batch int) ([]row, error) {
 // capabilities.list reply and (2) the first one listing all 50 tools, and a
 // direct client from exec through initialize and tools/list.
 func coldStart(b binaries, dir string, runs int) ([]row, error) {
-	const extra = 36 // fakemunim has 14 built-in tools: 50 in all
+	// Extra trivial tools on top of fakemunim's built-in ones: 50 in all.
+	c, builtin, err := direct(b, 0)
+	if err != nil {
+		return nil, err
+	}
+	c.Close()
+	extra := 50 - builtin
 	var first, full, dir_ []time.Duration
 	want := 0
 	for i := 0; i < runs; i++ {
@@ -262,7 +268,12 @@ func bigResult(b binaries, dir string, runs int) ([]row, error) {
 // idleRSS reads the resident memory of a ready, idle host, and of the same
 // host after the 16 MiB transfer has been garbage collected for a second.
 func idleRSS(b binaries, dir string) ([]row, error) {
-	h, err := startHost(b, dir, 36)
+	c, builtin, err := direct(b, 0)
+	if err != nil {
+		return nil, err
+	}
+	c.Close()
+	h, err := startHost(b, dir, 50-builtin)
 	if err != nil {
 		return nil, err
 	}
