@@ -30,7 +30,9 @@ test('a manifest that does not allow our extension gives HOST_FORBIDDEN with adv
 test('a host that exits at once gives HOST_EXITED pointing at gnosis-host doctor', async () => {
   const dir = fs.mkdtempSync('/tmp/gnosis-exit-');
   const exiting = path.join(dir, 'exits');
-  fs.writeFileSync(exiting, '#!/bin/sh\nexit 3\n', { mode: 0o755 });
+  // It reads the first frame's length before exiting: a host that exits before the browser's first
+  // write makes Chrome report the failed write ("Error when communicating…") instead, a race under load.
+  fs.writeFileSync(exiting, '#!/bin/sh\nhead -c 4 >/dev/null\nexit 3\n', { mode: 0o755 });
   const env = await launch({ hostPath: exiting });
   try {
     const s = await hostState(env);
