@@ -2,12 +2,12 @@
 // built from the chat bridge's and the browser agent's handlers, with the
 // sender checked on every message (router.js). Feature logic lives in the
 // imported modules; this file is only the glue.
-import { senderKind, route } from './router.js';
+import { senderKind, route, mergeHandlers } from './router.js';
 import { handlers as bridgeHandlers, init as initBridge } from './bridge_worker.js';
 import { handlers as agentHandlers, init as initAgent } from './agent/worker.js';
 import { handlers as pageAssistantHandlers, init as initPageAssistant } from './agent/page_assistant_worker.js';
 
-const handlers = { ...bridgeHandlers, ...agentHandlers, ...pageAssistantHandlers };
+const handlers = mergeHandlers(bridgeHandlers, agentHandlers, pageAssistantHandlers);
 const extensionOrigin = chrome.runtime.getURL('').replace(/\/$/, '');
 
 chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {

@@ -36,3 +36,24 @@ export function route(handlers, message, kind) {
   }
   return { handler };
 }
+
+/**
+ * Merges the features' handler maps into the worker's one map. Two features
+ * claiming the same message type is a programming error that would silently
+ * shadow one handler, so it throws instead.
+ * @param {...Object<string, object>} maps
+ * @returns {Object<string, object>}
+ */
+export function mergeHandlers(...maps) {
+  const merged = {};
+  for (const map of maps) {
+    for (const [type, handler] of Object.entries(map)) {
+      if (Object.hasOwn(merged, type)) throw new Error(`two handlers for message type ${type}`);
+      if (!handler || typeof handler.run !== 'function' || !['extension', 'content', 'any'].includes(handler.from)) {
+        throw new Error(`handler for ${type} needs run() and from: extension, content or any`);
+      }
+      merged[type] = handler;
+    }
+  }
+  return merged;
+}

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { route, senderKind } from '../router.js';
+import { mergeHandlers, route, senderKind } from '../router.js';
 
 const ID = 'mbegimjagonemgohdcndepbpfbmlmgdd';
 const ORIGIN = `chrome-extension://${ID}`;
@@ -34,4 +34,34 @@ test('route finds the handler and enforces where it may be called from', () => {
   assert.match(route(handlers, { type: 'nope' }, 'extension').error, /unknown message type/);
   assert.match(route(handlers, null, 'extension').error, /string type/);
   assert.match(route(handlers, { type: 5 }, 'extension').error, /string type/);
+});
+
+test('mergeHandlers joins the feature maps and refuses a type claimed twice or a malformed handler', () => {
+  const a = { 'a.one': { from: 'extension', run() {} } };
+  const b = { 'b.one': { from: 'content', run() {} } };
+  assert.deepEqual(Object.keys(mergeHandlers(a, b)).sort(), ['a.one', 'b.one']);
+  assert.throws(() => mergeHandlers(a, { 'a.one': { from: 'any', run() {} } }), /two handlers for message type a.one/);
+  assert.throws(() => mergeHandlers({ x: { from: 'page', run() {} } }), /needs run\(\) and from/);
+  assert.throws(() => mergeHandlers({ x: { from: 'any' } }), /needs run\(\) and from/);
+});
+
+test('the worker\'s feature maps have no clashing message types', async () => {
+  // The real maps: importing them touches chrome.* at module level, so a stand-in that
+  // answers every property and call with itself lets them load; only keys and shapes are checked.
+  const inert = new Proxy(function () {}, {
+    get: (target, prop) => (prop === 'then' ? undefined : inert),
+    apply: () => inert,
+  });
+  const saved = globalThis.chrome;
+  globalThis.chrome = inert;
+  try {
+    const maps = [];
+    for (const name of ['../bridge_worker.js', '../agent/worker.js', '../agent/page_assistant_worker.js']) {
+      maps.push((await import(name)).handlers);
+    }
+    const merged = mergeHandlers(...maps);
+    assert.ok(Object.keys(merged).length >= maps.length);
+  } finally {
+    globalThis.chrome = saved;
+  }
 });
