@@ -66,7 +66,9 @@ type Session struct {
 	quick     map[string]bool // built-in methods that never block: run on the reader
 
 	queue      chan message
-	writerDone chan struct{} // closed when the writer stops
+	writerDone chan struct{} // closed when the writer goroutine stops
+	out        output        // the output stream, shared by the writer goroutine and request goroutines
+	workers    *pool         // long-lived goroutines that run requests
 
 	mu       sync.Mutex
 	inflight map[string]context.CancelFunc
@@ -147,7 +149,9 @@ func (s *Session) Event(e runtime.Event) {
 	s.send(message{body: b})
 }
 
-// send queues a message for the writer; it is dropped once the writer stopped.
+// send queues a message for the writer goroutine; it is dropped once the
+// writer stopped. The reader uses it (it must never block on the output, or
+// it could not see the input end), and so do runtime events.
 func (s *Session) send(m message) bool {
 	select {
 	case s.queue <- m:
@@ -172,11 +176,13 @@ func (s *Session) Serve(ctx context.Context, rt Runtime, in io.Reader, out io.Wr
 		delete(s.quick, name)
 	}
 
+	s.out.start(out, s.maxFrame, s.log, cancelAll)
+	s.workers = newPool()
+	defer s.workers.stop()
 	stopWriter := make(chan struct{})
-	var writeErr error
 	go func() {
 		defer close(s.writerDone)
-		writeErr = s.runWriter(out, stopWriter, cancelAll)
+		s.runWriter(stopWriter)
 	}()
 
 	var handlers sync.WaitGroup
@@ -203,6 +209,7 @@ func (s *Session) Serve(ctx context.Context, rt Runtime, in io.Reader, out io.Wr
 	waitOr(grace.Done(), func() { handlers.Wait() })
 	close(stopWriter)
 	waitOr(grace.Done(), func() { <-s.writerDone })
+	s.out.stopped.Store(true) // a request still running past the grace is not heard
 	select {
 	case err := <-closed:
 		if err != nil {
@@ -214,12 +221,7 @@ func (s *Session) Serve(ctx context.Context, rt Runtime, in io.Reader, out io.Wr
 	if readErr != nil {
 		return readErr
 	}
-	select {
-	case <-s.writerDone:
-		return writeErr
-	default:
-		return nil
-	}
+	return s.out.failure()
 }
 
 // waitOr runs wait in a goroutine and returns when it is done or at deadline.
@@ -233,27 +235,23 @@ func waitOr(deadline <-chan struct{}, wait func()) {
 }
 
 // runWriter writes queued messages until stop, then writes what is already
-// queued and returns. A write error stops the session (cancel): the client
-// can no longer hear us.
-func (s *Session) runWriter(out io.Writer, stop <-chan struct{}, cancel context.CancelFunc) error {
-	w := &writer{out: out, limit: s.maxFrame}
+// queued and returns. It returns early once the output failed.
+func (s *Session) runWriter(stop <-chan struct{}) {
 	for {
 		select {
 		case m := <-s.queue:
-			if err := w.write(m); err != nil {
-				s.log.Error().Err(err).Msg("writing to the browser failed; stopping")
-				cancel()
-				return fmt.Errorf("writing reply: %w", err)
+			if !s.out.write(m) {
+				return
 			}
 		case <-stop:
 			for {
 				select {
 				case m := <-s.queue:
-					if err := w.write(m); err != nil {
-						return fmt.Errorf("writing reply: %w", err)
+					if !s.out.write(m) {
+						return
 					}
 				default:
-					return nil
+					return
 				}
 			}
 		}
@@ -341,16 +339,18 @@ func (s *Session) dispatch(ctx context.Context, body []byte, methods map[string]
 		s.reply(req.ID, result, err)
 		return
 	}
-	go func() {
+	// A pooled goroutine, whose stack has already grown to what a request
+	// needs, writes its own reply: no hand-off to the writer goroutine.
+	s.workers.run(func() {
 		defer handlers.Done()
-		c := &Call{ID: req.ID, Params: req.Params, Emit: s.emitter(req.ID)}
+		c := &Call{ID: req.ID, Params: req.Params, Emit: s.direct(req.ID)}
 		result, err := run(reqCtx, m, c)
 		s.mu.Lock()
 		delete(s.inflight, key)
 		s.mu.Unlock()
 		cancel()
-		s.reply(req.ID, result, err)
-	}()
+		s.out.write(s.replyMessage(req.ID, result, err))
+	})
 }
 
 // run calls m, turning a panic into an error: one bad handler must not take
@@ -366,6 +366,11 @@ func run(ctx context.Context, m Method, c *Call) (result any, err error) {
 
 // reply queues the reply to a request: success with result, or failure.
 func (s *Session) reply(id json.RawMessage, result any, err error) {
+	s.send(s.replyMessage(id, result, err))
+}
+
+// replyMessage encodes the reply to a request: success with result, or failure.
+func (s *Session) replyMessage(id json.RawMessage, result any, err error) message {
 	var body []byte
 	if err == nil {
 		body, err = successReply(id, result)
@@ -377,7 +382,7 @@ func (s *Session) reply(id json.RawMessage, result any, err error) {
 		body = errorReply(id, err)
 		s.log.Debug().RawJSON("id", id).Str("code", string(runtime.CodeOf(err))).Err(err).Msg("request failed")
 	}
-	s.send(message{id: id, body: body})
+	return message{id: id, body: body}
 }
 
 // cancel cancels the request in flight with the given id key.
@@ -398,8 +403,19 @@ var ErrEventTooLarge = errors.New("event too large for one frame")
 // ErrSessionClosed is returned by Emit once the session has stopped writing.
 var ErrSessionClosed = errors.New("session closed")
 
-// emitter returns Call.Emit for a request.
+// emitter returns Call.Emit for a request answered on the reader: events
+// go through the writer goroutine's queue, as its reply does.
 func (s *Session) emitter(id json.RawMessage) func(any) error {
+	return s.emitVia(id, s.send)
+}
+
+// direct returns Call.Emit for a request on its own goroutine: events are
+// written at once, as its reply is, so they precede it.
+func (s *Session) direct(id json.RawMessage) func(any) error {
+	return s.emitVia(id, s.out.write)
+}
+
+func (s *Session) emitVia(id json.RawMessage, send func(message) bool) func(any) error {
 	return func(event any) error {
 		body, err := withID(id, "", event)
 		if err != nil {
@@ -415,7 +431,7 @@ func (s *Session) emitter(id json.RawMessage) func(any) error {
 			// Clients reassemble chunks as replies: events are never chunked.
 			return fmt.Errorf("%w: event of %d bytes, limit %d", ErrEventTooLarge, len(body), s.maxFrame)
 		}
-		if !s.send(message{id: id, body: body}) {
+		if !send(message{id: id, body: body}) {
 			return ErrSessionClosed
 		}
 		return nil

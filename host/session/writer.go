@@ -1,8 +1,14 @@
 package session
 
 import (
+	"context"
 	"encoding/json"
+	"fmt"
 	"io"
+	"sync"
+	"sync/atomic"
+
+	"github.com/rs/zerolog"
 
 	"github.com/gnosis/gnosis/host/chunk"
 	"github.com/gnosis/gnosis/host/framing"
@@ -43,4 +49,56 @@ func (w *writer) frame(body []byte) error {
 		w.buf = nil // do not pin a large buffer after an unusual frame
 	}
 	return err
+}
+
+// output is the output stream shared by every goroutine that writes: the
+// writer goroutine (replies answered on the reader, runtime events) and the
+// request goroutines, which write their own events and reply. Its mutex
+// keeps each message whole, so chunk frames of one reply are consecutive and
+// never interleave with another message.
+type output struct {
+	mu      sync.Mutex
+	w       writer
+	log     zerolog.Logger
+	fail    context.CancelFunc // stops the session once a write failed
+	err     error              // the first write error; guarded by mu
+	failed  atomic.Bool
+	stopped atomic.Bool // Serve has returned: messages are dropped
+}
+
+func (o *output) start(out io.Writer, limit int, log zerolog.Logger, fail context.CancelFunc) {
+	o.w = writer{out: out, limit: limit}
+	o.log, o.fail = log, fail
+}
+
+// write writes m whole and reports whether it was written. A write error
+// stops the session: the client can no longer hear us.
+func (o *output) write(m message) bool {
+	if o.stopped.Load() || o.failed.Load() {
+		return false
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	if o.failed.Load() {
+		return false
+	}
+	if err := o.w.write(m); err != nil {
+		o.err = fmt.Errorf("writing reply: %w", err)
+		o.failed.Store(true)
+		o.log.Error().Err(err).Msg("writing to the browser failed; stopping")
+		o.fail()
+		return false
+	}
+	return true
+}
+
+// failure returns the write error that stopped the session, if any. It does
+// not wait for a write blocked on a client that stopped reading.
+func (o *output) failure() error {
+	if !o.failed.Load() {
+		return nil
+	}
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	return o.err
 }
