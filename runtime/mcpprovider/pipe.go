@@ -139,8 +139,8 @@ func (t *pipeTransport) route(line []byte) {
 		}
 		go t.serve(req)
 	case env.id != nil:
-		var id mcp.RequestId
-		if err := json.Unmarshal(env.id, &id); err != nil {
+		id, key, ok := responseID(env.id)
+		if !ok {
 			return
 		}
 		resp := &transport.JSONRPCResponse{JSONRPC: mcp.JSONRPC_VERSION, ID: id}
@@ -152,7 +152,6 @@ func (t *pipeTransport) route(line []byte) {
 		} else {
 			resp.Result = json.RawMessage(env.result)
 		}
-		key := id.String()
 		t.mu.Lock()
 		ch := t.pending[key]
 		delete(t.pending, key)
@@ -161,6 +160,21 @@ func (t *pipeTransport) route(line []byte) {
 			ch <- resp // buffered: never blocks
 		}
 	}
+}
+
+// responseID decodes a response's id and its key in the pending table
+// (mcp.RequestId.String). The usual id, a string without escapes such as our
+// "gnosis-N", is read without a JSON decoder.
+func responseID(raw []byte) (mcp.RequestId, string, bool) {
+	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' && bytes.IndexByte(raw[1:n-1], '\\') < 0 && bytes.IndexByte(raw[1:n-1], '"') < 0 {
+		v := string(raw[1 : n-1])
+		return mcp.NewRequestId(v), "string:" + v, true
+	}
+	var id mcp.RequestId
+	if err := json.Unmarshal(raw, &id); err != nil {
+		return id, "", false
+	}
+	return id, id.String(), true
 }
 
 // serve answers a request from the server (ping, sampling, roots...) with
@@ -185,11 +199,12 @@ func (t *pipeTransport) serve(req transport.JSONRPCRequest) {
 	}
 	b, err := json.Marshal(resp)
 	if err == nil {
-		_ = t.write(b)
+		_ = t.write(append(b, '\n'))
 	}
 }
 
-func (t *pipeTransport) write(b []byte) error {
+// write writes one message, line: its JSON text and a newline.
+func (t *pipeTransport) write(line []byte) error {
 	select {
 	case <-t.done:
 		return transport.ErrTransportClosed
@@ -197,7 +212,7 @@ func (t *pipeTransport) write(b []byte) error {
 	}
 	t.writeMu.Lock()
 	defer t.writeMu.Unlock()
-	if _, err := t.w.Write(append(b, '\n')); err != nil {
+	if _, err := t.w.Write(line); err != nil {
 		return fmt.Errorf("writing to the server: %w", err)
 	}
 	return nil
@@ -212,7 +227,16 @@ func (t *pipeTransport) SendRequest(ctx context.Context, req transport.JSONRPCRe
 	if err != nil {
 		return nil, fmt.Errorf("encoding request: %w", err)
 	}
-	key := req.ID.String()
+	return t.roundTrip(ctx, req.ID.String(), append(b, '\n'))
+}
+
+// roundTrip sends line, a request already encoded (newline included) whose
+// id has the pending-table key key (mcp.RequestId.String), and waits for
+// its response.
+func (t *pipeTransport) roundTrip(ctx context.Context, key string, line []byte) (*transport.JSONRPCResponse, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
 	ch := make(chan *transport.JSONRPCResponse, 1)
 	t.mu.Lock()
 	select {
@@ -228,7 +252,7 @@ func (t *pipeTransport) SendRequest(ctx context.Context, req transport.JSONRPCRe
 		delete(t.pending, key)
 		t.mu.Unlock()
 	}
-	if err := t.write(b); err != nil {
+	if err := t.write(line); err != nil {
 		forget()
 		return nil, err
 	}
@@ -255,7 +279,7 @@ func (t *pipeTransport) SendNotification(ctx context.Context, n mcp.JSONRPCNotif
 	if err != nil {
 		return fmt.Errorf("encoding notification: %w", err)
 	}
-	return t.write(b)
+	return t.write(append(b, '\n'))
 }
 
 // SetNotificationHandler implements transport.Interface.

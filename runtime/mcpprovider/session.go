@@ -1,6 +1,7 @@
 package mcpprovider
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"sort"
+	"strconv"
 	"sync/atomic"
 	"time"
 
@@ -221,11 +223,50 @@ func (e *rpcError) Error() string { return fmt.Sprintf("server error %d: %s", e.
 // request sends one raw JSON-RPC request and returns its raw result. Our ids
 // are strings, so they never collide with mcp-go's numeric ones.
 func (s *session) request(ctx context.Context, method string, params any) (json.RawMessage, error) {
-	id := mcp.NewRequestId(fmt.Sprintf("gnosis-%d", s.nextID.Add(1)))
-	resp, err := s.tr.SendRequest(ctx, transport.JSONRPCRequest{JSONRPC: mcp.JSONRPC_VERSION, ID: id, Method: method, Params: params})
+	var raw json.RawMessage
+	if params != nil {
+		b, err := json.Marshal(params)
+		if err != nil {
+			return nil, fmt.Errorf("encoding request: %w", err)
+		}
+		raw = b
+	}
+	var buf bytes.Buffer
+	return s.send(ctx, &buf, method, func(b *bytes.Buffer) error {
+		if raw != nil {
+			b.Write(raw)
+		}
+		return nil
+	})
+}
+
+// send encodes the request {"jsonrpc","id","method","params"} into buf
+// (params written by params; none if it writes nothing), sends it and
+// returns the raw result. The request is encoded by hand: it is on every
+// call's path, where encoding/json's reflection showed in profiles.
+func (s *session) send(ctx context.Context, buf *bytes.Buffer, method string, params func(*bytes.Buffer) error) (json.RawMessage, error) {
+	n := s.nextID.Add(1)
+	b := buf.AvailableBuffer()
+	b = append(b, `{"jsonrpc":"2.0","id":"gnosis-`...)
+	b = strconv.AppendInt(b, n, 10)
+	b = append(b, `","method":`...)
+	b = appendString(b, method)
+	buf.Write(b)
+	at := buf.Len()
+	buf.WriteString(`,"params":`)
+	mark := buf.Len()
+	if err := params(buf); err != nil {
+		return nil, fmt.Errorf("encoding request: %w", err)
+	}
+	if buf.Len() == mark {
+		buf.Truncate(at)
+	}
+	buf.WriteString("}\n")
+	v := "gnosis-" + strconv.FormatInt(n, 10)
+	resp, err := s.tr.roundTrip(ctx, "string:"+v, buf.Bytes())
 	if err != nil {
 		if ctx.Err() != nil {
-			s.cancelled(id, ctx.Err())
+			s.cancelled(mcp.NewRequestId(v), ctx.Err())
 			return nil, ctx.Err()
 		}
 		return nil, s.explain(err)
@@ -238,6 +279,20 @@ func (s *session) request(ctx context.Context, method string, params any) (json.
 		return nil, e
 	}
 	return resp.Result, nil
+}
+
+// appendString appends v as a JSON string: as is when it is printable ASCII
+// with nothing to escape (tool and method names), else encoded.
+func appendString(b []byte, v string) []byte {
+	for i := 0; i < len(v); i++ {
+		if c := v[i]; c < 0x20 || c > 0x7e || c == '"' || c == '\\' {
+			q, _ := json.Marshal(v) // a string always encodes
+			return append(b, q...)
+		}
+	}
+	b = append(b, '"')
+	b = append(b, v...)
+	return append(b, '"')
 }
 
 // cancelled tells the server to stop working on request id. mcp-go does
@@ -281,11 +336,20 @@ func (s *session) explain(err error) error {
 func (s *session) call(ctx context.Context, tool string, args json.RawMessage, timeout time.Duration) (json.RawMessage, error) {
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	params := struct {
-		Name      string          `json:"name"`
-		Arguments json.RawMessage `json:"arguments"`
-	}{tool, args}
-	res, err := s.request(cctx, string(mcp.MethodToolsCall), params)
+	var buf bytes.Buffer
+	buf.Grow(len(args) + len(tool) + 96)
+	res, err := s.send(cctx, &buf, string(mcp.MethodToolsCall), func(b *bytes.Buffer) error {
+		b.WriteString(`{"name":`)
+		b.Write(appendString(b.AvailableBuffer(), tool))
+		b.WriteString(`,"arguments":`)
+		if len(args) == 0 {
+			b.WriteString("null")
+		} else if err := json.Compact(b, args); err != nil { // one line, as stdio requires
+			return err
+		}
+		b.WriteByte('}')
+		return nil
+	})
 	if err == nil {
 		return res, nil
 	}
