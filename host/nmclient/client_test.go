@@ -1,0 +1,207 @@
+package nmclient
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gnosis/gnosis/host/chunk"
+	"github.com/gnosis/gnosis/host/framing"
+	"github.com/gnosis/gnosis/host/launch"
+	"github.com/google/go-cmp/cmp"
+)
+
+// The test binary doubles as the peer: started with NMCLIENT_PEER set, it
+// behaves as a small host (see peer), so the client's process handling is
+// exercised across a real pipe without building gnosis-host.
+func TestMain(m *testing.M) {
+	if os.Getenv("NMCLIENT_PEER") != "" {
+		os.Exit(peer())
+	}
+	os.Exit(m.Run())
+}
+
+// peer answers framed requests: "launch" with its arguments, folder and
+// NMCLIENT_X; "echo" with a progress event then its params; "big" with a
+// reply chunked into 1 KiB frames; "exit" by exiting with status 3 at once;
+// "hang" by ignoring everything from then on; "silent" not at all.
+func peer() int {
+	fmt.Fprintln(os.Stderr, "peer log line")
+	for {
+		body, err := framing.Read(os.Stdin, nil, framing.MaxInbound)
+		if err != nil {
+			return 0
+		}
+		var req struct {
+			ID     json.RawMessage
+			Method string
+			Params json.RawMessage
+		}
+		json.Unmarshal(body, &req)
+		reply := func(v any) {
+			b, _ := json.Marshal(map[string]any{"id": req.ID, "ok": true, "result": v})
+			framing.Write(os.Stdout, b)
+		}
+		switch req.Method {
+		case "launch":
+			dir, _ := os.Getwd()
+			reply(map[string]any{"args": os.Args[1:], "dir": dir, "x": os.Getenv("NMCLIENT_X")})
+		case "echo":
+			framing.Write(os.Stdout, []byte(`{"id":`+string(req.ID)+`,"event":"progress"}`))
+			framing.Write(os.Stdout, []byte(`{"event":"provider.state"}`))
+			reply(req.Params)
+		case "big":
+			b, _ := json.Marshal(map[string]any{"id": req.ID, "ok": true, "result": strings.Repeat("ü", 5000)})
+			chunk.Each(req.ID, b, 1024, func(f []byte) error { return framing.Write(os.Stdout, f) })
+		case "exit":
+			return 3
+		case "hang":
+			time.Sleep(time.Minute)
+		}
+	}
+}
+
+func startPeer(t *testing.T, opts ...Option) *Client {
+	t.Helper()
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := append(os.Environ(), "NMCLIENT_PEER=1")
+	c, err := Start(exe, append([]Option{WithEnv(env)}, opts...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Stop(5 * time.Second) })
+	return c
+}
+
+func within() <-chan time.Time { return time.After(30 * time.Second) }
+
+func TestCallReturnsItsReplyPastEventsAndChunks(t *testing.T) {
+	c := startPeer(t)
+	big, _ := json.Marshal(map[string]any{"id": 0, "ok": true, "result": strings.Repeat("ü", 5000)})
+	tests := []struct {
+		method string
+		params any
+		want   string
+	}{
+		{"echo", map[string]int{"a": 1}, `{"id":%s,"ok":true,"result":{"a":1}}`},
+		{"echo", nil, `{"id":%s,"ok":true,"result":null}`},
+		{"big", nil, strings.Replace(string(big), `"id":0`, `"id":%s`, 1)},
+	}
+	for i, tt := range tests {
+		got, err := c.Call(tt.method, tt.params, within())
+		if err != nil {
+			t.Fatalf("%s: %v", tt.method, err)
+		}
+		if diff := cmp.Diff(fmt.Sprintf(tt.want, fmt.Sprint(i+1)), string(got)); diff != "" {
+			t.Errorf("%s reply (-want +got):\n%s", tt.method, diff)
+		}
+	}
+	if s := c.Stats(); s.Largest > 1024 || s.Frames < 10 {
+		t.Errorf("stats %+v: want at least 10 frames of at most 1024 bytes", s)
+	}
+}
+
+func TestStartLaunchesAsABrowserDoes(t *testing.T) {
+	exe, _ := os.Executable()
+	elsewhere := t.TempDir()
+	tests := []struct {
+		name string
+		opts []Option
+		want map[string]any
+	}{
+		{"defaults", nil, map[string]any{"args": []any{launch.OurOrigin}, "dir": dirOf(exe), "x": ""}},
+		{"windows arguments", []Option{WithArgs("--parent-window=0")},
+			map[string]any{"args": []any{launch.OurOrigin, "--parent-window=0"}, "dir": dirOf(exe), "x": ""}},
+		{"foreign origin, folder and environment",
+			[]Option{WithOrigin("chrome-extension://other/"), WithDir(elsewhere), WithEnv(append(os.Environ(), "NMCLIENT_PEER=1", "NMCLIENT_X=y"))},
+			map[string]any{"args": []any{"chrome-extension://other/"}, "dir": elsewhere, "x": "y"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := startPeer(t, tt.opts...)
+			reply, err := c.Call("launch", nil, within())
+			if err != nil {
+				t.Fatal(err)
+			}
+			var r struct{ Result map[string]any }
+			if err := json.Unmarshal(reply, &r); err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.want, r.Result); diff != "" {
+				t.Errorf("launch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func dirOf(p string) string { return p[:strings.LastIndex(p, string(os.PathSeparator))] }
+
+func TestAwaitReportsTimeoutAndExit(t *testing.T) {
+	c := startPeer(t)
+	if _, err := c.Call("silent", nil, time.After(50*time.Millisecond)); !errors.Is(err, ErrTimeout) {
+		t.Errorf("silent: err = %v, want ErrTimeout", err)
+	}
+	if _, err := c.Call("exit", nil, within()); !errors.Is(err, io.EOF) {
+		t.Errorf("exit: err = %v, want one wrapping io.EOF", err)
+	}
+	<-c.Exited()
+	if code := c.ExitCode(); code != 3 {
+		t.Errorf("exit code %d, want 3", code)
+	}
+}
+
+// lockedBuffer is an io.Writer safe for the stderr copier and the test.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+func TestStopClosesInputAndKillsOnlyAHostThatLingers(t *testing.T) {
+	var stderr lockedBuffer
+	c := startPeer(t, WithStderr(&stderr))
+	if _, err := c.Call("echo", nil, within()); err != nil {
+		t.Fatal(err)
+	}
+	if killed := c.Stop(10 * time.Second); killed {
+		t.Error("a host that exits when its input closes was killed")
+	}
+	if got := c.ExitCode(); got != 0 {
+		t.Errorf("exit code %d, want 0", got)
+	}
+	// The log is copied as it comes; give the copier time to catch up.
+	for end := time.Now().Add(10 * time.Second); !strings.Contains(stderr.String(), "peer log line"); time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(end) {
+			t.Fatalf("stderr %q lacks the host's log", stderr.String())
+		}
+	}
+
+	c = startPeer(t)
+	if _, err := c.Request("hang", nil); err != nil {
+		t.Fatal(err)
+	}
+	if killed := c.Stop(100 * time.Millisecond); !killed {
+		t.Error("a host ignoring its closed input was not killed")
+	}
+}

@@ -1,0 +1,120 @@
+package nmclient
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/gnosis/gnosis/host/chunk"
+	"github.com/gnosis/gnosis/host/framing"
+)
+
+// header is what the client needs of a frame to route it.
+type header struct {
+	ID     json.RawMessage `json:"id"`
+	OK     json.RawMessage `json:"ok"`
+	Event  json.RawMessage `json:"event"`
+	Chunk  *int            `json:"chunk"`
+	Chunks int             `json:"chunks"`
+}
+
+// run is the chunked reply being received: its frames must be consecutive.
+type run struct {
+	id          string
+	next, total int
+}
+
+// reader turns frames into messages, checking the protocol as it goes.
+type reader struct {
+	joiner chunk.Joiner
+	open   *run
+}
+
+// read delivers the host's messages until its output ends.
+func (c *Client) read(out io.ReadCloser) {
+	defer out.Close()
+	fr := framing.NewReader(out, c.cfg.maxFrame)
+	var rd reader
+	for {
+		body, err := fr.Read()
+		if err == nil {
+			c.frames.Add(1)
+			if n := int64(len(body)); n > c.largest.Load() {
+				c.largest.Store(n)
+			}
+			t0 := time.Now()
+			var m *Message
+			m, err = rd.frame(body, c.cfg.violate)
+			c.decode.Add(int64(time.Since(t0)))
+			if m != nil {
+				c.msgs <- *m
+			}
+		}
+		if err != nil {
+			if errors.Is(err, io.EOF) && rd.open != nil {
+				err = fmt.Errorf("output ended inside chunked reply %s (%d of %d chunks): %w", rd.open.id, rd.open.next, rd.open.total, framing.ErrTruncated)
+			}
+			c.err = err
+			close(c.msgs)
+			return
+		}
+	}
+}
+
+// frame takes one frame's body and returns the message it completes, if
+// any. A violation ends the stream (err) unless violate is set, which then
+// hears of it; a frame that cannot be used is dropped.
+func (rd *reader) frame(body []byte, violate func(error)) (*Message, error) {
+	fail := func(err error) error {
+		if violate == nil {
+			return err
+		}
+		violate(err)
+		return nil
+	}
+	var h header
+	if err := json.Unmarshal(body, &h); err != nil {
+		return nil, fail(fmt.Errorf("frame is not a JSON object: %w: %s", err, clip(body)))
+	}
+	if h.Chunk == nil {
+		if rd.open != nil {
+			if err := fail(fmt.Errorf("frame interleaved in chunked reply %s: %s", rd.open.id, clip(body))); err != nil {
+				return nil, err
+			}
+		}
+		return &Message{Body: body, ID: h.ID, Reply: h.ID != nil && (h.Event == nil || h.OK != nil), Frames: 1}, nil
+	}
+	id := string(h.ID)
+	if rd.open == nil && *h.Chunk == 0 {
+		rd.open = &run{id: id, total: h.Chunks}
+	}
+	if o := rd.open; o == nil || id != o.id || *h.Chunk != o.next || h.Chunks != o.total {
+		want := run{}
+		if o != nil {
+			want = *o
+		}
+		rd.open, rd.joiner = nil, chunk.Joiner{}
+		return nil, fail(fmt.Errorf("chunk %d/%d of id %s out of sequence (expected %d/%d of %s)", *h.Chunk, h.Chunks, id, want.next, want.total, want.id))
+	}
+	rd.open.next++
+	msg, err := rd.joiner.Add(body)
+	if err != nil {
+		rd.open, rd.joiner = nil, chunk.Joiner{}
+		return nil, fail(err)
+	}
+	if msg == nil {
+		return nil, nil
+	}
+	rd.open = nil
+	return &Message{Body: msg, ID: h.ID, Reply: true, Frames: h.Chunks}, nil
+}
+
+// clip shortens b for error messages.
+func clip(b []byte) string {
+	if len(b) > 400 {
+		return fmt.Sprintf("%s... (%d bytes)", b[:400], len(b))
+	}
+	return string(b)
+}
