@@ -5,7 +5,7 @@ HOST    := $(BIN)/gnosis-host
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 
-.PHONY: all build install test test-go test-unit test-e2e bench dist fuzz clean
+.PHONY: all build install setup test test-go test-unit test-e2e bench dist fuzz clean
 
 all: build
 
@@ -16,7 +16,13 @@ build:
 install: build
 	./$(HOST) install
 
-test: test-go test-unit test-e2e
+# The tests need Debian's chromium, wine64, mingw, osslsigncode and the npm packages: setup installs
+# whatever is missing (tests/setup.sh), so `make test` works on a fresh machine.
+setup:
+	./tests/setup.sh
+
+test: setup
+	$(MAKE) test-go test-unit test-e2e
 
 test-go:
 	$(GO) vet ./...

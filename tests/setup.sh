@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs what `make test` needs on a fresh Debian machine, and nothing that is already there:
+# Debian's chromium (end-to-end tests), wine64 and the mingw compiler (the Windows build under Wine),
+# osslsigncode and openssl (signing test), unzip, the npm packages from the committed lock file, and
+# the Go modules. Safe to run again; `make test` runs it first.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+need=()
+command -v chromium >/dev/null || need+=(chromium)
+command -v wine64 >/dev/null || [ -x /usr/lib/wine/wine64 ] || need+=(wine64)
+command -v x86_64-w64-mingw32-gcc >/dev/null || need+=(gcc-mingw-w64-x86-64-win32)
+command -v osslsigncode >/dev/null || need+=(osslsigncode)
+command -v openssl >/dev/null || need+=(openssl)
+command -v unzip >/dev/null || need+=(unzip)
+if [ ${#need[@]} -gt 0 ]; then
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  echo "tests/setup.sh: installing ${need[*]}" >&2
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+  $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}"
+fi
+
+# npm ci only when node_modules was not installed from this very lock file.
+stamp=node_modules/.gnosis-lock.sha256
+want=$(sha256sum package-lock.json | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+  npm ci --no-audit --no-fund
+  echo "$want" > "$stamp"
+fi
+go mod download
