@@ -1,20 +1,16 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
-	"path/filepath"
 	"time"
 
-	"github.com/gnosis/gnosis/host/chunk"
 	"github.com/gnosis/gnosis/host/framing"
-	"github.com/gnosis/gnosis/host/launch"
+	"github.com/gnosis/gnosis/host/nmclient"
 )
 
 // callID is the id of the one request call sends; waitID that of its health
@@ -74,7 +70,7 @@ func runCall(args []string) error {
 			return err
 		}
 	}
-	if err := h.send(request); err != nil {
+	if err := h.Send(request); err != nil {
 		return err
 	}
 	reply, err := h.await(callID, deadline)
@@ -94,95 +90,34 @@ func runCall(args []string) error {
 const settleWait = 35 * time.Second
 
 // child is a host process started the way a browser starts one.
-type child struct {
-	cmd   *exec.Cmd
-	in    io.WriteCloser
-	msgs  chan []byte // whole messages, chunked replies reassembled
-	rerr  chan error  // why the output ended
-	ended bool
-}
+type child struct{ *nmclient.Client }
 
 func startChild(verbose bool) (*child, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, fmt.Errorf("locating this binary: %w", err)
 	}
-	cmd := exec.Command(exe, launch.OurOrigin)
-	cmd.Dir = filepath.Dir(exe)
+	opts := []nmclient.Option{nmclient.WithMaxFrame(framing.MaxInbound)}
 	if verbose {
-		cmd.Stderr = os.Stderr
+		opts = append(opts, nmclient.WithStderr(os.Stderr))
 	}
-	in, err := cmd.StdinPipe()
+	c, err := nmclient.Start(exe, opts...)
 	if err != nil {
-		return nil, err
-	}
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("starting the host: %w", err)
 	}
-	c := &child{cmd: cmd, in: in, msgs: make(chan []byte, 16), rerr: make(chan error, 1)}
-	go c.read(out)
-	return c, nil
+	return &child{c}, nil
 }
 
-// read turns the child's frames into messages.
-func (c *child) read(out io.Reader) {
-	r := framing.NewReader(out, framing.MaxInbound)
-	var j chunk.Joiner
-	for {
-		body, err := r.Read()
-		if err != nil {
-			c.rerr <- err
-			close(c.msgs)
-			return
-		}
-		msg, err := j.Add(body)
-		if err != nil {
-			c.rerr <- err
-			close(c.msgs)
-			return
-		}
-		if msg != nil {
-			c.msgs <- msg
-		}
-	}
-}
-
-func (c *child) send(body []byte) error {
-	if err := framing.Write(c.in, body); err != nil {
-		return fmt.Errorf("sending to the host: %w", err)
-	}
-	return nil
-}
-
-var errTimeout = errors.New("timed out waiting for the host's reply")
-
-// await returns the reply (a message with "ok") whose id is id; events and
-// other replies are skipped.
+// await returns the reply whose id is id; events and other replies are skipped.
 func (c *child) await(id string, deadline <-chan time.Time) ([]byte, error) {
-	for {
-		select {
-		case msg, ok := <-c.msgs:
-			if !ok {
-				err := <-c.rerr
-				if errors.Is(err, io.EOF) {
-					return nil, errors.New("the host exited without replying (run with --verbose to see its log)")
-				}
-				return nil, fmt.Errorf("reading from the host: %w", err)
-			}
-			var m struct {
-				ID json.RawMessage `json:"id"`
-				OK *bool           `json:"ok"`
-			}
-			if json.Unmarshal(msg, &m) == nil && m.OK != nil && bytes.Equal(m.ID, []byte(id)) {
-				return msg, nil
-			}
-		case <-deadline:
-			return nil, errTimeout
-		}
+	reply, err := c.Await(id, deadline)
+	switch {
+	case err == nil || errors.Is(err, nmclient.ErrTimeout):
+		return reply, err
+	case errors.Is(err, io.EOF):
+		return nil, errors.New("the host exited without replying (run with --verbose to see its log)")
+	default:
+		return nil, fmt.Errorf("reading from the host: %w", err)
 	}
 }
 
@@ -190,12 +125,12 @@ func (c *child) await(id string, deadline <-chan time.Time) ([]byte, error) {
 func (c *child) waitSettled(deadline <-chan time.Time) error {
 	probe := []byte(`{"id":` + waitID + `,"method":"health"}`)
 	for {
-		if err := c.send(probe); err != nil {
+		if err := c.Send(probe); err != nil {
 			return err
 		}
 		reply, err := c.await(waitID, deadline)
 		if err != nil {
-			if errors.Is(err, errTimeout) {
+			if errors.Is(err, nmclient.ErrTimeout) {
 				return nil // send the request anyway: its reply says what is wrong
 			}
 			return err
@@ -222,14 +157,4 @@ func (c *child) waitSettled(deadline <-chan time.Time) error {
 
 // stop closes the child's stdin, as a browser closing the port does, and
 // waits for it to exit (it must within a second; it is killed after three).
-func (c *child) stop() {
-	c.in.Close()
-	done := make(chan struct{})
-	go func() { c.cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(3 * time.Second):
-		c.cmd.Process.Kill()
-		<-done
-	}
-}
+func (c *child) stop() { c.Stop(3 * time.Second) }

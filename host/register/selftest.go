@@ -3,14 +3,13 @@ package register
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
-	"github.com/gnosis/gnosis/host/framing"
+	"github.com/gnosis/gnosis/host/nmclient"
 )
 
 // Health is the part of a health reply the self-test reports.
@@ -31,80 +30,43 @@ type Health struct {
 // folder), sends a framed health request and waits up to timeout for the
 // reply. The host is then let go by closing its stdin.
 func SelfTest(goos, bin string, timeout time.Duration) (Health, error) {
-	args := []string{Origin}
+	opts := []nmclient.Option{nmclient.WithOrigin(Origin)}
 	if goos == "windows" {
-		args = append(args, "--parent-window=0")
+		opts = append(opts, nmclient.WithArgs("--parent-window=0"))
 	}
-	cmd := exec.Command(bin, args...)
-	cmd.Dir = filepath.Dir(bin)
 	var stderr lockedBuffer
-	cmd.Stderr = &stderr
-	stdin, err := cmd.StdinPipe()
+	c, err := nmclient.Start(bin, append(opts, nmclient.WithStderr(&stderr))...)
 	if err != nil {
-		return Health{}, err
+		return Health{}, fmt.Errorf("%w (the browser says \"Failed to start native messaging host\")", err)
 	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return Health{}, err
-	}
-	if err := cmd.Start(); err != nil {
-		return Health{}, fmt.Errorf("start %s: %w (the browser says \"Failed to start native messaging host\")", bin, err)
-	}
-	defer func() {
-		stdin.Close()
-		done := make(chan struct{})
-		go func() { cmd.Wait(); close(done) }()
-		select {
-		case <-done:
-		case <-time.After(2 * time.Second):
-			cmd.Process.Kill()
-			<-done
-		}
-	}()
-	type result struct {
-		body []byte
-		err  error
-	}
-	replies := make(chan result, 16)
-	go func() {
-		for {
-			body, err := framing.Read(stdout, nil, framing.MaxOutbound)
-			if err != nil {
-				replies <- result{nil, err}
-				return
-			}
-			if bytes.Contains(body, []byte(`"id"`)) { // events carry no id
-				replies <- result{body, nil}
-			}
-		}
-	}()
+	defer c.Stop(2 * time.Second)
 	deadline := time.After(timeout)
 	var last Health
-	for id := 1; ; id++ {
-		if err := framing.Write(stdin, []byte(fmt.Sprintf(`{"id":%d,"method":"health"}`, id))); err != nil {
+	for {
+		id, err := c.Request("health", nil)
+		if err != nil {
 			return Health{}, fmt.Errorf("send health request: %w%s", err, tail(stderr.String()))
 		}
-		select {
-		case r := <-replies:
-			if r.err != nil {
-				return Health{}, fmt.Errorf("no health reply: %v%s (the browser says \"Native host has exited\" or \"Error when communicating with the native messaging host\")", r.err, tail(stderr.String()))
-			}
-			var h Health
-			if err := json.Unmarshal(r.body, &h); err != nil {
-				return Health{}, fmt.Errorf("health reply is not JSON: %w", err)
-			}
-			if !h.OK {
-				return h, fmt.Errorf("health reply not ok: %s", r.body)
-			}
-			last = h
-			if !h.starting() {
-				return h, nil
-			}
-		case <-deadline:
+		body, err := c.Await(id, deadline)
+		if errors.Is(err, nmclient.ErrTimeout) {
 			if last.OK {
 				return last, nil // a provider is still starting: report what we have
 			}
 			return Health{}, fmt.Errorf("no health reply within %s%s", timeout, tail(stderr.String()))
+		}
+		if err != nil {
+			return Health{}, fmt.Errorf("no health reply: %v%s (the browser says \"Native host has exited\" or \"Error when communicating with the native messaging host\")", err, tail(stderr.String()))
+		}
+		var h Health
+		if err := json.Unmarshal(body, &h); err != nil {
+			return Health{}, fmt.Errorf("health reply is not JSON: %w", err)
+		}
+		if !h.OK {
+			return h, fmt.Errorf("health reply not ok: %s", body)
+		}
+		last = h
+		if !h.starting() {
+			return h, nil
 		}
 		// A provider is still starting: ask again shortly, within the deadline.
 		select {
