@@ -2,19 +2,19 @@ package tests
 
 import (
 	"bytes"
-	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/gnosis/gnosis/host/nmclient"
 )
 
 // extensionOrigin is the origin Chrome passes as argv[1] for our extension.
@@ -105,16 +105,16 @@ type event struct {
 	raw          []byte
 }
 
-// host is a running gnosis-host driven the way a browser drives it.
+// host is a running gnosis-host driven the way a browser drives it, through
+// the shared native-messaging client, plus the test's own bookkeeping and
+// strictness: every frame on stdout must be within the limit and a JSON
+// object, and chunks of a reply consecutive and complete.
 type host struct {
 	t     *testing.T
-	cmd   *exec.Cmd
+	c     *nmclient.Client
 	mark  string // GNOSIS_TEST_MARK value in the environment of the host and its providers
 	dir   string // temporary directory of this host (config, logs, fakemunim state)
 	limit int    // outbound frame limit the host must respect
-
-	wmu   sync.Mutex
-	stdin io.WriteCloser
 
 	mu         sync.Mutex
 	changed    chan struct{} // closed and replaced whenever something arrives
@@ -122,14 +122,9 @@ type host struct {
 	nulls      []reply
 	events     []event
 	violations []string
-	frames     int
-	largest    int
 
 	readDone chan struct{}
-	exited   chan struct{}
-	exitErr  error
 	stderr   *tailBuffer
-	nextID   int
 }
 
 // startHost starts the real binary with argv[1] set to the caller's origin,
@@ -181,40 +176,21 @@ func startHost(t *testing.T, o hostOptions) *host {
 	}
 	env = append(env, o.env...)
 
-	// Our own pipes (not exec's copying goroutines), so Wait returns when the
-	// host exits even if a leaked child still holds a pipe.
-	inR, inW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
+	h := &host{
+		t: t, mark: mark, dir: dir, limit: limit,
+		changed: make(chan struct{}), replies: map[string][]reply{},
+		readDone: make(chan struct{}), stderr: &tailBuffer{max: 256 << 10},
 	}
-	outR, outW, err := os.Pipe()
+	// Frames above the limit are read on (up to a size that can only be
+	// garbage) and reported, like every other violation, at the end.
+	c, err := nmclient.Start(hostBin, nmclient.WithOrigin(origin), nmclient.WithEnv(env), nmclient.WithDir(dir),
+		nmclient.WithStderr(h.stderr), nmclient.WithMaxFrame(256<<20),
+		nmclient.WithViolations(func(err error) { h.violate("%v", err) }))
 	if err != nil {
-		t.Fatal(err)
-	}
-	errR, errW, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(hostBin, origin)
-	cmd.Env = env
-	cmd.Dir = dir
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = inR, outW, errW
-	if err := cmd.Start(); err != nil {
 		t.Fatalf("start host: %v", err)
 	}
-	inR.Close()
-	outW.Close()
-	errW.Close()
-
-	h := &host{
-		t: t, cmd: cmd, mark: mark, dir: dir, limit: limit, stdin: inW,
-		changed: make(chan struct{}), replies: map[string][]reply{},
-		readDone: make(chan struct{}), exited: make(chan struct{}),
-		stderr: &tailBuffer{max: 256 << 10},
-	}
-	go h.read(outR)
-	go func() { io.Copy(h.stderr, errR); errR.Close() }()
-	go func() { h.exitErr = cmd.Wait(); close(h.exited) }()
+	h.c = c
+	go h.read()
 	t.Cleanup(h.cleanup)
 	return h
 }
@@ -230,21 +206,19 @@ func (h *host) use(t *testing.T) {
 // seen on stdout, and kills any process left behind (orphans are asserted by
 // TestStdinCloseStopsEverything; here they are only cleaned up).
 func (h *host) cleanup() {
-	h.wmu.Lock()
-	h.stdin.Close()
-	h.wmu.Unlock()
-	select {
-	case <-h.exited:
-	case <-time.After(10 * time.Second):
-		h.t.Errorf("host did not exit within 10 s of stdin closing; killing it")
-		h.cmd.Process.Kill()
-		<-h.exited
+	if h.c.Stop(10 * time.Second) {
+		h.t.Errorf("host did not exit within 10 s of stdin closing; killed it")
 	}
 	for _, pid := range markedProcesses(h.mark) {
 		h.t.Logf("killing leftover process %d", pid)
 		if p, err := os.FindProcess(pid); err == nil {
 			p.Kill()
 		}
+	}
+	select {
+	case <-h.readDone:
+	case <-time.After(10 * time.Second):
+		h.t.Errorf("host's stdout still open 10 s after it exited")
 	}
 	h.mu.Lock()
 	for _, v := range h.violations {
@@ -256,93 +230,29 @@ func (h *host) cleanup() {
 	}
 }
 
-// read parses stdout as frames until it ends, checking every byte: each frame
-// within the limit, a JSON object, chunks consecutive and complete.
-func (h *host) read(r io.ReadCloser) {
+// read files the host's messages as replies (by id) and events until
+// stdout ends, then checks how it ended and that no frame exceeded the limit.
+func (h *host) read() {
 	defer close(h.readDone)
-	defer r.Close()
-	var chunkID string // id of the chunked reply being received, if any
-	var chunkData strings.Builder
-	chunkNext, chunkTotal := 0, 0
-	for {
-		var hdr [4]byte
-		if _, err := io.ReadFull(r, hdr[:]); err != nil {
-			if !errors.Is(err, io.EOF) {
-				h.violate("stdout ended inside a frame header: %v", err)
-			}
-			if chunkID != "" {
-				h.violate("stdout ended inside chunked reply %s (%d of %d chunks)", chunkID, chunkNext, chunkTotal)
-			}
-			return
-		}
-		n := int(binary.LittleEndian.Uint32(hdr[:]))
-		if n > h.limit {
-			h.violate("frame of %d bytes exceeds the %d-byte limit", n, h.limit)
-			if n > 256<<20 {
-				return // cannot be resynchronised; header is garbage
-			}
-		}
-		body := make([]byte, n)
-		if _, err := io.ReadFull(r, body); err != nil {
-			h.violate("stdout ended inside a %d-byte frame: %v", n, err)
-			return
-		}
-		h.mu.Lock()
-		h.frames++
-		h.largest = max(h.largest, n)
-		h.mu.Unlock()
-		var m map[string]json.RawMessage
-		if err := json.Unmarshal(body, &m); err != nil {
-			h.violate("frame is not a JSON object: %v: %s", err, clip(body))
-			continue
-		}
-		if _, ok := m["chunk"]; ok {
-			var c struct {
-				ID     json.RawMessage `json:"id"`
-				Chunk  int             `json:"chunk"`
-				Chunks int             `json:"chunks"`
-				Data   string          `json:"data"`
-			}
-			if err := json.Unmarshal(body, &c); err != nil {
-				h.violate("bad chunk frame: %v: %s", err, clip(body))
-				continue
-			}
-			id := string(c.ID)
-			if c.Chunk == 0 && chunkID == "" {
-				chunkID, chunkNext, chunkTotal = id, 0, c.Chunks
-				chunkData.Reset()
-			}
-			if id != chunkID || c.Chunk != chunkNext || c.Chunks != chunkTotal {
-				h.violate("chunk %d/%d of id %s out of sequence (expected %d/%d of %s)", c.Chunk, c.Chunks, id, chunkNext, chunkTotal, chunkID)
-				chunkID = ""
-				continue
-			}
-			chunkData.WriteString(c.Data)
-			chunkNext++
-			if chunkNext == chunkTotal {
-				h.deliver([]byte(chunkData.String()), chunkTotal)
-				chunkID = ""
-			}
-			continue
-		}
-		if chunkID != "" {
-			h.violate("frame interleaved in chunked reply %s: %s", chunkID, clip(body))
-		}
-		_, hasID := m["id"]
-		_, isEvent := m["event"]
-		_, hasOK := m["ok"]
-		if !hasID || (isEvent && !hasOK) {
+	for m := range h.c.Messages() {
+		if !m.Reply {
 			// An event; request-scoped events carry the request's id.
 			var ev event
-			json.Unmarshal(body, &ev)
-			ev.raw = body
+			json.Unmarshal(m.Body, &ev)
+			ev.raw = m.Body
 			h.mu.Lock()
 			h.events = append(h.events, ev)
 			h.notify()
 			h.mu.Unlock()
 			continue
 		}
-		h.deliver(body, 1)
+		h.deliver(m.Body, m.Frames)
+	}
+	if err := h.c.Err(); !errors.Is(err, io.EOF) {
+		h.violate("stdout ended inside a frame: %v", err)
+	}
+	if n := h.c.Stats().Largest; n > h.limit {
+		h.violate("frame of %d bytes exceeds the %d-byte limit", n, h.limit)
 	}
 }
 
@@ -403,18 +313,15 @@ func (h *host) waitFor(timeout time.Duration, cond func() bool) bool {
 // writeFrame sends one frame with body b.
 func (h *host) writeFrame(b []byte) {
 	h.t.Helper()
-	frame := make([]byte, 4+len(b))
-	binary.LittleEndian.PutUint32(frame, uint32(len(b)))
-	copy(frame[4:], b)
-	h.writeRaw(frame)
+	if err := h.c.Send(b); err != nil {
+		h.t.Fatalf("write to host: %v", err)
+	}
 }
 
 // writeRaw writes bytes to the host's stdin as they are.
 func (h *host) writeRaw(b []byte) {
 	h.t.Helper()
-	h.wmu.Lock()
-	defer h.wmu.Unlock()
-	if _, err := h.stdin.Write(b); err != nil {
+	if err := h.c.SendRaw(b); err != nil {
 		h.t.Fatalf("write to host: %v", err)
 	}
 }
@@ -422,26 +329,19 @@ func (h *host) writeRaw(b []byte) {
 // send sends a request with a fresh numeric id and returns that id's key.
 func (h *host) send(method string, params any) string {
 	h.t.Helper()
-	h.mu.Lock()
-	h.nextID++
-	id := h.nextID
-	h.mu.Unlock()
-	h.sendID(id, method, params)
-	return strconv.Itoa(id)
+	id, err := h.c.Request(method, params)
+	if err != nil {
+		h.t.Fatalf("write to host: %v", err)
+	}
+	return id
 }
 
 // sendID sends a request with the given id.
 func (h *host) sendID(id any, method string, params any) {
 	h.t.Helper()
-	req := map[string]any{"id": id, "method": method}
-	if params != nil {
-		req["params"] = params
+	if err := h.c.RequestID(id, method, params); err != nil {
+		h.t.Fatalf("write to host: %v", err)
 	}
-	b, err := json.Marshal(req)
-	if err != nil {
-		h.t.Fatal(err)
-	}
-	h.writeFrame(b)
 }
 
 // await returns the reply to the request whose id marshals to key.
@@ -550,17 +450,13 @@ func (h *host) eventsSince(mark int) []event {
 }
 
 // closeStdin closes the browser's side of the port.
-func (h *host) closeStdin() {
-	h.wmu.Lock()
-	defer h.wmu.Unlock()
-	h.stdin.Close()
-}
+func (h *host) closeStdin() { h.c.CloseInput() }
 
 // waitExit waits for the host to exit and returns its exit code.
 func (h *host) waitExit(timeout time.Duration) (code int, ok bool) {
 	select {
-	case <-h.exited:
-		return h.cmd.ProcessState.ExitCode(), true
+	case <-h.c.Exited():
+		return h.c.ExitCode(), true
 	case <-time.After(timeout):
 		return -1, false
 	}
@@ -568,7 +464,7 @@ func (h *host) waitExit(timeout time.Duration) (code int, ok bool) {
 
 func (h *host) hasExited() bool {
 	select {
-	case <-h.exited:
+	case <-h.c.Exited():
 		return true
 	default:
 		return false

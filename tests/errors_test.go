@@ -297,7 +297,7 @@ func TestUntrustedExtensionIsForbidden(t *testing.T) {
 		t.Errorf("an untrusted extension's call reached the server: %+v", c)
 	}
 	// No provider is started for an untrusted caller: only the host runs.
-	if procs := markedProcesses(h.mark); len(procs) != 1 || procs[0] != h.cmd.Process.Pid {
+	if procs := markedProcesses(h.mark); len(procs) != 1 || procs[0] != h.c.Pid() {
 		t.Errorf("processes running for an untrusted caller: %v", describeProcs(procs))
 	}
 	wantError(t, h.call("health", nil), "FORBIDDEN")
