@@ -12,9 +12,11 @@ all: build
 build:
 	$(GO) build -trimpath -ldflags '$(LDFLAGS)' -o $(HOST) ./cmd/gnosis-host
 
-# One line for a newcomer: build, copy to the per-user place, register with every browser found.
+# One line for a newcomer: build, copy to the per-user place, and register with every supported
+# browser (Chrome and its channels, Chromium, Edge and its channels, Brave, Vivaldi), installed or
+# not yet, so a browser installed later finds the host too. Extra flags: make install ARGS='--munim PATH'.
 install: build
-	./$(HOST) install
+	./$(HOST) install --browsers all $(ARGS)
 
 # The tests need Debian's chromium, wine64, mingw, osslsigncode and the npm packages: setup installs
 # whatever is missing (tests/setup.sh), so `make test` works on a fresh machine.
