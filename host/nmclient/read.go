@@ -1,6 +1,7 @@
 package nmclient
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -74,9 +75,11 @@ func (rd *reader) frame(body []byte, violate func(error)) (*Message, error) {
 		violate(err)
 		return nil
 	}
-	var h header
-	if err := json.Unmarshal(body, &h); err != nil {
-		return nil, fail(fmt.Errorf("frame is not a JSON object: %w: %s", err, clip(body)))
+	h, isChunk := chunkHeader(body)
+	if !isChunk {
+		if err := json.Unmarshal(body, &h); err != nil {
+			return nil, fail(fmt.Errorf("frame is not a JSON object: %w: %s", err, clip(body)))
+		}
 	}
 	if h.Chunk == nil {
 		if rd.open != nil {
@@ -100,6 +103,10 @@ func (rd *reader) frame(body []byte, violate func(error)) (*Message, error) {
 	}
 	rd.open.next++
 	msg, err := rd.joiner.Add(body)
+	if err == nil && len(msg) > 0 && &msg[0] == &body[0] {
+		// The Joiner found no chunk after all: the frame is not JSON.
+		err = fmt.Errorf("frame is not a JSON object: %s", clip(body))
+	}
 	if err != nil {
 		rd.open, rd.joiner = nil, chunk.Joiner{}
 		return nil, fail(err)
@@ -109,6 +116,43 @@ func (rd *reader) frame(body []byte, violate func(error)) (*Message, error) {
 	}
 	rd.open = nil
 	return &Message{Body: msg, ID: h.ID, Reply: true, Frames: h.Chunks}, nil
+}
+
+// chunkHeader reads a chunk frame's id, chunk and chunks, the members the
+// host writes before "data", without scanning the data: the Joiner decodes
+// the frame anyway, and a large reply is mostly data. ok is false when the
+// frame does not start that way; the caller then decodes it whole.
+func chunkHeader(body []byte) (h header, ok bool) {
+	if !bytes.Contains(body[:min(len(body), 128)], []byte(`"chunk"`)) {
+		return h, false
+	}
+	dec := json.NewDecoder(bytes.NewReader(body))
+	if t, err := dec.Token(); err != nil || t != json.Delim('{') {
+		return h, false
+	}
+	for dec.More() {
+		t, err := dec.Token()
+		if err != nil {
+			return h, false
+		}
+		var dst any
+		switch t {
+		case "data":
+			return h, h.ID != nil && h.Chunk != nil
+		case "id":
+			dst = &h.ID
+		case "chunk":
+			dst = &h.Chunk
+		case "chunks":
+			dst = &h.Chunks
+		default:
+			return h, false
+		}
+		if err := dec.Decode(dst); err != nil {
+			return h, false
+		}
+	}
+	return h, false
 }
 
 // clip shortens b for error messages.
