@@ -282,12 +282,12 @@ func idleRSS(b binaries, dir string) ([]row, error) {
 		return nil, err
 	}
 	time.Sleep(500 * time.Millisecond)
-	idle, err := rss(h.cmd.Process.Pid)
+	idle, err := rss(h.c.Pid())
 	if err != nil {
 		return nil, err
 	}
 	fake := 0
-	if kids := children(h.cmd.Process.Pid); len(kids) > 0 {
+	if kids := children(h.c.Pid()); len(kids) > 0 {
 		fake, _ = rss(kids[0])
 	}
 	return []row{
