@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gnosis/gnosis/host/framing"
+	"github.com/gnosis/gnosis/host/nmclient"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -271,37 +271,15 @@ func TestWine(t *testing.T) {
 	}
 
 	t.Run("ExeAnswersHealthWithFakemunimProvider", func(t *testing.T) {
-		c := exec.Command(w.loader, installed, "chrome-extension://mbegimjagonemgohdcndepbpfbmlmgdd/", "--parent-window=0")
-		c.Env = append(w.env, gcOften)
-		var stderr bytes.Buffer
-		c.Stderr = &stderr
-		stdin, _ := c.StdinPipe()
-		stdout, _ := c.StdoutPipe()
-		if err := c.Start(); err != nil {
+		stderr := &tailBuffer{max: 256 << 10}
+		c, err := nmclient.Start(installed, nmclient.WithLauncher(w.loader), nmclient.WithArgs("--parent-window=0"),
+			nmclient.WithEnv(append(w.env, gcOften)), nmclient.WithStderr(stderr))
+		if err != nil {
 			t.Fatal(err)
 		}
 		defer func() {
-			stdin.Close()
-			done := make(chan error, 1)
-			go func() { done <- c.Wait() }()
-			select {
-			case <-done:
-			case <-time.After(10 * time.Second):
-				c.Process.Kill()
+			if c.Stop(10 * time.Second) {
 				t.Errorf("host did not exit within 10 s of stdin closing")
-			}
-		}()
-		replies := make(chan []byte, 16)
-		go func() {
-			for {
-				b, err := framing.Read(stdout, nil, framing.MaxOutbound)
-				if err != nil {
-					close(replies)
-					return
-				}
-				if bytes.Contains(b, []byte(`"id"`)) {
-					replies <- b
-				}
 			}
 		}()
 		deadline := time.Now().Add(60 * time.Second)
@@ -311,11 +289,10 @@ func TestWine(t *testing.T) {
 			Capabilities int
 			Providers    []struct{ Name, State, Error string }
 		}
-		for id := 1; ; id++ {
-			framing.Write(stdin, []byte(fmt.Sprintf(`{"id":%d,"method":"health"}`, id)))
-			b, open := <-replies
-			if !open {
-				t.Fatalf("host closed stdout; stderr:\n%s", stderr.String())
+		for {
+			b, err := c.Call("health", nil, nil)
+			if err != nil {
+				t.Fatalf("health: %v; stderr:\n%s", err, stderr.String())
 			}
 			if err := json.Unmarshal(b, &h); err != nil {
 				t.Fatalf("health reply %s: %v", b, err)
@@ -328,10 +305,9 @@ func TestWine(t *testing.T) {
 		if !h.OK || h.Status != "ok" || len(h.Providers) != 1 || h.Providers[0].State != "ready" || h.Capabilities < 10 {
 			t.Fatalf("health under Wine: %+v\nstderr:\n%s", h, stderr.String())
 		}
-		framing.Write(stdin, []byte(`{"id":"e","method":"execute","params":{"capability":"computer.echo","arguments":{"path":"C:\\Program Files\\x y"}}}`))
-		b := <-replies
-		if !bytes.Contains(b, []byte(`"ok":true`)) || !bytes.Contains(b, []byte(`C:\\\\Program Files\\\\x y`)) {
-			t.Errorf("execute computer.echo under Wine: %s", b)
+		b, err := c.Call("execute", map[string]any{"capability": "computer.echo", "arguments": map[string]any{"path": `C:\Program Files\x y`}}, nil)
+		if err != nil || !bytes.Contains(b, []byte(`"ok":true`)) || !bytes.Contains(b, []byte(`C:\\\\Program Files\\\\x y`)) {
+			t.Errorf("execute computer.echo under Wine: %s (%v)", b, err)
 		}
 	})
 

@@ -72,7 +72,8 @@ func Start(bin string, opts ...Option) (*Client, error) {
 	if cfg.dir == "" {
 		cfg.dir = filepath.Dir(bin)
 	}
-	cmd := exec.Command(bin, append([]string{cfg.origin}, cfg.args...)...)
+	argv := append(append(append([]string(nil), cfg.launcher...), bin, cfg.origin), cfg.args...)
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = cfg.dir
 	cmd.Env = cfg.env
 	// Our own pipes rather than exec's copying goroutines, so that Wait

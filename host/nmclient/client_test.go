@@ -125,6 +125,8 @@ func TestStartLaunchesAsABrowserDoes(t *testing.T) {
 		{"foreign origin, folder and environment",
 			[]Option{WithOrigin("chrome-extension://other/"), WithDir(elsewhere), WithEnv(append(os.Environ(), "NMCLIENT_PEER=1", "NMCLIENT_X=y"))},
 			map[string]any{"args": []any{"chrome-extension://other/"}, "dir": elsewhere, "x": "y"}},
+		{"through a launcher", []Option{WithLauncher("/usr/bin/env", "NMCLIENT_X=launched")},
+			map[string]any{"args": []any{launch.OurOrigin}, "dir": dirOf(exe), "x": "launched"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 type Option func(*config)
 
 type config struct {
+	launcher []string
 	origin   string
 	args     []string
 	env      []string
@@ -32,6 +33,13 @@ func WithOrigin(origin string) Option { return func(c *config) { c.origin = orig
 // --parent-window=0 Chrome adds on Windows.
 func WithArgs(args ...string) Option {
 	return func(c *config) { c.args = append(c.args, args...) }
+}
+
+// WithLauncher runs the host through a launcher program, such as Wine's
+// loader for the Windows build: the command becomes prog, args, the host
+// binary, then the origin and WithArgs.
+func WithLauncher(prog string, args ...string) Option {
+	return func(c *config) { c.launcher = append([]string{prog}, args...) }
 }
 
 // WithEnv sets the host's whole environment (nil, the default, inherits
