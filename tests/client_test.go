@@ -124,7 +124,7 @@ type host struct {
 	violations []string
 
 	readDone chan struct{}
-	stderr   *tailBuffer
+	stderr   *nmclient.LogTail
 }
 
 // startHost starts the real binary with argv[1] set to the caller's origin,
@@ -179,7 +179,7 @@ func startHost(t *testing.T, o hostOptions) *host {
 	h := &host{
 		t: t, mark: mark, dir: dir, limit: limit,
 		changed: make(chan struct{}), replies: map[string][]reply{},
-		readDone: make(chan struct{}), stderr: &tailBuffer{max: 256 << 10},
+		readDone: make(chan struct{}), stderr: nmclient.NewLogTail(256 << 10),
 	}
 	// Frames above the limit are read on (up to a size that can only be
 	// garbage) and reported, like every other violation, at the end.
@@ -506,29 +506,6 @@ type providerHealth struct {
 	State        string `json:"state"`
 	Capabilities int    `json:"capabilities"`
 	Error        string `json:"error"`
-}
-
-// tailBuffer keeps the last max bytes written to it.
-type tailBuffer struct {
-	mu  sync.Mutex
-	max int
-	b   []byte
-}
-
-func (t *tailBuffer) Write(p []byte) (int, error) {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	t.b = append(t.b, p...)
-	if len(t.b) > t.max {
-		t.b = append([]byte(nil), t.b[len(t.b)-t.max:]...)
-	}
-	return len(p), nil
-}
-
-func (t *tailBuffer) String() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	return string(t.b)
 }
 
 func writeFile(t *testing.T, path string, b []byte) {

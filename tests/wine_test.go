@@ -271,7 +271,7 @@ func TestWine(t *testing.T) {
 	}
 
 	t.Run("ExeAnswersHealthWithFakemunimProvider", func(t *testing.T) {
-		stderr := &tailBuffer{max: 256 << 10}
+		stderr := nmclient.NewLogTail(256 << 10)
 		c, err := nmclient.Start(installed, nmclient.WithLauncher(w.loader), nmclient.WithArgs("--parent-window=0"),
 			nmclient.WithEnv(append(w.env, gcOften)), nmclient.WithStderr(stderr))
 		if err != nil {

@@ -1,14 +1,12 @@
 package nmclient
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -162,27 +160,9 @@ func TestAwaitReportsTimeoutAndExit(t *testing.T) {
 	}
 }
 
-// lockedBuffer is an io.Writer safe for the stderr copier and the test.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 func TestStopClosesInputAndKillsOnlyAHostThatLingers(t *testing.T) {
-	var stderr lockedBuffer
-	c := startPeer(t, WithStderr(&stderr))
+	stderr := NewLogTail(1 << 10)
+	c := startPeer(t, WithStderr(stderr))
 	if _, err := c.Call("echo", nil, within()); err != nil {
 		t.Fatal(err)
 	}

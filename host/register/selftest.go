@@ -1,12 +1,10 @@
 package register
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/gnosis/gnosis/host/nmclient"
@@ -34,8 +32,8 @@ func SelfTest(goos, bin string, timeout time.Duration) (Health, error) {
 	if goos == "windows" {
 		opts = append(opts, nmclient.WithArgs("--parent-window=0"))
 	}
-	var stderr lockedBuffer
-	c, err := nmclient.Start(bin, append(opts, nmclient.WithStderr(&stderr))...)
+	stderr := nmclient.NewLogTail(64 << 10)
+	c, err := nmclient.Start(bin, append(opts, nmclient.WithStderr(stderr))...)
 	if err != nil {
 		return Health{}, fmt.Errorf("%w (the browser says \"Failed to start native messaging host\")", err)
 	}
@@ -85,24 +83,6 @@ func (h Health) starting() bool {
 		}
 	}
 	return false
-}
-
-// lockedBuffer collects the host's stderr while it runs.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
 }
 
 func tail(s string) string {
