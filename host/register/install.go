@@ -132,6 +132,23 @@ func Install(o Options) ([]Action, error) {
 	// The manifest and each browser's registration.
 	data := m.Encode()
 	written := map[string]string{} // place -> browser id that wrote it
+	// writeOnce writes the manifest at mpath for browser id unless an
+	// earlier browser did, saying so under who.
+	writeOnce := func(id, mpath, who string) error {
+		if _, ok := written[mpath]; ok {
+			return nil
+		}
+		written[mpath] = id
+		if !o.DryRun {
+			created(mpath)
+		}
+		if err := o.writeManifest(mpath, data); err != nil {
+			return err
+		}
+		rec.Files = append(rec.Files, mpath)
+		say(who, "%s %s", verb("wrote", "would write"), mpath)
+		return nil
+	}
 	for _, b := range browsers {
 		mpath, err := e.ManifestPath(b, o.Scope)
 		if err != nil {
@@ -140,29 +157,14 @@ func Install(o Options) ([]Action, error) {
 		if e.GOOS != "windows" {
 			if by, ok := written[mpath]; ok {
 				say(b.ID, "shares %s (written for %s)", mpath, by)
-				continue
-			}
-			written[mpath] = b.ID
-			if !o.DryRun {
-				created(mpath)
-			}
-			if err := o.writeManifest(mpath, data); err != nil {
+			} else if err := writeOnce(b.ID, mpath, b.ID); err != nil {
 				return acts, err
 			}
-			rec.Files = append(rec.Files, mpath)
-			say(b.ID, "%s %s", verb("wrote", "would write"), mpath)
 			continue
 		}
-		if _, ok := written[mpath]; !ok {
-			written[mpath] = b.ID
-			if !o.DryRun {
-				created(mpath)
-			}
-			if err := o.writeManifest(mpath, data); err != nil {
-				return acts, err
-			}
-			rec.Files = append(rec.Files, mpath)
-			say("", "%s %s", verb("wrote", "would write"), mpath)
+		// On Windows browsers may share the manifest; each has its own keys.
+		if err := writeOnce(b.ID, mpath, ""); err != nil {
+			return acts, err
 		}
 		keys, _ := e.RegistryKeys(b)
 		root := RootFor(o.Scope)
