@@ -1,12 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
-import { NativeClient } from '../native_client.js';
+import { startRealHost } from './real_host.js';
 import { createWorkspaceClient, WorkspaceError } from '../agent/workspace_client.js';
 import {
   checkFileName, checkRelativePath, createTransferState, DOWNLOAD_MAX_BYTES, formatInventory, formatSize, resolveUpload,
@@ -126,40 +124,10 @@ test('download intercepted → next request says so → Download resolves to url
 // (built from cmd/gnosis-host, spoken to through the extension's own
 // NativeClient over the child's stdio, with a temporary workspace folder).
 
-const ORIGIN = 'chrome-extension://mbegimjagonemgohdcndepbpfbmlmgdd/';
-
-function stdioPort(child) {
-  const onMessage = [];
-  const onDisconnect = [];
-  let buf = Buffer.alloc(0);
-  child.stdout.on('data', (d) => {
-    buf = Buffer.concat([buf, d]);
-    while (buf.length >= 4) {
-      const n = buf.readUInt32LE(0);
-      if (buf.length < 4 + n) break;
-      const msg = JSON.parse(buf.subarray(4, 4 + n).toString('utf8'));
-      buf = buf.subarray(4 + n);
-      for (const f of onMessage) f(msg);
-    }
-  });
-  child.on('exit', () => { for (const f of onDisconnect) f(); });
-  return {
-    postMessage(m) {
-      const body = Buffer.from(JSON.stringify(m));
-      const head = Buffer.alloc(4);
-      head.writeUInt32LE(body.length);
-      child.stdin.write(Buffer.concat([head, body]));
-    },
-    disconnect() { child.stdin.end(); },
-    onMessage: { addListener: (f) => onMessage.push(f) },
-    onDisconnect: { addListener: (f) => onDisconnect.push(f) },
-  };
-}
-
 let tmp;
 let wsDir;
-let child;
 let host;
+let stopHost;
 let ws;
 const big = new Uint8Array(9 * 1024 * 1024 + 123).map((_, i) => (i * 7 + (i >> 11)) & 0xff);
 
@@ -171,17 +139,12 @@ before(() => {
   writeFileSync(join(wsDir, 'notes.txt'), 'x'.repeat(2500));
   writeFileSync(join(wsDir, 'big.bin'), big);
   writeFileSync(join(tmp, 'secret.txt'), 'outside');
-  const bin = join(tmp, 'gnosis-host');
-  execFileSync('go', ['build', '-o', bin, './cmd/gnosis-host'], { cwd: fileURLToPath(new URL('../../', import.meta.url)), stdio: 'inherit' });
-  writeFileSync(join(tmp, 'config.json'), JSON.stringify({ workspace: { dir: wsDir }, log: { file: join(tmp, 'host.log') } }));
-  child = spawn(bin, [ORIGIN], { env: { ...process.env, GNOSIS_CONFIG: join(tmp, 'config.json') }, stdio: ['pipe', 'pipe', 'ignore'] }); // the host logs to host.log
-  host = new NativeClient(() => stdioPort(child), { autoReconnect: false, probe: false, lastError: () => undefined });
+  ({ host, stop: stopHost } = startRealHost({ dir: tmp, config: { workspace: { dir: wsDir }, log: { file: join(tmp, 'host.log') } } })); // the host logs to host.log
   ws = createWorkspaceClient({ request: (m, p, o) => host.request(m, p, o) });
 });
 
 after(async () => {
-  host?.close();
-  await new Promise((r) => (child.exitCode !== null ? r() : child.on('exit', r)));
+  await stopHost?.();
 });
 
 function tempFiles() {

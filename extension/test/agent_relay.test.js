@@ -3,49 +3,16 @@
 // and real HTTP upstreams on 127.0.0.1, including a gateway that rejects
 // chrome-extension:// origins.
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdtempSync, readFileSync, mkdirSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { NativeClient } from '../native_client.js';
+import { ORIGIN, startRealHost } from './real_host.js';
 import { createRelayFetch, plainHeaders, RelayError } from '../agent/relay_client.js';
 import { createModelClient } from '../agent/model_client.js';
 
-const ORIGIN = 'chrome-extension://mbegimjagonemgohdcndepbpfbmlmgdd/';
 const API_KEY = 'sk-relay-test-SECRET-7f3a';
-const repo = fileURLToPath(new URL('../../', import.meta.url));
-
-// Frames a child's stdio as a chrome.runtime.Port.
-function stdioPort(child) {
-  const onMessage = [];
-  const onDisconnect = [];
-  let buf = Buffer.alloc(0);
-  child.stdout.on('data', (d) => {
-    buf = Buffer.concat([buf, d]);
-    while (buf.length >= 4) {
-      const n = buf.readUInt32LE(0);
-      if (buf.length < 4 + n) break;
-      const msg = JSON.parse(buf.subarray(4, 4 + n).toString('utf8'));
-      buf = buf.subarray(4 + n);
-      for (const f of onMessage) f(msg);
-    }
-  });
-  child.on('exit', () => { for (const f of onDisconnect) f(); });
-  return {
-    postMessage(m) {
-      const body = Buffer.from(JSON.stringify(m));
-      const head = Buffer.alloc(4);
-      head.writeUInt32LE(body.length);
-      child.stdin.write(Buffer.concat([head, body]));
-    },
-    disconnect() { child.stdin.end(); },
-    onMessage: { addListener: (f) => onMessage.push(f) },
-    onDisconnect: { addListener: (f) => onDisconnect.push(f) },
-  };
-}
 
 function listen(handler) {
   return new Promise((resolve) => {
@@ -56,7 +23,7 @@ function listen(handler) {
 
 let dir;
 let host;
-let child;
+let stopHost;
 let gateway; // OpenAI-like, 403 for extension origins
 let other; // not in relay.allow
 let deadBase; // in relay.allow, nothing listening
@@ -66,8 +33,6 @@ const gates = new Map(); // test name -> hooks the gateway calls
 
 before(async () => {
   dir = mkdtempSync(join(tmpdir(), 'gnosis-relay-'));
-  const bin = join(dir, 'gnosis-host');
-  execFileSync('go', ['build', '-o', bin, './cmd/gnosis-host'], { cwd: repo, stdio: 'inherit' });
   gateway = await listen((req, res) => {
     let body = '';
     req.on('data', (c) => { body += c; });
@@ -87,19 +52,19 @@ before(async () => {
   deadBase = dead.base; // allowed, but nothing listens there once closed
   await new Promise((r) => dead.server.close(r));
   mkdirSync(join(dir, 'ws'));
-  writeFileSync(join(dir, 'config.json'), JSON.stringify({
-    workspace: { dir: join(dir, 'ws') },
-    relay: { allow: [`${gateway.base}/v1`, `${deadBase}/v1`] },
-    log: { level: 'debug', file: join(dir, 'host.log') },
+  ({ host, stop: stopHost } = startRealHost({
+    dir,
+    config: {
+      workspace: { dir: join(dir, 'ws') },
+      relay: { allow: [`${gateway.base}/v1`, `${deadBase}/v1`] },
+      log: { level: 'debug', file: join(dir, 'host.log') },
+    },
+    onStderr: (d) => { hostStderr += d; },
   }));
-  child = spawn(bin, [ORIGIN], { env: { ...process.env, GNOSIS_CONFIG: join(dir, 'config.json') }, stdio: ['pipe', 'pipe', 'pipe'] });
-  child.stderr.on('data', (d) => { hostStderr += d; });
-  host = new NativeClient(() => stdioPort(child), { autoReconnect: false, probe: false, lastError: () => undefined });
 });
 
 after(async () => {
-  host?.close();
-  await new Promise((r) => (child.exitCode !== null ? r() : child.on('exit', r)));
+  await stopHost?.();
   gateway.server.close();
   other.server.close();
 });
