@@ -40,6 +40,20 @@ func startHost(b binaries, dir string, extraTools int) (*hostClient, error) {
 	return &hostClient{c: c}, nil
 }
 
+// startReady starts the host as startHost does and waits until its provider
+// is ready.
+func startReady(b binaries, dir string, extraTools int) (*hostClient, error) {
+	h, err := startHost(b, dir, extraTools)
+	if err != nil {
+		return nil, err
+	}
+	if err := h.waitReady(); err != nil {
+		h.close()
+		return nil, err
+	}
+	return h, nil
+}
+
 // call sends one request and returns its reply's JSON (reassembled if chunked).
 func (h *hostClient) call(method string, params any) ([]byte, error) {
 	before := h.c.Stats().Decode

@@ -59,14 +59,11 @@ func latency(b binaries, dir string, rounds, batch int) ([]row, error) {
 		return nil, err
 	}
 	defer c.Close()
-	h, err := startHost(b, dir, 0)
+	h, err := startReady(b, dir, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer h.close()
-	if err := h.waitReady(); err != nil {
-		return nil, err
-	}
 	args := map[string]any{"text": "hello", "n": 1}
 	execParams := map[string]any{"capability": "computer.echo", "arguments": args}
 	// Warm up both paths.
@@ -206,14 +203,11 @@ func bigResult(b binaries, dir string, runs int) ([]row, error) {
 		return nil, err
 	}
 	defer c.Close()
-	h, err := startHost(b, dir, 0)
+	h, err := startReady(b, dir, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer h.close()
-	if err := h.waitReady(); err != nil {
-		return nil, err
-	}
 	raw, err := startRaw(b)
 	if err != nil {
 		return nil, err
@@ -273,14 +267,11 @@ func idleRSS(b binaries, dir string) ([]row, error) {
 		return nil, err
 	}
 	c.Close()
-	h, err := startHost(b, dir, 50-builtin)
+	h, err := startReady(b, dir, 50-builtin)
 	if err != nil {
 		return nil, err
 	}
 	defer h.close()
-	if err := h.waitReady(); err != nil {
-		return nil, err
-	}
 	time.Sleep(500 * time.Millisecond)
 	idle, err := rss(h.c.Pid())
 	if err != nil {
