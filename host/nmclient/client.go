@@ -1,6 +1,7 @@
 package nmclient
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"errors"
@@ -51,6 +52,9 @@ type Client struct {
 	cmd  *exec.Cmd
 	wmu  sync.Mutex
 	in   *os.File
+	out  *os.File
+	fr   *framing.Reader
+	rd   reader
 	msgs chan Message
 	err  error // why the output ended; set before msgs closes
 
@@ -106,11 +110,16 @@ func Start(bin string, opts ...Option) (*Client, error) {
 		return nil, fmt.Errorf("starting %s: %w", bin, err)
 	}
 	closeAll(inR, outW, errW)
-	c := &Client{cfg: cfg, cmd: cmd, in: inW, msgs: make(chan Message, 16), exited: make(chan struct{})}
+	c := &Client{cfg: cfg, cmd: cmd, in: inW, out: outR, exited: make(chan struct{})}
+	// Buffered, so that a frame usually takes one read.
+	c.fr = framing.NewReader(bufio.NewReaderSize(outR, 64<<10), cfg.maxFrame)
 	if errR != nil {
 		go func() { io.Copy(cfg.stderr, errR); errR.Close() }()
 	}
-	go c.read(outR)
+	if !cfg.inline {
+		c.msgs = make(chan Message, 16)
+		go c.read()
+	}
 	go func() { c.exitErr = cmd.Wait(); close(c.exited) }()
 	return c, nil
 }
@@ -164,7 +173,7 @@ func (c *Client) RequestID(id any, method string, params any) error {
 }
 
 // Messages delivers the host's messages in order; it is closed when the
-// output ends (see Err).
+// output ends (see Err). It is nil WithInlineReads.
 func (c *Client) Messages() <-chan Message { return c.msgs }
 
 // Err says why the output ended: io.EOF when the host closed stdout between
@@ -175,6 +184,9 @@ func (c *Client) Err() error { return c.err }
 // other replies. It fails with ErrTimeout when deadline fires first, and
 // with an error wrapping Err() when the output ends.
 func (c *Client) Await(id string, deadline <-chan time.Time) ([]byte, error) {
+	if c.cfg.inline {
+		return c.awaitInline(id)
+	}
 	for {
 		select {
 		case m, ok := <-c.msgs:
@@ -188,6 +200,22 @@ func (c *Client) Await(id string, deadline <-chan time.Time) ([]byte, error) {
 			return nil, ErrTimeout
 		}
 	}
+}
+
+// awaitInline is Await reading on the caller's goroutine (WithInlineReads).
+func (c *Client) awaitInline(id string) ([]byte, error) {
+	for c.err == nil {
+		m, err := c.next()
+		if err != nil {
+			c.err = err
+			c.out.Close()
+			break
+		}
+		if m.Reply && bytes.Equal(m.ID, []byte(id)) {
+			return m.Body, nil
+		}
+	}
+	return nil, fmt.Errorf("no reply to request %s: %w", id, c.err)
 }
 
 // Call sends a request with a fresh id and awaits its reply.
@@ -226,10 +254,13 @@ func (c *Client) Stop(grace time.Duration) (killed bool) {
 	c.CloseInput()
 	select {
 	case <-c.exited:
-		return false
 	case <-time.After(grace):
 		c.cmd.Process.Kill()
 		<-c.exited
-		return true
+		killed = true
 	}
+	if c.cfg.inline {
+		c.out.Close() // no reading goroutine closes it
+	}
+	return killed
 }

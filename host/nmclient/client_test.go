@@ -83,8 +83,13 @@ func startPeer(t *testing.T, opts ...Option) *Client {
 
 func within() <-chan time.Time { return time.After(30 * time.Second) }
 
+// modes are the two ways of reading the host's output.
+var modes = []struct {
+	name string
+	opts []Option
+}{{"reading goroutine", nil}, {"inline reads", []Option{WithInlineReads()}}}
+
 func TestCallReturnsItsReplyPastEventsAndChunks(t *testing.T) {
-	c := startPeer(t)
 	big, _ := json.Marshal(map[string]any{"id": 0, "ok": true, "result": strings.Repeat("ü", 5000)})
 	tests := []struct {
 		method string
@@ -95,17 +100,28 @@ func TestCallReturnsItsReplyPastEventsAndChunks(t *testing.T) {
 		{"echo", nil, `{"id":%s,"ok":true,"result":null}`},
 		{"big", nil, strings.Replace(string(big), `"id":0`, `"id":%s`, 1)},
 	}
-	for i, tt := range tests {
-		got, err := c.Call(tt.method, tt.params, within())
-		if err != nil {
-			t.Fatalf("%s: %v", tt.method, err)
-		}
-		if diff := cmp.Diff(fmt.Sprintf(tt.want, fmt.Sprint(i+1)), string(got)); diff != "" {
-			t.Errorf("%s reply (-want +got):\n%s", tt.method, diff)
-		}
-	}
-	if s := c.Stats(); s.Largest > 1024 || s.Frames < 10 {
-		t.Errorf("stats %+v: want at least 10 frames of at most 1024 bytes", s)
+	for _, mode := range modes {
+		t.Run(mode.name, func(t *testing.T) {
+			c := startPeer(t, mode.opts...)
+			for i, tt := range tests {
+				got, err := c.Call(tt.method, tt.params, nil)
+				if err != nil {
+					t.Fatalf("%s: %v", tt.method, err)
+				}
+				if diff := cmp.Diff(fmt.Sprintf(tt.want, fmt.Sprint(i+1)), string(got)); diff != "" {
+					t.Errorf("%s reply (-want +got):\n%s", tt.method, diff)
+				}
+			}
+			if s := c.Stats(); s.Largest > 1024 || s.Frames < 10 {
+				t.Errorf("stats %+v: want at least 10 frames of at most 1024 bytes", s)
+			}
+			if _, err := c.Call("exit", nil, nil); !errors.Is(err, io.EOF) {
+				t.Errorf("exit: err = %v, want one wrapping io.EOF", err)
+			}
+			if _, err := c.Call("echo", nil, nil); err == nil {
+				t.Errorf("call after exit: err = %v, want an error", err)
+			}
+		})
 	}
 }
 

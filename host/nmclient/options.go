@@ -19,6 +19,7 @@ type config struct {
 	stderr   io.Writer
 	maxFrame int
 	violate  func(error)
+	inline   bool
 }
 
 func defaults() config {
@@ -63,3 +64,10 @@ func WithMaxFrame(n int) Option { return func(c *config) { c.maxFrame = n } }
 // dropped,
 // instead of ending the conversation. report runs on the reading goroutine.
 func WithViolations(report func(error)) Option { return func(c *config) { c.violate = report } }
+
+// WithInlineReads makes Await and Call read the host's output on the
+// caller's goroutine instead of a reading goroutine, sparing a hand-off per
+// message: the benchmark measures the host's latency, not ours. Messages is
+// then nil, Await's deadline is not watched (pass nil), and one goroutine at
+// a time may await.
+func WithInlineReads() Option { return func(c *config) { c.inline = true } }

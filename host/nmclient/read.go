@@ -33,33 +33,43 @@ type reader struct {
 	open   *run
 }
 
-// read delivers the host's messages until its output ends.
-func (c *Client) read(out io.ReadCloser) {
-	defer out.Close()
-	fr := framing.NewReader(out, c.cfg.maxFrame)
-	var rd reader
+// read delivers the host's messages on msgs until its output ends.
+func (c *Client) read() {
+	defer c.out.Close()
 	for {
-		body, err := fr.Read()
-		if err == nil {
-			c.frames.Add(1)
-			if n := int64(len(body)); n > c.largest.Load() {
-				c.largest.Store(n)
-			}
-			t0 := time.Now()
-			var m *Message
-			m, err = rd.frame(body, c.cfg.violate)
-			c.decode.Add(int64(time.Since(t0)))
-			if m != nil {
-				c.msgs <- *m
-			}
-		}
+		m, err := c.next()
 		if err != nil {
-			if errors.Is(err, io.EOF) && rd.open != nil {
-				err = fmt.Errorf("output ended inside chunked reply %s (%d of %d chunks): %w", rd.open.id, rd.open.next, rd.open.total, framing.ErrTruncated)
-			}
 			c.err = err
 			close(c.msgs)
 			return
+		}
+		c.msgs <- m
+	}
+}
+
+// next reads frames until a message is complete or the output ends.
+func (c *Client) next() (Message, error) {
+	for {
+		body, err := c.fr.Read()
+		if err != nil {
+			if errors.Is(err, io.EOF) && c.rd.open != nil {
+				o := c.rd.open
+				err = fmt.Errorf("output ended inside chunked reply %s (%d of %d chunks): %w", o.id, o.next, o.total, framing.ErrTruncated)
+			}
+			return Message{}, err
+		}
+		c.frames.Add(1)
+		if n := int64(len(body)); n > c.largest.Load() {
+			c.largest.Store(n)
+		}
+		t0 := time.Now()
+		m, err := c.rd.frame(body, c.cfg.violate)
+		c.decode.Add(int64(time.Since(t0)))
+		if err != nil {
+			return Message{}, err
+		}
+		if m != nil {
+			return *m, nil
 		}
 	}
 }

@@ -33,7 +33,7 @@ func startHost(b binaries, dir string, extraTools int) (*hostClient, error) {
 	}
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "XDG_CACHE_HOME=" + filepath.Join(dir, "cache"),
 		"GNOSIS_CONFIG=" + path, "GNOSIS_LOG_LEVEL=warn"}
-	c, err := nmclient.Start(b.host, nmclient.WithEnv(env))
+	c, err := nmclient.Start(b.host, nmclient.WithEnv(env), nmclient.WithInlineReads())
 	if err != nil {
 		return nil, err
 	}
