@@ -46,7 +46,7 @@ var ErrTimeout = errors.New("timed out waiting for the host's reply")
 // Client is a host process started the way a browser starts one. Send and
 // Request may be called from any goroutine; messages are read by one
 // goroutine and delivered on Messages, which one consumer drains (directly
-// or through Await).
+// or through Await), or, WithInlineReads, by Await itself.
 type Client struct {
 	cfg  config
 	cmd  *exec.Cmd
@@ -63,8 +63,7 @@ type Client struct {
 	largest atomic.Int64
 	decode  atomic.Int64
 
-	exited  chan struct{}
-	exitErr error
+	exited chan struct{}
 }
 
 // Start launches the host binary bin and starts reading its output.
@@ -120,7 +119,7 @@ func Start(bin string, opts ...Option) (*Client, error) {
 		c.msgs = make(chan Message, 16)
 		go c.read()
 	}
-	go func() { c.exitErr = cmd.Wait(); close(c.exited) }()
+	go func() { cmd.Wait(); close(c.exited) }()
 	return c, nil
 }
 
