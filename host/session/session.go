@@ -187,7 +187,10 @@ func (s *Session) Serve(ctx context.Context, rt Runtime, in io.Reader, out io.Wr
 
 	var handlers sync.WaitGroup
 	readDone := make(chan error, 1)
-	go func() { readDone <- s.readLoop(ctx, in, methods, &handlers) }()
+	// Buffered: a request's length and body usually arrive together, and
+	// one read instead of two is measurable per call.
+	r := framing.NewReader(bufio.NewReaderSize(in, 64<<10), s.maxIn)
+	go s.serveInput(&input{ctx: ctx, r: r, methods: methods, handlers: &handlers, done: readDone})
 	var readErr error
 	select {
 	case readErr = <-readDone:
@@ -258,12 +261,35 @@ func (s *Session) runWriter(stop <-chan struct{}) {
 	}
 }
 
-// readLoop reads and dispatches requests until the input ends. It returns nil
+// input is the reading side of a session. One goroutine at a time reads it:
+// the role passes from goroutine to goroutine (serveInput).
+type input struct {
+	ctx      context.Context
+	r        *framing.Reader
+	methods  map[string]Method
+	handlers *sync.WaitGroup
+	done     chan<- error // receives readLoop's result when the input ends
+}
+
+// serveInput reads requests until one must run on a goroutine of its own;
+// then it runs that request right here, on the goroutine (and thread) that
+// is already awake, and passes the reading on to a pooled goroutine. Handing
+// the request over instead would wake another thread on the critical path.
+func (s *Session) serveInput(in *input) {
+	run, err := s.readLoop(in)
+	if run == nil {
+		in.done <- err
+		return
+	}
+	s.workers.run(func() { s.serveInput(in) })
+	run()
+}
+
+// readLoop reads and dispatches requests until the input ends or a request
+// must run on its own goroutine (returned as run). At the end it returns nil
 // when the input ended (cleanly or not) and an error for other read failures.
-func (s *Session) readLoop(ctx context.Context, in io.Reader, methods map[string]Method, handlers *sync.WaitGroup) error {
-	// Buffered: a request's length and body usually arrive together, and
-	// one read instead of two is measurable per call.
-	r := framing.NewReader(bufio.NewReaderSize(in, 64<<10), s.maxIn)
+func (s *Session) readLoop(in *input) (run func(), err error) {
+	ctx, r := in.ctx, in.r
 	for {
 		body, err := r.Read()
 		var tooLarge *framing.TooLargeError
@@ -271,45 +297,48 @@ func (s *Session) readLoop(ctx context.Context, in io.Reader, methods map[string
 		case err == nil:
 		case errors.Is(err, io.EOF):
 			s.log.Debug().Msg("input closed")
-			return nil
+			return nil, nil
 		case errors.As(err, &tooLarge):
 			s.log.Warn().Uint32("length", tooLarge.Length).Msg("inbound frame too large; closing")
 			s.send(message{body: errorReply(nil, &runtime.Error{
 				Code:    runtime.CodeMessageTooLarge,
 				Message: fmt.Sprintf("message of %d bytes exceeds the %d-byte limit; the host closes the connection", tooLarge.Length, s.maxIn),
 			})})
-			return nil
+			return nil, nil
 		case errors.Is(err, framing.ErrTruncated):
 			s.log.Warn().Err(err).Msg("input ended inside a frame")
-			return nil
+			return nil, nil
 		default:
 			if ctx.Err() != nil {
-				return nil
+				return nil, nil
 			}
-			return fmt.Errorf("reading request: %w", err)
+			return nil, fmt.Errorf("reading request: %w", err)
 		}
 		if ctx.Err() != nil { // the writer failed: nobody hears replies
-			return nil
+			return nil, nil
 		}
-		s.dispatch(ctx, body, methods, handlers)
+		if run := s.dispatch(ctx, body, in.methods, in.handlers); run != nil {
+			return run, nil
+		}
 	}
 }
 
-// dispatch decodes one request and runs it in its own goroutine.
-func (s *Session) dispatch(ctx context.Context, body []byte, methods map[string]Method, handlers *sync.WaitGroup) {
+// dispatch decodes one request and answers it at once, or returns the
+// function that runs it (on a goroutine other than the reader's).
+func (s *Session) dispatch(ctx context.Context, body []byte, methods map[string]Method, handlers *sync.WaitGroup) func() {
 	req, err := DecodeRequest(body)
 	if s.forbidden != "" {
 		s.reply(req.ID, nil, &runtime.Error{Code: runtime.CodeForbidden, Message: s.forbidden})
-		return
+		return nil
 	}
 	if err != nil {
 		s.reply(req.ID, nil, err)
-		return
+		return nil
 	}
 	m := methods[req.Method]
 	if m == nil {
 		s.reply(req.ID, nil, runtime.Errorf(runtime.CodeUnknownMethod, "unknown method %q", req.Method))
-		return
+		return nil
 	}
 	key := idKey(req.ID)
 	quick := s.quick[req.Method]
@@ -324,12 +353,12 @@ func (s *Session) dispatch(ctx context.Context, body []byte, methods map[string]
 	s.mu.Unlock()
 	if closing {
 		cancel()
-		return
+		return nil
 	}
 	if busy {
 		cancel()
 		s.reply(req.ID, nil, runtime.Errorf(runtime.CodeInvalidRequest, "a request with id %s is already in flight", req.ID))
-		return
+		return nil
 	}
 	if quick {
 		// Answered on the reader: it never blocks, and skipping two
@@ -337,11 +366,12 @@ func (s *Session) dispatch(ctx context.Context, body []byte, methods map[string]
 		result, err := run(reqCtx, m, &Call{ID: req.ID, Params: req.Params, Emit: s.emitter(req.ID)})
 		cancel()
 		s.reply(req.ID, result, err)
-		return
+		return nil
 	}
-	// A pooled goroutine, whose stack has already grown to what a request
-	// needs, writes its own reply: no hand-off to the writer goroutine.
-	s.workers.run(func() {
+	// The goroutine that runs it writes its own reply: no hand-off to the
+	// writer goroutine. It is pooled, so its stack has already grown to what
+	// a request needs.
+	return func() {
 		defer handlers.Done()
 		c := &Call{ID: req.ID, Params: req.Params, Emit: s.direct(req.ID)}
 		result, err := run(reqCtx, m, c)
@@ -350,7 +380,7 @@ func (s *Session) dispatch(ctx context.Context, body []byte, methods map[string]
 		s.mu.Unlock()
 		cancel()
 		s.out.write(s.replyMessage(req.ID, result, err))
-	})
+	}
 }
 
 // run calls m, turning a panic into an error: one bad handler must not take
