@@ -13,12 +13,9 @@ import (
 	"github.com/gnosis/gnosis/host/nmclient"
 )
 
-// callID is the id of the one request call sends; waitID that of its health
-// probes while providers start.
-const (
-	callID = `1`
-	waitID = `"call.wait"`
-)
+// callID is the id of the one request call sends (the health probes while
+// providers start have string ids of their own).
+const callID = `1`
 
 // runCall implements `gnosis-host call METHOD [PARAMS-JSON]`: it starts this
 // binary as a child exactly as a browser does (our extension's origin as
@@ -111,48 +108,29 @@ func startChild(verbose bool) (*child, error) {
 // await returns the reply whose id is id; events and other replies are skipped.
 func (c *child) await(id string, deadline <-chan time.Time) ([]byte, error) {
 	reply, err := c.Await(id, deadline)
-	switch {
-	case err == nil || errors.Is(err, nmclient.ErrTimeout):
+	if err == nil || errors.Is(err, nmclient.ErrTimeout) {
 		return reply, err
-	case errors.Is(err, io.EOF):
-		return nil, errors.New("the host exited without replying (run with --verbose to see its log)")
-	default:
-		return nil, fmt.Errorf("reading from the host: %w", err)
 	}
+	return nil, c.explain(err)
 }
 
-// waitSettled polls health until no provider is starting.
-func (c *child) waitSettled(deadline <-chan time.Time) error {
-	probe := []byte(`{"id":` + waitID + `,"method":"health"}`)
-	for {
-		if err := c.Send(probe); err != nil {
-			return err
-		}
-		reply, err := c.await(waitID, deadline)
-		if err != nil {
-			if errors.Is(err, nmclient.ErrTimeout) {
-				return nil // send the request anyway: its reply says what is wrong
-			}
-			return err
-		}
-		var h struct {
-			OK        bool
-			Providers []struct{ State string }
-		}
-		json.Unmarshal(reply, &h)
-		starting := false
-		for _, p := range h.Providers {
-			starting = starting || p.State == "starting"
-		}
-		if !h.OK || !starting {
-			return nil
-		}
-		select {
-		case <-time.After(50 * time.Millisecond):
-		case <-deadline:
-			return nil // send the request anyway: its reply says what is wrong
-		}
+// explain words an error reading the host's output for the command line.
+func (c *child) explain(err error) error {
+	if errors.Is(err, io.EOF) {
+		return errors.New("the host exited without replying (run with --verbose to see its log)")
 	}
+	return fmt.Errorf("reading from the host: %w", err)
+}
+
+// waitSettled polls health until no provider is starting. Running out of
+// time is no error: the request is sent anyway, and its reply says what is
+// wrong.
+func (c *child) waitSettled(deadline <-chan time.Time) error {
+	_, err := c.Settle(50*time.Millisecond, deadline)
+	if err == nil || errors.Is(err, nmclient.ErrTimeout) {
+		return nil
+	}
+	return c.explain(err)
 }
 
 // stop closes the child's stdin, as a browser closing the port does, and

@@ -32,6 +32,7 @@ func TestMain(m *testing.M) {
 // "hang" by ignoring everything from then on; "silent" not at all.
 func peer() int {
 	fmt.Fprintln(os.Stderr, "peer log line")
+	health := 0
 	for {
 		body, err := framing.Read(os.Stdin, nil, framing.MaxInbound)
 		if err != nil {
@@ -58,6 +59,24 @@ func peer() int {
 		case "big":
 			b, _ := json.Marshal(map[string]any{"id": req.ID, "ok": true, "result": strings.Repeat("ü", 5000)})
 			chunk.Each(req.ID, b, 1024, func(f []byte) error { return framing.Write(os.Stdout, f) })
+		case "health":
+			// NMCLIENT_HEALTH: "starting N" (the first N replies say a
+			// provider is starting), "not ok" or "silent".
+			health++
+			var n int
+			mode := os.Getenv("NMCLIENT_HEALTH")
+			fmt.Sscanf(mode, "starting %d", &n)
+			state := "ready"
+			if health <= n {
+				state = "starting"
+			}
+			switch {
+			case mode == "silent":
+			case mode == "not ok":
+				framing.Write(os.Stdout, []byte(`{"id":`+string(req.ID)+`,"ok":false,"error":true}`))
+			default:
+				framing.Write(os.Stdout, []byte(fmt.Sprintf(`{"id":%s,"ok":true,"n":%d,"providers":[{"state":%q}]}`, req.ID, health, state)))
+			}
 		case "exit":
 			return 3
 		case "hang":

@@ -25,8 +25,9 @@ type Health struct {
 
 // SelfTest starts the host at bin exactly as a browser does (argv[1] = our
 // origin, plus --parent-window=0 on Windows; working folder = the binary's
-// folder), sends a framed health request and waits up to timeout for the
-// reply. The host is then let go by closing its stdin.
+// folder), asks for health and, while a provider is starting, asks again,
+// for up to timeout (nmclient.Settle). The host is then let go by closing
+// its stdin.
 func SelfTest(goos, bin string, timeout time.Duration) (Health, error) {
 	opts := []nmclient.Option{nmclient.WithOrigin(Origin)}
 	if goos == "windows" {
@@ -38,53 +39,24 @@ func SelfTest(goos, bin string, timeout time.Duration) (Health, error) {
 		return Health{}, fmt.Errorf("%w (the browser says \"Failed to start native messaging host\")", err)
 	}
 	defer c.Stop(2 * time.Second)
-	deadline := time.After(timeout)
-	var last Health
-	for {
-		id, err := c.Request("health", nil)
-		if err != nil {
-			return Health{}, fmt.Errorf("send health request: %w%s", err, tail(stderr.String()))
-		}
-		body, err := c.Await(id, deadline)
-		if errors.Is(err, nmclient.ErrTimeout) {
-			if last.OK {
-				return last, nil // a provider is still starting: report what we have
-			}
-			return Health{}, fmt.Errorf("no health reply within %s%s", timeout, tail(stderr.String()))
-		}
-		if err != nil {
-			return Health{}, fmt.Errorf("no health reply: %v%s (the browser says \"Native host has exited\" or \"Error when communicating with the native messaging host\")", err, tail(stderr.String()))
-		}
-		var h Health
-		if err := json.Unmarshal(body, &h); err != nil {
-			return Health{}, fmt.Errorf("health reply is not JSON: %w", err)
-		}
-		if !h.OK {
-			return h, fmt.Errorf("health reply not ok: %s", body)
-		}
-		last = h
-		if !h.starting() {
-			return h, nil
-		}
-		// A provider is still starting: ask again shortly, within the deadline.
-		select {
-		case <-time.After(100 * time.Millisecond):
-		case <-deadline:
-			return last, nil
-		}
+	body, err := c.Settle(100*time.Millisecond, time.After(timeout))
+	if errors.Is(err, nmclient.ErrTimeout) {
+		return Health{}, fmt.Errorf("no health reply within %s%s", timeout, tail(stderr.String()))
 	}
+	if err != nil {
+		return Health{}, fmt.Errorf("no health reply: %v%s (the browser says \"Native host has exited\" or \"Error when communicating with the native messaging host\")", err, tail(stderr.String()))
+	}
+	var h Health
+	if err := json.Unmarshal(body, &h); err != nil {
+		return Health{}, fmt.Errorf("health reply is not JSON: %w", err)
+	}
+	if !h.OK {
+		return h, fmt.Errorf("health reply not ok: %s", body)
+	}
+	return h, nil // a provider may still be starting at the deadline: report what we have
 }
 
-// starting reports whether some provider has not finished starting.
-func (h Health) starting() bool {
-	for _, p := range h.Providers {
-		if p.State == "starting" {
-			return true
-		}
-	}
-	return false
-}
-
+// tail is the end of the host's log, to quote in an error.
 func tail(s string) string {
 	s = strings.TrimSpace(s)
 	if s == "" {
