@@ -1,12 +1,17 @@
 // Package session serves the native-messaging protocol of docs/protocol.md
 // over one pair of streams (the host's stdin and stdout).
 //
-// One goroutine reads frames and decodes requests; each request runs in its
-// own goroutine, so a slow tool never holds up health or cancel (the built-in
-// methods that cannot block, health, capabilities.list, capabilities.describe
-// and cancel, are answered on the reader itself, saving two hand-offs); one writer
-// goroutine owns the output stream, so frames never interleave and a chunked
-// reply's frames go out back to back. Every failure, whatever its source, is
+// One goroutine at a time reads frames and decodes requests. The built-in
+// methods that cannot block (health, capabilities.list, capabilities.describe
+// and cancel) are answered by the reader itself. Any other request runs on
+// the goroutine that read it, which first passes the reading on to another
+// (pooled) goroutine: a slow tool never holds up health or cancel, and no
+// thread has to be woken to start the request. Output goes through one
+// mutex-guarded writer: a request's goroutine writes its own events and
+// reply, and a writer goroutine writes the reader's replies and runtime
+// events (so the reader never blocks on the output). A message is written
+// whole, so frames never interleave and a chunked reply's frames go out back
+// to back. Every failure, whatever its source, is
 // turned into the protocol's error reply in one place (reply.go).
 //
 // Methods live in a table. The built-in ones (health, capabilities.list,
