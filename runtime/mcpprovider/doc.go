@@ -1,6 +1,5 @@
 // Package mcpprovider is a runtime.Provider for an MCP server spoken to over
-// stdio (Munim, or any MCP stdio command), using mark3labs/mcp-go's protocol
-// types (package mcp) over a stdio JSON-RPC transport of its own (pipe.go).
+// stdio (Munim, or any MCP stdio command), built on mark3labs/mcp-go.
 //
 // It owns the child process: it starts it in its own process group (a job
 // object on Windows) so that stopping it stops everything it spawned;

@@ -10,19 +10,19 @@ import (
 	"io"
 	"sync"
 
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/rs/zerolog"
 )
 
-// pipeTransport speaks JSON-RPC over the child's stdin and stdout:
-// newline-delimited, as MCP's stdio transport specifies. mcp-go's own stdio
-// transport decodes every incoming line twice as a whole, which for a
-// multi-megabyte tool result costs more than everything else in a call; this
-// one validates and routes a line in one pass (scanEnvelope) and hands the
-// result on as a sub-slice of the line, never copied or decoded. It uses
-// mcp-go's protocol types (package mcp) but not its client: that package
-// links mcp-go's server and a JSON Schema validator whose meta-schemas are
-// compiled at start-up, ~10 ms of every host start for nothing we use.
+// pipeTransport is an mcp-go transport (transport.BidirectionalInterface)
+// over the child's stdin and stdout: newline-delimited JSON-RPC, as MCP's
+// stdio transport specifies. mcp-go's own stdio transport decodes every
+// incoming line twice as a whole, which for a multi-megabyte tool result
+// costs more than everything else in a call; this one validates and routes a
+// line in one pass (scanEnvelope) and hands the result on as a sub-slice of
+// the line, never copied or decoded. mcp-go's client still runs the protocol
+// (initialize, notifications, server requests such as ping).
 type pipeTransport struct {
 	r   io.Reader
 	w   io.WriteCloser
@@ -31,33 +31,32 @@ type pipeTransport struct {
 	writeMu sync.Mutex
 
 	mu      sync.Mutex
-	pending map[string]chan *response
+	pending map[string]chan *transport.JSONRPCResponse
 
-	onNotification func(method string) // set before Start
+	handlerMu      sync.RWMutex
+	onNotification func(mcp.JSONRPCNotification)
+	onRequest      transport.RequestHandler
 
+	ctx       context.Context
 	done      chan struct{}
 	readDone  chan struct{} // closed when the reader has returned
 	closeOnce sync.Once
 	startOnce sync.Once
 }
 
-// response is a JSON-RPC response: a raw result (a sub-slice of its line)
-// or an error.
-type response struct {
-	result json.RawMessage
-	err    *rpcError
+var _ transport.BidirectionalInterface = (*pipeTransport)(nil)
+
+func newPipeTransport(r io.Reader, w io.WriteCloser, log zerolog.Logger) *pipeTransport {
+	return &pipeTransport{r: r, w: w, log: log, pending: map[string]chan *transport.JSONRPCResponse{}, done: make(chan struct{}), readDone: make(chan struct{}), ctx: context.Background()}
 }
 
-// errClosed is the failure of every request once the connection is closed.
-var errClosed = errors.New("transport closed")
-
-func newPipeTransport(r io.Reader, w io.WriteCloser, log zerolog.Logger, onNotification func(method string)) *pipeTransport {
-	return &pipeTransport{r: r, w: w, log: log, onNotification: onNotification, pending: map[string]chan *response{}, done: make(chan struct{}), readDone: make(chan struct{})}
-}
-
-// start starts reading.
-func (t *pipeTransport) start() {
-	t.startOnce.Do(func() { go t.read() })
+// Start starts reading. ctx is handed to handlers of server requests.
+func (t *pipeTransport) Start(ctx context.Context) error {
+	t.startOnce.Do(func() {
+		t.ctx = ctx
+		go t.read()
+	})
+	return nil
 }
 
 // maxLine bounds one incoming message: beyond it the server is broken or
@@ -65,7 +64,7 @@ func (t *pipeTransport) start() {
 const maxLine = 512 << 20
 
 // read routes every line until the child's stdout ends; then every request
-// still waiting fails with errClosed.
+// still waiting fails with transport.ErrTransportClosed.
 func (t *pipeTransport) read() {
 	defer close(t.readDone)
 	defer t.shut()
@@ -123,29 +122,35 @@ func (t *pipeTransport) route(line []byte) {
 	}
 	switch {
 	case env.method != nil && env.id == nil:
-		var method string
-		if json.Unmarshal(env.method, &method) == nil && t.onNotification != nil {
-			t.onNotification(method)
-		}
-	case env.method != nil:
-		var method string
-		if json.Unmarshal(env.method, &method) != nil {
+		var n mcp.JSONRPCNotification
+		if err := json.Unmarshal(line, &n); err != nil {
 			return
 		}
-		go t.serve(json.RawMessage(env.id), method)
+		t.handlerMu.RLock()
+		h := t.onNotification
+		t.handlerMu.RUnlock()
+		if h != nil {
+			h(n)
+		}
+	case env.method != nil:
+		var req transport.JSONRPCRequest
+		if err := json.Unmarshal(line, &req); err != nil {
+			return
+		}
+		go t.serve(req)
 	case env.id != nil:
-		key, ok := responseKey(env.id)
+		id, key, ok := responseID(env.id)
 		if !ok {
 			return
 		}
-		resp := &response{}
+		resp := &transport.JSONRPCResponse{JSONRPC: mcp.JSONRPC_VERSION, ID: id}
 		if env.err != nil && !bytes.Equal(env.err, []byte("null")) {
-			resp.err = &rpcError{}
-			if err := json.Unmarshal(env.err, resp.err); err != nil {
-				resp.err = &rpcError{Code: mcp.PARSE_ERROR, Message: "unreadable error from the server"}
+			resp.Error = &mcp.JSONRPCErrorDetails{}
+			if err := json.Unmarshal(env.err, resp.Error); err != nil {
+				resp.Error = &mcp.JSONRPCErrorDetails{Code: mcp.PARSE_ERROR, Message: "unreadable error from the server"}
 			}
 		} else {
-			resp.result = json.RawMessage(env.result)
+			resp.Result = json.RawMessage(env.result)
 		}
 		t.mu.Lock()
 		ch := t.pending[key]
@@ -157,39 +162,42 @@ func (t *pipeTransport) route(line []byte) {
 	}
 }
 
-// responseKey returns a response id's key in the pending table: the id as
-// mcp.RequestId.String gives it. The usual id, a string without escapes such
-// as our "gnosis-N", is read without a JSON decoder.
-func responseKey(raw []byte) (string, bool) {
+// responseID decodes a response's id and its key in the pending table
+// (mcp.RequestId.String). The usual id, a string without escapes such as our
+// "gnosis-N", is read without a JSON decoder.
+func responseID(raw []byte) (mcp.RequestId, string, bool) {
 	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' && bytes.IndexByte(raw[1:n-1], '\\') < 0 && bytes.IndexByte(raw[1:n-1], '"') < 0 {
-		return "string:" + string(raw[1:n-1]), true
+		v := string(raw[1 : n-1])
+		return mcp.NewRequestId(v), "string:" + v, true
 	}
 	var id mcp.RequestId
 	if err := json.Unmarshal(raw, &id); err != nil {
-		return "", false
+		return id, "", false
 	}
-	return id.String(), true
+	return id, id.String(), true
 }
 
-// serve answers a request from the server: ping (which MCP lets a server
-// send at any time) with an empty result; anything else (sampling, roots,
-// elicitation: capabilities we do not declare) with "method not found".
-func (t *pipeTransport) serve(id json.RawMessage, method string) {
-	var b []byte
-	var err error
-	if method == string(mcp.MethodPing) {
-		b, err = json.Marshal(struct {
-			JSONRPC string          `json:"jsonrpc"`
-			ID      json.RawMessage `json:"id"`
-			Result  struct{}        `json:"result"`
-		}{mcp.JSONRPC_VERSION, id, struct{}{}})
+// serve answers a request from the server (ping, sampling, roots...) with
+// mcp-go's client handler.
+func (t *pipeTransport) serve(req transport.JSONRPCRequest) {
+	t.handlerMu.RLock()
+	h := t.onRequest
+	t.handlerMu.RUnlock()
+	var resp *transport.JSONRPCResponse
+	if h == nil {
+		resp = transport.NewJSONRPCErrorResponse(req.ID, mcp.METHOD_NOT_FOUND, "no request handler", nil)
 	} else {
-		b, err = json.Marshal(struct {
-			JSONRPC string          `json:"jsonrpc"`
-			ID      json.RawMessage `json:"id"`
-			Error   rpcError        `json:"error"`
-		}{mcp.JSONRPC_VERSION, id, rpcError{Code: mcp.METHOD_NOT_FOUND, Message: "unsupported request method: " + method}})
+		r, err := h(t.ctx, req)
+		switch {
+		case err != nil:
+			resp = transport.NewJSONRPCErrorResponse(req.ID, mcp.INTERNAL_ERROR, err.Error(), nil)
+		case r != nil:
+			resp = r
+		default:
+			return
+		}
 	}
+	b, err := json.Marshal(resp)
 	if err == nil {
 		_ = t.write(append(b, '\n'))
 	}
@@ -199,7 +207,7 @@ func (t *pipeTransport) serve(id json.RawMessage, method string) {
 func (t *pipeTransport) write(line []byte) error {
 	select {
 	case <-t.done:
-		return errClosed
+		return transport.ErrTransportClosed
 	default:
 	}
 	t.writeMu.Lock()
@@ -210,19 +218,31 @@ func (t *pipeTransport) write(line []byte) error {
 	return nil
 }
 
-// roundTrip sends line, a request already encoded (newline included) whose
-// id has the pending-table key key (mcp.RequestId.String), and waits for
-// its response.
-func (t *pipeTransport) roundTrip(ctx context.Context, key string, line []byte) (*response, error) {
+// SendRequest implements transport.Interface.
+func (t *pipeTransport) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	ch := make(chan *response, 1)
+	b, err := json.Marshal(req)
+	if err != nil {
+		return nil, fmt.Errorf("encoding request: %w", err)
+	}
+	return t.roundTrip(ctx, req.ID.String(), append(b, '\n'))
+}
+
+// roundTrip sends line, a request already encoded (newline included) whose
+// id has the pending-table key key (mcp.RequestId.String), and waits for
+// its response.
+func (t *pipeTransport) roundTrip(ctx context.Context, key string, line []byte) (*transport.JSONRPCResponse, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	ch := make(chan *transport.JSONRPCResponse, 1)
 	t.mu.Lock()
 	select {
 	case <-t.done:
 		t.mu.Unlock()
-		return nil, errClosed
+		return nil, transport.ErrTransportClosed
 	default:
 	}
 	t.pending[key] = ch
@@ -249,22 +269,35 @@ func (t *pipeTransport) roundTrip(ctx context.Context, key string, line []byte) 
 		default:
 		}
 		forget()
-		return nil, errClosed
+		return nil, transport.ErrTransportClosed
 	}
 }
 
-// notify sends a notification.
-func (t *pipeTransport) notify(method string, params any) error {
-	b, err := json.Marshal(struct {
-		JSONRPC string `json:"jsonrpc"`
-		Method  string `json:"method"`
-		Params  any    `json:"params,omitempty"`
-	}{mcp.JSONRPC_VERSION, method, params})
+// SendNotification implements transport.Interface.
+func (t *pipeTransport) SendNotification(ctx context.Context, n mcp.JSONRPCNotification) error {
+	b, err := json.Marshal(n)
 	if err != nil {
 		return fmt.Errorf("encoding notification: %w", err)
 	}
 	return t.write(append(b, '\n'))
 }
+
+// SetNotificationHandler implements transport.Interface.
+func (t *pipeTransport) SetNotificationHandler(h func(mcp.JSONRPCNotification)) {
+	t.handlerMu.Lock()
+	t.onNotification = h
+	t.handlerMu.Unlock()
+}
+
+// SetRequestHandler implements transport.BidirectionalInterface.
+func (t *pipeTransport) SetRequestHandler(h transport.RequestHandler) {
+	t.handlerMu.Lock()
+	t.onRequest = h
+	t.handlerMu.Unlock()
+}
+
+// GetSessionId implements transport.Interface; stdio has no session id.
+func (t *pipeTransport) GetSessionId() string { return "" }
 
 // Close stops sending, closes the child's stdin (which asks an MCP stdio
 // server to exit) and fails every waiting request.

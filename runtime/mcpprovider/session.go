@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/gnosis/gnosis/runtime"
+	"github.com/mark3labs/mcp-go/client"
+	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/rs/zerolog"
 )
@@ -31,6 +33,7 @@ type session struct {
 	tree   *processTree
 	stdout *os.File
 	tr     *pipeTransport
+	client *client.Client
 
 	nextID   atomic.Int64
 	stopping atomic.Bool
@@ -85,17 +88,22 @@ func launch(ctx context.Context, cfg Config, log zerolog.Logger) (*session, erro
 		listChanged: make(chan struct{}, 1),
 	}
 	go logStderr(s.log, errR)
-	s.tr = newPipeTransport(outR, inW, s.log, func(method string) {
-		if method == string(mcp.MethodNotificationToolsListChanged) {
+	s.tr = newPipeTransport(outR, inW, s.log)
+	s.client = client.NewClient(s.tr, client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION))
+	go s.wait()
+	go s.watchStdout()
+	s.client.OnNotification(func(n mcp.JSONRPCNotification) {
+		if n.Method == string(mcp.MethodNotificationToolsListChanged) {
 			select {
 			case s.listChanged <- struct{}{}:
 			default:
 			}
 		}
 	})
-	go s.wait()
-	go s.watchStdout()
-	s.tr.start()
+	if err := s.client.Start(ctx); err != nil {
+		s.stop(0)
+		return nil, fmt.Errorf("starting MCP client: %w", err)
+	}
 	return s, nil
 }
 
@@ -142,30 +150,15 @@ func (s *session) watchStdout() {
 	}
 }
 
-// initialize runs the MCP handshake (initialize, then the initialized
-// notification), pinned to the last protocol version that uses it, as
-// mcp-go's client does when so configured: it skips the server/discover
-// probe (up to 5 s against servers that don't know it). We declare no client
-// capabilities, so a server must not send us sampling, roots or elicitation
-// requests (they are answered "method not found").
+// initialize runs the MCP handshake, pinned to the last protocol version
+// that uses it, which skips mcp-go's server/discover probe (up to 5 s against
+// servers that don't know it).
 func (s *session) initialize(ctx context.Context, name, version string) error {
-	params := struct {
-		ProtocolVersion string                 `json:"protocolVersion"`
-		Capabilities    mcp.ClientCapabilities `json:"capabilities"`
-		ClientInfo      mcp.Implementation     `json:"clientInfo"`
-	}{mcp.LATEST_LEGACY_PROTOCOL_VERSION, mcp.ClientCapabilities{}, mcp.Implementation{Name: name, Version: version}}
-	raw, err := s.request(ctx, string(mcp.MethodInitialize), params)
+	req := mcp.InitializeRequest{}
+	req.Params.ProtocolVersion = mcp.LATEST_LEGACY_PROTOCOL_VERSION
+	req.Params.ClientInfo = mcp.Implementation{Name: name, Version: version}
+	res, err := s.client.Initialize(ctx, req)
 	if err != nil {
-		return fmt.Errorf("initialize: %w", err)
-	}
-	var res mcp.InitializeResult
-	if err := json.Unmarshal(raw, &res); err != nil {
-		return fmt.Errorf("initialize: decoding result: %w", err)
-	}
-	if !mcp.IsValidProtocolVersion(res.ProtocolVersion) {
-		return fmt.Errorf("initialize: %w", mcp.UnsupportedProtocolVersionError{Version: res.ProtocolVersion})
-	}
-	if err := s.tr.notify(string(mcp.MethodNotificationInitialized), nil); err != nil {
 		return fmt.Errorf("initialize: %w", s.explain(err))
 	}
 	s.log.Debug().Str("server", res.ServerInfo.Name).Str("version", res.ServerInfo.Version).Str("protocol", res.ProtocolVersion).Msg("initialized")
@@ -278,10 +271,14 @@ func (s *session) send(ctx context.Context, buf *bytes.Buffer, method string, pa
 		}
 		return nil, s.explain(err)
 	}
-	if resp.err != nil {
-		return nil, resp.err
+	if resp.Error != nil {
+		e := &rpcError{Code: resp.Error.Code, Message: resp.Error.Message}
+		if resp.Error.Data != nil {
+			e.Data, _ = json.Marshal(resp.Error.Data)
+		}
+		return nil, e
 	}
-	return resp.result, nil
+	return resp.Result, nil
 }
 
 // appendString appends v as a JSON string: as is when it is printable ASCII
@@ -298,12 +295,21 @@ func appendString(b []byte, v string) []byte {
 	return append(b, '"')
 }
 
-// cancelled tells the server to stop working on request id, off the
-// caller's path.
+// cancelled tells the server to stop working on request id. mcp-go does
+// this for requests sent through its client, not for raw transport requests
+// like ours, so we do it ourselves, off the caller's path.
 func (s *session) cancelled(id mcp.RequestId, reason error) {
-	params := map[string]any{"requestId": id, "reason": reason.Error()}
+	n := mcp.JSONRPCNotification{
+		JSONRPC: mcp.JSONRPC_VERSION,
+		Notification: mcp.Notification{
+			Method: string(mcp.MethodNotificationCancelled),
+			Params: mcp.NotificationParams{AdditionalFields: map[string]any{"requestId": id, "reason": reason.Error()}},
+		},
+	}
 	go func() {
-		if err := s.tr.notify(string(mcp.MethodNotificationCancelled), params); err != nil {
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		defer cancel()
+		if err := s.tr.SendNotification(ctx, n); err != nil {
 			s.log.Debug().Err(err).Msg("could not send notifications/cancelled")
 		}
 	}()
@@ -314,7 +320,7 @@ var errExited = errors.New("the server exited")
 
 // explain turns a transport error into errExited when the child is gone.
 func (s *session) explain(err error) error {
-	if errors.Is(err, errClosed) {
+	if errors.Is(err, transport.ErrTransportClosed) {
 		return fmt.Errorf("%w: %w", errExited, err)
 	}
 	select {
