@@ -12,6 +12,7 @@
 //
 // Pure module: records come from conversation_store.js, nothing is fetched.
 
+import { CodedError } from './coded_error.js';
 import { fillTemplate, formatDate } from './prompt.js';
 
 /** Most rounds of text history replayed. */
@@ -42,13 +43,7 @@ export const CONTEXT_CODES = Object.freeze({
 });
 
 /** An error with a stable .code and a message meant for the user. */
-export class ContextError extends Error {
-  constructor(code, message) {
-    super(message);
-    this.name = 'ContextError';
-    this.code = code;
-  }
-}
+export class ContextError extends CodedError {}
 
 /** Formats a byte count for people ("12.3 MiB"). */
 export function formatBytes(n) {

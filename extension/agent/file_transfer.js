@@ -13,6 +13,9 @@
 // Pure module: no chrome.* calls; the inventory comes from an injected
 // function (workspace_client.js list()).
 
+import { CodedError } from './coded_error.js';
+import { formatBytes } from './context_manager.js';
+
 const MiB = 1024 * 1024;
 /** Largest file an upload supplies. */
 export const UPLOAD_MAX_BYTES = 64 * MiB;
@@ -35,13 +38,7 @@ export const TRANSFER_CODES = Object.freeze({
 });
 
 /** A refused transfer: .code is one of TRANSFER_CODES; the message is written for the model and the user. */
-export class TransferError extends Error {
-  constructor(code, message) {
-    super(message);
-    this.name = 'TransferError';
-    this.code = code;
-  }
-}
+export class TransferError extends CodedError {}
 
 const RESERVED = new Set(['CON', 'PRN', 'AUX', 'NUL', 'CONIN$', 'CONOUT$']);
 
@@ -90,9 +87,7 @@ export function checkRelativePath(p) {
 /** "1.2 MiB (1,234,567 bytes)"-style size for the model and the user. */
 export function formatSize(n) {
   const bytes = `${n.toLocaleString('en-US')} byte${n === 1 ? '' : 's'}`;
-  if (n < 1024) return bytes;
-  const unit = n < MiB ? `${(n / 1024).toFixed(1)} KiB` : `${(n / MiB).toFixed(1)} MiB`;
-  return `${unit} (${bytes})`;
+  return n < 1024 ? bytes : `${formatBytes(n)} (${bytes})`;
 }
 
 /**

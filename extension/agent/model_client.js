@@ -7,16 +7,11 @@
 // usage figures. fetch, sleep and the clock are injected, so the module runs
 // under node --test without a network or real waiting.
 
+import { CodedError } from './coded_error.js';
 import { backoffDelay, classifyStatus, localForbiddenMessage, parseRetryAfter } from './retry_policy.js';
 
 /** An error the loop shows to the user; code is stable. */
-export class ModelError extends Error {
-  constructor(code, message) {
-    super(message);
-    this.name = 'ModelError';
-    this.code = code;
-  }
-}
+export class ModelError extends CodedError {}
 
 /** The error thrown when the caller stopped the request. */
 export function stoppedError() {

@@ -12,6 +12,9 @@
 //
 // Pure module: request is injected (host.request of the native client).
 
+import { CodedError } from './coded_error.js';
+import { base64ToBytes } from './workspace_client.js';
+
 /** Host error codes after which retrying cannot help (configuration, policy, bad request). */
 const FINAL_CODES = new Set(['FORBIDDEN', 'NOT_CONFIGURED', 'INVALID_REQUEST', 'UNKNOWN_METHOD', 'HOST_NOT_FOUND', 'HOST_FORBIDDEN']);
 
@@ -21,11 +24,9 @@ const FINAL_CODES = new Set(['FORBIDDEN', 'NOT_CONFIGURED', 'INVALID_REQUEST', '
  * the host's relay.allow does not cover, …) or a transport code;
  * .retryable says whether the model client's retry policy applies.
  */
-export class RelayError extends Error {
+export class RelayError extends CodedError {
   constructor(code, message, advice) {
-    super(message);
-    this.name = 'RelayError';
-    this.code = code;
+    super(code, message);
     this.retryable = !FINAL_CODES.has(code);
     if (advice) this.advice = advice;
   }
@@ -63,12 +64,6 @@ function makeResponse(status, headers, body, url) {
   return res;
 }
 
-function base64ToBytes(b64) {
-  const s = atob(b64);
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
-  return out;
-}
 
 /**
  * Creates a fetch-like function that goes through the host.

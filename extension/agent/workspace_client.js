@@ -10,6 +10,8 @@
 // (host.request(method, params, {timeoutMs, onEvent, signal}) → Promise of
 // the reply, {ok: true, ...} or {ok: false, code, message}).
 
+import { CodedError } from './coded_error.js';
+
 const MiB = 1024 * 1024;
 /** Largest piece sent in one workspace.append (before base64). */
 export const APPEND_PIECE_BYTES = 8 * MiB;
@@ -24,13 +26,7 @@ export const DOWNLOAD_MAX_BYTES = 256 * MiB;
  * NOT_CONFIGURED, …), a transport code, CANCELLED, or DOWNLOAD_FAILED (the
  * download's own URL failed in saveFromUrl).
  */
-export class WorkspaceError extends Error {
-  constructor(code, message) {
-    super(message);
-    this.name = 'WorkspaceError';
-    this.code = code;
-  }
-}
+export class WorkspaceError extends CodedError {}
 
 /** Standard base64 of bytes, in slices so large buffers do not overflow the call stack. */
 export function bytesToBase64(bytes) {
