@@ -8,21 +8,9 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
-)
 
-// imageBytes is fakemunim's screenshot data for size n (see its ImageBytes).
-func imageBytes(n int) []byte {
-	sig := []byte("\x89PNG\r\n\x1a\n")
-	b := make([]byte, n)
-	for i := range b {
-		if i < len(sig) {
-			b[i] = sig[i]
-		} else {
-			b[i] = byte(i % 251)
-		}
-	}
-	return b
-}
+	"github.com/gnosis/gnosis/tests/fakemunim/screen"
+)
 
 // TestReplyOver8MiBIsChunked: a screenshot whose reply is about 9.3 MiB of
 // JSON arrives as consecutive chunk frames, none above Chrome's 1 MiB (the
@@ -58,7 +46,7 @@ func TestReplyOver8MiBIsChunked(t *testing.T) {
 	if err != nil {
 		t.Fatalf("image data: %v", err)
 	}
-	if !bytes.Equal(data, imageBytes(n)) {
+	if !bytes.Equal(data, screen.Bytes(n)) {
 		t.Errorf("image data differs from what fakemunim sent (%d bytes, want %d)", len(data), n)
 	}
 	var cap string

@@ -15,6 +15,8 @@ import (
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/gnosis/gnosis/tests/fakemunim/screen"
 )
 
 // schemas holds the raw input schema of every built-in tool, one file per
@@ -154,23 +156,9 @@ func imageData(n int) string {
 	if s, ok := images.Load(n); ok {
 		return s.(string)
 	}
-	s := base64.StdEncoding.EncodeToString(ImageBytes(n))
+	s := base64.StdEncoding.EncodeToString(screen.Bytes(n))
 	images.Store(n, s)
 	return s
-}
-
-// ImageBytes is the image data screenshot returns for size n.
-func ImageBytes(n int) []byte {
-	sig := []byte("\x89PNG\r\n\x1a\n")
-	b := make([]byte, n)
-	for i := range b {
-		if i < len(sig) {
-			b[i] = sig[i]
-		} else {
-			b[i] = byte(i % 251)
-		}
-	}
-	return b
 }
 
 // slow sleeps, returning early when the call is cancelled (the client sent
