@@ -2,6 +2,7 @@ package tests
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -133,6 +134,10 @@ func (w *wine) unix(p string) string {
 	return filepath.Join(w.prefix, "drive_c", filepath.FromSlash(strings.ReplaceAll(rest, `\`, "/")))
 }
 
+// wineCommandTimeout bounds one Wine command; the slowest, the first in a new
+// prefix, takes about 10 s.
+const wineCommandTimeout = 2 * time.Minute
+
 // gcOften makes a Go program collect garbage constantly, so that a handle
 // closed by a finalizer (a second *os.File of the same handle) fails every
 // run, not by chance. The host inherits it from doctor's self-test.
@@ -153,7 +158,12 @@ func (w *wine) cmdEnv(t *testing.T, env []string, args ...string) (string, error
 // cmdIn is cmdEnv with stdin.
 func (w *wine) cmdIn(t *testing.T, env []string, stdin io.Reader, args ...string) (string, error) {
 	t.Helper()
-	c := exec.Command(w.loader, args...)
+	// A bound on every Wine command: a hang (seen once, in a prefix another run was still using) fails
+	// this test with a clear message instead of stalling the whole suite until go test's timeout.
+	ctx, cancel := context.WithTimeout(context.Background(), wineCommandTimeout)
+	defer cancel()
+	c := exec.CommandContext(ctx, w.loader, args...)
+	c.WaitDelay = 5 * time.Second
 	c.Stdin = stdin
 	c.Env = append(append([]string{}, w.env...), env...)
 	c.Dir = filepath.Dir(w.prefix)
@@ -167,6 +177,9 @@ func (w *wine) cmdIn(t *testing.T, env []string, stdin io.Reader, args ...string
 	defer f.Close()
 	c.Stdout, c.Stderr = f, f
 	err = c.Run()
+	if ctx.Err() != nil {
+		err = fmt.Errorf("wine %s: no exit within %v: %w", strings.Join(args, " "), wineCommandTimeout, ctx.Err())
+	}
 	out, _ := os.ReadFile(f.Name())
 	return strings.ReplaceAll(string(out), "\r\n", "\n"), err
 }
