@@ -126,14 +126,15 @@ async function start(origin) {
 async function stop(origin, reason) {
   const armed = await armedOrigins();
   delete armed[origin];
-  await session.set({ armed });
+  // Disarmed and why, in one write: the options page never sees "Stopped" without its reason.
+  const last = { ...(reason ? { kind: 'stopped', error: reason } : { kind: 'stopped' }), at: Date.now() };
+  await session.set({ armed, [`last:${origin}`]: last });
   for (const ac of inflight.get(origin) || []) ac.abort();
   inflight.delete(origin);
   for (const tab of await tabsOf(origin)) {
     chrome.tabs.sendMessage(tab.id, { type: 'bridge.disarm' }).catch(() => {});
     await setBadge(tab.id, reason ? 'error' : 'off', reason);
   }
-  await setLastEvent(origin, reason ? { kind: 'stopped', error: reason } : { kind: 'stopped' });
   return { ok: true, armed: false };
 }
 
