@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"unicode/utf8"
 
 	"github.com/gnosis/gnosis/runtime"
+	"github.com/gnosis/gnosis/runtime/rawjson"
 )
 
 // MaxIDLength bounds a request id's JSON text, so every reply's chunk
@@ -33,9 +35,6 @@ func DecodeRequest(body []byte) (Request, error) {
 	var req Request
 	if !utf8.Valid(body) {
 		return req, invalid("request is not valid UTF-8")
-	}
-	if !json.Valid(body) {
-		return req, invalid("request must be a JSON object")
 	}
 	fields, ok := topLevel(body)
 	if !ok {
@@ -75,6 +74,13 @@ func decodeID(raw json.RawMessage) (json.RawMessage, error) {
 	if len(raw) > MaxIDLength {
 		return nil, invalid(fmt.Sprintf(`"id" is longer than %d bytes`, MaxIDLength))
 	}
+	if raw[0] != '"' {
+		// A number the extension's JSON.parse would turn into Infinity (1e1000)
+		// could not be matched to its reply.
+		if _, err := strconv.ParseFloat(string(raw), 64); err != nil {
+			return nil, invalid(`"id" is a number out of range`)
+		}
+	}
 	return raw, nil
 }
 
@@ -96,88 +102,15 @@ func invalid(msg string) *runtime.Error {
 
 // topLevel returns the members of the JSON object body as sub-slices of it
 // (no copy: params can be tens of megabytes), the last one winning for a
-// repeated key, as encoding/json does; ok is false when body is not an
-// object. body must be valid JSON (json.Valid), which keeps the scanner small.
+// repeated key, as encoding/json does; ok is false when body is not exactly
+// one valid JSON object.
 func topLevel(body []byte) (fields map[string]json.RawMessage, ok bool) {
-	i := skipSpace(body, 0)
-	if i >= len(body) || body[i] != '{' {
-		return nil, false
-	}
 	fields = make(map[string]json.RawMessage, 3)
-	i = skipSpace(body, i+1)
-	if body[i] == '}' {
-		return fields, true
-	}
-	for {
-		end := skipString(body, i)
-		key := body[i:end]
-		var name string
-		if bytes.IndexByte(key, '\\') < 0 {
-			name = string(key[1 : len(key)-1])
-		} else if json.Unmarshal(key, &name) != nil {
-			return nil, false
-		}
-		i = skipSpace(body, end)
-		i = skipSpace(body, i+1) // past ':'
-		end = skipValue(body, i)
-		fields[name] = body[i:end:end]
-		i = skipSpace(body, end)
-		if body[i] == '}' {
-			return fields, true
-		}
-		i = skipSpace(body, i+1) // past ','
-	}
-}
-
-func skipSpace(b []byte, i int) int {
-	for i < len(b) && (b[i] == ' ' || b[i] == '\t' || b[i] == '\n' || b[i] == '\r') {
-		i++
-	}
-	return i
-}
-
-// skipString returns the index after the string starting at b[i] == '"'.
-func skipString(b []byte, i int) int {
-	for i++; i < len(b); i++ {
-		switch b[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1
-		}
-	}
-	return i
-}
-
-// skipValue returns the index after the value starting at b[i].
-func skipValue(b []byte, i int) int {
-	switch b[i] {
-	case '"':
-		return skipString(b, i)
-	case '{', '[':
-		depth := 0
-		for i < len(b) {
-			switch b[i] {
-			case '"':
-				i = skipString(b, i)
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					return i + 1
-				}
-			}
-			i++
-		}
-		return i
-	}
-	for ; i < len(b); i++ {
-		switch b[i] {
-		case ',', '}', ']', ' ', '\t', '\r', '\n':
-			return i
-		}
-	}
-	return i
+	keysOK := true
+	ok = rawjson.Object(body, func(key, val []byte) {
+		name, kok := rawjson.Key(key)
+		keysOK = keysOK && kok
+		fields[name] = val[:len(val):len(val)]
+	})
+	return fields, ok && keysOK
 }

@@ -41,6 +41,7 @@ func TestDecodeRequest(t *testing.T) {
 		{"boolean id", `{"id":true,"method":"m"}`, want{Invalid: true}},
 		{"object id", `{"id":{},"method":"m"}`, want{Invalid: true}},
 		{"no id", `{"method":"m"}`, want{Invalid: true}},
+		{"id a number out of float64 range", `{"id":1e1000,"method":"m"}`, want{Invalid: true}},
 		{"id too long", `{"id":"` + strings.Repeat("x", MaxIDLength) + `","method":"m"}`, want{Invalid: true}},
 		{"array", `[{"id":1,"method":"m"}]`, want{Invalid: true}},
 		{"null", `null`, want{Invalid: true}},

@@ -1,50 +1,22 @@
-package mcpprovider
+// Package rawjson validates JSON and splits an object into its top-level
+// members in one pass, without decoding: the members come back as sub-slices
+// of the input. Both ends of the host carry multi-megabyte JSON (tool results
+// from MCP servers, request frames from the browser) that only needs routing,
+// and decoding it into values just to find "id" or "method" would copy every
+// byte. It accepts exactly what encoding/json.Valid accepts (fuzzed).
+package rawjson
 
-// envelope is the top level of one JSON-RPC message: the raw bytes of the
-// members a transport routes on. The bytes alias the scanned line.
-type envelope struct {
-	id, method, result, err, params []byte
-}
+import (
+	"bytes"
+	"encoding/json"
+	"unicode/utf8"
+)
 
 // maxDepth matches encoding/json's nesting limit.
 const maxDepth = 10000
 
-// scanEnvelope validates line as exactly one JSON object (whitespace around
-// it allowed) and returns its routing members. It is the whole of the
-// transport's parsing: one pass, and strings, where multi-megabyte results
-// spend their bytes, are skimmed byte by byte without decoding. It accepts
-// exactly what encoding/json.Valid accepts (FuzzScanEnvelope checks).
-func scanEnvelope(line []byte) (envelope, bool) {
-	var env envelope
-	s := scanner{b: line}
-	s.ws()
-	if s.i >= len(s.b) || s.b[s.i] != '{' {
-		// Still validate, so the answer matches json.Valid.
-		return env, false
-	}
-	ok := s.object(0, func(key, val []byte) {
-		switch string(key) {
-		case "id":
-			env.id = val
-		case "method":
-			env.method = val
-		case "result":
-			env.result = val
-		case "error":
-			env.err = val
-		case "params":
-			env.params = val
-		}
-	})
-	if !ok {
-		return env, false
-	}
-	s.ws()
-	return env, s.i == len(s.b)
-}
-
-// validJSON reports whether b is one JSON value, like json.Valid.
-func validJSON(b []byte) bool {
+// Valid reports whether b is one JSON value, like json.Valid.
+func Valid(b []byte) bool {
 	s := scanner{b: b}
 	s.ws()
 	if !s.value(0) {
@@ -52,6 +24,40 @@ func validJSON(b []byte) bool {
 	}
 	s.ws()
 	return s.i == len(s.b)
+}
+
+// Object reports whether b is exactly one JSON object (whitespace around it
+// allowed), calling member, if not nil, for each top-level member in order
+// with the key's raw text between its quotes (escapes not undone: see Key)
+// and the value's raw JSON. Both alias b. A repeated key is reported each
+// time; keeping the last, as encoding/json does, is the caller's choice.
+// member may be called before a later syntax error makes Object return false.
+func Object(b []byte, member func(key, val []byte)) bool {
+	s := scanner{b: b}
+	s.ws()
+	if s.i >= len(s.b) || s.b[s.i] != '{' {
+		return false
+	}
+	if !s.object(0, member) {
+		return false
+	}
+	s.ws()
+	return s.i == len(s.b)
+}
+
+// Key returns a member key as Object reported it, decoded as encoding/json
+// decodes it: escapes undone, invalid UTF-8 replaced by U+FFFD.
+func Key(raw []byte) (string, bool) {
+	if utf8.Valid(raw) && bytes.IndexByte(raw, '\\') < 0 {
+		return string(raw), true
+	}
+	var k string
+	q := make([]byte, 0, len(raw)+2)
+	q = append(append(append(q, '"'), raw...), '"')
+	if json.Unmarshal(q, &k) != nil {
+		return "", false
+	}
+	return k, true
 }
 
 type scanner struct {
