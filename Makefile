@@ -39,10 +39,17 @@ test-e2e: build
 bench: build
 	$(GO) run ./tests/bench
 
+# Every fuzz target, FUZZTIME each (the seed corpora also run in make test).
+FUZZTIME ?= 30s
+FUZZ_TARGETS := host/framing:FuzzReadFrame host/session:FuzzDecodeRequest host/chunk:FuzzSplit \
+	host/nmclient:FuzzFrames host/workspace:FuzzNames host/relay:FuzzPolicy runtime/rawjson:FuzzObject \
+	runtime/mcpprovider:FuzzScanEnvelope runtime:FuzzCompileAndValidate runtime:FuzzGlobMatch
+
 fuzz:
-	$(GO) test ./host/framing -run='^$$' -fuzz=FuzzReadFrame -fuzztime=30s
-	$(GO) test ./host/session -run='^$$' -fuzz=FuzzDecodeRequest -fuzztime=30s
-	$(GO) test ./host/chunk -run='^$$' -fuzz=FuzzSplit -fuzztime=30s
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		echo "fuzz $${t#*:} in ./$${t%%:*}"; \
+		$(GO) test ./$${t%%:*} -run='^$$' -fuzz="^$${t#*:}$$" -fuzztime=$(FUZZTIME); \
+	done
 
 # Release: dist/gnosis-<os>-<arch>.zip for windows, darwin and linux on amd64 and arm64 (binary,
 # scripts, extension, docs), and the same binaries in extension/hostbin/gnosis-host-<goos>-<goarch>[.exe]
