@@ -25,7 +25,7 @@
 
 import { host } from '../host.js';
 import { registerAction } from './executor.js';
-import { addNote, onAttach, onCdpEvent, sendCdp, sessionForTab } from './worker.js';
+import { addNote, onAttach, onCdpEvent, onSessionEnd, sendCdp, sessionForTab } from './worker.js';
 import { createTransferState, formatSize, suggestName, TransferError } from './file_transfer.js';
 import { bytesToBase64, createWorkspaceClient } from './workspace_client.js';
 import { PORT_NAME, serveProxiedPort } from './host_proxy.js';
@@ -211,6 +211,12 @@ export async function downloadAction(args, env) {
 
 /** Wires the interception hooks, the actions and the pages' host port. Called from worker.js init(). */
 export function initTransfers() {
+  // A closed panel's session never comes back: forget what it held.
+  onSessionEnd((sessionId) => {
+    states.delete(sessionId);
+    attachedTabs.delete(sessionId);
+    unavailable.delete(sessionId);
+  });
   onAttach(async ({ sessionId, tabId }) => {
     attachedTabs.set(sessionId, tabId);
     await cdp(sessionId, 'Page.setInterceptFileChooserDialog', { enabled: true }).catch(() => {});

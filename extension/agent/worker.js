@@ -68,6 +68,19 @@ export function onPanelChange(fn) {
   return () => panelListeners.delete(fn);
 }
 
+const endListeners = new Set();
+
+/**
+ * Subscribes to the end of a panel's session (its port disconnected), so
+ * modules that keep per-session state (transfer_worker.js) can drop it.
+ * @param {(sessionId:string) => void} fn
+ * @returns {() => void} unsubscribe
+ */
+export function onSessionEnd(fn) {
+  endListeners.add(fn);
+  return () => endListeners.delete(fn);
+}
+
 function panelChanged(windowId) {
   for (const fn of panelListeners) {
     try { fn(windowId); } catch { /* a listener must not break the port */ }
@@ -288,6 +301,9 @@ export function init() {
       sessions.delete(sessionId);
       if (s) detach(s);
       if (s) panelChanged(s.windowId);
+      for (const fn of endListeners) {
+        try { fn(sessionId); } catch { /* a listener must not break the port */ }
+      }
     });
   });
   chrome.debugger.onDetach.addListener((source, reason) => {
