@@ -8,6 +8,8 @@
 // this file makes no chrome.* call of its own. host.js holds the one shared
 // instance.
 
+import { cappedExponential } from './backoff.js';
+
 /** Transport error codes (Error.code on a rejected request). */
 export const TransportCode = Object.freeze({
   HOST_NOT_FOUND: 'HOST_NOT_FOUND',
@@ -301,7 +303,7 @@ export class NativeClient {
     this._failures = this._gotMessage ? 1 : this._failures + 1;
     this._setStatus({ state: 'error', error: t, health: undefined });
     if (this._autoReconnect && !this._closed) {
-      const delay = Math.min(this._maxBackoffMs, this._backoffMs * 2 ** (this._failures - 1));
+      const delay = cappedExponential(this._failures, this._backoffMs, this._maxBackoffMs);
       this._reconnectTimer = this._timers.setTimeout(() => {
         this._reconnectTimer = null;
         if (!this._port && !this._closed) {

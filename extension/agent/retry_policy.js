@@ -6,6 +6,8 @@
 // header wins when present (still capped, so a hostile server cannot park the
 // agent). Pure module: clocks and randomness are injected.
 
+import { cappedExponential } from '../backoff.js';
+
 const RETRY_STATUS = new Set([408, 409, 425, 429]);
 
 /** True when an HTTP status should be retried. */
@@ -35,7 +37,7 @@ export function parseRetryAfter(value, nowMs) {
  */
 export function backoffDelay(attempt, { baseMs, maxMs, retryAfterMs, random = Math.random }) {
   if (retryAfterMs !== undefined) return Math.min(retryAfterMs, maxMs);
-  const exp = Math.min(maxMs, baseMs * 2 ** Math.min(attempt - 1, 30));
+  const exp = cappedExponential(attempt, baseMs, maxMs);
   // Half fixed, half jitter: never zero, never above the cap.
   return Math.min(maxMs, Math.round(exp / 2 + random() * (exp / 2)));
 }
