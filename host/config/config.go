@@ -42,6 +42,7 @@ type Config struct {
 	// add-on ids) besides our own.
 	Extensions []string `json:"extensions,omitempty"`
 	Log        Log      `json:"log"`
+	Limits     Limits   `json:"limits"`
 	// Workspace and Relay belong to other parts of the host, which decode them.
 	Workspace json.RawMessage `json:"workspace,omitempty"`
 	Relay     json.RawMessage `json:"relay,omitempty"`
@@ -64,6 +65,17 @@ type Policy struct {
 	Default []string            `json:"default,omitempty"`
 	Origins map[string][]string `json:"origins,omitempty"`
 }
+
+// Limits bounds what the host holds on the browser's behalf.
+type Limits struct {
+	// InflightBytes caps the bytes of requests in flight (their params as
+	// received); 0 means DefaultInflightBytes. Past it a request is refused
+	// and the host keeps serving the others.
+	InflightBytes int64 `json:"inflightBytes,omitempty"`
+}
+
+// DefaultInflightBytes is Limits.InflightBytes when the config sets none.
+const DefaultInflightBytes = 256 << 20
 
 // Log configures the log file.
 type Log struct {
