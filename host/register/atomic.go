@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/gnosis/gnosis/host/atomicfile"
 )
 
 // missingDirs returns dir and those of its parents that do not exist yet,
@@ -24,47 +26,11 @@ func missingDirs(dir string) []string {
 	}
 }
 
-// writeFile writes data to name atomically (a temporary file in the same
-// folder, then a rename), creating the folder if needed, and reads it back.
+// writeFile writes data to name atomically with at most perm (see
+// atomicfile.Write): every file Install and the configuration commands write
+// goes through it.
 func writeFile(name string, data []byte, perm os.FileMode) error {
-	dir := filepath.Dir(name)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("create %s: %w", dir, err)
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(name)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	defer os.Remove(tmp.Name()) // no-op after a successful rename
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	if err := os.Chmod(tmp.Name(), perm); err != nil {
-		return fmt.Errorf("write %s: %w", name, err)
-	}
-	if err := os.Rename(tmp.Name(), name); err != nil {
-		// Windows cannot replace a running program (a browser may have the
-		// host open), but it can rename it: move it aside and retry.
-		if aside := os.Rename(name, name+".old"); aside != nil || os.Rename(tmp.Name(), name) != nil {
-			return fmt.Errorf("write %s: %w", name, err)
-		}
-	}
-	back, err := os.ReadFile(name)
-	if err != nil {
-		return fmt.Errorf("read back %s: %w", name, err)
-	}
-	if !bytes.Equal(back, data) {
-		return fmt.Errorf("read back %s: contents differ from what was written", name)
-	}
-	return nil
+	return atomicfile.Write(name, data, perm)
 }
 
 // copyFile copies the executable src to dst atomically, unless dst already
