@@ -12,7 +12,8 @@ type Config struct {
 	// Allow lists base URLs ("http://127.0.0.1:11434/v1"); a request is
 	// allowed when its scheme, host and port match one and its path lies at
 	// or under the base's path. Empty: only URLs whose path ends with
-	// /chat/completions or /models.
+	// /chat/completions or /models. Listing a base URL also lets the relay
+	// connect to private-network addresses for its origin.
 	Allow []string `json:"allow"`
 }
 
@@ -73,6 +74,17 @@ func (p policy) check(u *url.URL) string {
 	return "the URL is not under any base URL in relay.allow of the host configuration"
 }
 
+// lists reports whether the origin "host:port" (as the HTTP transport
+// dials it) is one of relay.allow's: only those may be on private networks.
+func (p policy) lists(addr string) bool {
+	for _, b := range p.bases {
+		if strings.EqualFold(b.host, addr) {
+			return true
+		}
+	}
+	return false
+}
+
 // dotted reports "." or ".." path segments, percent-encoded or not, which
 // would let a URL pass a prefix check and then leave the base.
 func dotted(u *url.URL) bool {
@@ -92,11 +104,4 @@ func hostPort(u *url.URL) string {
 		port = map[string]string{"http": "80", "https": "443"}[u.Scheme]
 	}
 	return net.JoinHostPort(strings.ToLower(u.Hostname()), port)
-}
-
-// redact is the URL as logs and messages may show it: no query, no fragment,
-// no credentials (a key is sometimes passed as ?key=...).
-func redact(u *url.URL) string {
-	c := url.URL{Scheme: u.Scheme, Host: u.Host, Path: u.Path, RawPath: u.RawPath}
-	return c.String()
 }

@@ -38,13 +38,15 @@ type Relay struct {
 	client   *http.Client
 	log      zerolog.Logger
 	maxBytes int64
+	hosts    map[string]string // names resolved without DNS (tests)
 }
 
 // Option adjusts a Relay.
 type Option func(*Relay)
 
-// WithLogger sets where requests are logged (method, URL without query,
-// status, size, duration; never headers or bodies).
+// WithLogger sets where requests are logged. Info: method, URL without
+// query, status, size, duration. Debug adds header names and query
+// parameter names with credential values replaced. Bodies never.
 func WithLogger(l zerolog.Logger) Option { return func(r *Relay) { r.log = l } }
 
 // WithMaxBytes bounds a relayed response body.
@@ -52,6 +54,10 @@ func WithMaxBytes(n int64) Option { return func(r *Relay) { r.maxBytes = n } }
 
 // New prepares a relay for cfg. A malformed allow list is remembered and
 // reported by relay.fetch (NOT_CONFIGURED) so the host keeps serving.
+//
+// The relay connects directly: HTTP_PROXY and the like are ignored, because
+// through a proxy the host could not judge the address the proxy connects
+// to (docs/host-methods.md).
 func New(cfg Config, opts ...Option) *Relay {
 	r := &Relay{log: zerolog.Nop(), maxBytes: DefaultMaxBytes}
 	p, err := newPolicy(cfg.Allow)
@@ -60,17 +66,12 @@ func New(cfg Config, opts ...Option) *Relay {
 	}
 	r.policy = p
 	transport := http.DefaultTransport.(*http.Transport).Clone()
+	transport.Proxy = nil
+	transport.DialContext = r.dial
 	r.client = &http.Client{
 		Transport: transport,
-		CheckRedirect: func(req *http.Request, via []*http.Request) error {
-			if len(via) >= 5 {
-				return errors.New("too many redirects")
-			}
-			if why := r.policy.check(req.URL); why != "" {
-				return fmt.Errorf("redirect to %s refused: %s", redact(req.URL), why)
-			}
-			return nil
-		},
+		// fetch follows redirects itself, same-origin only.
+		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
 	}
 	for _, o := range opts {
 		o(r)
@@ -136,14 +137,7 @@ func (r *Relay) fetch(ctx context.Context, _, params json.RawMessage, emit func(
 		r.log.Warn().Str("url", redact(u)).Str("reason", why).Msg("relay refused")
 		return nil, runtime.Errorf(runtime.CodeForbidden, "%s: %s", redact(u), why)
 	}
-	var body io.Reader
-	if p.Body != "" {
-		body = strings.NewReader(p.Body)
-	}
-	req, err := http.NewRequestWithContext(ctx, p.Method, u.String(), body)
-	if err != nil {
-		return nil, runtime.Errorf(runtime.CodeInvalidRequest, "cannot build the request to %s", redact(u))
-	}
+	headers := http.Header{}
 	for k, v := range p.Headers {
 		name := textproto.CanonicalMIMEHeaderKey(k)
 		if dropped[name] || strings.HasPrefix(name, "Proxy-") || strings.HasPrefix(name, "Sec-") {
@@ -152,16 +146,53 @@ func (r *Relay) fetch(ctx context.Context, _, params json.RawMessage, emit func(
 		if !validHeader(name, v) {
 			return nil, runtime.Errorf(runtime.CodeInvalidRequest, "header %q is not a valid HTTP header", k)
 		}
-		req.Header.Set(name, v)
+		headers.Set(name, v)
 	}
-	if req.Header.Get("User-Agent") == "" {
-		req.Header.Set("User-Agent", "gnosis-host relay")
+	if headers.Get("User-Agent") == "" {
+		headers.Set("User-Agent", "gnosis-host relay")
 	}
 
 	start := time.Now()
-	resp, err := r.client.Do(req)
-	if err != nil {
-		return nil, r.failure(ctx, u, start, "request failed", err)
+	target, method, withBody := u, p.Method, p.Body != ""
+	redirects := 0
+	var resp *http.Response
+	for {
+		if e := r.log.Debug(); e.Enabled() {
+			bodyBytes := 0
+			if withBody {
+				bodyBytes = len(p.Body)
+			}
+			e.Str("method", method).Str("url", debugURL(target)).Interface("headers", debugHeaders(headers)).
+				Int("bodyBytes", bodyBytes).Msg("relay request")
+		}
+		resp, err = r.send(ctx, method, target, headers, p.Body, withBody)
+		if err != nil {
+			return nil, r.failure(ctx, target, start, "request failed", err)
+		}
+		next, ok := redirect(resp)
+		if !ok {
+			break
+		}
+		if origin(next.url) != origin(u) {
+			// Handed back as the reply: following would carry the
+			// headers and body to a server the extension did not name.
+			r.log.Info().Str("url", redact(target)).Str("location", redact(next.url)).Int("status", resp.StatusCode).
+				Msg("relay returns a redirect to another origin")
+			break
+		}
+		if why := r.policy.check(next.url); why != "" {
+			resp.Body.Close()
+			r.log.Warn().Str("url", redact(target)).Str("location", redact(next.url)).Str("reason", why).Msg("relay refused a redirect")
+			return nil, runtime.Errorf(runtime.CodeForbidden, "redirect from %s to %s refused: %s", redact(target), redact(next.url), why)
+		}
+		if redirects == maxRedirects {
+			resp.Body.Close()
+			return nil, r.failure(ctx, target, start, "request failed", fmt.Errorf("stopped after %d redirects", maxRedirects))
+		}
+		io.Copy(io.Discard, io.LimitReader(resp.Body, pieceBytes)) // lets the connection be reused
+		resp.Body.Close()
+		redirects++
+		target, method, withBody = next.url, next.method, withBody && next.body
 	}
 	defer resp.Body.Close()
 	head := Head{Status: resp.StatusCode, Headers: flatten(resp.Header)}
@@ -170,9 +201,9 @@ func (r *Relay) fetch(ctx context.Context, _, params json.RawMessage, emit func(
 	}
 	n, err := r.stream(resp.Body, p.Encoding == "base64", emit)
 	if err != nil {
-		return nil, r.failure(ctx, u, start, "response failed", err)
+		return nil, r.failure(ctx, target, start, "response failed", err)
 	}
-	r.log.Info().Str("method", p.Method).Str("url", redact(u)).Int("status", resp.StatusCode).
+	r.log.Info().Str("method", p.Method).Str("url", redact(u)).Int("status", resp.StatusCode).Int("redirects", redirects).
 		Int64("bytes", n).Dur("took", time.Since(start)).Msg("relayed")
 	return reply{head, n}, nil
 }
@@ -255,19 +286,49 @@ func completeUTF8(b []byte, final bool) int {
 	return len(b)
 }
 
+// send makes one HTTP request of a relay.fetch: headers go as given (no
+// Referer, no cookies: fetch dropped them and the client adds none), the body
+// only when withBody.
+func (r *Relay) send(ctx context.Context, method string, u *url.URL, headers http.Header, body string, withBody bool) (*http.Response, error) {
+	var rd io.Reader
+	h := headers.Clone()
+	if withBody {
+		rd = strings.NewReader(body)
+	} else {
+		h.Del("Content-Type")
+	}
+	req, err := http.NewRequestWithContext(ctx, method, u.String(), rd)
+	if err != nil {
+		return nil, runtime.Errorf(runtime.CodeInvalidRequest, "cannot build the request to %s", redact(u))
+	}
+	req.Header = h
+	return r.client.Do(req)
+}
+
 // failure turns a transport error into a protocol error whose message names
-// the URL without its query (url.Error would print the whole URL).
+// the URL without its query (url.Error would print the whole URL). An
+// address the relay will not connect to is FORBIDDEN.
 func (r *Relay) failure(ctx context.Context, u *url.URL, start time.Time, what string, err error) error {
+	var re *runtime.Error
+	if errors.As(err, &re) {
+		return re
+	}
 	if ctx.Err() != nil {
 		r.log.Info().Str("url", redact(u)).Dur("took", time.Since(start)).Msg("relay cancelled")
 		return &runtime.Error{Code: runtime.CodeCancelled, Message: fmt.Sprintf("relay to %s cancelled", redact(u)), Err: ctx.Err()}
+	}
+	var refused *refusedAddress
+	if errors.As(err, &refused) {
+		r.log.Warn().Str("url", redact(u)).Str("reason", refused.Error()).Msg("relay refused")
+		return runtime.Errorf(runtime.CodeForbidden, "relay to %s refused: %s", redact(u), refused.Error())
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
 		err = ue.Err
 	}
-	r.log.Warn().Str("url", redact(u)).Str("error", err.Error()).Msg("relay " + what)
-	return runtime.Errorf(runtime.CodeExecutionError, "relay to %s: %s: %v", redact(u), what, err)
+	text := scrub(err.Error(), u)
+	r.log.Warn().Str("url", redact(u)).Str("error", text).Msg("relay " + what)
+	return runtime.Errorf(runtime.CodeExecutionError, "relay to %s: %s: %s", redact(u), what, text)
 }
 
 // flatten joins repeated response headers; cookies are not passed on.

@@ -304,7 +304,7 @@ func TestRefusesURLsOutsideThePolicy(t *testing.T) {
 		{"not a chat endpoint", nil, srv.URL + "/api/delete", runtime.CodeForbidden},
 		{"not in the allow list", []string{"http://127.0.0.1:1/v1"}, srv.URL + "/v1/chat/completions", runtime.CodeForbidden},
 		{"javascript", nil, "javascript:alert(1)//chat/completions", runtime.CodeForbidden},
-		{"redirect out of the allowed paths", nil, srv.URL + "/v1/models", runtime.CodeExecutionError},
+		{"redirect out of the allowed paths", nil, srv.URL + "/v1/models", runtime.CodeForbidden},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
