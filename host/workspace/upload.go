@@ -18,7 +18,9 @@ type Piece struct {
 
 // Read returns up to length bytes of the file at rel from offset. Files above
 // the upload limit are refused whole (FILE_TOO_LARGE), so an upload is never
-// silently truncated; length 0 means the per-read limit.
+// silently truncated; length 0 means the per-read limit. Anything but a
+// regular file (a folder, FIFO, socket or device) is refused from the opened
+// descriptor, before any read can wait on it.
 func (w *Workspace) Read(rel string, offset, length int64) (Piece, error) {
 	if err := w.ready(); err != nil {
 		return Piece{}, err
@@ -32,7 +34,7 @@ func (w *Workspace) Read(rel string, offset, length int64) (Piece, error) {
 	if length == 0 || length > w.limits.read {
 		length = w.limits.read
 	}
-	f, err := w.root.Open(rel)
+	f, err := openForRead(w.root, rel)
 	if err != nil {
 		return Piece{}, w.pathError(rel, err)
 	}
