@@ -113,7 +113,9 @@ func (w *Workspace) Commit(handle string) (string, int64, error) {
 	if err := d.f.Close(); err != nil {
 		return "", 0, &runtime.Error{Code: runtime.CodeExecutionError, Message: fmt.Sprintf("cannot save download %q", d.name), Err: err}
 	}
-	_ = w.root.Chmod(d.temp, 0o644)
+	if mode, ok := w.newFileMode(handle); ok {
+		_ = w.root.Chmod(d.temp, mode) // on failure the file stays private
+	}
 	err = w.root.Link(d.temp, d.name)
 	if err != nil && !errors.Is(err, fs.ErrExist) {
 		err = w.copyExclusive(d.temp, d.name)
@@ -145,13 +147,37 @@ func (w *Workspace) Abort(handle string) error {
 	return nil
 }
 
+// downloadPerm is the most a saved download gets; the umask (or the folder's
+// default ACL) takes bits away, as for any file the user's programs create.
+const downloadPerm = 0o644
+
+// newFileMode returns the permissions a file created with downloadPerm gets
+// in the folder: the mode of an empty probe file, named like the download's
+// temporary file (so the inventory hides it and a restart removes it), made
+// and removed at once. The temporary file itself stays private while it is
+// written and takes this mode only when it is published.
+func (w *Workspace) newFileMode(handle string) (os.FileMode, bool) {
+	probe := tempPrefix + handle + ".mode.part"
+	f, err := w.root.OpenFile(probe, os.O_WRONLY|os.O_CREATE|os.O_EXCL, downloadPerm)
+	if err != nil {
+		return 0, false
+	}
+	defer func() { _ = w.root.Remove(probe) }()
+	info, err := f.Stat()
+	f.Close()
+	if err != nil {
+		return 0, false
+	}
+	return info.Mode().Perm() & downloadPerm, true
+}
+
 func (w *Workspace) copyExclusive(from, to string) error {
 	src, err := w.root.Open(from)
 	if err != nil {
 		return err
 	}
 	defer src.Close()
-	dst, err := w.root.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	dst, err := w.root.OpenFile(to, os.O_WRONLY|os.O_CREATE|os.O_EXCL, downloadPerm)
 	if err != nil {
 		return err
 	}
