@@ -43,7 +43,7 @@ bench: build
 FUZZTIME ?= 30s
 FUZZ_TARGETS := host/framing:FuzzReadFrame host/session:FuzzDecodeRequest host/chunk:FuzzSplit \
 	host/nmclient:FuzzFrames host/workspace:FuzzNames host/relay:FuzzPolicy runtime/rawjson:FuzzObject \
-	runtime/mcpprovider:FuzzScanEnvelope runtime:FuzzCompileAndValidate runtime:FuzzGlobMatch
+	runtime/mcpprovider:FuzzScanEnvelope runtime:FuzzCompileAndValidate runtime:FuzzGlobMatch runtime:FuzzNormalizeOrigin
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

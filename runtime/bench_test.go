@@ -14,7 +14,7 @@ import (
 // at once.
 func BenchmarkExecuteOverhead(b *testing.B) {
 	f := newFake("munim", "computer", clickTool)
-	r := New(WithProvider(f), WithLogger(zerolog.New(io.Discard)), WithPolicy(Policy{Default: []string{"computer.*"}}))
+	r := New(WithProvider(f), WithLogger(zerolog.New(io.Discard)), WithPolicy(Policy{Default: Rule{Allow: []string{"computer.*"}}}))
 	if err := r.Start(context.Background()); err != nil {
 		b.Fatal(err)
 	}

@@ -1,6 +1,9 @@
 package runtime
 
-import "encoding/json"
+import (
+	"context"
+	"encoding/json"
+)
 
 // Capability is one thing the runtime can execute: a provider's tool under
 // its "<prefix>.<tool>" name, or a meta-capability of the runtime itself.
@@ -11,12 +14,20 @@ type Capability struct {
 	InputSchema json.RawMessage
 	// Provider is the owning provider's name, "" for meta-capabilities.
 	Provider string
+	// Title, Annotations and Tool are the provider's tool's title, hints and
+	// whole object as sent (see Tool); empty for meta-capabilities.
+	Title       string
+	Annotations json.RawMessage
+	Tool        json.RawMessage
 }
 
-// Summary is a capability as capabilities.list shows it.
+// Summary is a capability as capabilities.list shows it: what a grant UI
+// and a prompt need to present it (the title and the behaviour hints).
 type Summary struct {
-	Name        string `json:"name"`
-	Description string `json:"description"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Title       string          `json:"title,omitempty"`
+	Annotations json.RawMessage `json:"annotations,omitempty"`
 }
 
 // Call is one execute request.
@@ -29,6 +40,11 @@ type Call struct {
 	Origin string
 	// ID is the front end's request id, used only in the execute log line.
 	ID string
+	// Approve asks the user whether this call may run, when the policy says
+	// "ask" for it. It returns nil when the user allowed it, or an *Error
+	// (FORBIDDEN when denied or unanswered, CANCELLED). nil means the caller
+	// cannot ask anyone, and such calls are refused.
+	Approve func(ctx context.Context, a Approval) error
 }
 
 // Names of the meta-capabilities, answered by the runtime itself.
@@ -37,7 +53,9 @@ const (
 	MetaDescribe = "capabilities.describe"
 )
 
-// metaPrefix is reserved: no provider may use it.
+// MetaPrefix is the meta-capabilities' prefix, reserved: no provider may use it.
+const MetaPrefix = metaPrefix
+
 const metaPrefix = "capabilities"
 
 var metaCapabilities = []Capability{

@@ -23,8 +23,8 @@ import (
 //     PROVIDER_NOT_FOUND: "no provider registered for the capability") or to
 //     a provider that has not listed its tools yet (PROVIDER_UNAVAILABLE: it
 //     may well have that tool once it is up);
-//  2. the origin's policy allows it, else FORBIDDEN (meta-capabilities are
-//     always allowed);
+//  2. the origin's policy does not deny it, else FORBIDDEN with details
+//     {"reason": "not-granted"} (meta-capabilities are always allowed);
 //  3. its provider exists (PROVIDER_NOT_FOUND) and is ready
 //     (PROVIDER_UNAVAILABLE);
 //  4. the arguments are a JSON object and satisfy the input schema, else
@@ -32,7 +32,9 @@ import (
 //     non-object is an argument problem, not a request-shape problem, so it
 //     is INVALID_ARGUMENTS too (path ""). A schema that failed to compile
 //     is not enforced (logged at discovery): the provider still validates;
-//  5. the call: TIMEOUT, CANCELLED (also once Close has begun),
+//  5. when the policy says ask, the user approves it through c.Approve,
+//     else FORBIDDEN ({"reason": "denied"} or "timeout"), or CANCELLED;
+//  6. the call: TIMEOUT, CANCELLED (also once Close has begun),
 //     PROVIDER_UNAVAILABLE or EXECUTION_ERROR;
 //     a result with "isError": true is EXECUTION_ERROR with the whole result
 //     as Details (a json.RawMessage).
@@ -52,9 +54,11 @@ func (r *Runtime) Execute(ctx context.Context, c Call) (result json.RawMessage, 
 			return nil, Errorf(CodeCapabilityNotFound, "no capability named %q", c.Capability)
 		}
 	}
+	decision := Allow
 	if e == nil || e.cap.Provider != "" {
-		if !r.policy.Allows(c.Origin, c.Capability) {
-			return nil, &Error{Code: CodeForbidden, Message: fmt.Sprintf("origin %q may not execute %q", c.Origin, c.Capability)}
+		decision = r.policy.Load().Decide(c.Origin, c.Capability)
+		if decision == Deny {
+			return nil, notGranted(c)
 		}
 	}
 	if e == nil {
@@ -81,6 +85,11 @@ func (r *Runtime) Execute(ctx context.Context, c Call) (result json.RawMessage, 
 		return r.executeMeta(e.cap.Name, args)
 	}
 
+	if decision == Ask {
+		if err := r.approve(ctx, c, e, args); err != nil {
+			return nil, err
+		}
+	}
 	if r.closed.Load() {
 		return nil, Errorf(CodeCancelled, "the runtime is shutting down")
 	}
@@ -185,16 +194,21 @@ func (r *Runtime) executeMeta(name string, args json.RawMessage) (json.RawMessag
 	return nil, Errorf(CodeCapabilityNotFound, "no capability named %q", name)
 }
 
-// Description is the payload of capabilities.describe.
+// Description is the payload of capabilities.describe: the capability and,
+// for a provider's tool, its title, hints and whole tool object as sent.
 type Description struct {
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
 	InputSchema json.RawMessage `json:"inputSchema"`
+	Title       string          `json:"title,omitempty"`
+	Annotations json.RawMessage `json:"annotations,omitempty"`
+	Tool        json.RawMessage `json:"tool,omitempty"`
 }
 
 // DescribeResult turns a Capability into the capabilities.describe payload.
 func DescribeResult(c Capability) Description {
-	return Description{Name: c.Name, Description: c.Description, InputSchema: c.InputSchema}
+	return Description{Name: c.Name, Description: c.Description, InputSchema: c.InputSchema,
+		Title: c.Title, Annotations: c.Annotations, Tool: c.Tool}
 }
 
 // callError gives a provider's error its protocol code, once.

@@ -86,3 +86,9 @@ func (f *fakeProvider) lastCall() fakeCall {
 	}
 	return f.calls[len(f.calls)-1]
 }
+
+func (f *fakeProvider) callCount() int {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return len(f.calls)
+}

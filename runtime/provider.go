@@ -17,6 +17,14 @@ type Tool struct {
 	Name        string
 	Description string
 	InputSchema json.RawMessage
+	// Title is the tool's human-readable name, "" when it has none.
+	Title string
+	// Annotations are the tool's behaviour hints (readOnlyHint,
+	// destructiveHint, ...) as sent; nil when it has none.
+	Annotations json.RawMessage
+	// Raw is the whole tool object as the provider sent it (outputSchema,
+	// icons, _meta and whatever later versions of MCP add).
+	Raw json.RawMessage
 }
 
 // State is a provider's lifecycle state as reported by health and events.

@@ -3,7 +3,11 @@ package runtime
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"sort"
+	"strconv"
+	"unicode"
+	"unicode/utf8"
 )
 
 // registry is an immutable snapshot of every capability. The runtime swaps in
@@ -44,6 +48,10 @@ func (r *Runtime) buildRegistry(prev *registry) *registry {
 			continue
 		}
 		for _, t := range p.Tools() {
+			if err := checkToolName(t.Name); err != nil {
+				r.log.Warn().Str("provider", p.Name()).Str("tool", strconv.QuoteToASCII(t.Name)).Err(err).Msg("tool skipped")
+				continue
+			}
 			name := p.Prefix() + "." + t.Name
 			if _, dup := reg.byName[name]; dup {
 				r.log.Warn().Str("provider", p.Name()).Str("capability", name).Msg("duplicate tool name; keeping the first")
@@ -54,7 +62,8 @@ func (r *Runtime) buildRegistry(prev *registry) *registry {
 				schema = defaultInputSchema
 			}
 			e := &entry{
-				cap:  Capability{Name: name, Description: t.Description, InputSchema: schema, Provider: p.Name()},
+				cap: Capability{Name: name, Description: t.Description, InputSchema: schema, Provider: p.Name(),
+					Title: t.Title, Annotations: t.Annotations, Tool: t.Raw},
 				tool: t.Name,
 			}
 			if old := prevEntry(prev, name); old != nil && old.cap.Provider == p.Name() && bytes.Equal(old.cap.InputSchema, schema) {
@@ -74,7 +83,7 @@ func (r *Runtime) buildRegistry(prev *registry) *registry {
 		}
 	}
 	for name, e := range reg.byName {
-		reg.list = append(reg.list, Summary{Name: name, Description: e.cap.Description})
+		reg.list = append(reg.list, Summary{Name: name, Description: e.cap.Description, Title: e.cap.Title, Annotations: e.cap.Annotations})
 	}
 	sort.Slice(reg.list, func(i, j int) bool { return reg.list[i].Name < reg.list[j].Name })
 	return reg
@@ -104,4 +113,28 @@ func (r *Runtime) Describe(name string) (Capability, error) {
 		return Capability{}, Errorf(CodeCapabilityNotFound, "no capability named %q", name)
 	}
 	return e.cap, nil
+}
+
+// maxToolName bounds a tool's name: names go into prompts and grant lists.
+const maxToolName = 128
+
+// checkToolName refuses names that could smuggle text into the capability
+// prompt or the grant UI: control characters (newlines included), format
+// characters (bidi overrides, zero-width), spaces, invalid UTF-8, and the
+// empty or overlong name.
+func checkToolName(name string) error {
+	switch {
+	case name == "":
+		return errors.New("empty tool name")
+	case len(name) > maxToolName:
+		return errors.New("tool name longer than 128 bytes")
+	case !utf8.ValidString(name):
+		return errors.New("tool name is not valid UTF-8")
+	}
+	for _, c := range name {
+		if unicode.IsControl(c) || unicode.Is(unicode.Cf, c) || unicode.IsSpace(c) {
+			return errors.New("tool name contains a control, format or space character")
+		}
+	}
+	return nil
 }

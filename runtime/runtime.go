@@ -16,7 +16,7 @@ type Runtime struct {
 	providers []Provider
 	byName    map[string]Provider
 	byPrefix  map[string]Provider
-	policy    Policy
+	policy    atomic.Pointer[Policy]
 	validator Validator
 	log       zerolog.Logger
 	events    func(Event)
@@ -93,8 +93,9 @@ func WithProvider(p Provider) Option {
 	}
 }
 
-// WithPolicy sets the per-origin capability policy (the zero Policy allows all).
-func WithPolicy(p Policy) Option { return func(r *Runtime) { r.policy = p } }
+// WithPolicy sets the per-origin capability policy. Without it (and with
+// the zero Policy) every provider capability is denied to every caller.
+func WithPolicy(p Policy) Option { return func(r *Runtime) { r.policy.Store(&p) } }
 
 // WithValidator replaces the schema validator (default NewQRIValidator()).
 func WithValidator(v Validator) Option { return func(r *Runtime) { r.validator = v } }
@@ -129,9 +130,19 @@ func New(opts ...Option) *Runtime {
 	for _, p := range r.providers {
 		r.state[p.Name()] = &providerState{status: Status{State: StateStarting}}
 	}
+	if r.policy.Load() == nil {
+		r.policy.Store(&Policy{})
+	}
 	r.reg.Store(r.buildRegistry(nil))
 	return r
 }
+
+// Policy returns the policy in force.
+func (r *Runtime) Policy() Policy { return *r.policy.Load() }
+
+// SetPolicy replaces the policy; calls that start afterwards are judged by
+// it (the user changed a site's grants).
+func (r *Runtime) SetPolicy(p Policy) { r.policy.Store(&p) }
 
 // Start starts every provider in the background and returns at once; they
 // report starting → ready (or down) through events and Health. ctx bounds the

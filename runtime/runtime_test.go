@@ -22,10 +22,15 @@ var clickTool = Tool{
 
 var typeTool = Tool{Name: "type_text", Description: "Type text.", InputSchema: json.RawMessage(`{"type":"object","properties":{"text":{"type":"string"}},"required":["text"]}`)}
 
+// allowAll is the policy of tests about something else than the policy.
+var allowAll = Policy{Default: Rule{Allow: []string{"*"}}}
+
 // started returns a runtime over the given providers, started; every fake
-// whose tools are set is then reported ready.
+// whose tools are set is then reported ready. Its policy allows everything
+// unless opts set one.
 func started(t *testing.T, opts []Option, fakes ...*fakeProvider) *Runtime {
 	t.Helper()
+	opts = append([]Option{WithPolicy(allowAll)}, opts...)
 	for _, f := range fakes {
 		opts = append(opts, WithProvider(f))
 	}
@@ -43,13 +48,14 @@ func started(t *testing.T, opts []Option, fakes ...*fakeProvider) *Runtime {
 }
 
 func TestListIsSortedWithMetaCapabilities(t *testing.T) {
-	r := started(t, nil, newFake("munim", "computer", typeTool, clickTool), newFake("other", "alpha", Tool{Name: "z", InputSchema: json.RawMessage(`{}`)}))
+	titled := Tool{Name: "z", Title: "Zed", Annotations: json.RawMessage(`{"readOnlyHint":true}`), InputSchema: json.RawMessage(`{}`)}
+	r := started(t, nil, newFake("munim", "computer", typeTool, clickTool), newFake("other", "alpha", titled))
 	want := []Summary{
-		{"alpha.z", ""},
-		{MetaDescribe, metaCapabilities[1].Description},
-		{MetaList, metaCapabilities[0].Description},
-		{"computer.click", "Click at a point."},
-		{"computer.type_text", "Type text."},
+		{Name: "alpha.z", Title: "Zed", Annotations: json.RawMessage(`{"readOnlyHint":true}`)},
+		{Name: MetaDescribe, Description: metaCapabilities[1].Description},
+		{Name: MetaList, Description: metaCapabilities[0].Description},
+		{Name: "computer.click", Description: "Click at a point."},
+		{Name: "computer.type_text", Description: "Type text."},
 	}
 	if diff := cmp.Diff(want, r.List()); diff != "" {
 		t.Errorf("List (-want +got):\n%s", diff)
@@ -72,8 +78,8 @@ func TestDescribeReturnsTheProviderSchemaBytes(t *testing.T) {
 }
 
 func TestExecuteChecksInProtocolOrder(t *testing.T) {
-	policy := Policy{Origins: map[string][]string{
-		"https://chat.example": {"computer.*", "later.*"},
+	policy := Policy{Default: Rule{Allow: []string{"*"}}, Origins: map[string]Rule{
+		"https://chat.example": {Allow: []string{"computer.*", "later.*"}},
 		"https://evil.example": {},
 	}}
 	munim := newFake("munim", "computer", clickTool)
@@ -92,7 +98,8 @@ func TestExecuteChecksInProtocolOrder(t *testing.T) {
 		{"name without a prefix", Call{Capability: "click"}, CodeCapabilityNotFound, nil},
 		{"unknown meta name", Call{Capability: "capabilities.nope"}, CodeCapabilityNotFound, nil},
 		{"unknown capability wins over policy", Call{Capability: "computer.nope", Origin: "https://evil.example"}, CodeCapabilityNotFound, nil},
-		{"forbidden origin", Call{Capability: "computer.click", Origin: "https://evil.example", Arguments: json.RawMessage(`{"x":1,"y":2}`)}, CodeForbidden, nil},
+		{"forbidden origin", Call{Capability: "computer.click", Origin: "https://evil.example", Arguments: json.RawMessage(`{"x":1,"y":2}`)}, CodeForbidden,
+			ForbiddenDetails{Reason: ReasonNotGranted}},
 		{"origin allowed by its patterns", Call{Capability: "computer.click", Origin: "https://chat.example", Arguments: json.RawMessage(`{"x":1,"y":2}`)}, "", nil},
 		{"meta is allowed to any origin", Call{Capability: MetaList, Origin: "https://evil.example"}, "", nil},
 		{"prefix of no provider", Call{Capability: "ghost.walk"}, CodeProviderNotFound, nil},

@@ -15,6 +15,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gnosis/gnosis/host/config"
+	"github.com/gnosis/gnosis/host/grants"
 	"github.com/gnosis/gnosis/host/launch"
 	"github.com/gnosis/gnosis/host/logging"
 	"github.com/gnosis/gnosis/host/relay"
@@ -94,12 +95,14 @@ func serve(l launch.Launch) error {
 	for name, m := range rl.Methods() {
 		opts = append(opts, session.WithMethod(name, adapt(m)))
 	}
-	s := session.New(opts...)
-
+	// The runtime reports events to the session, which is built last: it
+	// serves the grants, which need the runtime. Events start with rt.Start,
+	// after s is set.
+	var s *session.Session
 	rtOpts := []runtime.Option{
 		runtime.WithLogger(log),
-		runtime.WithEvents(s.Event),
-		runtime.WithPolicy(runtime.Policy{Default: cfg.Policy.Default, Origins: cfg.Policy.Origins}),
+		runtime.WithEvents(func(e runtime.Event) { s.Event(e) }),
+		runtime.WithPolicy(cfg.Policy.Runtime()),
 	}
 	if len(reasons) > 0 {
 		rtOpts = append(rtOpts, runtime.WithDegraded(strings.Join(reasons, "; ")))
@@ -110,6 +113,15 @@ func serve(l launch.Launch) error {
 		}, mcpprovider.WithLogger(log), mcpprovider.WithClientInfo("gnosis-host", version))))
 	}
 	rt := runtime.New(rtOpts...)
+
+	gr := grants.New(rt, cfgPath, grants.WithAskTimeout(time.Duration(cfg.Policy.AskTimeout)), grants.WithLogger(log))
+	for name, m := range gr.Methods() {
+		opts = append(opts, session.WithMethod(name, adapt(m)))
+	}
+	opts = append(opts, session.WithApprover(func(ctx context.Context, c *session.Call, a runtime.Approval) error {
+		return gr.Ask(ctx, c.ID, c.Emit, a)
+	}))
+	s = session.New(opts...)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -15,8 +15,11 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 	"time"
+
+	"github.com/gnosis/gnosis/runtime"
 )
 
 // Environment variables read by Load.
@@ -59,11 +62,23 @@ type Provider struct {
 	Timeout Duration `json:"timeout"`
 }
 
-// Policy says which capabilities each web origin may execute. Entries are
-// capability names or patterns understood by the runtime ("computer.*", "*").
+// Policy says which capabilities each web origin may execute, and which only
+// after the user approves each call. A rule is a list of capability patterns
+// ("computer.*", "computer.click") or {"allow", "ask", "deny"} lists (see
+// runtime.Rule). With no policy nothing is allowed: the user grants it.
 type Policy struct {
-	Default []string            `json:"default,omitempty"`
-	Origins map[string][]string `json:"origins,omitempty"`
+	// Default judges origins without an entry and calls with no origin.
+	Default runtime.Rule `json:"default"`
+	// Origins maps a web origin ("https://chat.example.com") or a glob over
+	// origins ("https://*.example.com") to its rule. Load normalises the keys.
+	Origins map[string]runtime.Rule `json:"origins,omitempty"`
+	// AskTimeout bounds the wait for the user's answer to an "ask" call.
+	AskTimeout Duration `json:"askTimeout,omitempty"`
+}
+
+// Runtime returns the policy as the runtime enforces it.
+func (p Policy) Runtime() runtime.Policy {
+	return runtime.Policy{Default: p.Default, Origins: p.Origins}
 }
 
 // Limits bounds what the host holds on the browser's behalf.
@@ -139,6 +154,7 @@ func Load(getenv func(string) string) (cfg Config, path string, problem error) {
 	}
 	applyEnv(&cfg, getenv)
 	cfg.Providers, problems = validProviders(cfg.Providers, problems)
+	cfg.Policy.Origins, problems = normalOrigins(cfg.Policy.Origins, problems)
 	if len(cfg.Providers) == 0 && len(problems) == 0 {
 		problems = append(problems, fmt.Errorf("no provider configured: set %s or add providers to %s", EnvMunim, path))
 	}
@@ -229,4 +245,37 @@ func validProviders(in []Provider, problems []error) ([]Provider, []error) {
 		}
 	}
 	return out, problems
+}
+
+// normalOrigins rewrites policy keys to their normal form (so a key written
+// with capitals or a trailing slash still matches its origin) and drops the
+// keys that are not origins, saying why: such a key would never match, and
+// its site would silently fall back to the default.
+func normalOrigins(in map[string]runtime.Rule, problems []error) (map[string]runtime.Rule, []error) {
+	if len(in) == 0 {
+		return in, problems
+	}
+	keys := make([]string, 0, len(in))
+	for k := range in {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	out := make(map[string]runtime.Rule, len(in))
+	for _, k := range keys {
+		n, err := runtime.NormalizeOriginKey(k)
+		switch {
+		case err != nil:
+			problems = append(problems, fmt.Errorf("policy.origins: %w (write it as https://host or https://host:port)", err))
+		case hasKey(out, n):
+			problems = append(problems, fmt.Errorf("policy.origins: %q and another key are the same origin %q", k, n))
+		default:
+			out[n] = in[k]
+		}
+	}
+	return out, problems
+}
+
+func hasKey(m map[string]runtime.Rule, k string) bool {
+	_, ok := m[k]
+	return ok
 }

@@ -1,6 +1,8 @@
 package config
 
 import (
+	"github.com/gnosis/gnosis/runtime"
+
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,7 +41,9 @@ func TestLoad(t *testing.T) {
 			file: `{"providers":[
 				{"name":"munim","command":"munim.exe","args":["--stdio"],"env":{"A":"1"},"prefix":"computer","timeout":"30s"},
 				{"name":"files","command":"npx","args":["fs-server"],"timeout":5}],
-				"policy":{"default":["computer.screenshot"],"origins":{"https://chat.example.com":["computer.*"]}},
+				"policy":{"default":["computer.screenshot"],"askTimeout":"5s","origins":{"https://chat.example.com":["computer.*"],
+					"HTTPS://Other.Example:443/":{"allow":["computer.screenshot"],"ask":["computer.click"],"deny":["computer.type"]},
+					"https://*.example.org":["files.*"]}},
 				"extensions":["aaaabbbbccccddddeeeeffffgggghhhh"],
 				"log":{"level":"debug","file":"/tmp/g.log","maxBytes":1000},
 				"workspace":{"dir":"/w"},"relay":{"x":1},"future":{"ignored":true}}`,
@@ -48,7 +52,11 @@ func TestLoad(t *testing.T) {
 					{Name: "munim", Command: "munim.exe", Args: []string{"--stdio"}, Env: map[string]string{"A": "1"}, Prefix: "computer", Timeout: sec(30)},
 					{Name: "files", Command: "npx", Args: []string{"fs-server"}, Prefix: "files", Timeout: sec(5)},
 				},
-				Policy:     Policy{Default: []string{"computer.screenshot"}, Origins: map[string][]string{"https://chat.example.com": {"computer.*"}}},
+				Policy: Policy{Default: runtime.Rule{Allow: []string{"computer.screenshot"}}, AskTimeout: sec(5), Origins: map[string]runtime.Rule{
+					"https://chat.example.com": {Allow: []string{"computer.*"}},
+					"https://other.example":    {Allow: []string{"computer.screenshot"}, Ask: []string{"computer.click"}, Deny: []string{"computer.type"}},
+					"https://*.example.org":    {Allow: []string{"files.*"}},
+				}},
 				Extensions: []string{"aaaabbbbccccddddeeeeffffgggghhhh"},
 				Log:        Log{Level: "debug", File: "/tmp/g.log", MaxBytes: 1000},
 				Workspace:  []byte(`{"dir":"/w"}`),
@@ -60,6 +68,21 @@ func TestLoad(t *testing.T) {
 			file: `{"providers":[{"name":"munim","command":"old","args":["a"],"prefix":"computer"}],"log":{"level":"info"}}`,
 			env:  map[string]string{EnvMunim: "new", EnvPrefix: "desk", EnvLogLevel: "warn"},
 			want: Config{Providers: []Provider{{Name: "munim", Command: "new", Prefix: "desk", Timeout: sec(120)}}, Log: Log{Level: "warn"}},
+		},
+		{
+			name: "a policy key that is not an origin is dropped and reported",
+			file: `{"providers":[{"name":"munim","command":"m"}],"policy":{"origins":{"chat.example.com":["*"],"https://ok.example/":["computer.click"],"https://a.example/path":["*"]}}}`,
+			want: Config{
+				Providers: []Provider{{Name: "munim", Command: "m", Prefix: "computer", Timeout: sec(120)}},
+				Policy:    Policy{Origins: map[string]runtime.Rule{"https://ok.example": {Allow: []string{"computer.click"}}}},
+			},
+			problem: `policy.origins: not a web origin: "chat.example.com" has no scheme://`,
+		},
+		{
+			name:    "a rule that is neither a list nor allow/ask/deny is invalid",
+			file:    `{"providers":[{"name":"munim","command":"m"}],"policy":{"default":{"permit":["*"]}}}`,
+			want:    Config{},
+			problem: "a rule is a list of capability patterns",
 		},
 		{
 			name:    "invalid JSON is degraded, environment still applies",

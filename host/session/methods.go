@@ -17,7 +17,7 @@ func builtins(rt Runtime, s *Session) map[string]Method {
 		"health":                func(context.Context, *Call) (any, error) { return health(rt, s.version), nil },
 		"capabilities.list":     func(context.Context, *Call) (any, error) { return listResult{rt.List()}, nil },
 		"capabilities.describe": func(_ context.Context, c *Call) (any, error) { return describe(rt, c) },
-		"execute":               func(ctx context.Context, c *Call) (any, error) { return execute(ctx, rt, c) },
+		"execute":               func(ctx context.Context, c *Call) (any, error) { return execute(ctx, rt, s.approver, c) },
 		"cancel":                func(_ context.Context, c *Call) (any, error) { return cancel(s, c) },
 	}
 }
@@ -99,6 +99,19 @@ func describe(rt Runtime, c *Call) (any, error) {
 	out = append(out, d...)
 	out = append(out, `,"inputSchema":`...)
 	out = append(out, schema...)
+	if capability.Title != "" {
+		t, err := marshal(capability.Title)
+		if err != nil {
+			return nil, err
+		}
+		out = append(append(out, `,"title":`...), t...)
+	}
+	if len(capability.Annotations) > 0 {
+		out = append(append(out, `,"annotations":`...), capability.Annotations...)
+	}
+	if len(capability.Tool) > 0 {
+		out = append(append(out, `,"tool":`...), capability.Tool...)
+	}
 	return json.RawMessage(append(out, '}')), nil
 }
 
@@ -110,7 +123,7 @@ type executeParams struct {
 
 // execute builds its reply by hand: result can be many megabytes of provider
 // JSON, and re-encoding it would cost as much as the chunking that follows.
-func execute(ctx context.Context, rt Runtime, c *Call) (any, error) {
+func execute(ctx context.Context, rt Runtime, approver Approver, c *Call) (any, error) {
 	var p executeParams
 	if err := json.Unmarshal(c.Params, &p); err != nil {
 		return nil, runtime.Errorf(runtime.CodeInvalidRequest, "params of execute: %v", strings.TrimPrefix(err.Error(), "json: "))
@@ -122,7 +135,11 @@ func execute(ctx context.Context, rt Runtime, c *Call) (any, error) {
 	if p.Origin != nil {
 		origin = *p.Origin
 	}
-	result, err := rt.Execute(ctx, runtime.Call{Capability: *p.Capability, Arguments: p.Arguments, Origin: origin, ID: string(c.ID)})
+	call := runtime.Call{Capability: *p.Capability, Arguments: p.Arguments, Origin: origin, ID: string(c.ID)}
+	if approver != nil {
+		call.Approve = func(ctx context.Context, a runtime.Approval) error { return approver(ctx, c, a) }
+	}
+	result, err := rt.Execute(ctx, call)
 	if err != nil {
 		return nil, err
 	}

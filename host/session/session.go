@@ -62,6 +62,7 @@ type Session struct {
 	maxIn     int
 	log       zerolog.Logger
 	forbidden string
+	approver  Approver // asks the user about calls the policy marks "ask"
 	extra     map[string]Method
 	quick     map[string]bool // built-in methods that never block: run on the reader
 

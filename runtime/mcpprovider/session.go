@@ -187,18 +187,37 @@ func (s *session) listTools(ctx context.Context) ([]runtime.Tool, error) {
 			return nil, fmt.Errorf("tools/list: %w", err)
 		}
 		var res struct {
-			Tools []struct {
-				Name        string          `json:"name"`
-				Description string          `json:"description"`
-				InputSchema json.RawMessage `json:"inputSchema"`
-			} `json:"tools"`
-			NextCursor string `json:"nextCursor"`
+			Tools      []json.RawMessage `json:"tools"`
+			NextCursor string            `json:"nextCursor"`
 		}
 		if err := json.Unmarshal(raw, &res); err != nil {
 			return nil, fmt.Errorf("tools/list: decoding result: %w", err)
 		}
-		for _, t := range res.Tools {
-			tools = append(tools, runtime.Tool{Name: t.Name, Description: t.Description, InputSchema: t.InputSchema})
+		for _, rawTool := range res.Tools {
+			var t struct {
+				Name        string          `json:"name"`
+				Title       string          `json:"title"`
+				Description string          `json:"description"`
+				InputSchema json.RawMessage `json:"inputSchema"`
+				Annotations json.RawMessage `json:"annotations"`
+			}
+			if err := json.Unmarshal(rawTool, &t); err != nil {
+				return nil, fmt.Errorf("tools/list: decoding a tool: %w", err)
+			}
+			t.Annotations = bytes.TrimSpace(t.Annotations)
+			if len(t.Annotations) > 0 && t.Annotations[0] != '{' {
+				t.Annotations = nil // hints are an object; anything else is dropped
+			}
+			if t.Title == "" && t.Annotations != nil {
+				// MCP puts a display name in title, or else in annotations.title.
+				var a struct {
+					Title string `json:"title"`
+				}
+				_ = json.Unmarshal(t.Annotations, &a)
+				t.Title = a.Title
+			}
+			tools = append(tools, runtime.Tool{Name: t.Name, Title: t.Title, Description: t.Description,
+				InputSchema: t.InputSchema, Annotations: t.Annotations, Raw: rawTool})
 		}
 		if res.NextCursor == "" {
 			return tools, nil
