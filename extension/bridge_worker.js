@@ -1,9 +1,13 @@
 // The chat bridge in the service worker: arming per origin, the gate, dedup
-// and safety, execution through the shared host connection, badges, and the
-// options page's requests (settings, host status and install, pick, live
-// selector check, capability prompt). Logic lives in the pure modules; this
-// file is the chrome.* glue around them. Handlers follow router.js's shape.
+// and safety, execution through the shared host connection, badges, the
+// options page's requests (settings, the origin's grants, host status and
+// install, pick, live selector check, capability prompt), and the approval
+// window for calls the host asks the person about. Logic lives in the pure
+// modules; this file is the chrome.* glue around them. Handlers follow
+// router.js's shape; everything that reads or changes grants, or answers an
+// approval, is accepted only from the extension's own pages.
 import { host } from './host.js';
+import { TransportCode, makeTransportError } from './native_client.js';
 import { parseToolCall } from './parser.js';
 import { eligibleOrigin, originOfKey, siteKey, toCss } from './selector.js';
 import { buildCapabilityPrompt } from './capability_prompt.js';
@@ -12,6 +16,8 @@ import { formatReply, transportReply } from './result_format.js';
 import { badgeFor } from './badge.js';
 import { defaultSettings, normalizeSettings } from './settings.js';
 import { hostBinaryFor, installAdvice } from './platform.js';
+import { checkGrants, providerCapabilities } from './grants.js';
+import { APPROVAL_BADGE, APPROVAL_WINDOW, PendingApprovals } from './approval.js';
 
 /** How long one execute may take before the worker gives up (the host has its own per-provider timeout). */
 const EXECUTE_TIMEOUT_MS = 150_000;
@@ -19,6 +25,7 @@ const EXECUTE_TIMEOUT_MS = 150_000;
 const session = chrome.storage.session;
 const local = chrome.storage.local;
 const inflight = new Map(); // origin -> Set<AbortController>
+const approvals = new PendingApprovals();
 
 async function getSession(key, dflt) {
   const got = await session.get(key);
@@ -58,7 +65,10 @@ async function tabsOf(origin) {
 }
 
 async function setBadge(tabId, state, detail) {
-  const b = badgeFor(state, detail);
+  await showBadge(tabId, badgeFor(state, detail));
+}
+
+async function showBadge(tabId, b) {
   try {
     await chrome.action.setBadgeText({ tabId, text: b.text });
     if (b.text) await chrome.action.setBadgeBackgroundColor({ tabId, color: b.color });
@@ -100,13 +110,45 @@ async function prefixes() {
   return list.length ? [...new Set(list)] : ['computer'];
 }
 
-async function start(origin) {
+/** Host reply → the page's error text. */
+function hostError(reply) {
+  return `${reply.code}: ${reply.message}`;
+}
+
+/** What the options page shows about an origin's grants: every provider capability and the host's decisions. */
+async function readGrants(origin) {
+  requireOrigin(origin);
+  const [list, policy] = await Promise.all([
+    host.request('capabilities.list', undefined, { timeoutMs: 10_000 }),
+    host.request('policy.get', { origin }, { timeoutMs: 10_000 }),
+  ]);
+  if (!list.ok) return { ok: false, error: hostError(list) };
+  if (!policy.ok) return { ok: false, error: hostError(policy) };
+  return {
+    ok: true, origin, configured: !!policy.configured, decisions: policy.decisions || {},
+    capabilities: providerCapabilities(list.capabilities),
+  };
+}
+
+/** Replaces the origin's grants in the host's configuration. Only ever called for the extension's own pages. */
+async function writeGrants(origin, grants) {
+  requireOrigin(origin);
+  const reply = await host.request('policy.set', { origin, grants: checkGrants(grants) }, { timeoutMs: 10_000 });
+  if (!reply.ok) return { ok: false, error: hostError(reply) };
+  return { ok: true, origin, configured: !!reply.configured, decisions: reply.decisions || {} };
+}
+
+async function start(origin, grants) {
   requireOrigin(origin);
   const settings = await loadSettings(origin);
   const { errors } = normalizeSettings(settings, { requireSelectors: true });
   if (Object.keys(errors).length) return { ok: false, errors };
   if (!(await chrome.permissions.contains({ origins: [`${origin}/*`] }))) {
     return { ok: false, error: `no access to ${origin}: allow it when Start asks` };
+  }
+  if (grants !== undefined) {
+    const saved = await writeGrants(origin, grants);
+    if (!saved.ok) return { ok: false, error: `could not save what this site may run: ${saved.error}` };
   }
   const armed = await armedOrigins();
   armed[origin] = true;
@@ -182,22 +224,98 @@ async function extracted(message, sender) {
 
   const tabId = sender.tab.id;
   await setBadge(tabId, 'running', gate.call.capability);
-  const ac = new AbortController();
-  if (!inflight.has(origin)) inflight.set(origin, new Set());
-  inflight.get(origin).add(ac);
-  let reply;
-  try {
-    reply = await host.request('execute', { capability: gate.call.capability, arguments: gate.call.arguments, origin },
-      { timeoutMs: EXECUTE_TIMEOUT_MS, signal: ac.signal });
-  } catch (err) {
-    reply = transportReply(err, gate.call.capability);
-  } finally {
-    inflight.get(origin)?.delete(ac);
-  }
+  const reply = await execute(origin, tabId, gate.call);
   if (!(await isArmed(origin))) return { action: 'none', reason: 'stopped while running' };
   await setLastEvent(origin, { kind: 'executed', capability: gate.call.capability, ok: !!reply.ok, code: reply.code });
   await setBadge(tabId, reply.ok ? 'armed' : 'error', reply.ok ? undefined : reply.code);
   return { action: 'inject', text: formatReply(reply, { maxChars: settings.maxChars }), autoSend: settings.autoSend };
+}
+
+/**
+ * Runs one call through the host. When the host asks the person first (an
+ * "approval" event), the approval window opens and the time the person takes
+ * is added to the call's own time limit; the window closes and the pending
+ * approval is forgotten when the call ends, however it ends.
+ */
+async function execute(origin, tabId, call) {
+  const ac = new AbortController();
+  let timedOut = false;
+  let timer = 0;
+  const limit = (ms) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      timedOut = true;
+      ac.abort();
+    }, ms);
+  };
+  limit(EXECUTE_TIMEOUT_MS);
+  const tokens = [];
+  const onEvent = (event) => {
+    if (event.event !== 'approval') return;
+    const token = approvals.add(event, { tabId });
+    tokens.push(token);
+    limit(approvals.get(token).timeoutMs + EXECUTE_TIMEOUT_MS);
+    askPerson(token, origin, tabId, call.capability);
+  };
+  if (!inflight.has(origin)) inflight.set(origin, new Set());
+  inflight.get(origin).add(ac);
+  try {
+    return await host.request('execute', { capability: call.capability, arguments: call.arguments, origin },
+      { timeoutMs: 0, signal: ac.signal, onEvent });
+  } catch (err) {
+    const cause = timedOut ? makeTransportError(TransportCode.TIMEOUT, `execute timed out after ${EXECUTE_TIMEOUT_MS} ms`) : err;
+    return transportReply(cause, call.capability);
+  } finally {
+    clearTimeout(timer);
+    inflight.get(origin)?.delete(ac);
+    for (const token of tokens) closeApproval(approvals.forget(token));
+  }
+}
+
+/** Opens the approval window for a pending approval and shows that the bridge waits for the person. */
+async function askPerson(token, origin, tabId, capability) {
+  await showBadge(tabId, { ...APPROVAL_BADGE, title: `${APPROVAL_BADGE.title}: ${capability}` });
+  await setLastEvent(origin, { kind: 'approval', capability });
+  let win;
+  try {
+    win = await chrome.windows.create({
+      type: 'popup', url: chrome.runtime.getURL(`approve.html?token=${token}`), focused: true,
+      width: APPROVAL_WINDOW.width, height: APPROVAL_WINDOW.height, ...(await besideTab(tabId)),
+    });
+  } catch {
+    // No window, no way to ask: the call is denied rather than left waiting.
+    answerApproval(token, false);
+    return;
+  }
+  if (approvals.get(token)) approvals.setWindow(token, win.id);
+  else chrome.windows.remove(win.id).catch(() => {}); // the call ended while the window opened
+}
+
+/** Where the approval window goes: centred over the chat's window, cascaded when several wait. */
+async function besideTab(tabId) {
+  try {
+    const parent = await chrome.windows.get((await chrome.tabs.get(tabId)).windowId);
+    const step = 28 * (approvals.size - 1);
+    return {
+      left: Math.max(0, Math.round(parent.left + (parent.width - APPROVAL_WINDOW.width) / 2) + step),
+      top: Math.max(0, Math.round(parent.top + (parent.height - APPROVAL_WINDOW.height) / 3) + step),
+    };
+  } catch {
+    return {};
+  }
+}
+
+/** Records the person's answer and hands it to the host. */
+async function answerApproval(token, allow) {
+  const entry = approvals.answer(token, allow);
+  if (!entry) return { ok: false, error: 'this call is no longer waiting for an answer' };
+  const reply = await host.request('approve', { id: entry.executeId, allow: entry.answer === 'allow' }, { timeoutMs: 10_000 });
+  if (!reply.ok) return { ok: false, error: hostError(reply) };
+  return { ok: true, found: !!reply.found, answer: entry.answer };
+}
+
+function closeApproval(entry) {
+  if (entry?.windowId != null) chrome.windows.remove(entry.windowId).catch(() => {});
 }
 
 async function hostStatus(refresh) {
@@ -227,7 +345,7 @@ async function capabilityPrompt() {
   if (!list.ok) return { ok: false, error: `${list.code}: ${list.message}` };
   const described = await Promise.all(list.capabilities.map(async (c) => {
     const d = await host.request('capabilities.describe', { name: c.name }, { timeoutMs: 10_000 });
-    return d.ok ? { name: c.name, description: d.description ?? c.description, inputSchema: d.inputSchema } : c;
+    return d.ok ? { ...c, description: d.description ?? c.description, inputSchema: d.inputSchema } : c;
   }));
   return { ok: true, text: buildCapabilityPrompt(described, { prefixes: await prefixes() }), count: described.length };
 }
@@ -270,7 +388,27 @@ export const handlers = {
       return { ok: true, origins: Object.keys(all).map(originOfKey).filter(Boolean).sort() };
     },
   },
-  'bridge.start': { from: 'extension', run: ({ origin }) => start(origin) },
+  'bridge.start': { from: 'extension', run: ({ origin, grants }) => start(origin, grants) },
+  'bridge.getGrants': { from: 'extension', run: ({ origin }) => readGrants(origin) },
+  'bridge.setGrants': { from: 'extension', run: ({ origin, grants }) => writeGrants(origin, grants) },
+  'bridge.approval': {
+    from: 'extension',
+    run({ token }) {
+      const view = approvals.view(token);
+      return view ? { ok: true, ...view } : { ok: false, error: 'this call is no longer waiting for an answer' };
+    },
+  },
+  'bridge.approve': {
+    from: 'extension',
+    run({ token, allow }, sender) {
+      const entry = approvals.get(token);
+      // Only the window opened for this approval answers it.
+      if (!entry || entry.windowId == null || sender.tab?.windowId !== entry.windowId) {
+        return { ok: false, error: 'this call is no longer waiting for an answer' };
+      }
+      return answerApproval(token, allow === true);
+    },
+  },
   'bridge.stop': { from: 'extension', run: ({ origin }) => stop(requireOrigin(origin)) },
   'bridge.hostStatus': { from: 'extension', run: ({ refresh }) => hostStatus(!!refresh) },
   'bridge.installTarget': { from: 'extension', run: () => installTarget() },
@@ -336,6 +474,11 @@ export function init() {
   const refresh = () => host.health({ timeoutMs: 5000 }).catch(() => {});
   host.on('capabilities.changed', refresh);
   host.on('provider.state', refresh);
+  // Closing the approval window is a No.
+  chrome.windows.onRemoved.addListener((windowId) => {
+    const token = approvals.tokenOfWindow(windowId);
+    if (token && approvals.get(token).answer === null) answerApproval(token, false).catch(() => {});
+  });
   chrome.tabs.onUpdated.addListener(async (tabId, change, tab) => {
     if (change.status !== 'complete') return;
     const origin = eligibleOrigin(tab.url || '');

@@ -2,10 +2,11 @@
 // tool-call contract, generated from the live capability list and schemas the
 // host reports. Pure: the worker fetches capabilities.list/describe and hands
 // them here; the options page copies the text or inserts it into the chat.
+import { titleOf, toolHints } from './grants.js';
 
 /**
  * Builds the prompt.
- * @param {Array<{name: string, description?: string, inputSchema?: object}>} capabilities
+ * @param {Array<{name: string, title?: string, description?: string, annotations?: object, inputSchema?: object}>} capabilities
  * @param {{prefixes?: string[]}} [options]
  * @returns {string}
  */
@@ -25,11 +26,13 @@ export function buildCapabilityPrompt(capabilities, { prefixes = ['computer'] } 
   lines.push('- One call per message. No prose, no explanation, no second object. A Markdown ```json fence around the object is fine.');
   lines.push('- The result comes back as the next message, as JSON: {"ok": true, "result": ...} or {"ok": false, "code": "...", "message": "..."}. Read it before the next step.');
   lines.push('- When the task is done, or you need the user, answer in normal prose (no JSON object): that ends the tool loop.');
+  lines.push('- Tools marked [read-only] only look; tools marked [destructive] may delete or overwrite things: use them only when the task needs it.');
+  lines.push('- A FORBIDDEN result means this site may not run that tool, or the user said no: do not retry it; tell the user.');
   lines.push('');
   lines.push(`Tools (${tools.length}):`);
   for (const c of tools) {
     lines.push('');
-    lines.push(`${c.name}${c.description ? ` — ${oneLine(c.description)}` : ''}`);
+    lines.push(`${heading(c)}${c.description ? ` — ${oneLine(c.description)}` : ''}`);
     const args = describeArguments(c.inputSchema);
     lines.push(args.length ? args.map((a) => `  - ${a}`).join('\n') : '  (no arguments)');
   }
@@ -44,6 +47,18 @@ export function buildCapabilityPrompt(capabilities, { prefixes = ['computer'] } 
   lines.push('Examples of a complete reply:');
   for (const e of examples) lines.push(JSON.stringify(e));
   return lines.join('\n');
+}
+
+/**
+ * A tool's heading: its name, its title when it has one, and what it is marked:
+ * read-only (says so and is not destructive) or destructive (says so).
+ */
+export function heading(c) {
+  const title = titleOf(c);
+  const marks = [];
+  if (toolHints(c.annotations).readOnly && !toolHints(c.annotations).destructive) marks.push('[read-only]');
+  if (c.annotations?.destructiveHint === true) marks.push('[destructive]');
+  return [c.name, title !== c.name ? `(${oneLine(title)})` : '', ...marks].filter(Boolean).join(' ');
 }
 
 /** One line per property: name, type, required/optional, allowed values, bounds, description. */

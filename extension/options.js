@@ -1,9 +1,11 @@
-// The options page of the chat bridge: per-origin settings, Start/Stop, Pick,
-// a live selector check, host status and one-click install, and the capability
-// prompt. Everything persistent goes through the worker (bridge_worker.js);
-// this page only calls chrome.tabs (to know the current page) and
-// chrome.permissions (requested from the click that needs it).
+// The options page of the chat bridge: per-origin settings, what the site may
+// run (its grants in the host's policy), Start/Stop, Pick, a live selector
+// check, host status and one-click install, and the capability prompt.
+// Everything persistent goes through the worker (bridge_worker.js); this page
+// only calls chrome.tabs (to know the current page) and chrome.permissions
+// (requested from the click that needs it).
 import { eligibleOrigin, permissionPattern, pickTab } from './selector.js';
+import { DECISIONS, DECISION_LABELS, badgesFor, initialChoices, setAll, summarize, titleOf } from './grants.js';
 
 const $ = (id) => document.getElementById(id);
 const FIELDS = ['source', 'destination', 'autoSend', 'sendButton', 'debounceMs', 'maxConsecutive', 'maxChars'];
@@ -14,6 +16,7 @@ const state = {
   granted: false, // optional host permission for origin
   armed: false,
   prompt: '',
+  grants: null, // {origin, capabilities, choices, configured} once the host answered
 };
 
 function send(type, extra = {}) {
@@ -103,7 +106,13 @@ async function loadOrigin(origin, tab) {
   $('current-origin').textContent = origin || '—';
   const eligible = !!origin;
   for (const el of document.querySelectorAll('#settings input, #settings button')) el.disabled = !eligible;
-  if (!eligible) return;
+  if (!eligible) {
+    state.grants = null;
+    $('grants-list').replaceChildren();
+    $('grants-summary').textContent = '';
+    grantsNote('');
+    return;
+  }
   state.granted = await chrome.permissions.contains({ origins: [permissionPattern(origin)] });
   const r = await send('bridge.getSite', { origin });
   if (!r.ok) {
@@ -119,6 +128,118 @@ async function loadOrigin(origin, tab) {
   showLast(r.last);
   for (const b of document.querySelectorAll('.pick')) b.disabled = !state.tab;
   checkSelectors();
+  await loadGrants(origin);
+}
+
+// ---- what the site may run ---------------------------------------------------
+
+async function loadGrants(origin) {
+  state.grants = null;
+  $('grants-list').replaceChildren();
+  $('grants-summary').textContent = '';
+  $('grants-state').textContent = 'Asking the host what this site may run…';
+  const r = await send('bridge.getGrants', { origin });
+  if (state.origin !== origin) return;
+  if (!r.ok) {
+    $('grants-state').textContent = `Could not read what this site may run: ${r.error}`;
+    return;
+  }
+  state.grants = { origin, capabilities: r.capabilities, choices: initialChoices(r.capabilities, r), configured: r.configured };
+  renderGrants();
+  grantsNote(r.configured ? `Saved in the host for ${origin}.` : 'Suggested choices, not saved yet: Start saves them.');
+}
+
+function renderGrants() {
+  const g = state.grants;
+  $('grants-list').replaceChildren(...g.capabilities.map((c, i) => {
+    const li = document.createElement('li');
+    li.className = 'grant';
+    li.dataset.name = c.name;
+    const info = document.createElement('div');
+    info.className = 'grant-info';
+    const title = document.createElement('span');
+    title.className = 'grant-title';
+    title.textContent = titleOf(c);
+    info.append(title);
+    if (titleOf(c) !== c.name) {
+      const name = document.createElement('code');
+      name.textContent = c.name;
+      info.append(' ', name);
+    }
+    const badges = document.createElement('ul');
+    badges.className = 'badges';
+    badges.append(...badgesFor(c.annotations).map((b) => {
+      const item = document.createElement('li');
+      item.className = `badge ${b.key}`;
+      item.textContent = b.label;
+      item.title = b.hint;
+      return item;
+    }));
+    info.append(badges);
+    if (c.description) {
+      const desc = document.createElement('p');
+      desc.className = 'grant-desc';
+      desc.textContent = c.description;
+      info.append(desc);
+    }
+    const group = document.createElement('div');
+    group.className = 'segmented';
+    group.setAttribute('role', 'radiogroup');
+    group.setAttribute('aria-label', titleOf(c) === c.name ? c.name : `${titleOf(c)} (${c.name})`);
+    for (const d of DECISIONS) {
+      const label = document.createElement('label');
+      label.className = d;
+      const input = document.createElement('input');
+      input.type = 'radio';
+      input.name = `grant-${i}`;
+      input.value = d;
+      input.checked = g.choices[c.name] === d;
+      input.addEventListener('change', () => choose({ [c.name]: d }));
+      const text = document.createElement('span');
+      text.textContent = DECISION_LABELS[d];
+      label.append(input, text);
+      group.append(label);
+    }
+    li.append(info, group);
+    return li;
+  }));
+  if (!g.capabilities.length) $('grants-list').append(Object.assign(document.createElement('li'), { className: 'muted', textContent: 'The host reports no capabilities yet.' }));
+  showChoices();
+}
+
+/** Reflects state.grants.choices in the radios and the summary. */
+function showChoices() {
+  const g = state.grants;
+  for (const li of $('grants-list').querySelectorAll('li.grant')) {
+    for (const input of li.querySelectorAll('input[type=radio]')) input.checked = g.choices[li.dataset.name] === input.value;
+  }
+  $('grants-summary').textContent = summarize(g.choices);
+}
+
+function grantsNote(text, kind = '') {
+  $('grants-state').textContent = text;
+  $('grants-state').className = kind || 'muted';
+}
+
+/** Applies changed choices; while armed they are saved at once, otherwise Start saves them. */
+async function choose(changes) {
+  const g = state.grants;
+  if (!g) return;
+  Object.assign(g.choices, changes);
+  showChoices();
+  if (!state.armed) {
+    grantsNote('Changed, not saved yet: Start saves these choices.');
+    return;
+  }
+  grantsNote('Saving…');
+  const r = await send('bridge.setGrants', { origin: g.origin, grants: { ...g.choices } });
+  if (state.grants !== g) return;
+  if (r.ok) {
+    g.configured = true;
+    grantsNote(`Saved in the host for ${g.origin}.`);
+  } else {
+    grantsNote(`Could not save: ${r.error}`, 'error');
+  }
 }
 
 function setArmed(armed) {
@@ -138,6 +259,7 @@ function showLast(last) {
     executed: `ran ${last.capability}: ${last.ok ? 'ok' : last.code}`,
     delivered: `result delivered (${last.stage})`,
     failed: `failed at ${last.stage}: ${last.error}`,
+    approval: `waiting for your approval: ${last.capability}`,
   }[last.kind] || last.kind;
   $('last-event').textContent = `Last: ${what} at ${when}`;
   if (last.kind === 'failed' || (last.kind === 'stopped' && last.error)) setError(what);
@@ -239,16 +361,24 @@ async function main() {
         return;
       }
       if (!(await save())) return;
-      const r = await send('bridge.start', { origin: state.origin });
+      const g = state.grants?.origin === state.origin ? state.grants : null;
+      const r = await send('bridge.start', { origin: state.origin, ...(g ? { grants: { ...g.choices } } : {}) });
       if (!r.ok) {
         setError(r.error || Object.entries(r.errors || {}).map(([k, v]) => `${labelOf(k)}: ${v}`).join('; '));
         return;
+      }
+      if (g) {
+        g.configured = true;
+        grantsNote(`Saved in the host for ${g.origin}.`);
       }
       setArmed(true);
       if (r.failures?.length) setError(`Armed, but some tabs could not be watched: ${r.failures.join('; ')}`);
       checkSelectors();
     });
   });
+  $('grants-ask-all').addEventListener('click', () => state.grants && choose(setAll(state.grants.choices, 'ask')));
+  $('grants-block-all').addEventListener('click', () => state.grants && choose(setAll(state.grants.choices, 'deny')));
+  $('grants-suggested').addEventListener('click', () => state.grants && choose(initialChoices(state.grants.capabilities, { configured: false })));
   $('stop').addEventListener('click', async () => {
     const r = await send('bridge.stop', { origin: state.origin });
     if (r.ok) setArmed(false);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildCapabilityPrompt, describeArguments, exampleArguments } from '../capability_prompt.js';
+import { buildCapabilityPrompt, describeArguments, exampleArguments, heading } from '../capability_prompt.js';
 import { parseToolCall } from '../parser.js';
 
 const click = {
@@ -51,4 +51,19 @@ test('argument descriptions and examples handle odd schemas', () => {
     ['a (one of several shapes, optional)', 'b (string|null, optional)', 'c (array of integer, optional)']);
   assert.deepEqual(exampleArguments({ required: ['k', 'n', 'f'], properties: { k: { enum: ['a', 'b'] }, n: { type: 'number', minimum: 5, maximum: 9 }, f: { type: 'boolean' } } }),
     { k: 'a', n: 9, f: false });
+});
+
+test('tools show their titles and are marked read-only or destructive', () => {
+  const shot = { name: 'computer.screenshot', title: 'Take a screenshot', description: 'Look.', annotations: { readOnlyHint: true } };
+  const del = { name: 'files.delete', description: 'Delete a file.', annotations: { title: 'Delete a file', destructiveHint: true } };
+  const both = { name: 'files.purge', description: 'Purge.', annotations: { readOnlyHint: true, destructiveHint: true } };
+  const plain = { name: 'computer.move_mouse', description: 'Move.', annotations: {} };
+  const text = buildCapabilityPrompt([shot, del, both, plain], { prefixes: ['computer', 'files'] });
+  assert.match(text, /^computer\.screenshot \(Take a screenshot\) \[read-only\] — Look\.$/m);
+  assert.match(text, /^files\.delete \(Delete a file\) \[destructive\] — Delete a file\.$/m);
+  assert.match(text, /^files\.purge \[destructive\] — Purge\.$/m, 'destructive wins over read-only');
+  assert.match(text, /^computer\.move_mouse — Move\.$/m, 'no hints, no marks');
+  assert.match(text, /\[destructive\] may delete or overwrite/);
+  assert.match(text, /FORBIDDEN result means this site may not run that tool/);
+  assert.equal(heading({ name: 'a.b', title: 'a.b' }), 'a.b');
 });
