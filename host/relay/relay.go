@@ -33,12 +33,15 @@ type Method func(ctx context.Context, id, params json.RawMessage, emit func(even
 
 // Relay performs model requests for the extension.
 type Relay struct {
-	policy   policy
-	setup    error
-	client   *http.Client
-	log      zerolog.Logger
-	maxBytes int64
-	hosts    map[string]string // names resolved without DNS (tests)
+	policy policy
+	setup  error
+	// transport makes single requests: fetch handles redirects itself,
+	// which http.Client would follow or (for a Location that is not a URL)
+	// fail on.
+	transport *http.Transport
+	log       zerolog.Logger
+	maxBytes  int64
+	hosts     map[string]string // names resolved without DNS (tests)
 }
 
 // Option adjusts a Relay.
@@ -68,11 +71,7 @@ func New(cfg Config, opts ...Option) *Relay {
 	transport := http.DefaultTransport.(*http.Transport).Clone()
 	transport.Proxy = nil
 	transport.DialContext = r.dial
-	r.client = &http.Client{
-		Transport: transport,
-		// fetch follows redirects itself, same-origin only.
-		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse },
-	}
+	r.transport = transport
 	for _, o := range opts {
 		o(r)
 	}
@@ -302,7 +301,7 @@ func (r *Relay) send(ctx context.Context, method string, u *url.URL, headers htt
 		return nil, runtime.Errorf(runtime.CodeInvalidRequest, "cannot build the request to %s", redact(u))
 	}
 	req.Header = h
-	return r.client.Do(req)
+	return r.transport.RoundTrip(req)
 }
 
 // failure turns a transport error into a protocol error whose message names

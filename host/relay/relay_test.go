@@ -18,7 +18,6 @@ import (
 
 	"github.com/gnosis/gnosis/runtime"
 	"github.com/google/go-cmp/cmp"
-	"github.com/rs/zerolog"
 )
 
 func codeOf(err error) runtime.Code {
@@ -316,43 +315,6 @@ func TestRefusesURLsOutsideThePolicy(t *testing.T) {
 	}
 	if hits != 1 {
 		t.Errorf("upstream hit %d times, want 1 (only the redirecting request)", hits)
-	}
-}
-
-func TestSecretsNeverReachTheLogOrMessages(t *testing.T) {
-	const key, qkey = "sk-test-SECRET-123", "QUERY-SECRET-456"
-	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.WriteString(w, `{"ok":true}`)
-	}))
-	defer srv.Close()
-	closed := httptest.NewServer(http.NotFoundHandler())
-	closedURL := closed.URL
-	closed.Close()
-
-	var logged bytes.Buffer
-	r := New(Config{}, WithLogger(zerolog.New(&logged).Level(zerolog.DebugLevel)))
-	headers := map[string]string{"Authorization": "Bearer " + key, "X-Api-Key": key}
-	var messages []string
-	for _, u := range []string{
-		srv.URL + "/v1/chat/completions?key=" + qkey,   // success
-		closedURL + "/v1/chat/completions?key=" + qkey, // connection refused
-		srv.URL + "/v1/embeddings?key=" + qkey,         // forbidden
-	} {
-		_, err := r.fetch(context.Background(), json.RawMessage(`1`), params(t, Request{URL: u, Headers: headers, Body: `{"api_key":"` + key + `"}`}), nopEmit)
-		if err != nil {
-			messages = append(messages, err.Error())
-		}
-	}
-	if len(messages) != 2 {
-		t.Fatalf("errors = %v, want the refused and the forbidden request to fail", messages)
-	}
-	if logged.Len() == 0 {
-		t.Fatal("nothing was logged; the test would prove nothing")
-	}
-	for _, text := range append(messages, logged.String()) {
-		if strings.Contains(text, key) || strings.Contains(text, qkey) {
-			t.Errorf("secret leaked into %q", text)
-		}
 	}
 }
 
