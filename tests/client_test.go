@@ -44,11 +44,17 @@ type ProviderConfig struct {
 	Timeout string            `json:"timeout,omitempty"`
 }
 
-// Policy is the per-origin capability policy.
+// Policy is the per-origin capability policy. A rule is a list of patterns
+// or {"allow", "ask", "deny"} lists.
 type Policy struct {
-	Default []string            `json:"default"`
-	Origins map[string][]string `json:"origins,omitempty"`
+	Default    any            `json:"default"`
+	Origins    map[string]any `json:"origins,omitempty"`
+	AskTimeout string         `json:"askTimeout,omitempty"`
 }
+
+// allowAll is the policy of tests about something else than the policy:
+// with none, the host denies every provider capability.
+var allowAll = &Policy{Default: []string{"*"}}
 
 // hostOptions say how to start a host.
 type hostOptions struct {
@@ -102,7 +108,13 @@ type event struct {
 	State        string          `json:"state"`
 	Error        string          `json:"error"`
 	Capabilities int             `json:"capabilities"`
-	raw          []byte
+	// Fields of an approval event.
+	Origin     string          `json:"origin"`
+	Capability string          `json:"capability"`
+	Arguments  json.RawMessage `json:"arguments"`
+	Title      string          `json:"title"`
+	TimeoutMs  int64           `json:"timeoutMs"`
+	raw        []byte
 }
 
 // host is a running gnosis-host driven the way a browser drives it, through
@@ -140,6 +152,9 @@ func startHost(t *testing.T, o hostOptions) *host {
 	case o.rawConfig != "":
 		writeFile(t, cfgPath, []byte(o.rawConfig))
 	case o.config != nil:
+		if o.config.Policy == nil {
+			o.config.Policy = allowAll
+		}
 		for i := range o.config.Providers {
 			p := &o.config.Providers[i]
 			if p.Env == nil {

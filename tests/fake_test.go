@@ -109,7 +109,7 @@ func standardConfig(f *fake) *Config {
 		Providers: []ProviderConfig{f.provider("munim", "computer", "5s", nil)},
 		Policy: &Policy{
 			Default: []string{"*"},
-			Origins: map[string][]string{lockedOrigin: {"computer.echo"}},
+			Origins: map[string]any{lockedOrigin: []string{"computer.echo"}},
 		},
 	}
 }

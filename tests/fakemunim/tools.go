@@ -53,6 +53,15 @@ var descriptions = map[string]string{
 	"garbage":    "Write lines that are not JSON-RPC to stdout (the MCP stream), then succeed.",
 }
 
+// annotations are the behaviour hints of some built-in tools, so tests see
+// titles and hints pass through (the others send none, as many servers do).
+var annotations = map[string]mcp.ToolAnnotation{
+	"screenshot": {Title: "Take a screenshot", ReadOnlyHint: mcp.ToBoolPtr(true), OpenWorldHint: mcp.ToBoolPtr(false)},
+	"echo":       {Title: "Echo", ReadOnlyHint: mcp.ToBoolPtr(true), IdempotentHint: mcp.ToBoolPtr(true)},
+	"click":      {Title: "Click", ReadOnlyHint: mcp.ToBoolPtr(false), DestructiveHint: mcp.ToBoolPtr(false)},
+	"type_text":  {Title: "Type text", DestructiveHint: mcp.ToBoolPtr(true)},
+}
+
 func (f *fake) register(extra int) {
 	handlers := map[string]func(context.Context, json.RawMessage) (*mcp.CallToolResult, error){
 		"screenshot": f.screenshot,
@@ -77,7 +86,11 @@ func (f *fake) register(extra int) {
 		if err != nil {
 			panic(err) // embedded at build time: cannot fail
 		}
-		tools = append(tools, f.tool(name, descriptions[name], schema, h))
+		t := f.tool(name, descriptions[name], schema, h)
+		if a, ok := annotations[name]; ok {
+			t.Tool.Title, t.Tool.Annotations = a.Title, a
+		}
+		tools = append(tools, t)
 	}
 	for i := 0; i < extra; i++ {
 		name := fmt.Sprintf("extra_%03d", i)
