@@ -26,6 +26,7 @@ func MunimProvider(command string, args []string) Provider {
 
 // setProvider puts p into the configuration file name, replacing a provider
 // of the same name and keeping every other setting and provider as it was.
+// A file without a policy gets the empty one (nothing granted), written out.
 // It reports whether the file was created.
 func setProvider(name string, p Provider) (created bool, err error) {
 	doc := map[string]json.RawMessage{}
@@ -63,6 +64,11 @@ func setProvider(name string, p Provider) (created bool, err error) {
 		providers = append(providers, entry)
 	}
 	doc["providers"], _ = json.Marshal(providers)
+	if _, ok := doc["policy"]; !ok {
+		// Written out so the user sees it: nothing is granted until the user
+		// grants it per site on the options page.
+		doc["policy"] = json.RawMessage(`{"default":[],"origins":{}}`)
+	}
 	out, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		return false, err

@@ -252,3 +252,21 @@ func mustGetwd(t *testing.T) string {
 	}
 	return wd
 }
+
+func TestInstallMunimWritesAPolicyThatGrantsNothing(t *testing.T) {
+	e := tempEnv(t)
+	if _, err := Install(Options{Env: e, Browsers: "chrome", Source: fakeBinary(t), Munim: "/opt/Munim/munim", LookPath: noPath}); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Policy map[string]any `json:"policy"`
+	}
+	data, _ := os.ReadFile(e.ConfigFile)
+	if err := json.Unmarshal(data, &got); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]any{"default": []any{}, "origins": map[string]any{}}
+	if d := cmp.Diff(want, got.Policy); d != "" {
+		t.Errorf("policy written by install (-want +got):\n%s", d)
+	}
+}
