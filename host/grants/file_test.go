@@ -1,0 +1,66 @@
+package grants
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/gnosis/gnosis/runtime"
+)
+
+func TestWriteOrigin(t *testing.T) {
+	rule := runtime.Rule{Allow: []string{"computer.screenshot"}, Ask: []string{"computer.click"}}
+	tests := []struct {
+		name    string
+		before  string // "" = no file
+		want    string
+		wantErr string
+	}{
+		{
+			name: "no file: a policy with the origin and an empty default",
+			want: `{"policy":{"default":[],"origins":{"https://chat.example":{"allow":["computer.screenshot"],"ask":["computer.click"]}}}}`,
+		},
+		{
+			name:   "other settings, other origins and the default are kept",
+			before: `{"providers":[{"name":"munim"}],"future":{"x":1},"policy":{"default":["a.b"],"askTimeout":"5s","origins":{"https://other.example":["*"]}}}`,
+			want: `{"future":{"x":1},"policy":{"askTimeout":"5s","default":["a.b"],"origins":{"https://chat.example":{"allow":["computer.screenshot"],"ask":["computer.click"]},` +
+				`"https://other.example":["*"]}},"providers":[{"name":"munim"}]}`,
+		},
+		{
+			name:   "a key written another way for the same origin is replaced",
+			before: `{"policy":{"origins":{"HTTPS://Chat.Example:443/":["*"]}}}`,
+			want:   `{"policy":{"default":[],"origins":{"https://chat.example":{"allow":["computer.screenshot"],"ask":["computer.click"]}}}}`,
+		},
+		{name: "a file that is not JSON is left alone", before: `{"policy":`, wantErr: "is not a JSON object, not touching it"},
+		{name: "a policy that is not an object is left alone", before: `{"policy":[1]}`, wantErr: "policy is not an object"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "config.json")
+			if tc.before != "" {
+				os.WriteFile(path, []byte(tc.before), 0o600)
+			}
+			err := writeOrigin(path, "https://chat.example", rule)
+			data, _ := os.ReadFile(path)
+			if tc.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.wantErr) || string(data) != tc.before {
+					t.Fatalf("err %v, file %s; want error %q and the file untouched", err, data, tc.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got, want any
+			json.Unmarshal(data, &got)
+			json.Unmarshal([]byte(tc.want), &want)
+			if d := cmp.Diff(want, got); d != "" {
+				t.Errorf("file (-want +got):\n%s", d)
+			}
+		})
+	}
+}
