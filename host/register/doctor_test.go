@@ -165,3 +165,19 @@ func TestDoctorChecksConfigAndProviderCommand(t *testing.T) {
 		})
 	}
 }
+
+// A policy key that is not an origin would never match its site: doctor
+// fails the config and says how to write it.
+func TestDoctorFailsAPolicyKeyThatIsNotAnOrigin(t *testing.T) {
+	e := tempEnv(t)
+	os.MkdirAll(filepath.Dir(e.ConfigFile), 0o755)
+	os.WriteFile(e.ConfigFile, []byte(`{"providers":[{"name":"munim","command":"sh"}],"policy":{"origins":{"chat.example.com/":["*"]}}}`), 0o600)
+	checks, _ := Doctor(DoctorOptions{Env: e, LookPath: noPath})
+	for _, c := range checks {
+		if c.Item == "config" && c.Status == Fail && strings.Contains(c.Detail, `"chat.example.com/" has no scheme://`) &&
+			strings.Contains(c.Detail, "https://host") {
+			return
+		}
+	}
+	t.Errorf("no failing config row about the policy key:\n%s", table(checks))
+}
