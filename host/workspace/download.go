@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sync"
 
 	"github.com/gnosis/gnosis/runtime"
@@ -17,6 +18,7 @@ type download struct {
 	mu      sync.Mutex // serialises appends and commit of this handle
 	name    string
 	temp    string
+	source  Source
 	f       *os.File
 	written int64
 	done    bool
@@ -26,6 +28,12 @@ type download struct {
 // the folder) and returns its handle. It fails with FILE_EXISTS if a file of
 // that name exists or another download in progress claimed it.
 func (w *Workspace) Create(name string) (string, error) {
+	return w.CreateFrom(name, Source{})
+}
+
+// CreateFrom is Create for a download whose source is known: on Windows the
+// saved file is marked as from the internet with those URLs.
+func (w *Workspace) CreateFrom(name string, src Source) (string, error) {
 	if err := w.ready(); err != nil {
 		return "", err
 	}
@@ -47,7 +55,7 @@ func (w *Workspace) Create(name string) (string, error) {
 		w.mu.Unlock()
 		return "", runtime.Errorf(runtime.CodeInvalidRequest, "too many downloads in progress (at most %d)", maxPending)
 	}
-	d := &download{name: name, temp: tempPrefix + handle + ".part"}
+	d := &download{name: name, temp: tempPrefix + handle + ".part", source: src}
 	w.pending[handle] = d
 	w.names[name] = handle
 	w.mu.Unlock()
@@ -116,9 +124,14 @@ func (w *Workspace) Commit(handle string) (string, int64, error) {
 	if mode, ok := w.newFileMode(handle); ok {
 		_ = w.root.Chmod(d.temp, mode) // on failure the file stays private
 	}
+	// Marked before it is published (a hard link shares the streams), so the
+	// file is never visible under its name without the mark.
+	w.markDownloaded(d.temp, d.source)
 	err = w.root.Link(d.temp, d.name)
 	if err != nil && !errors.Is(err, fs.ErrExist) {
-		err = w.copyExclusive(d.temp, d.name)
+		if err = w.copyExclusive(d.temp, d.name); err == nil {
+			w.markDownloaded(d.name, d.source)
+		}
 	}
 	switch {
 	case errors.Is(err, fs.ErrExist):
@@ -145,6 +158,15 @@ func (w *Workspace) Abort(handle string) error {
 	_ = w.root.Remove(d.temp)
 	w.forget(handle)
 	return nil
+}
+
+// markDownloaded writes the Mark-of-the-Web onto the file rel of the folder
+// (Windows only). A failure is logged, not returned: the download is saved
+// either way.
+func (w *Workspace) markDownloaded(rel string, src Source) {
+	if err := markFromInternet(filepath.Join(w.dir, rel), zoneIdentifier(src)); err != nil {
+		w.log.Warn().Err(err).Str("file", rel).Msg("cannot mark the download as from the internet")
+	}
 }
 
 // downloadPerm is the most a saved download gets; the umask (or the folder's

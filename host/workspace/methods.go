@@ -84,12 +84,14 @@ func (w *Workspace) readMethod(_ context.Context, _, params json.RawMessage, _ f
 
 func (w *Workspace) createMethod(_ context.Context, _, params json.RawMessage, _ func(any) error) (any, error) {
 	var p struct {
-		Name string `json:"name"`
+		Name     string `json:"name"`
+		URL      string `json:"url"`
+		Referrer string `json:"referrer"`
 	}
 	if err := decode(params, &p); err != nil {
 		return nil, err
 	}
-	h, err := w.Create(p.Name)
+	h, err := w.CreateFrom(p.Name, Source{URL: p.URL, Referrer: p.Referrer})
 	if err != nil {
 		return nil, err
 	}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gnosis/gnosis/runtime"
+	"github.com/rs/zerolog"
 )
 
 // Limits of the seed: uploads up to 64 MiB, downloads up to 256 MiB.
@@ -39,6 +40,7 @@ type Workspace struct {
 	root   *os.Root
 	setup  error // why the folder cannot be used, if it cannot
 	limits limits
+	log    zerolog.Logger
 
 	mu      sync.Mutex
 	pending map[string]*download // by handle
@@ -57,6 +59,11 @@ func WithLimits(upload, download, read int64) Option {
 	return func(w *Workspace) { w.limits = limits{upload, download, read} }
 }
 
+// WithLogger sets where problems that do not fail a method are reported (a
+// download that could not be marked as from the internet). The default
+// discards them.
+func WithLogger(l zerolog.Logger) Option { return func(w *Workspace) { w.log = l } }
+
 // Open prepares the workspace in dir. It never fails: a missing or unusable
 // folder is remembered and reported by every method, so the host keeps
 // serving everything else.
@@ -64,6 +71,7 @@ func Open(dir string, opts ...Option) *Workspace {
 	w := &Workspace{
 		dir:     dir,
 		limits:  limits{MaxUploadBytes, MaxDownloadBytes, MaxReadBytes},
+		log:     zerolog.Nop(),
 		pending: map[string]*download{},
 		names:   map[string]string{},
 	}
