@@ -80,7 +80,7 @@ func serve(l launch.Launch) error {
 		opts = append(opts, session.WithForbidden(reason))
 	}
 
-	ws, wsErr := openWorkspace(cfg.Workspace)
+	ws, wsErr := openWorkspace(cfg.Workspace, log)
 	defer ws.Close()
 	rl, rlErr := newRelay(cfg.Relay, log)
 	for _, err := range []error{wsErr, rlErr} {
@@ -144,14 +144,14 @@ func adapt[M ~func(ctx context.Context, id, params json.RawMessage, emit func(an
 
 // openWorkspace opens the configured workspace folder; with none (or a
 // malformed section) the workspace methods answer NOT_CONFIGURED.
-func openWorkspace(raw json.RawMessage) (*workspace.Workspace, error) {
+func openWorkspace(raw json.RawMessage, log zerolog.Logger) (*workspace.Workspace, error) {
 	var c workspace.Config
 	if len(raw) > 0 {
 		if err := json.Unmarshal(raw, &c); err != nil {
-			return workspace.Open(""), fmt.Errorf("config: workspace: %w", err)
+			return workspace.Open("", workspace.WithLogger(log)), fmt.Errorf("config: workspace: %w", err)
 		}
 	}
-	return workspace.Open(c.Dir), nil
+	return workspace.Open(c.Dir, workspace.WithLogger(log)), nil
 }
 
 // newRelay prepares the model relay from the "relay" section.
