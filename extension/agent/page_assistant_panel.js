@@ -5,7 +5,9 @@
 // Stop), so the page sees exactly the panel's messages. This module only
 // decides which tab owns the current run and which session events it gets,
 // trimmed to what the bar draws (agent/page_assistant_state.js). The sender is
-// injected; the default is chrome.tabs.sendMessage, so tests pass their own.
+// injected; the default hands each event to the worker (pageAssistant.relay),
+// which posts it to the bar's frame in that tab over the frame's port, so the
+// run's events never reach the page's renderer. Tests pass their own sender.
 
 /** Longest streamed reply relayed per delta (the bar shows a short tail of it). */
 export const DELTA_MAX = 4000;
@@ -26,14 +28,14 @@ export function pageEvent(e) {
   }
 }
 
-/** The message the bar receives (page_assistant.js accepts only this type, only from the extension). */
+/** The message the bar's frame receives (page_assistant_frame.js accepts only this type, only on its port). */
 export const wrap = (event) => ({ type: 'gnosis.pageAssistant', event });
 
 /**
  * @param {{send?: (tabId:number, message:object) => Promise<any>|any}} [o]
  */
 export function createPageRelay(o = {}) {
-  const send = o.send || ((tabId, m) => chrome.tabs.sendMessage(tabId, m));
+  const send = o.send || ((tabId, m) => chrome.runtime.sendMessage({ type: 'pageAssistant.relay', tabId, event: m.event }));
   let owner = null;
   const to = (tabId, event) => {
     if (tabId === null || tabId === undefined) return;

@@ -13,17 +13,28 @@
 // same task. A bar loaded while its tab's run goes on (the agent navigated)
 // joins the run at the next relayed event.
 //
-// The file is loaded two ways, so it has no import/export: as the first file
-// of the content script (a classic script; the object lands on the isolated
-// world's global, which page scripts cannot see) and by node --test, which
-// imports it for its side effect and reads the same global.
+// The bar takes input only while nothing covers it: the frame reports what
+// IntersectionObserver v2 sees ({type:'visibility', visible, at}); while it is
+// covered (a page can lay a transparent element over the bar to trick the user
+// into typing or clicking) typing is locked and a submit is refused, and a
+// submit is accepted only once the bar has been uncovered for MIN_SHOWN_MS.
+//
+// The file has no import/export: the bar's frame (page_assistant_frame.js)
+// and node --test import it for its side effect and read the object it puts
+// on the global.
 (() => {
   /** Longest step summary shown on the page, in characters. */
   const SUMMARY_MAX = 240;
+  /** How long the bar must have been uncovered before a submit counts, in ms. */
+  const MIN_SHOWN_MS = 500;
+  /** Shown while something on the page covers the bar. */
+  const COVERED_MESSAGE = 'Something on this page is covering the assistant, so typing and Run are paused until it is fully visible.';
+  /** Shown when a submit came while, or just after, the bar was covered. */
+  const REFUSED_MESSAGE = 'Not sent: something on this page covered the assistant a moment ago. Check your task and press Enter again.';
 
   /** Where the bar starts: hidden until the worker says the setting is on and a panel is open. */
   function initialState() {
-    return { enabled: false, panelOpen: false, phase: 'idle', step: 0, stepPhase: '', summary: '', stopping: false, card: null, message: '', awaitingReply: false };
+    return { enabled: false, panelOpen: false, shownSince: null, phase: 'idle', step: 0, stepPhase: '', summary: '', stopping: false, card: null, message: '', awaitingReply: false };
   }
 
   /** Collapses whitespace and keeps the newest `max` characters (a stream grows at its end). */
@@ -77,8 +88,9 @@
 
   /**
    * Applies one event; returns the next state (the input is never mutated).
-   * Events: {type:'settings', enabled} {type:'panel', open} {type:'submit'}
-   * {type:'stop'} {type:'dismiss'} from the page; {type:'attached'|'step'|
+   * Events: {type:'settings', enabled} {type:'panel', open} from the worker;
+   * {type:'visibility', visible, at} {type:'submit', at} {type:'stop'}
+   * {type:'dismiss'} from the bar (at: a timestamp in ms); {type:'attached'|'step'|
    * 'delta'|'action'|'retry'|'end'} (the agent session's events, relayed by
    * the panel), {type:'blocked', message} and {type:'error', message}.
    */
@@ -88,7 +100,7 @@
     switch (e?.type) {
       case 'settings':
         s.enabled = Boolean(e.enabled);
-        if (!s.enabled) return { ...initialState(), panelOpen: s.panelOpen };
+        if (!s.enabled) return { ...initialState(), panelOpen: s.panelOpen, shownSince: s.shownSince };
         return s;
       case 'panel':
         s.panelOpen = Boolean(e.open);
@@ -96,8 +108,12 @@
         if (!s.panelOpen && busy) return { ...s, phase: 'idle', stopping: false, summary: '', awaitingReply: false, message: 'The side panel was closed, so the task stopped.' };
         if (!s.panelOpen) s.awaitingReply = false;
         return s;
+      case 'visibility':
+        if (!e.visible) return s.shownSince === null ? state : { ...s, shownSince: null };
+        return s.shownSince === null ? { ...s, shownSince: Number(e.at) || 0 } : state;
       case 'submit':
         if (busy || !visible(s)) return state;
+        if (!uncoveredAt(s, e.at)) return { ...s, message: REFUSED_MESSAGE };
         return { ...s, phase: 'pending', step: 0, stepPhase: '', summary: '', stopping: false, card: null, message: '' };
       // Run events reach only the tab whose bar started the run (the panel's
       // relay), so an idle bar that gets one was reloaded mid-run (the agent
@@ -130,6 +146,11 @@
     }
   }
 
+  /** True when the bar has been uncovered for at least MIN_SHOWN_MS at time `at`. */
+  function uncoveredAt(s, at) {
+    return s.shownSince !== null && Number.isFinite(at) && at - s.shownSince >= MIN_SHOWN_MS;
+  }
+
   /** The bar is shown only while the setting is on and a Side Panel is open in this window. */
   function visible(s) {
     return s.enabled && s.panelOpen;
@@ -143,9 +164,13 @@
     else if (s.phase === 'running') {
       status = s.stopping ? 'Stopping…' : s.step ? `Step ${s.step}: ${s.stepPhase === 'retry' ? 'retrying the model request' : STEP_LABEL[s.stepPhase] || 'working'}…` : 'Starting…';
     }
+    const covered = s.shownSince === null;
     return {
       visible: visible(s),
       showInput: !running,
+      // Covered: the input takes no typing and Run is off (Stop stays: stopping is always safe).
+      locked: covered,
+      guard: covered ? COVERED_MESSAGE : '',
       placeholder: s.awaitingReply ? 'Answer the agent’s question…' : 'Ask the agent to do something on this page…',
       status,
       summary: running ? s.summary : '',
@@ -162,5 +187,5 @@
     return { type: 'agent.pageTask', task: String(text ?? ''), reply: Boolean(s.awaitingReply) };
   }
 
-  globalThis.__gnosisPageAssistantState = Object.freeze({ SUMMARY_MAX, initialState, reduce, view, visible, submission, thinkingOf, truncateTail, truncateHead, cardFor });
+  globalThis.__gnosisPageAssistantState = Object.freeze({ SUMMARY_MAX, MIN_SHOWN_MS, COVERED_MESSAGE, REFUSED_MESSAGE, initialState, uncoveredAt, reduce, view, visible, submission, thinkingOf, truncateTail, truncateHead, cardFor });
 })();

@@ -253,8 +253,10 @@ export const handlers = {
       return { ok: true };
     },
   },
+  // Only the Page Assistant's frame (an extension page embedded in the tab,
+  // out of the page's reach) hands tasks over; sender.tab is the tab it sits in.
   'agent.pageTask': {
-    from: 'content',
+    from: 'frame',
     async run(m, sender) {
       if (typeof m.task !== 'string' || m.task.trim() === '') return { ok: false, error: 'Type a task first.' };
       const panel = [...sessions.values()].find((s) => s.port && s.windowId === sender.tab.windowId);
@@ -264,7 +266,7 @@ export const handlers = {
     },
   },
   'agent.pageStop': {
-    from: 'content',
+    from: 'frame',
     async run(m, sender) {
       const panel = [...sessions.values()].find((s) => s.port && s.windowId === sender.tab.windowId);
       if (!panel) return { ok: false, error: 'Open the Gnosis side panel in this window to run tasks.' };

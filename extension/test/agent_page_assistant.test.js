@@ -1,5 +1,6 @@
 // The Page Assistant's pure parts: the bar's state machine (idle → running
-// with step summaries → result card or notice, input restored), summary
+// with step summaries → result card or notice, input restored; no input while
+// something covers the bar), summary
 // truncation, the visibility rule, and the panel-side relay that decides which
 // tab's bar follows a run.
 import assert from 'node:assert/strict';
@@ -12,7 +13,9 @@ const S = globalThis.__gnosisPageAssistantState;
 
 /** Applies events in order from the initial state. */
 const run = (events, from = S.initialState()) => events.reduce((s, e) => S.reduce(s, e), from);
-const ready = [{ type: 'settings', enabled: true }, { type: 'panel', open: true }];
+const ready = [{ type: 'settings', enabled: true }, { type: 'panel', open: true }, { type: 'visibility', visible: true, at: 0 }];
+/** A submit long after the bar was uncovered. */
+const SUBMIT = { type: 'submit', at: 10_000 };
 
 test('visibility: the bar shows only while the setting is on and a panel is open in the window', () => {
   const cases = [
@@ -30,17 +33,50 @@ test('visibility: the bar shows only while the setting is on and a panel is open
   }
 });
 
+test('while something covers the bar it takes no input; a submit counts only once it has been uncovered for a while', () => {
+  const shown = [{ type: 'settings', enabled: true }, { type: 'panel', open: true }];
+  const unknown = run(shown);
+  assert.equal(S.view(unknown).locked, true, 'locked until the first visibility report');
+  assert.equal(S.view(unknown).guard, S.COVERED_MESSAGE);
+  const refused = S.reduce(unknown, SUBMIT);
+  assert.equal(refused.phase, 'idle', 'no visibility report yet: refused');
+  assert.equal(refused.message, S.REFUSED_MESSAGE);
+
+  const clear = run([{ type: 'visibility', visible: true, at: 1000 }], unknown);
+  assert.equal(S.view(clear).locked, false);
+  assert.equal(S.view(clear).guard, '');
+  assert.equal(S.reduce(clear, { type: 'submit', at: 1000 + S.MIN_SHOWN_MS - 1 }).phase, 'idle', 'uncovered too recently');
+  assert.equal(S.reduce(clear, { type: 'submit' }).phase, 'idle', 'a submit without a time is refused');
+  assert.equal(S.reduce(clear, { type: 'submit', at: 1000 + S.MIN_SHOWN_MS }).phase, 'pending');
+  // Later reports of "still visible" do not restart the clock.
+  const still = run([{ type: 'visibility', visible: true, at: 1400 }], clear);
+  assert.equal(still, clear);
+
+  const covered = run([{ type: 'visibility', visible: false, at: 5000 }], clear);
+  assert.equal(S.view(covered).locked, true);
+  assert.equal(S.view(covered).guard, S.COVERED_MESSAGE);
+  assert.equal(S.reduce(covered, { type: 'submit', at: 9000 }).phase, 'idle');
+  const uncovered = run([{ type: 'visibility', visible: true, at: 9000 }], covered);
+  assert.equal(S.reduce(uncovered, { type: 'submit', at: 9100 }).phase, 'idle', 'just uncovered');
+  assert.equal(S.reduce(uncovered, { type: 'submit', at: 9000 + S.MIN_SHOWN_MS }).phase, 'pending');
+
+  // Stop is never locked: covering the bar mid-run does not keep the user from stopping.
+  const running = run([{ type: 'submit', at: 20_000 }, { type: 'attached' }, { type: 'visibility', visible: false, at: 20_100 }], uncovered);
+  assert.equal(S.view(running).showStop, true);
+  assert.equal(S.reduce(running, { type: 'stop' }).stopping, true);
+});
+
 test('a submit is ignored while hidden or already busy', () => {
   const hidden = run([{ type: 'settings', enabled: true }]);
-  assert.equal(S.reduce(hidden, { type: 'submit' }), hidden);
-  const pending = run([...ready, { type: 'submit' }]);
+  assert.equal(S.reduce(hidden, SUBMIT), hidden);
+  const pending = run([...ready, SUBMIT]);
   assert.equal(pending.phase, 'pending');
-  assert.equal(S.reduce(pending, { type: 'submit' }), pending);
+  assert.equal(S.reduce(pending, SUBMIT), pending);
 });
 
 test('a run: pending → running with the current step\'s summary → result card with the input back', () => {
   const steps = [
-    [{ type: 'submit' }, { phase: 'pending', showInput: false, showStop: false, status: 'Starting…', summary: '' }],
+    [SUBMIT, { phase: 'pending', showInput: false, showStop: false, status: 'Starting…', summary: '' }],
     [{ type: 'stop' }, { phase: 'pending', stopDisabled: false }],
     [{ type: 'attached' }, { phase: 'running', status: 'Starting…', showStop: true }],
     [{ type: 'step', step: 1, phase: 'observe' }, { status: 'Step 1: taking a screenshot…', summary: '' }],
@@ -72,7 +108,7 @@ test('outcomes: Finished and CallUser leave result cards, the rest notices; Call
     [{ outcome: 'error', error: 'boom' }, { kind: 'notice', outcome: 'error', title: 'Error', text: 'boom' }, false],
   ];
   for (const [end, card, awaiting] of cases) {
-    const s = run([...ready, { type: 'submit' }, { type: 'attached' }, { type: 'end', ...end }]);
+    const s = run([...ready, SUBMIT, { type: 'attached' }, { type: 'end', ...end }]);
     assert.deepEqual(s.card, card, end.outcome);
     assert.equal(s.awaitingReply, awaiting, end.outcome);
     assert.equal(S.view(s).showInput, true, `${end.outcome}: input restored`);
@@ -82,28 +118,28 @@ test('outcomes: Finished and CallUser leave result cards, the rest notices; Call
 });
 
 test('a reply runs and clears the question state once the run moves', () => {
-  const asked = run([...ready, { type: 'submit' }, { type: 'end', outcome: 'call_user', question: 'Which?' }]);
+  const asked = run([...ready, SUBMIT, { type: 'end', outcome: 'call_user', question: 'Which?' }]);
   assert.deepEqual(S.submission(asked, 'blue'), { type: 'agent.pageTask', task: 'blue', reply: true });
-  const replying = run([{ type: 'submit' }, { type: 'attached' }], asked);
+  const replying = run([SUBMIT, { type: 'attached' }], asked);
   assert.equal(replying.awaitingReply, false);
   assert.equal(replying.card, null);
 });
 
 test('blocked and error messages restore the input and show the panel\'s text', () => {
   const v = validateTask({ task: 'x', settings: { apiUrl: '' } });
-  const s = run([...ready, { type: 'submit' }, { type: 'blocked', code: v.code, message: v.message }]);
+  const s = run([...ready, SUBMIT, { type: 'blocked', code: v.code, message: v.message }]);
   assert.equal(s.phase, 'idle');
   assert.equal(S.view(s).message, 'Set the API URL in Settings: the API URL is empty.');
   assert.equal(S.view(s).showInput, true);
-  const e = run([...ready, { type: 'submit' }, { type: 'attached' }, { type: 'error', message: 'Could not run the task: x' }]);
+  const e = run([...ready, SUBMIT, { type: 'attached' }, { type: 'error', message: 'Could not run the task: x' }]);
   assert.equal(S.view(e).message, 'Could not run the task: x');
   assert.equal(S.view(e).showStop, false);
   // A new submit clears the message.
-  assert.equal(S.view(S.reduce(e, { type: 'submit' })).message, '');
+  assert.equal(S.view(S.reduce(e, SUBMIT)).message, '');
 });
 
 test('closing the panel during a run ends it on the page (the loop lived in the panel) and hides the bar', () => {
-  const s = run([...ready, { type: 'submit' }, { type: 'attached' }, { type: 'step', step: 3, phase: 'request' }, { type: 'panel', open: false }]);
+  const s = run([...ready, SUBMIT, { type: 'attached' }, { type: 'step', step: 3, phase: 'request' }, { type: 'panel', open: false }]);
   assert.equal(s.phase, 'idle');
   assert.equal(S.view(s).visible, false);
   assert.match(s.message, /side panel was closed/);
@@ -115,7 +151,7 @@ test('closing the panel during a run ends it on the page (the loop lived in the 
 test('Stop marks the run as stopping until its end arrives; it is ignored when idle', () => {
   const idle = run(ready);
   assert.equal(S.reduce(idle, { type: 'stop' }), idle);
-  const s = run([...ready, { type: 'submit' }, { type: 'step', step: 1, phase: 'request' }, { type: 'stop' }]);
+  const s = run([...ready, SUBMIT, { type: 'step', step: 1, phase: 'request' }, { type: 'stop' }]);
   assert.equal(S.view(s).stopDisabled, true);
   assert.equal(S.view(s).status, 'Stopping…');
   const end = S.reduce(s, { type: 'end', outcome: 'stopped' });
@@ -130,7 +166,7 @@ test('a bar reloaded mid-run (the agent navigated) picks the run up from the nex
     [{ type: 'delta', step: 3, text: '<think>next' }, 'Step 3: thinking…'],
     [{ type: 'action', step: 3, think: 'next' }, 'Step 3: working…'],
   ];
-  const finished = run([...ready, { type: 'submit' }, { type: 'end', outcome: 'finished', answer: 'a' }]);
+  const finished = run([...ready, SUBMIT, { type: 'end', outcome: 'finished', answer: 'a' }]);
   for (const [e, status] of cases) {
     for (const from of [run(ready), finished]) {
       const s = S.reduce(from, e);
@@ -146,8 +182,8 @@ test('a bar reloaded mid-run (the agent navigated) picks the run up from the nex
 });
 
 test('turning the setting off resets everything but the panel state', () => {
-  const s = run([...ready, { type: 'submit' }, { type: 'end', outcome: 'finished', answer: 'a' }, { type: 'settings', enabled: false }]);
-  assert.deepEqual(s, { ...S.initialState(), panelOpen: true });
+  const s = run([...ready, SUBMIT, { type: 'end', outcome: 'finished', answer: 'a' }, { type: 'settings', enabled: false }]);
+  assert.deepEqual(s, { ...S.initialState(), panelOpen: true, shownSince: 0 });
 });
 
 test('thinkingOf takes the think body, or what precedes the action, without half-streamed tags', () => {
@@ -172,7 +208,7 @@ test('summaries are whitespace-collapsed and truncated: the stream keeps its tai
   assert.ok(head.startsWith('a') && head.endsWith('…'));
   assert.equal(S.truncateTail('  one\n\n two  '), 'one two');
   assert.equal(S.truncateHead('x'.repeat(S.SUMMARY_MAX)), 'x'.repeat(S.SUMMARY_MAX));
-  const s = run([...ready, { type: 'submit' }, { type: 'delta', step: 1, text: `<think>${long}` }]);
+  const s = run([...ready, SUBMIT, { type: 'delta', step: 1, text: `<think>${long}` }]);
   assert.equal(s.summary, tail);
 });
 

@@ -10,6 +10,9 @@
 // (DOM.getDocument with pierce exposes closed roots) and real mouse/keyboard
 // input, as a user would.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { launch, waitFor, EXTENSION_ORIGIN } from './lib/harness.js';
 import { serve } from './lib/server.js';
@@ -48,7 +51,10 @@ after(async () => {
 const fast = { maxSteps: 10, temperature: 0.5, requestTimeoutMs: 60000, retryBaseMs: 20, retryMaxMs: 300 };
 const act = (think, action) => ({ content: `<think>${think}</think>\n<action>${action}</action>` });
 
-/** A snapshot of the bar read through CDP: null when there is no bar. */
+const FRAME_URL = `${EXTENSION_ORIGIN}agent/page_assistant_frame.html`;
+/** Where the bar's screenshots go (GNOSIS_E2E_SHOTS, else a folder under the system's temp dir). */
+const SHOTS = process.env.GNOSIS_E2E_SHOTS || path.join(os.tmpdir(), 'gnosis-e2e-shots');
+
 /** Calls fn (source of a function) with `this` = the bar's shadow root, through CDP; null when there is no bar. */
 async function inShadow(cdp, fn) {
   const { root } = await cdp.send('DOM.getDocument', { depth: -1, pierce: true });
@@ -68,36 +74,77 @@ async function inShadow(cdp, fn) {
   return { value: result.value, shadowType: shadow.shadowRootType };
 }
 
-/** A snapshot of the bar read through CDP: null when there is no bar. */
-async function bar(cdp) {
-  const r = await inShadow(cdp, `function () {
-      const q = (s) => this.querySelector(s);
-      const shown = (e) => Boolean(e) && e.getClientRects().length > 0;
-      const box = (e) => { const r = e.getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; };
-      const input = q('input');
-      const cs = getComputedStyle(input);
-      return {
-        shadowMode: this.mode,
-        visible: shown(this.host) && getComputedStyle(this.host).display !== 'none',
-        input: { shown: shown(input), value: input.value, placeholder: input.placeholder, fontSize: cs.fontSize, color: cs.color, at: box(input) },
-        go: box(q('button.go')),
-        status: q('.status').textContent,
-        summary: q('.summary').textContent,
-        stop: { shown: shown(q('button.stop')), disabled: q('button.stop').disabled, at: box(q('button.stop')) },
-        card: { shown: shown(q('.card')), kind: q('.card').dataset.kind || '', outcome: q('.card').dataset.outcome || '', text: q('.card .body').textContent, dismissAt: box(q('button.dismiss')) },
-        message: shown(q('.message')) ? q('.message').textContent : '',
-      };
+/** The bar's frame (an extension page inside the tab): Playwright reaches it, the page cannot. */
+const frameOf = (page) => page.frames().find((f) => f.url().startsWith(FRAME_URL));
+
+/**
+ * A snapshot of the bar: the host and iframe read through CDP, the bar's
+ * content read in its frame; points are in the page's viewport. Null when
+ * there is no bar.
+ */
+async function bar(page, cdp) {
+  const h = await inShadow(cdp, `function () {
+      const f = this.querySelector('iframe');
+      const r = f.getBoundingClientRect();
+      return { mode: this.mode, displayed: this.host.isConnected && getComputedStyle(this.host).display !== 'none', box: { x: r.left, y: r.top, width: r.width, height: r.height } };
     }`);
-  return r && { ...r.value, shadowType: r.shadowType };
+  if (!h) return null;
+  const frame = frameOf(page);
+  const v = frame && await frame.evaluate(() => {
+    const q = (s) => document.querySelector(s);
+    const shown = (e) => Boolean(e) && e.getClientRects().length > 0;
+    const at = (e) => { const r = e.getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; };
+    const b = q('.bar');
+    const input = q('.task');
+    const cs = getComputedStyle(input);
+    const mode = b.dataset.mode;
+    return {
+      shown: shown(b),
+      mode,
+      covered: b.dataset.covered === 'true',
+      text: q('.text').textContent,
+      input: { shown: shown(input), value: input.value, placeholder: input.placeholder, readOnly: input.readOnly, fontSize: cs.fontSize, color: cs.color, at: at(input) },
+      go: { at: at(q('.go')), disabled: q('.go').disabled },
+      status: q('.status').textContent,
+      summary: mode === 'running' ? q('.text').textContent : '',
+      stop: { shown: shown(q('.stop')), disabled: q('.stop').disabled, at: at(q('.stop')) },
+      card: { shown: mode === 'card', kind: b.dataset.kind, outcome: b.dataset.outcome, text: `${q('.title').textContent}: ${q('.text').textContent}`, dismissAt: at(q('.dismiss')) },
+      message: mode === 'message' ? q('.text').textContent : '',
+    };
+  }).catch(() => null);
+  if (!v) return { shadowType: h.shadowType, shadowMode: h.value.mode, visible: false, box: h.value.box };
+  const shift = (p) => ({ x: h.value.box.x + p.x, y: h.value.box.y + p.y });
+  return {
+    ...v,
+    shadowType: h.shadowType,
+    shadowMode: h.value.mode,
+    box: h.value.box,
+    visible: h.value.displayed && v.shown,
+    input: { ...v.input, at: shift(v.input.at) },
+    go: { ...v.go, at: shift(v.go.at) },
+    stop: { ...v.stop, at: shift(v.stop.at) },
+    card: { ...v.card, dismissAt: shift(v.card.dismissAt) },
+  };
+}
+
+/** Saves a picture of the bottom of the page with the bar on it. */
+async function shoot(page, name) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const { width, height } = page.viewportSize();
+  const file = path.join(SHOTS, `page_assistant_${name}.png`);
+  await page.screenshot({ path: file, clip: { x: 0, y: height - 230, width, height: 230 } });
+  return file;
 }
 
 /** Types a task into the bar and presses Enter (or clicks Run), with real input events. */
 async function submitOnPage(page, cdp, text, { via = 'enter' } = {}) {
-  const b = await waitFor(async () => { const s = await bar(cdp); return s?.visible && s.input.shown && s; }, { what: 'the bar input' });
+  const b = await waitFor(async () => { const s = await bar(page, cdp); return s?.visible && s.input.shown && !s.covered && s; }, { what: 'the bar input' });
+  // The bar takes a submit once it has been uncovered for a moment (clickjacking guard).
+  await page.waitForTimeout(600);
   await page.mouse.click(b.input.at.x, b.input.at.y);
   await page.keyboard.type(text);
   if (via === 'enter') await page.keyboard.press('Enter');
-  else await page.mouse.click(b.go.x, b.go.y);
+  else await page.mouse.click(b.go.at.x, b.go.at.y);
 }
 
 async function setup(query, script) {
@@ -132,10 +179,10 @@ test('a task typed in the page bar runs like the panel\'s: streamed step summary
   target = s.target;
   const { panel, cdp, model, targetUrl } = s;
   try {
-    assert.equal(await bar(cdp), null, 'no bar before the toggle is on');
+    assert.equal(await bar(target, cdp), null, 'no bar before the toggle is on');
     await enableToggle(panel);
     // Injected into the already open page, inside a closed shadow root the page's CSS and scripts cannot reach.
-    const b0 = await waitFor(async () => { const b = await bar(cdp); return b?.visible && b; }, { what: 'the bar on the open page' });
+    const b0 = await waitFor(async () => { const b = await bar(target, cdp); return b?.visible && b; }, { what: 'the bar on the open page' });
     assert.equal(b0.shadowType, 'closed');
     assert.equal(b0.input.fontSize, '14px');
     assert.notEqual(b0.input.color, 'rgb(255, 0, 0)');
@@ -151,18 +198,18 @@ test('a task typed in the page bar runs like the panel\'s: streamed step summary
     let polling = true;
     const poller = (async () => {
       while (polling) {
-        const b = await bar(cdp).catch(() => null);
+        const b = await bar(target, cdp).catch(() => null);
         if (b) seen.push(b);
         await new Promise((r) => setTimeout(r, 25));
       }
     })();
     await submitOnPage(target, cdp, 'Press the button on this page');
     await waitFor(() => model.requests.length === 2, { what: 'the second model request' });
-    const running = await waitFor(async () => { const b = await bar(cdp); return /Step 2/.test(b.status) && b; }, { what: 'step 2 on the bar' });
+    const running = await waitFor(async () => { const b = await bar(target, cdp); return /Step 2/.test(b.status) && b; }, { what: 'step 2 on the bar' });
     assert.equal(running.stop.shown, true, 'Stop is offered while running');
     assert.equal(running.input.shown, false, 'the input gives way to the run');
     release();
-    const done = await waitFor(async () => { const b = await bar(cdp); return b.card.shown && b; }, { what: 'the result card' });
+    const done = await waitFor(async () => { const b = await bar(target, cdp); return b.card.shown && b; }, { what: 'the result card' });
     polling = false;
     await poller;
     assert.ok(seen.some((b) => /^The page has one button labelled Press me/.test(b.summary) && /Step 1/.test(b.status)),
@@ -181,23 +228,23 @@ test('a task typed in the page bar runs like the panel\'s: streamed step summary
     assert.equal(await debuggerFree(env, targetUrl), true, 'detached after Finished');
     // Dismiss.
     await target.mouse.click(done.card.dismissAt.x, done.card.dismissAt.y);
-    await waitFor(async () => !(await bar(cdp)).card.shown, { what: 'the card dismissed' });
+    await waitFor(async () => !(await bar(target, cdp)).card.shown, { what: 'the card dismissed' });
 
     // Panel closed: the bar hides; a panel opened again in the window brings it back.
     const windowId = await panel.evaluate(async () => (await chrome.windows.getCurrent()).id);
     await panel.close();
-    await waitFor(async () => (await bar(cdp)).visible === false, { what: 'the bar hidden with the panel closed' });
+    await waitFor(async () => !(await bar(target, cdp))?.visible, { what: 'the bar gone with the panel closed' });
     const reopened = env.context.waitForEvent('page', { predicate: (p) => p.url().startsWith(`${EXTENSION_ORIGIN}sidepanel.html`) });
     await env.evalInWorker((w) => chrome.tabs.create({ url: 'sidepanel.html', windowId: w, active: false }), windowId);
     const panel2 = await reopened;
-    await waitFor(async () => (await bar(cdp)).visible === true, { what: 'the bar back with the panel open' });
+    await waitFor(async () => (await bar(target, cdp))?.visible === true, { what: 'the bar back with the panel open' });
     // A page loaded now gets the bar from the registered content script.
     const other = await panel2.evaluate(async ({ url, w }) => (await chrome.tabs.create({ url, windowId: w, active: false })).id, { url: site.url('/assistant.html?later'), w: windowId });
     assert.ok(other);
     const later = await waitFor(() => env.context.pages().find((p) => p.url().endsWith('?later')), { what: 'the later page' });
     await later.waitForLoadState('load');
     const cdpLater = await later.context().newCDPSession(later);
-    await waitFor(async () => (await bar(cdpLater))?.visible === true, { what: 'the bar on a page loaded after the toggle' });
+    await waitFor(async () => (await bar(later, cdpLater))?.visible === true, { what: 'the bar on a page loaded after the toggle' });
     await later.close();
     await panel2.close();
   } finally {
@@ -227,10 +274,10 @@ test('when the agent navigates the tab, the new page\'s bar picks the run up and
     await submitOnPage(target, cdp, 'Go to the next page');
     await waitFor(() => model.requests.length === 2, { what: 'the request from the next page' });
     assert.match(target.url(), /\?navigated$/);
-    const running = await waitFor(async () => { const b = await bar(cdp); return b?.stop.shown && /Step 2/.test(b.status) && b; }, { what: 'the run on the new page\'s bar' });
+    const running = await waitFor(async () => { const b = await bar(target, cdp); return b?.stop.shown && /Step 2/.test(b.status) && b; }, { what: 'the run on the new page\'s bar' });
     assert.equal(running.input.shown, false);
     release();
-    const done = await waitFor(async () => { const b = await bar(cdp); return b.card.shown && b; }, { what: 'the result card on the new page' });
+    const done = await waitFor(async () => { const b = await bar(target, cdp); return b.card.shown && b; }, { what: 'the result card on the new page' });
     assert.match(done.card.text, /on the next page/);
   } finally {
     release();
@@ -255,12 +302,12 @@ test('CallUser shows the question; the answer typed in the bar continues the sam
   try {
     await enableToggle(panel);
     await submitOnPage(target, cdp, 'Pick a colour');
-    const asked = await waitFor(async () => { const b = await bar(cdp); return b.card.shown && b; }, { what: 'the question card' });
+    const asked = await waitFor(async () => { const b = await bar(target, cdp); return b.card.shown && b; }, { what: 'the question card' });
     assert.equal(asked.card.outcome, 'call_user');
     assert.match(asked.card.text, /The agent asks: ?Which colour\?/);
     assert.match(asked.input.placeholder, /Answer/);
     await submitOnPage(target, cdp, 'blue', { via: 'button' });
-    const done = await waitFor(async () => { const b = await bar(cdp); return b.card.outcome === 'finished' && b; }, { what: 'the finished card' });
+    const done = await waitFor(async () => { const b = await bar(target, cdp); return b.card.outcome === 'finished' && b; }, { what: 'the finished card' });
     assert.match(done.card.text, /chose blue/);
     assert.equal(model.requests.length, 2);
   } finally {
@@ -275,28 +322,29 @@ test('Stop in the bar stops the run at once, detaches, and restores the input', 
   const { panel, target, cdp, model, targetUrl } = s;
   try {
     await enableToggle(panel);
-    // Script-made events do nothing, even with a handle on the bar's elements (page scripts have none).
-    await waitFor(async () => (await bar(cdp))?.visible, { what: 'the bar' });
-    await inShadow(cdp, `function () {
-      this.querySelector('input').value = 'Scripted task';
-      this.querySelector('form').requestSubmit();
-      this.querySelector('button.go').click();
-      this.querySelector('input').dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
-      this.querySelector('form').dispatchEvent(new SubmitEvent('submit', { bubbles: true, cancelable: true }));
-    }`);
+    // Script-made events do nothing, even run inside the bar's own document (page scripts cannot reach it at all).
+    await waitFor(async () => (await bar(target, cdp))?.visible, { what: 'the bar' });
+    await target.waitForTimeout(600);
+    await frameOf(target).evaluate(() => {
+      document.querySelector('.task').value = 'Scripted task';
+      document.querySelector('form').requestSubmit();
+      document.querySelector('button.go').click();
+      document.querySelector('.task').dispatchEvent(new KeyboardEvent('keydown', { key: 'Enter', bubbles: true }));
+      document.querySelector('form').dispatchEvent(new SubmitEvent('submit', { bubbles: true, cancelable: true }));
+    });
     await target.waitForTimeout(500);
     assert.equal(model.requests.length, 0, 'a scripted submit started nothing');
     assert.equal(await panel.locator('#log li.user').count(), 0);
-    await inShadow(cdp, "function () { this.querySelector('input').value = ''; }");
+    await frameOf(target).evaluate(() => { document.querySelector('.task').value = ''; });
     await submitOnPage(target, cdp, 'Wait forever');
     await waitFor(() => model.requests.length === 1, { what: 'the request reached the model' });
     assert.notEqual(await debuggerFree(env, targetUrl), true, 'attached while running');
-    const b = await waitFor(async () => { const x = await bar(cdp); return x.stop.shown && x; }, { what: 'the Stop button' });
-    await inShadow(cdp, "function () { this.querySelector('button.stop').click(); }");
+    const b = await waitFor(async () => { const x = await bar(target, cdp); return x.stop.shown && x; }, { what: 'the Stop button' });
+    await frameOf(target).evaluate(() => document.querySelector('button.stop').click());
     await target.waitForTimeout(300);
     assert.equal(model.requests[0].closedAt, undefined, 'a scripted click on Stop stopped nothing');
     await target.mouse.click(b.stop.at.x, b.stop.at.y);
-    const end = await waitFor(async () => { const x = await bar(cdp); return x.card.shown && x; }, { timeoutMs: 3000, what: 'the stopped notice' });
+    const end = await waitFor(async () => { const x = await bar(target, cdp); return x.card.shown && x; }, { timeoutMs: 3000, what: 'the stopped notice' });
     assert.equal(end.card.outcome, 'stopped');
     assert.equal(end.card.kind, 'notice');
     assert.equal(end.input.shown, true);
@@ -317,7 +365,7 @@ test('missing settings show the panel\'s own message on the page and keep the ty
     await storeSettings(panel, { ...fast, apiUrl: '', model: '' });
     await enableToggle(panel);
     await submitOnPage(target, cdp, 'Do something');
-    const b = await waitFor(async () => { const x = await bar(cdp); return x.message && x; }, { what: 'the message on the page' });
+    const b = await waitFor(async () => { const x = await bar(target, cdp); return x.message && x; }, { what: 'the message on the page' });
     const li = await panel.waitForSelector('#log li.blocked');
     const panelText = await li.evaluate((el) => el.firstChild.textContent);
     assert.equal(b.message, panelText);
@@ -328,11 +376,11 @@ test('missing settings show the panel\'s own message on the page and keep the ty
 
     // Off: the bar is removed and the content script unregistered.
     await panel.click('#page-assistant-enabled');
-    await waitFor(async () => (await bar(cdp)) === null, { what: 'the bar removed' });
+    await waitFor(async () => (await bar(target, cdp)) === null, { what: 'the bar removed' });
     assert.deepEqual(await env.evalInWorker(async () => (await chrome.scripting.getRegisteredContentScripts()).map((c) => c.id).filter((id) => id === 'gnosis-page-assistant')), []);
     // On again: the same page shows it again, with a fresh input.
     await enableToggle(panel);
-    const again = await waitFor(async () => { const x = await bar(cdp); return x?.visible && x; }, { what: 'the bar back after toggling on' });
+    const again = await waitFor(async () => { const x = await bar(target, cdp); return x?.visible && x; }, { what: 'the bar back after toggling on' });
     assert.equal(again.input.value, '');
     assert.equal(again.message, '');
   } finally {
