@@ -130,10 +130,19 @@ async function readGrants(origin) {
   };
 }
 
-/** Replaces the origin's grants in the host's configuration. Only ever called for the extension's own pages. */
+/**
+ * Sets the origin's grants in the host's configuration. Capabilities the page
+ * did not show (a provider that listed its tools after the page loaded) keep
+ * what the host decides for them now, so saving never changes what was not
+ * on screen. Only ever called for the extension's own pages.
+ */
 async function writeGrants(origin, grants) {
   requireOrigin(origin);
-  const reply = await host.request('policy.set', { origin, grants: checkGrants(grants) }, { timeoutMs: 10_000 });
+  const shown = checkGrants(grants);
+  const now = await host.request('policy.get', { origin }, { timeoutMs: 10_000 });
+  if (!now.ok) return { ok: false, error: hostError(now) };
+  const merged = now.configured ? { ...now.decisions, ...shown } : shown;
+  const reply = await host.request('policy.set', { origin, grants: merged }, { timeoutMs: 10_000 });
   if (!reply.ok) return { ok: false, error: hostError(reply) };
   return { ok: true, origin, configured: !!reply.configured, decisions: reply.decisions || {} };
 }

@@ -106,13 +106,8 @@ async function loadOrigin(origin, tab) {
   $('current-origin').textContent = origin || '—';
   const eligible = !!origin;
   for (const el of document.querySelectorAll('#settings input, #settings button')) el.disabled = !eligible;
-  if (!eligible) {
-    state.grants = null;
-    $('grants-list').replaceChildren();
-    $('grants-summary').textContent = '';
-    grantsNote('');
-    return;
-  }
+  clearGrants(eligible ? 'Asking the host what this site may run…' : '');
+  if (!eligible) return;
   state.granted = await chrome.permissions.contains({ origins: [permissionPattern(origin)] });
   const r = await send('bridge.getSite', { origin });
   if (!r.ok) {
@@ -133,20 +128,35 @@ async function loadOrigin(origin, tab) {
 
 // ---- what the site may run ---------------------------------------------------
 
+let grantsLoading = false;
+
 async function loadGrants(origin) {
-  state.grants = null;
-  $('grants-list').replaceChildren();
-  $('grants-summary').textContent = '';
-  $('grants-state').textContent = 'Asking the host what this site may run…';
+  grantsLoading = true;
+  try {
+    await readGrants(origin);
+  } finally {
+    grantsLoading = false;
+  }
+}
+
+async function readGrants(origin) {
   const r = await send('bridge.getGrants', { origin });
   if (state.origin !== origin) return;
   if (!r.ok) {
-    $('grants-state').textContent = `Could not read what this site may run: ${r.error}`;
+    grantsNote(`Could not read what this site may run: ${r.error}`, 'error');
     return;
   }
   state.grants = { origin, capabilities: r.capabilities, choices: initialChoices(r.capabilities, r), configured: r.configured };
   renderGrants();
   grantsNote(r.configured ? `Saved in the host for ${origin}.` : 'Suggested choices, not saved yet: Start saves them.');
+}
+
+/** Empties the grants section (another origin, or none). */
+function clearGrants(note = '') {
+  state.grants = null;
+  $('grants-list').replaceChildren();
+  $('grants-summary').textContent = '';
+  grantsNote(note);
 }
 
 function renderGrants() {
@@ -455,6 +465,8 @@ async function main() {
       setArmed(r.armed);
       showLast(r.last);
     }
+    // A provider still starting lists no capabilities yet: ask again until it does.
+    if (!grantsLoading && !state.grants?.capabilities.length && state.origin) await loadGrants(state.origin);
   }, 1000);
 }
 

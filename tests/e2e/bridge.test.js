@@ -26,7 +26,8 @@ before(async () => {
   const allowed = ['computer.click', 'computer.type_text', 'computer.screenshot', 'computer.echo', 'computer.scroll'];
   env = await launch({
     grantOrigins: ['http://127.0.0.1/*'],
-    policy: { default: ['*'], origins: { [plain.origin]: allowed, [rich.origin]: allowed } },
+    policy: { origins: { [plain.origin]: allowed, [rich.origin]: allowed } },
+    sites: [guarded.origin],
   });
 });
 

@@ -14,7 +14,7 @@ let site;
 let chat;
 before(async () => {
   site = await serve();
-  env = await launch({ grantOrigins: ['http://127.0.0.1/*'], hostEnv: { GNOSIS_MAX_FRAME: '4096' } });
+  env = await launch({ grantOrigins: ['http://127.0.0.1/*'], sites: [site.origin], hostEnv: { GNOSIS_MAX_FRAME: '4096' } });
   chat = await env.newPage(site.url('/chat.html'));
   await armFromOptions(env, { source: '.assistant', destination: '#prompt', autoSend: true, sendButton: '#send', debounceMs: 300 });
 });

@@ -74,20 +74,59 @@ export async function fakeMunim({ waitMs = 60_000 } = {}) {
 
 /**
  * The host configuration for a test: one fake Munim under `prefix` that logs
- * every call to `log`, plus an optional per-origin `policy` (README
- * "Configuration"). Extra top-level fields can be merged through `extra`.
+ * every call to `log`, any further `providers`, plus an optional per-origin
+ * `policy` (README "Configuration"; the host denies every origin everything
+ * it is not granted). Extra top-level fields can be merged through `extra`.
  */
-export function hostConfig({ fakemunim, log, prefix = 'computer', policy, env = {}, extra = {} }) {
+export function hostConfig({ fakemunim, log, prefix = 'computer', policy, env = {}, extra = {}, providers = [] }) {
   const config = {
     providers: [{
       name: 'munim', command: fakemunim, args: [], prefix, timeout: '30s',
       env: { FAKEMUNIM_LOG: log, ...env },
-    }],
+    }, ...providers],
     log: { level: 'debug' },
     ...extra,
   };
   if (policy) config.policy = policy;
   return config;
+}
+
+/**
+ * The policy a test's host runs with: `policy` as given, with `sites` (origins
+ * of the test's pages) each granted every capability of `prefix` in its own
+ * entry, and `askTimeout` when set. No "default" grant: an origin a test does
+ * not name may run nothing, as with a real user's host.
+ */
+export function testPolicy({ policy, sites = [], prefix = 'computer', askTimeout } = {}) {
+  if (!policy && !sites.length && !askTimeout) return undefined;
+  const out = { ...(policy || {}), origins: { ...(policy?.origins || {}) } };
+  for (const site of sites) out.origins[site] ??= [`${prefix}.*`];
+  if (askTimeout) out.askTimeout = askTimeout;
+  return out;
+}
+
+/** The MCP server of tests/e2e/fixtures/annotated_mcp.mjs as a provider under `prefix`, logging calls to `log`. */
+export function annotatedProvider({ log, prefix = 'notes' }) {
+  return {
+    name: 'notes', command: process.execPath, args: [path.join(REPO, 'tests', 'e2e', 'fixtures', 'annotated_mcp.mjs')],
+    prefix, timeout: '30s', env: { ANNOTATED_LOG: log },
+  };
+}
+
+/** Reads a JSON-lines file (a provider's call log); [] when it does not exist yet. */
+export function readJsonl(file) {
+  if (!fs.existsSync(file)) return [];
+  return fs.readFileSync(file, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+}
+
+/**
+ * Where tests save screenshots of what they show a person: $GNOSIS_E2E_SHOTS,
+ * or <tmp>/gnosis-e2e-shots. Files are named <name>.png and replaced each run.
+ */
+export function screenshotDir() {
+  const dir = process.env.GNOSIS_E2E_SHOTS || path.join(os.tmpdir(), 'gnosis-e2e-shots');
+  fs.mkdirSync(dir, { recursive: true });
+  return dir;
 }
 
 /**
@@ -147,7 +186,10 @@ export function seedPreferences(userDataDir, { grantOrigins = [], downloadDir, e
  *
  * Options:
  *   grantOrigins  optional host permissions to pre-grant (match patterns)
- *   policy        host config policy ({default, origins})
+ *   policy        host config policy ({default, origins, askTimeout})
+ *   sites         origins of the test's pages: each may run every computer.* capability (its own policy entry)
+ *   askTimeout    policy.askTimeout ("2s")
+ *   notes         true: also run the annotated MCP server under "notes" (calls in env.notesCalls())
  *   config        a whole host config object (replaces the generated one)
  *   host          false: register no host (HOST_NOT_FOUND paths)
  *   hostPath      the host executable (default bin/gnosis-host)
@@ -167,10 +209,15 @@ export async function launch(opts = {}) {
   fs.mkdirSync(userDataDir);
   const callLog = path.join(dir, 'fakemunim.jsonl');
   const configPath = path.join(dir, 'gnosis-config.json');
+  const notesLog = path.join(dir, 'notes.jsonl');
   seedPreferences(userDataDir, { grantOrigins: opts.grantOrigins, downloadDir: opts.downloadDir, extra: opts.prefs });
 
   if (opts.host !== false) {
-    const config = opts.config || hostConfig({ fakemunim: await fakeMunim(), log: callLog, policy: opts.policy });
+    const config = opts.config || hostConfig({
+      fakemunim: await fakeMunim(), log: callLog,
+      policy: testPolicy({ policy: opts.policy, sites: opts.sites, askTimeout: opts.askTimeout }),
+      providers: opts.notes ? [annotatedProvider({ log: notesLog })] : [],
+    });
     fs.writeFileSync(configPath, JSON.stringify(config, null, 2));
     registerHost(userDataDir, {
       hostPath: opts.hostPath || hostBinary(), configPath, dir,
@@ -196,7 +243,21 @@ export async function launch(opts = {}) {
   }
 
   const env = {
-    context, dir, userDataDir, callLog, configPath,
+    context, dir, userDataDir, callLog, configPath, notesLog,
+    /** The host's config file as it is now (policy.set rewrites it). */
+    config() {
+      return JSON.parse(fs.readFileSync(configPath, 'utf8'));
+    },
+    /** Calls the annotated MCP server recorded (launch({notes: true})). */
+    notesCalls() {
+      return readJsonl(notesLog);
+    },
+    /** Saves a PNG of page (or of one locator) as <screenshotDir()>/<name>.png; returns its path. */
+    async screenshot(target, name) {
+      const file = path.join(screenshotDir(), `${name}.png`);
+      await target.screenshot({ path: file });
+      return file;
+    },
     /** The extension's service worker (waits for it to start). */
     async worker() {
       const found = context.serviceWorkers().find((w) => w.url().startsWith(EXTENSION_ORIGIN));
