@@ -1,6 +1,7 @@
 package mcpprovider
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -25,6 +26,9 @@ type Config struct {
 	Prefix string
 	// Timeout bounds each tool call (default DefaultTimeout).
 	Timeout time.Duration
+	// StartTimeout bounds start-up: spawn, initialize and the first
+	// tools/list (default DefaultStartTimeout; WithStartTimeout overrides it).
+	StartTimeout time.Duration
 }
 
 // Defaults.
@@ -70,6 +74,7 @@ type Provider struct {
 	status  runtime.Status
 	tools   []runtime.Tool
 	current *session // nil unless ready
+	stderr  string   // the last lines a failed child wrote to stderr
 	notify  func(runtime.Change)
 
 	notifyMu sync.Mutex // serialises notify calls
@@ -93,7 +98,7 @@ func New(cfg Config, opts ...Option) *Provider {
 		backoffInitial: 200 * time.Millisecond,
 		backoffMax:     10 * time.Second,
 		healthyAfter:   30 * time.Second,
-		startTimeout:   DefaultStartTimeout,
+		startTimeout:   cmp.Or(cfg.StartTimeout, DefaultStartTimeout),
 		clientName:     "gnosis-host",
 		clientVersion:  "0.1.0",
 		status:         runtime.Status{State: runtime.StateStarting},

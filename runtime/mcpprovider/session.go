@@ -32,6 +32,7 @@ type session struct {
 	cmd    *exec.Cmd
 	tree   *processTree
 	stdout *os.File
+	stderr *stderrTail
 	tr     *pipeTransport
 	client *client.Client
 
@@ -84,10 +85,11 @@ func launch(ctx context.Context, cfg Config, log zerolog.Logger) (*session, erro
 		cmd:         cmd,
 		tree:        attachTree(cmd),
 		stdout:      outR,
+		stderr:      newStderrTail(),
 		exited:      make(chan struct{}),
 		listChanged: make(chan struct{}, 1),
 	}
-	go logStderr(s.log, errR)
+	go logStderr(s.log, errR, s.stderr)
 	s.tr = newPipeTransport(outR, inW, s.log)
 	s.client = client.NewClient(s.tr, client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION))
 	go s.wait()

@@ -14,10 +14,14 @@ import (
 const maxStderrLine = 8 << 10
 
 // logStderr logs the child's stderr line by line until every writer closed
-// it. It never stops reading early: a full pipe would block the child.
-func logStderr(log zerolog.Logger, r *os.File) {
+// it, and keeps the last lines in tail (a line longer than maxStderrLine is
+// kept by its beginning only). It never stops reading early: a full pipe
+// would block the child.
+func logStderr(log zerolog.Logger, r *os.File, tail *stderrTail) {
+	defer tail.close()
 	defer r.Close()
 	br := bufio.NewReaderSize(r, maxStderrLine)
+	continued := false // the last piece read did not end its line
 	for {
 		line, err := br.ReadSlice('\n')
 		if len(line) > 0 {
@@ -28,8 +32,12 @@ func logStderr(log zerolog.Logger, r *os.File) {
 				}
 			}
 			log.Info().Str("stream", "stderr").Msg(string(line))
+			if !continued {
+				tail.add(line)
+			}
 		}
-		if err != nil && !errors.Is(err, bufio.ErrBufferFull) {
+		continued = errors.Is(err, bufio.ErrBufferFull)
+		if err != nil && !continued {
 			if !errors.Is(err, io.EOF) && !errors.Is(err, os.ErrClosed) {
 				log.Debug().Err(err).Msg("reading child stderr")
 			}
