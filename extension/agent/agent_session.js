@@ -19,6 +19,20 @@ import { stoppedError } from './model_client.js';
 /** Largest pixel coordinate accepted in the 'absolute' coordinate mode. */
 const ABSOLUTE_MAX = 20000;
 
+/**
+ * Resolves or rejects like promise, but rejects with stoppedError() as soon
+ * as signal aborts, so a Stop never waits for a browser call to finish (the
+ * call itself is stopped by browser.stop()).
+ */
+export function untilAborted(promise, signal) {
+  if (signal.aborted) return Promise.reject(stoppedError());
+  return new Promise((resolve, reject) => {
+    const stop = () => reject(stoppedError());
+    signal.addEventListener('abort', stop, { once: true });
+    promise.then(resolve, reject).finally(() => signal.removeEventListener('abort', stop));
+  });
+}
+
 /** How a run ended. */
 export const OUTCOME = Object.freeze({ FINISHED: 'finished', CALL_USER: 'call_user', STOPPED: 'stopped', STEP_LIMIT: 'step_limit', ERROR: 'error' });
 
@@ -100,7 +114,7 @@ export class AgentSession {
     const signal = this.abort.signal;
     let result;
     try {
-      this.target = await this.browser.start(startOpts);
+      this.target = await untilAborted(this.browser.start(startOpts), signal);
       this.emit({ type: 'attached', target: this.target });
       result = await this.loop(signal);
     } catch (err) {
@@ -124,7 +138,7 @@ export class AgentSession {
       this.step++;
       const step = this.step;
       this.emit({ type: 'step', step, phase: 'observe' });
-      const observation = await this.browser.observe();
+      const observation = await untilAborted(this.browser.observe(), signal);
       if (signal.aborted) throw stoppedError();
       const warnings = [];
       if (this.repeated) warnings.push(LOOP_WARNING);
@@ -174,7 +188,7 @@ export class AgentSession {
         return { outcome: OUTCOME.CALL_USER, question: action.args.content };
       }
       this.emit({ type: 'step', step, phase: 'act' });
-      const res = await this.browser.act(action);
+      const res = await untilAborted(this.browser.act(action), signal);
       if (signal.aborted) throw stoppedError();
       round.result = res.text;
       this.record({ kind: 'result', step, text: res.text, error: Boolean(res.error) });

@@ -7,12 +7,46 @@
 // next request. Action-level failures (no <select> there, unknown key) are
 // results with error:true, fed back to the model; broken infrastructure throws.
 //
+// Every action is interruptible: env.signal (an AbortSignal) aborts env.sleep
+// at once, and the actions check it between their CDP calls, so a Stop ends a
+// LongPress, Wait, Scroll, Drag, Hotkey repeat or long Type within
+// milliseconds; a pressed mouse button is released on the way out.
+//
 // Part 2 registers Upload/Download with registerAction.
 
 import { toCss } from './coords.js';
 import { chordEvents } from './hotkey.js';
 
 const extraActions = new Map();
+
+/** Characters inserted per Input.insertText call, so a long Type can stop between pieces. */
+export const TYPE_PIECE = 200;
+
+/** The error an action throws when its signal aborts it (code 'stopped', like a stopped request). */
+export function actionStopped() {
+  const err = new Error('the action was stopped');
+  err.code = 'stopped';
+  return err;
+}
+
+/**
+ * A sleep that ends early, rejecting with actionStopped(), when signal aborts.
+ * @param {number} ms
+ * @param {AbortSignal} [signal]
+ */
+export function abortableSleep(ms, signal) {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(actionStopped());
+    const done = () => { signal?.removeEventListener('abort', stop); resolve(); };
+    const t = setTimeout(done, ms);
+    const stop = () => { clearTimeout(t); reject(actionStopped()); };
+    signal?.addEventListener('abort', stop, { once: true });
+  });
+}
+
+function checkSignal(env) {
+  if (env.signal?.aborted) throw actionStopped();
+}
 
 /**
  * Adds or replaces an action implementation (part 2: Upload, Download).
@@ -112,6 +146,7 @@ async function keys(env, names, repeat = 1) {
   const chord = chordEvents(names, env.platform);
   if (chord.error) return chord;
   for (let i = 0; i < repeat; i++) {
+    checkSignal(env);
     for (const ev of chord.events) await env.send('Input.dispatchKeyEvent', ev);
   }
   return {};
@@ -143,8 +178,12 @@ const ACTIONS = {
     const ms = Math.round((a.duration ?? 1) * 1000);
     await mouse(env, 'mouseMoved', p);
     await mouse(env, 'mousePressed', p, { clickCount: 1, buttons: 1 });
-    await env.sleep(ms);
-    await mouse(env, 'mouseReleased', p, { clickCount: 1 });
+    try {
+      await env.sleep(ms);
+    } finally {
+      // Released also when stopped, so the page never keeps a pressed button.
+      await mouse(env, 'mouseReleased', p, { clickCount: 1 }).catch(() => {});
+    }
     return { text: `pressed ${hit} for ${ms} ms at CSS ${fmt(p)}` };
   },
   async Drag(a, env) {
@@ -154,11 +193,16 @@ const ACTIONS = {
     await mouse(env, 'mouseMoved', s);
     await mouse(env, 'mousePressed', s, { clickCount: 1, buttons: 1 });
     const n = 10;
-    for (let i = 1; i <= n; i++) {
-      await mouse(env, 'mouseMoved', { x: s.x + ((e.x - s.x) * i) / n, y: s.y + ((e.y - s.y) * i) / n }, { buttons: 1, button: 'left' });
-      await env.sleep(16);
+    let at = s;
+    try {
+      for (let i = 1; i <= n; i++) {
+        at = { x: s.x + ((e.x - s.x) * i) / n, y: s.y + ((e.y - s.y) * i) / n };
+        await mouse(env, 'mouseMoved', at, { buttons: 1, button: 'left' });
+        await env.sleep(16);
+      }
+    } finally {
+      await mouse(env, 'mouseReleased', at, { clickCount: 1 }).catch(() => {});
     }
-    await mouse(env, 'mouseReleased', e, { clickCount: 1 });
     return { text: `dragged ${hit} from CSS ${fmt(s)} to ${fmt(e)}` };
   },
   async Scroll(a, env) {
@@ -167,6 +211,7 @@ const ACTIONS = {
     const dx = a.direction === 'left' ? -1 : a.direction === 'right' ? 1 : 0;
     const dy = a.direction === 'up' ? -1 : a.direction === 'down' ? 1 : 0;
     await mouse(env, 'mouseMoved', p);
+    checkSignal(env);
     await env.send('Input.dispatchMouseEvent', {
       type: 'mouseWheel', x: p.x, y: p.y, deltaX: Math.round(dx * env.viewport.width * 2 / 3), deltaY: Math.round(dy * env.viewport.height * 2 / 3),
     });
@@ -179,7 +224,11 @@ const ACTIONS = {
   },
   async Type(a, env) {
     const focus = await evalIn(env, describeFocus);
-    await env.send('Input.insertText', { text: a.content });
+    const chars = [...a.content];
+    for (let i = 0; i < chars.length; i += TYPE_PIECE) {
+      checkSignal(env);
+      await env.send('Input.insertText', { text: chars.slice(i, i + TYPE_PIECE).join('') });
+    }
     return { text: `typed ${a.content.length} characters into ${focus}` };
   },
   async Hotkey(a, env) {
@@ -233,16 +282,20 @@ const ACTIONS = {
 /**
  * Runs one action.
  * @param {{name:string, args:object}} action parsed action (not Finished/CallUser)
- * @param {object} env {send(method, params), sleep(ms), platform, viewport, coordinateMode,
- *   openTab(url), currentUrl(), settle()}
- * @returns {Promise<{text:string, error?:boolean, url?:string}>}
+ * @param {object} env {send(method, params), platform, viewport, coordinateMode,
+ *   openTab(url), currentUrl(), settle(), signal?: AbortSignal}; env.sleep is
+ *   replaced by an abortable sleep on env.signal
+ * @returns {Promise<{text:string, error?:boolean, url?:string}>} rejects with
+ *   actionStopped() (code 'stopped') when env.signal aborts it
  */
 export async function execute(action, env) {
   const fn = extraActions.get(action.name) || ACTIONS[action.name];
   if (!fn) return { text: `${action.name} cannot be executed in the browser`, error: true };
-  const full = { ...env, point: (pt) => toCss(pt, env.viewport, env.coordinateMode) };
+  const full = { ...env, sleep: (ms) => abortableSleep(ms, env.signal), point: (pt) => toCss(pt, env.viewport, env.coordinateMode) };
+  checkSignal(full);
   const urlBefore = await env.currentUrl();
   const r = await fn(action.args, full);
+  checkSignal(full);
   await env.settle?.();
   const urlAfter = await env.currentUrl();
   if (urlAfter && urlAfter !== urlBefore) return { ...r, text: `${r.text}; the URL changed to ${urlAfter}`, url: urlAfter };

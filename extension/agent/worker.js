@@ -189,16 +189,22 @@ async function observe(s) {
 // opened by it: links with target=_blank carry no opener id under noopener.
 const FOLLOW_WINDOW_MS = 1500;
 
+// How long agent.detach waits for an aborted action to release what it holds
+// (a pressed mouse button) before the debugger goes.
+const ABORT_GRACE_MS = 150;
+
 async function act(s, action, coordinateMode) {
   ensureAttached(s);
   s.actingUntil = Infinity;
+  const abort = new AbortController();
+  s.actionAbort = abort;
   const target = () => ({ tabId: s.tabId });
   const metrics = await chrome.debugger.sendCommand(target(), 'Page.getLayoutMetrics');
   const env = {
     sessionId: s.id,
     tabId: s.tabId,
+    signal: abort.signal,
     send: (method, params) => chrome.debugger.sendCommand(target(), method, params),
-    sleep,
     platform,
     viewport: viewportFromMetrics(metrics),
     coordinateMode: coordinateMode === 'absolute' ? 'absolute' : 'normalized',
@@ -210,11 +216,21 @@ async function act(s, action, coordinateMode) {
       await switchTo(s, t.id);
     },
   };
+  const running = execute(action, env);
+  s.acting = running.catch(() => {});
   try {
-    return await execute(action, env);
+    return await running;
   } finally {
+    s.acting = null;
+    if (s.actionAbort === abort) s.actionAbort = null;
     s.actingUntil = Date.now() + FOLLOW_WINDOW_MS;
   }
+}
+
+// Stops the action in flight, giving it a moment to release the mouse.
+async function abortAction(s) {
+  s.actionAbort?.abort();
+  if (s.acting) await Promise.race([s.acting, sleep(ABORT_GRACE_MS)]);
 }
 
 /** Message handlers in router.js's shape. */
@@ -249,6 +265,7 @@ export const handlers = {
     from: 'extension',
     async run(m) {
       const s = sessions.get(String(m.sessionId));
+      if (s) await abortAction(s);
       if (s) await detach(s);
       return { ok: true };
     },
@@ -301,7 +318,7 @@ export function init() {
     port.onDisconnect.addListener(() => {
       const s = sessions.get(sessionId);
       sessions.delete(sessionId);
-      if (s) detach(s);
+      if (s) abortAction(s).then(() => detach(s));
       if (s) panelChanged(s.windowId);
       for (const fn of endListeners) {
         try { fn(sessionId); } catch { /* a listener must not break the port */ }
