@@ -28,7 +28,7 @@ import (
 //  3. its provider exists (PROVIDER_NOT_FOUND) and is ready
 //     (PROVIDER_UNAVAILABLE);
 //  4. the arguments are a JSON object and satisfy the input schema, else
-//     INVALID_ARGUMENTS with details {"errors": [{"path", "message"}]}. A
+//     INVALID_ARGUMENTS with details {"errors": [{"path", "keyword", "message"}]}. A
 //     non-object is an argument problem, not a request-shape problem, so it
 //     is INVALID_ARGUMENTS too (path ""). A schema that failed to compile
 //     is not enforced (logged at discovery): the provider still validates;
@@ -116,7 +116,11 @@ func unavailable(p Provider) *Error {
 	if st.Err != "" {
 		msg += ": " + st.Err
 	}
-	return &Error{Code: CodeProviderUnavailable, Message: msg}
+	details := map[string]string{"provider": p.Name(), "state": string(st.State)}
+	if stderr := stderrOf(p); stderr != "" {
+		details["stderr"] = stderr
+	}
+	return &Error{Code: CodeProviderUnavailable, Message: msg, Details: details}
 }
 
 // checkArguments defaults nil arguments to {} and validates them.
@@ -129,7 +133,7 @@ func (r *Runtime) checkArguments(e *entry, raw json.RawMessage) (json.RawMessage
 		return nil, &Error{
 			Code:    CodeInvalidArguments,
 			Message: "arguments must be a JSON object",
-			Details: violationDetails([]Violation{{Path: "", Message: "arguments must be a JSON object"}}),
+			Details: violationDetails([]Violation{{Path: "", Keyword: "type", Message: "arguments must be a JSON object"}}),
 		}
 	}
 	if e.schema == nil {
@@ -183,7 +187,7 @@ func (r *Runtime) executeMeta(name string, args json.RawMessage) (json.RawMessag
 		}
 		if err := json.Unmarshal(args, &a); err != nil || a.Name == nil {
 			return nil, &Error{Code: CodeInvalidArguments, Message: `"name" must be a string`,
-				Details: violationDetails([]Violation{{Path: "/name", Message: "must be a string"}})}
+				Details: violationDetails([]Violation{{Path: "/name", Keyword: "type", Message: "must be a string"}})}
 		}
 		capability, err := r.Describe(*a.Name)
 		if err != nil {

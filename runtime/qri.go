@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 	"sync"
 
@@ -35,6 +36,10 @@ import (
 //     such schemas (the capability then runs unvalidated).
 //   - A compiled schema caches resolved refs inside itself and is not safe
 //     for concurrent use, so each compiled schema has its own mutex.
+//
+// It also reports what qri-io leaves out: the keyword behind each violation
+// (keywords.go), which oneOf branches a value matched, and the "uuid" and
+// "duration" formats.
 func NewQRIValidator() Validator { return qriValidator{} }
 
 type qriValidator struct{}
@@ -50,7 +55,7 @@ func initQRI() {
 	qriInit.Do(func() {
 		jsonschema.LoadDraft2019_09()
 		jsonschema.RegisterKeyword("definitions", jsonschema.NewDefs)
-		jsonschema.RegisterKeyword("$ref", newGuardedRef)
+		registerKeywords()
 		jsonschema.SetKeywordOrder("$ref", 0)
 		// Create the global registry now rather than lazily from racing
 		// validations.
@@ -166,8 +171,20 @@ func (q *qriSchema) Validate(arguments json.RawMessage) (vs []Violation, err err
 		if p == "/" {
 			p = ""
 		}
-		vs = append(vs, Violation{Path: p, Message: e.Message})
+		vs = append(vs, Violation{Path: p, Keyword: keywordOf(e), Message: e.Message})
 	}
+	// qri-io's order among keywords of equal rank depends on map
+	// iteration: sort, so the same arguments always give the same list.
+	sort.Slice(vs, func(i, j int) bool {
+		a, b := vs[i], vs[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Keyword != b.Keyword {
+			return a.Keyword < b.Keyword
+		}
+		return a.Message < b.Message
+	})
 	return vs, nil
 }
 

@@ -128,7 +128,7 @@ func TestValidatorUnderstandsLocalRefsAndDraft201909(t *testing.T) {
 
 func TestValidatorPointsAtTheOffendingValue(t *testing.T) {
 	vs := validate(t, `{"type":"object","properties":{"pt":{"type":"object","properties":{"x":{"type":"integer"}}}}}`, `{"pt":{"x":"one"}}`)
-	want := []Violation{{Path: "/pt/x", Message: `type should be integer, got string`}}
+	want := []Violation{{Path: "/pt/x", Keyword: "type", Message: `type should be integer, got string`}}
 	if diff := cmp.Diff(want, vs); diff != "" {
 		t.Errorf("violations (-want +got):\n%s", diff)
 	}
@@ -243,5 +243,100 @@ func TestRefRecursionIsBoundedAtValidation(t *testing.T) {
 	vs, err := tree.Validate(json.RawMessage(deep))
 	if err != nil || len(vs) != 1 {
 		t.Errorf("deep arguments: violations %v, err %v; want one violation at the bottom", vs, err)
+	}
+}
+
+func TestViolationsNameTheFailingKeyword(t *testing.T) {
+	tests := []struct {
+		name, schema, args string
+		want               []Violation
+	}{
+		{"type", `{"type":"object","properties":{"a":{"type":"integer"}}}`, `{"a":"x"}`,
+			[]Violation{{Path: "/a", Keyword: "type", Message: "type should be integer, got string"}}},
+		{"required", `{"type":"object","required":["a"]}`, `{}`,
+			[]Violation{{Path: "", Keyword: "required", Message: `"a" value is required`}}},
+		{"enum inside a $ref", `{"type":"object","properties":{"k":{"$ref":"#/$defs/k"}},"$defs":{"k":{"enum":["a","b"]}}}`, `{"k":"c"}`,
+			[]Violation{{Path: "/k", Keyword: "enum", Message: `should be one of ["a", "b"]`}}},
+		{"additionalProperties false", `{"type":"object","properties":{},"additionalProperties":false}`, `{"x":1}`,
+			[]Violation{{Path: "", Keyword: "additionalProperties", Message: "additional properties are not allowed"}}},
+		{"anyOf", `{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"boolean"}]}}}`, `{"a":1}`,
+			[]Violation{{Path: "/a", Keyword: "anyOf", Message: "did Not match any specified AnyOf schemas"}}},
+		{"maximum and minLength together", `{"type":"object","properties":{"n":{"maximum":3},"s":{"minLength":2}}}`, `{"n":4,"s":"x"}`,
+			[]Violation{
+				{Path: "/n", Keyword: "maximum", Message: "must be less than or equal to 3"},
+				{Path: "/s", Keyword: "minLength", Message: "min length of 2 characters required: x"},
+			}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, validate(t, tt.schema, tt.args)); diff != "" {
+				t.Errorf("violations (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestOneOfNamesTheBranchesAValueMatched(t *testing.T) {
+	tests := []struct {
+		name, schema, args string
+		want               []Violation
+	}{
+		{"two of two branches", `{"type":"object","properties":{"a":{"oneOf":[{"type":"integer"},{"type":"number"}]}}}`, `{"a":5}`,
+			[]Violation{{Path: "/a", Keyword: "oneOf", Message: "must match exactly one of the 2 oneOf schemas, matched 2: branches 0, 1"}}},
+		{"titled branches are named by title too", `{"oneOf":[{"title":"has a","required":["a"]},{"required":["c"]},{"title":"has b","required":["b"]}]}`, `{"a":1,"b":2}`,
+			[]Violation{{Path: "", Keyword: "oneOf", Message: `must match exactly one of the 3 oneOf schemas, matched 2: branches 0 ("has a"), 2 ("has b")`}}},
+		{"no branch", `{"type":"object","properties":{"a":{"oneOf":[{"type":"string"},{"type":"boolean"}]}}}`, `{"a":5}`,
+			[]Violation{{Path: "/a", Keyword: "oneOf", Message: "must match exactly one of the 2 oneOf schemas, matched none"}}},
+		{"exactly one branch", `{"type":"object","properties":{"a":{"oneOf":[{"type":"string"},{"type":"integer"}]}}}`, `{"a":5}`,
+			nil},
+		{"one branch's properties count as evaluated", `{"type":"object","oneOf":[{"properties":{"a":{"type":"integer"}},"required":["a"]},{"required":["z"]}],"unevaluatedProperties":false}`, `{"a":1}`,
+			nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, validate(t, tt.schema, tt.args)); diff != "" {
+				t.Errorf("violations (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestUUIDAndDurationFormatsAreChecked(t *testing.T) {
+	tests := []struct {
+		format, value string
+		valid         bool
+	}{
+		{"uuid", "123e4567-e89b-12d3-a456-426614174000", true},
+		{"uuid", "123E4567-E89B-12D3-A456-426614174000", true},
+		{"uuid", "123e4567e89b12d3a456426614174000", false},
+		{"uuid", "123e4567-e89b-12d3-a456-42661417400", false},
+		{"uuid", "g23e4567-e89b-12d3-a456-426614174000", false},
+		{"uuid", "{123e4567-e89b-12d3-a456-426614174000}", false},
+		{"duration", "P3DT4H", true},
+		{"duration", "PT30S", true},
+		{"duration", "P1Y2M3DT4H5M6S", true},
+		{"duration", "P2W", true},
+		{"duration", "P", false},
+		{"duration", "PT", false},
+		{"duration", "P1DT", false},
+		{"duration", "P1H", false},
+		{"duration", "1D", false},
+		{"duration", "P2W3D", false},
+		{"duration", "30 seconds", false},
+		{"date-time", "2024-02-30T00:00:00Z", false}, // qri-io's own formats still apply
+		{"date-time", "2024-02-28T00:00:00Z", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.format+" "+tt.value, func(t *testing.T) {
+			schema := `{"type":"object","properties":{"v":{"type":"string","format":"` + tt.format + `"}}}`
+			args, _ := json.Marshal(map[string]string{"v": tt.value})
+			vs := validate(t, schema, string(args))
+			if tt.valid && len(vs) > 0 {
+				t.Errorf("%q is a valid %s, got %v", tt.value, tt.format, vs)
+			}
+			if !tt.valid && (len(vs) != 1 || vs[0].Keyword != "format" || vs[0].Path != "/v") {
+				t.Errorf("%q is not a valid %s, got %+v", tt.value, tt.format, vs)
+			}
+		})
 	}
 }

@@ -18,10 +18,14 @@ type Schema interface {
 	Validate(arguments json.RawMessage) ([]Violation, error)
 }
 
-// Violation is one way arguments break a schema, as sent in
-// INVALID_ARGUMENTS details: {"errors": [{"path", "message"}]}.
+// Violation is one way a value breaks a schema, as sent in
+// INVALID_ARGUMENTS details: {"errors": [{"path", "keyword", "message"}]}.
 type Violation struct {
 	// Path is a JSON pointer to the offending value ("" is the whole object).
-	Path    string `json:"path"`
+	Path string `json:"path"`
+	// Keyword is the schema keyword that failed ("type", "required",
+	// "oneOf", "format", ...), so a client can act on it without parsing
+	// Message.
+	Keyword string `json:"keyword"`
 	Message string `json:"message"`
 }
