@@ -8,8 +8,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/qri-io/jsonschema"
 	jptr "github.com/qri-io/jsonpointer"
+	"github.com/qri-io/jsonschema"
 )
 
 // qri-io's errors carry a path and a message but not the keyword that
@@ -36,7 +36,7 @@ var failingKeywords = map[string]jsonschema.KeyMaker{
 	"maxItems": jsonschema.NewMaxItems, "minItems": jsonschema.NewMinItems, "uniqueItems": jsonschema.NewUniqueItems,
 	"contains": jsonschema.NewContains, "maxContains": jsonschema.NewMaxContains, "minContains": jsonschema.NewMinContains,
 	"unevaluatedItems": jsonschema.NewUnevaluatedItems,
-	"if": jsonschema.NewIf, "then": jsonschema.NewThen, "else": jsonschema.NewElse,
+	"if":               jsonschema.NewIf, "then": jsonschema.NewThen, "else": jsonschema.NewElse,
 	"format": newFormat,
 }
 
