@@ -54,7 +54,14 @@ type ProviderHealth struct {
 	State        State
 	Capabilities int
 	Error        string
+	// Stderr is what the server last wrote on stderr before it failed (its
+	// last lines, bounded by the provider), from providers that keep it.
+	Stderr string
 }
+
+// stderrKeeper is a provider that keeps its server's last stderr lines
+// (mcpprovider.Provider does).
+type stderrKeeper interface{ Stderr() string }
 
 // Event kinds.
 const (
@@ -259,7 +266,16 @@ func (r *Runtime) providerHealth(p Provider, reg *registry) ProviderHealth {
 		State:        st.status.State,
 		Capabilities: reg.perProvider[p.Name()],
 		Error:        st.status.Err,
+		Stderr:       stderrOf(p),
 	}
+}
+
+// stderrOf is p's last stderr lines, "" if it keeps none.
+func stderrOf(p Provider) string {
+	if k, ok := p.(stderrKeeper); ok {
+		return k.Stderr()
+	}
+	return ""
 }
 
 // Health reports the runtime's and every provider's state.

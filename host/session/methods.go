@@ -28,10 +28,11 @@ type providerJSON struct {
 	State        runtime.State `json:"state"`
 	Capabilities int           `json:"capabilities"`
 	Error        string        `json:"error,omitempty"`
+	Stderr       string        `json:"stderr,omitempty"`
 }
 
 func toProviderJSON(p runtime.ProviderHealth) providerJSON {
-	return providerJSON{Name: p.Name, Prefix: p.Prefix, State: p.State, Capabilities: p.Capabilities, Error: p.Error}
+	return providerJSON{Name: p.Name, Prefix: p.Prefix, State: p.State, Capabilities: p.Capabilities, Error: p.Error, Stderr: p.Stderr}
 }
 
 type healthResult struct {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"sync/atomic"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -36,6 +37,11 @@ type pipeTransport struct {
 	handlerMu      sync.RWMutex
 	onNotification func(mcp.JSONRPCNotification)
 	onRequest      transport.RequestHandler
+
+	// firstNonJSON is the first line the server wrote on stdout that is not
+	// a JSON object (cleaned and cut), nil while there is none: it tells a
+	// program that is not an MCP server, or one that logs to stdout.
+	firstNonJSON atomic.Pointer[string]
 
 	ctx       context.Context
 	done      chan struct{}
@@ -117,6 +123,9 @@ func (t *pipeTransport) route(line []byte) {
 	if !ok {
 		if len(bytes.TrimSpace(line)) > 0 {
 			t.log.Debug().Int("bytes", len(line)).Msg("ignoring a line from the server that is not a JSON object")
+			if s := cleanLine(line); s != "" && t.firstNonJSON.Load() == nil {
+				t.firstNonJSON.CompareAndSwap(nil, &s)
+			}
 		}
 		return
 	}
@@ -298,6 +307,15 @@ func (t *pipeTransport) SetRequestHandler(h transport.RequestHandler) {
 
 // GetSessionId implements transport.Interface; stdio has no session id.
 func (t *pipeTransport) GetSessionId() string { return "" }
+
+// nonJSON returns the first line the server wrote on stdout that is not a
+// JSON object, "" if none.
+func (t *pipeTransport) nonJSON() string {
+	if s := t.firstNonJSON.Load(); s != nil {
+		return *s
+	}
+	return ""
+}
 
 // Close stops sending, closes the child's stdin (which asks an MCP stdio
 // server to exit) and fails every waiting request.

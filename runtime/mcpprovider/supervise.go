@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/gnosis/gnosis/runtime"
@@ -29,12 +30,18 @@ func (p *Provider) supervise(ctx context.Context) {
 				p.setStatus(runtime.Status{State: runtime.StateDown}, false)
 				return
 			}
-			lastErr = err.Error()
+			stderr := ""
+			var se *startError
+			if errors.As(err, &se) {
+				stderr = se.stderr
+			}
+			lastErr = withStderr(err.Error(), stderr)
 			p.log.Warn().Err(err).Dur("retry_in", delay).Msg("provider failed to start")
+			p.setStderr(stderr)
 			p.setStatus(runtime.Status{State: runtime.StateDown, Err: lastErr}, false)
 		} else {
 			p.mu.Lock()
-			p.tools, p.current = tools, s
+			p.tools, p.current, p.stderr = tools, s, ""
 			p.mu.Unlock()
 			p.setStatus(runtime.Status{State: runtime.StateReady}, true)
 			up := time.Now()
@@ -47,8 +54,10 @@ func (p *Provider) supervise(ctx context.Context) {
 				p.setStatus(runtime.Status{State: runtime.StateDown}, false)
 				return
 			}
-			lastErr = describeExit(s.exitErr)
-			p.log.Warn().Str("error", lastErr).Dur("retry_in", delay).Msg("provider exited")
+			p.log.Warn().Str("error", describeExit(s.exitErr)).Dur("retry_in", delay).Msg("provider exited")
+			stderr := p.stderrOf(s)
+			lastErr = withStderr(describeExit(s.exitErr), stderr)
+			p.setStderr(stderr)
 			p.setStatus(runtime.Status{State: runtime.StateDown, Err: lastErr}, false)
 			if time.Since(up) >= p.healthyAfter {
 				delay = p.backoffInitial
@@ -65,7 +74,9 @@ func (p *Provider) supervise(ctx context.Context) {
 }
 
 // startSession launches a child, initializes it and lists its tools, all
-// within startTimeout.
+// within startTimeout. A failure says which of these went wrong: the child
+// could not be started, exited, never answered, or wrote something other
+// than JSON-RPC on stdout; and with what the child last wrote on stderr.
 func (p *Provider) startSession(ctx context.Context) (*session, []runtime.Tool, error) {
 	s, err := launch(ctx, p.cfg, p.log)
 	if err != nil {
@@ -73,20 +84,83 @@ func (p *Provider) startSession(ctx context.Context) (*session, []runtime.Tool, 
 	}
 	sctx, cancel := context.WithTimeout(ctx, p.startTimeout)
 	defer cancel()
+	step := "initialize"
 	err = s.initialize(sctx, p.clientName, p.clientVersion)
 	var tools []runtime.Tool
 	if err == nil {
+		step = "tools/list"
 		tools, err = s.listTools(sctx)
 	}
-	if err != nil {
-		if errors.Is(err, errExited) {
-			<-s.exited
-			err = fmt.Errorf("%s (%w)", describeExit(s.exitErr), err)
-		}
+	if err == nil {
+		return s, tools, nil
+	}
+	if ctx.Err() != nil {
 		s.stop(0)
 		return nil, nil, err
 	}
-	return s, tools, nil
+	timedOut := errors.Is(sctx.Err(), context.DeadlineExceeded)
+	exited := errors.Is(err, errExited)
+	if !exited && !timedOut {
+		// A write into a closed pipe can fail before the child is reaped.
+		select {
+		case <-s.exited:
+			exited = true
+		case <-time.After(200 * time.Millisecond):
+		}
+	}
+	if exited {
+		<-s.exited
+	}
+	s.stop(0)
+	return nil, nil, p.startFailure(s, step, exited, timedOut, err)
+}
+
+// startFailure words why a child did not get through step of start-up.
+func (p *Provider) startFailure(s *session, step string, exited, timedOut bool, err error) error {
+	var reason string
+	junk := s.tr.nonJSON()
+	switch {
+	case exited:
+		reason = fmt.Sprintf("%s before answering %s", describeExit(s.exitErr), step)
+		if junk != "" {
+			reason += fmt.Sprintf("; it wrote non-JSON on stdout: %q", junk)
+		}
+	case junk != "":
+		reason = fmt.Sprintf("wrote non-JSON on stdout instead of answering %s: %q (an MCP stdio server writes only JSON-RPC there; logs belong on stderr)", step, junk)
+	case timedOut:
+		reason = fmt.Sprintf("did not answer %s within %s (startTimeout)", step, p.startTimeout)
+	default:
+		reason = err.Error()
+	}
+	return &startError{reason: reason, stderr: p.stderrOf(s), err: err}
+}
+
+// startError is a failed start-up: the reason, the child's last stderr
+// lines, and the error underneath.
+type startError struct {
+	reason string
+	stderr string
+	err    error
+}
+
+func (e *startError) Error() string { return e.reason }
+func (e *startError) Unwrap() error { return e.err }
+
+// stderrOf returns the last lines s's child wrote to stderr, once its stderr
+// has ended (or after a short wait, should a grandchild hold it open).
+func (p *Provider) stderrOf(s *session) string {
+	s.stderr.wait(200 * time.Millisecond)
+	return s.stderr.String()
+}
+
+// withStderr is reason followed by the last line the server wrote on
+// stderr, its own account of what went wrong.
+func withStderr(reason, stderr string) string {
+	if stderr == "" {
+		return reason
+	}
+	last := stderr[strings.LastIndexByte(stderr, '\n')+1:]
+	return reason + "; stderr: " + last
 }
 
 // serve waits for the child to exit or ctx to end, re-reading the tool list
@@ -114,9 +188,27 @@ func (p *Provider) serve(ctx context.Context, s *session) {
 	}
 }
 
+// describeExit words how a child ended: "exited (exit status 3)",
+// "exited (signal: killed)".
 func describeExit(err error) string {
 	if err == nil {
-		return "the server exited (status 0)"
+		return "exited (exit status 0)"
 	}
-	return "the server exited: " + err.Error()
+	return "exited (" + err.Error() + ")"
+}
+
+// setStderr records the last stderr lines of the child that failed.
+func (p *Provider) setStderr(stderr string) {
+	p.mu.Lock()
+	p.stderr = stderr
+	p.mu.Unlock()
+}
+
+// Stderr returns the last lines (at most 20, 4 KiB) the server wrote on
+// stderr before it last failed to start or exited; "" while it runs or when
+// it wrote nothing. The runtime shows them in health.
+func (p *Provider) Stderr() string {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.stderr
 }
