@@ -10,11 +10,13 @@
 //   onRecord(record)                 every task, analysis, action, result and outcome as it happens, in
 //                                    conversation_store.js's record kinds (task, user, analysis, action,
 //                                    result, outcome, note), without screenshots
-//   beforeRequest(ctx)               may add ctx.warnings lines (workspace inventory after a file chooser)
+//   beforeRequest(ctx)               may add ctx.warnings lines (workspace inventory after a file chooser);
+//                                    awaited, with ctx.signal for work of its own (a compaction inside the task)
 
 import { parseReply, formatAction } from './action_parser.js';
 import { buildMessages as defaultBuildMessages, coordinateRules, fillTemplate, LOOP_WARNING, MAX_SCREENSHOTS, reaskMessage } from './prompt.js';
 import { stoppedError } from './model_client.js';
+import { usageOrEstimate } from './context_manager.js';
 
 /** Largest pixel coordinate accepted in the 'absolute' coordinate mode. */
 const ABSOLUTE_MAX = 20000;
@@ -149,8 +151,9 @@ export class AgentSession {
       // The coordinate sentence is filled here so any builder (prompt.js, part 2's
       // context manager) only needs date, task and viewport.
       const template = fillTemplate(this.template, { coordinate_rules: coordinateRules(settings.coordinateMode, observation.viewport) });
-      const ctx = { template, now: this.now(), task: this.task, history: this.history, previousScreenshots, current: observation, warnings, step, maxSteps: settings.maxSteps, coordinateMode: settings.coordinateMode, usage: this.usage.at(-1) || null };
+      const ctx = { template, now: this.now(), task: this.task, history: this.history, previousScreenshots, current: observation, warnings, step, maxSteps: settings.maxSteps, coordinateMode: settings.coordinateMode, usage: this.usage.at(-1) || null, signal };
       await this.beforeRequest(ctx);
+      if (signal.aborted) throw stoppedError();
       const messages = this.buildMessages(ctx);
       this.lastRequest = messages;
       this.emit({ type: 'step', step, phase: 'request' });
@@ -196,6 +199,7 @@ export class AgentSession {
     }
   }
 
+  /** One model request; its usage (reported or estimated) goes to this.usage and the 'usage' event. */
   async ask(messages, step, signal) {
     const c = this.config;
     const r = await this.model.complete({
@@ -214,8 +218,10 @@ export class AgentSession {
       onDelta: (piece, full) => this.emit({ type: 'delta', step, text: full }),
       onRetry: (info) => this.emit({ type: 'retry', step, ...info }),
     });
-    if (r.usage) this.usage.push(r.usage);
-    this.emit({ type: 'usage', step, usage: r.usage });
+    // A server that reports no usage still gets a meter and compaction: the size is estimated.
+    const usage = usageOrEstimate(r.usage, messages, r.content);
+    this.usage.push(usage);
+    this.emit({ type: 'usage', step, usage });
     return r.content;
   }
 

@@ -18,6 +18,8 @@ export const DEFAULTS = Object.freeze({
   retryMaxMs: 30000,
   coordinateMode: 'normalized',
   connection: 'direct',
+  compactAtTokens: 32000,
+  keepScreenshots: 20,
 });
 
 /** How model requests travel: straight from the extension, or relayed by gnosis-host (relay.fetch). */
@@ -29,6 +31,8 @@ export const LIMITS = Object.freeze({
   requestTimeoutMs: [50, 600000],
   retryBaseMs: [1, 60000],
   retryMaxMs: [1, 600000],
+  compactAtTokens: [1000, 2000000],
+  keepScreenshots: [0, 200],
 });
 
 /** Stable codes for why a task cannot start. */
@@ -87,7 +91,7 @@ export function normalizeSettings(raw) {
     if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) {
       return { code: CODES.INVALID_SETTING, error: `${LABELS[key]} must be a number from ${min} to ${max}` };
     }
-    if (key === 'maxSteps' && !Number.isInteger(v)) return { code: CODES.INVALID_SETTING, error: `${LABELS[key]} must be a whole number` };
+    if ((key === 'maxSteps' || key === 'keepScreenshots' || key === 'compactAtTokens') && !Number.isInteger(v)) return { code: CODES.INVALID_SETTING, error: `${LABELS[key]} must be a whole number` };
     s[key] = v;
   }
   s.apiUrl = String(s.apiUrl || '').trim();
@@ -104,6 +108,8 @@ const LABELS = {
   requestTimeoutMs: 'Request timeout (ms)',
   retryBaseMs: 'Retry base delay (ms)',
   retryMaxMs: 'Retry maximum delay (ms)',
+  compactAtTokens: 'Compact the context above (tokens)',
+  keepScreenshots: 'Screenshots kept per task',
 };
 
 /**

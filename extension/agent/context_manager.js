@@ -6,9 +6,13 @@
 // action's result), at most three observation screenshots (the two previous
 // steps' and the current one, all held in memory only) and the user's
 // reference images (up to four a message, 10 MiB each, 20 MiB together).
-// When the previous request's prompt usage exceeded 32,000 tokens, a
-// compaction request (temperature 0) folds every unsummarised record into a
-// new summary before the next task. A meter counts steps and tokens per task.
+// Rounds left out keep their task's text, the user's answers and outcomes.
+// The prompt size is the server's reported usage or, when it reports none, an
+// estimate (text length and image sizes). Above the threshold (32,000 tokens
+// by default) a compaction request (temperature 0) folds the unsummarised
+// records into a new summary: before a new task, and within a task before the
+// request that would pass it, keeping that task's latest rounds. A meter counts
+// steps and tokens per task and says when its tokens are estimated.
 //
 // Pure module: records come from conversation_store.js, nothing is fetched.
 
@@ -23,6 +27,14 @@ export const MAX_SCREENSHOTS = 3;
 export const COMPACTION_THRESHOLD = 32000;
 /** Longest text of one record inside a compaction request. */
 export const COMPACTION_RECORD_CHARS = 4000;
+/** Rounds of the running task a compaction inside it leaves unsummarised. */
+export const KEEP_ROUNDS = 4;
+/** Characters counted as one token by the estimate. */
+export const CHARS_PER_TOKEN = 4;
+/** Side of the square image patch one token stands for (Qwen2.5-VL, UI-Venus' base: 28 px). */
+export const IMAGE_PATCH_PX = 28;
+/** Tokens counted for an image whose size cannot be read. */
+export const IMAGE_FALLBACK_TOKENS = 1200;
 
 const MiB = 1024 * 1024;
 /** User reference image limits. */
@@ -61,6 +73,68 @@ function base64Bytes(b64) {
   const clean = String(b64).replace(/\s+/g, '');
   const pad = clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0;
   return Math.max(0, Math.floor((clean.length * 3) / 4) - pad);
+}
+
+/** Pixel size {width, height} of a base64 PNG, JPEG, GIF or WebP, or null. */
+export function imageSize(base64) {
+  let bytes;
+  try {
+    const head = String(base64).replace(/\s+/g, '').slice(0, 65536).replace(/=+$/, '');
+    const bin = atob(head.slice(0, head.length - (head.length % 4)));
+    bytes = Uint8Array.from(bin, (c) => c.charCodeAt(0));
+  } catch {
+    return null;
+  }
+  const u16 = (i) => (bytes[i] << 8) | bytes[i + 1];
+  const u32 = (i) => ((bytes[i] << 24) >>> 0) + (bytes[i + 1] << 16) + (bytes[i + 2] << 8) + bytes[i + 3];
+  if (bytes[0] === 0x89 && bytes[1] === 0x50 && bytes.length >= 24) return { width: u32(16), height: u32(20) };
+  if (bytes[0] === 0x47 && bytes[1] === 0x49 && bytes.length >= 10) return { width: bytes[6] | (bytes[7] << 8), height: bytes[8] | (bytes[9] << 8) };
+  if (bytes[0] === 0xff && bytes[1] === 0xd8) {
+    let i = 2;
+    while (i + 9 < bytes.length && bytes[i] === 0xff) {
+      const marker = bytes[i + 1];
+      if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) return { width: u16(i + 7), height: u16(i + 5) };
+      i += 2 + u16(i + 2);
+    }
+    return null;
+  }
+  if (bytes[0] === 0x52 && bytes[8] === 0x57 && bytes.length >= 30) {
+    const kind = String.fromCharCode(...bytes.slice(12, 16));
+    if (kind === 'VP8X') return { width: 1 + (bytes[24] | (bytes[25] << 8) | (bytes[26] << 16)), height: 1 + (bytes[27] | (bytes[28] << 8) | (bytes[29] << 16)) };
+    if (kind === 'VP8 ') return { width: (bytes[26] | (bytes[27] << 8)) & 0x3fff, height: (bytes[28] | (bytes[29] << 8)) & 0x3fff };
+    if (kind === 'VP8L') {
+      const b = bytes.slice(21, 25);
+      return { width: 1 + (((b[1] & 0x3f) << 8) | b[0]), height: 1 + (((b[3] & 0xf) << 10) | (b[2] << 2) | ((b[1] & 0xc0) >> 6)) };
+    }
+  }
+  return null;
+}
+
+/** Tokens an image part costs: one per 28 x 28 px patch, or IMAGE_FALLBACK_TOKENS when its size is unknown. */
+export function imageTokens(url) {
+  const parsed = splitDataUrl(url);
+  const size = parsed ? imageSize(parsed.base64) : null;
+  if (!size || !size.width || !size.height) return IMAGE_FALLBACK_TOKENS;
+  return Math.ceil(size.width / IMAGE_PATCH_PX) * Math.ceil(size.height / IMAGE_PATCH_PX) + 2;
+}
+
+/**
+ * Estimated prompt tokens of a message list, for servers that report no
+ * usage: one token per CHARS_PER_TOKEN characters of text, each image by its
+ * pixel size, and a few tokens per message for the chat format.
+ */
+export function estimateTokens(messages) {
+  let chars = 0;
+  let tokens = 0;
+  for (const m of messages || []) {
+    tokens += 4;
+    if (typeof m.content === 'string') chars += m.content.length;
+    else for (const p of m.content || []) {
+      if (p.type === 'text') chars += String(p.text || '').length;
+      else if (p.type === 'image_url') tokens += imageTokens(p.image_url?.url);
+    }
+  }
+  return tokens + Math.ceil(chars / CHARS_PER_TOKEN);
 }
 
 /**
@@ -132,10 +206,14 @@ export function groupEntries(records) {
   return entries;
 }
 
+/** Entries kept from the rounds left out of a request: what the user said and how tasks ended. */
+const KEPT_KINDS = new Set(['task', 'user', 'outcome']);
+
 /**
  * Selects the text history of a request: the summary, then the entries from
- * the latest MAX_ROUNDS rounds on. The current task (the latest task
- * record) is always kept even when its rounds alone exceed the bound.
+ * the latest MAX_ROUNDS rounds on. Of the older entries, every task text,
+ * user answer and outcome is kept (rounds and notes are left out), so a long
+ * task never loses what it was asked to do.
  */
 export function selectHistory(records, { maxRounds = MAX_ROUNDS } = {}) {
   const { summary, records: rest } = unsummarised(records);
@@ -145,10 +223,7 @@ export function selectHistory(records, { maxRounds = MAX_ROUNDS } = {}) {
   if (rounds.length > maxRounds) {
     dropped = rounds.length - maxRounds;
     const first = entries.indexOf(rounds[dropped]);
-    const kept = entries.slice(first);
-    const currentTask = [...entries].reverse().find((e) => e.kind === 'task');
-    if (currentTask && !kept.includes(currentTask)) kept.unshift(currentTask);
-    entries = kept;
+    entries = [...entries.slice(0, first).filter((e) => KEPT_KINDS.has(e.kind)), ...entries.slice(first)];
   }
   return { summary, entries, droppedRounds: dropped };
 }
@@ -187,7 +262,7 @@ export function replayReply(round) {
  * @param {number} ctx.maxSteps
  */
 export function buildRequestMessages(ctx) {
-  const { summary, entries } = selectHistory(ctx.records, { maxRounds: ctx.maxRounds ?? MAX_ROUNDS });
+  const { summary, entries, droppedRounds } = selectHistory(ctx.records, { maxRounds: ctx.maxRounds ?? MAX_ROUNDS });
   const taskEntry = [...entries].reverse().find((e) => e.kind === 'task');
   const task = ctx.task ?? taskEntry?.text ?? '';
   const refs = validateReferenceImages(ctx.referenceImages || []);
@@ -198,7 +273,13 @@ export function buildRequestMessages(ctx) {
     viewport_height: ctx.current.viewport.height,
   });
   const messages = [{ role: 'system', content: system }];
+  const taskMessage = (text) => (refs.length
+    ? { role: 'user', content: [{ type: 'text', text: `${text}\n(${refs.length} reference image${refs.length > 1 ? 's' : ''} attached.)` }, ...refs.map((r) => image(r.dataUrl))] }
+    : { role: 'user', content: text });
   if (summary) messages.push({ role: 'user', content: `Summary of the conversation so far (compacted):\n${summary.text}` });
+  // A compaction inside the running task folded its task record into the summary: say the task again.
+  if (!taskEntry && task) messages.push(taskMessage(`Task: ${task}`));
+  if (droppedRounds) messages.push({ role: 'user', content: `(${droppedRounds} earlier step${droppedRounds > 1 ? 's are' : ' is'} left out to keep this request small.)` });
   let pending = null; // the last round, whose result opens the next user turn
   const flush = () => {
     const r = pending;
@@ -211,22 +292,21 @@ export function buildRequestMessages(ctx) {
   let tailStart = entries.length;
   while (tailStart > 0 && ['user', 'outcome', 'note'].includes(entries[tailStart - 1].kind)) tailStart--;
   const tail = entries.slice(tailStart);
-  const tailText = (e) => (e.kind === 'user' ? `The user replied: ${e.text}`
-    : e.kind === 'outcome' ? `(That task ended: ${e.outcome}${e.text ? ` — ${e.text}` : ''})` : `Note: ${e.text}`);
+  // A CallUser is a question inside the task, not its end: the answer continues it.
+  const tailText = (e) => (e.kind === 'user' ? answerText(e.text)
+    : e.kind === 'outcome' ? outcomeText(e) : `Note: ${e.text}`);
   for (const e of entries.slice(0, tailStart)) {
     switch (e.kind) {
       case 'task': {
         const text = `${flush()}${e === taskEntry ? 'Task' : 'Earlier task'}: ${e.text}`;
-        if (e === taskEntry && refs.length) {
-          messages.push({ role: 'user', content: [{ type: 'text', text: `${text}\n(${refs.length} reference image${refs.length > 1 ? 's' : ''} attached.)` }, ...refs.map((r) => image(r.dataUrl))] });
-        } else messages.push({ role: 'user', content: text });
+        messages.push(e === taskEntry ? taskMessage(text) : { role: 'user', content: text });
         break;
       }
       case 'user':
-        messages.push({ role: 'user', content: `${flush()}The user replied: ${e.text}` });
+        messages.push({ role: 'user', content: `${flush()}${answerText(e.text)}` });
         break;
       case 'outcome':
-        messages.push({ role: 'user', content: `${flush()}(That task ended: ${e.outcome}${e.text ? ` — ${e.text}` : ''})` });
+        messages.push({ role: 'user', content: `${flush()}${outcomeText(e)}` });
         break;
       case 'note':
         messages.push({ role: 'user', content: `${flush()}Note: ${e.text}` });
@@ -244,6 +324,7 @@ export function buildRequestMessages(ctx) {
   const carried = flush();
   if (carried) lines.push(carried.trimEnd());
   for (const e of tail) lines.push(tailText(e));
+  if (tail.at(-1)?.kind === 'user') lines.push('Continue the task with this answer.');
   for (const w of ctx.warnings || []) lines.push(w);
   const previous = (ctx.previousScreenshots || []).filter((s) => s && s.image).slice(-(MAX_SCREENSHOTS - 1));
   if (previous.length) lines.push(`Screenshots of the previous step${previous.length > 1 ? 's' : ''} (${previous.map((s) => `step ${s.step}`).join(', ')}) come first, then the current one.`);
@@ -256,6 +337,17 @@ export function buildRequestMessages(ctx) {
   return messages;
 }
 
+/** How a question the agent asked (CallUser) or the end of a task reads in the history. */
+export function outcomeText(e) {
+  if (e.outcome === 'call_user') return `You asked the user (CallUser): ${e.text}`;
+  return `(That task ended: ${e.outcome}${e.text ? ` — ${e.text}` : ''})`;
+}
+
+/** The user's answer to a CallUser question. */
+export function answerText(text) {
+  return `The user answered your question: ${text}`;
+}
+
 /** Counts the observation screenshots and reference images of a message list. */
 export function countImages(messages) {
   let n = 0;
@@ -263,16 +355,36 @@ export function countImages(messages) {
   return n;
 }
 
-/** The prompt tokens of the latest request recorded (usage on action records), after the latest summary. */
+/**
+ * The prompt tokens of the latest request recorded (usage on action records,
+ * reported or estimated), after the latest summary.
+ */
 export function lastPromptTokens(records) {
+  return lastUsage(records)?.promptTokens ?? 0;
+}
+
+/** {promptTokens, estimated} of the latest request recorded after the latest summary, or null. */
+export function lastUsage(records) {
   const { summary } = unsummarised(records);
   for (let i = records.length - 1; i >= 0; i--) {
     const r = records[i];
     if (summary && r.seq <= summary.seq) break;
     const p = r.usage?.prompt_tokens ?? r.usage?.promptTokens;
-    if (typeof p === 'number') return p;
+    if (typeof p === 'number') return { promptTokens: p, estimated: Boolean(r.usage.estimated) };
   }
-  return 0;
+  return null;
+}
+
+/**
+ * The usage of one request for the meter and the records: the server's
+ * figures when it sent any, else an estimate from the messages sent and the
+ * reply, marked estimated: true.
+ */
+export function usageOrEstimate(usage, messages, replyText = '') {
+  if (usage && typeof (usage.prompt_tokens ?? usage.promptTokens) === 'number') return usage;
+  const prompt = estimateTokens(messages);
+  const completion = Math.ceil(String(replyText).length / CHARS_PER_TOKEN);
+  return { prompt_tokens: prompt, completion_tokens: completion, total_tokens: prompt + completion, estimated: true };
 }
 
 const COMPACTION_SYSTEM = `You maintain the memory of a browser automation agent that works on web pages through screenshots.
@@ -290,15 +402,29 @@ function recordLine(r) {
 }
 
 /**
- * Decides whether the context must be compacted before the next task and,
- * if so, returns the compaction request: {messages, temperature: 0, from,
- * upto, promptTokens}. Null when the previous request's prompt usage is at or
- * below the threshold or there is nothing unsummarised.
+ * Decides whether the context must be compacted and, if so, returns the
+ * compaction request: {messages, temperature: 0, from, upto, promptTokens}.
+ * promptTokens defaults to the previous request's (reported or estimated);
+ * null when it is at or below the threshold or there is nothing to fold.
+ * keepRounds > 0 (inside a running task) leaves that task's latest rounds out
+ * of the summary.
  */
-export function planCompaction(records, { threshold = COMPACTION_THRESHOLD, force = false } = {}) {
-  const promptTokens = lastPromptTokens(records);
+export function planCompaction(records, { threshold = COMPACTION_THRESHOLD, force = false, promptTokens = lastPromptTokens(records), keepRounds = 0 } = {}) {
   if (!force && promptTokens <= threshold) return null;
-  const { summary, records: rest } = unsummarised(records);
+  const { summary } = unsummarised(records);
+  let { records: rest } = unsummarised(records);
+  if (keepRounds > 0) {
+    // Inside a running task: its latest rounds (and what follows them) stay as they are.
+    const taskAt = rest.findLastIndex((r) => r.kind === 'task');
+    const steps = [...new Set(rest.slice(taskAt + 1).filter((r) => r.kind === 'action').map((r) => r.step))];
+    if (steps.length <= keepRounds) {
+      if (taskAt <= 0) return null;
+      rest = rest.slice(0, taskAt + 1);
+    } else {
+      const firstKept = steps[steps.length - keepRounds];
+      rest = rest.slice(0, rest.findIndex((r, i) => i > taskAt && r.step === firstKept && ['analysis', 'action', 'result'].includes(r.kind)));
+    }
+  }
   if (!rest.length) return null;
   const body = [
     summary ? `Previous summary:\n${summary.text}` : 'Previous summary: (none)',
@@ -329,14 +455,18 @@ export function applyCompaction(plan, replyText) {
  * @param {{maxSteps?: number}} [opts]
  */
 export function createMeter({ maxSteps = 0 } = {}) {
-  const m = { steps: 0, maxSteps, requests: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, lastPromptTokens: 0 };
+  const m = { steps: 0, maxSteps, requests: 0, promptTokens: 0, completionTokens: 0, totalTokens: 0, lastPromptTokens: 0, estimated: false };
   return {
     /** Counts one executed step. */
     step() { m.steps += 1; },
-    /** Adds one request's usage ({prompt_tokens, completion_tokens, total_tokens}); null counts the request only. */
+    /**
+     * Adds one request's usage ({prompt_tokens, completion_tokens,
+     * total_tokens, estimated?}); null counts the request only.
+     */
     usage(u) {
       m.requests += 1;
       if (!u) return;
+      if (u.estimated) m.estimated = true;
       const p = Number(u.prompt_tokens ?? u.promptTokens) || 0;
       const c = Number(u.completion_tokens ?? u.completionTokens) || 0;
       m.promptTokens += p;
@@ -368,21 +498,27 @@ function shortCount(n) {
   return n >= 1000 ? `${(n / 1000).toFixed(1)}k` : String(n);
 }
 
-/** One line for the UI: "Step 3/100 · 12.3k tokens (last prompt 4.1k)". */
+/**
+ * One line for the UI: "Step 3/100 · 12.3k tokens (last prompt 4.1k)", or
+ * "Step 3/100 · ≈12.3k tokens, estimated (last prompt ≈4.1k)" when any figure
+ * is an estimate (the server reported no usage).
+ */
 export function formatMeter(s) {
   const steps = s.maxSteps ? `Step ${s.steps}/${s.maxSteps}` : `Step ${s.steps}`;
+  if (s.estimated) return `${steps} · ≈${shortCount(s.totalTokens)} tokens, estimated (last prompt ≈${shortCount(s.lastPromptTokens)})`;
   return `${steps} · ${shortCount(s.totalTokens)} tokens (last prompt ${shortCount(s.lastPromptTokens)})`;
 }
 
 /**
- * Runs compaction when planCompaction says so, before the next task:
+ * Runs compaction when planCompaction says so (before a task, or inside one
+ * with keepRounds and the estimated size of the next request as promptTokens):
  * asks the model (temperature 0) and appends the summary record.
  * @param {{records: object[], complete: (req: {messages, temperature}) => Promise<{content: string, usage?: object}>,
- *   append: (record: object) => Promise<object>|object, threshold?: number, signal?: AbortSignal}} o
+ *   append: (record: object) => Promise<object>|object, threshold?: number, promptTokens?: number, keepRounds?: number}} o
  * @returns {Promise<object|null>} the summary record appended, or null when none was needed
  */
-export async function compactIfNeeded({ records, complete, append, threshold = COMPACTION_THRESHOLD }) {
-  const plan = planCompaction(records, { threshold });
+export async function compactIfNeeded({ records, complete, append, threshold = COMPACTION_THRESHOLD, promptTokens, keepRounds = 0 }) {
+  const plan = planCompaction(records, { threshold, keepRounds, ...(promptTokens !== undefined ? { promptTokens } : {}) });
   if (!plan) return null;
   const reply = await complete({ messages: plan.messages, temperature: plan.temperature });
   const summary = applyCompaction(plan, reply.content);
@@ -413,6 +549,8 @@ export function createContextBuilder({ records = [], referenceImages = [] } = {}
     },
     /** Sets the current task's reference images (validated; throws ContextError). */
     setReferenceImages(images) { refs = validateReferenceImages(images || []); },
+    /** The current task's reference images. */
+    get referenceImages() { return refs; },
     /** The session's buildMessages hook. */
     buildMessages(ctx) {
       return buildRequestMessages({ ...ctx, records: mirror, referenceImages: refs });
