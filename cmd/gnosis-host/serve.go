@@ -110,6 +110,7 @@ func serve(l launch.Launch) error {
 	for _, p := range cfg.Providers {
 		rtOpts = append(rtOpts, runtime.WithProvider(mcpprovider.New(mcpprovider.Config{
 			Name: p.Name, Command: p.Command, Args: p.Args, Env: p.Env, Prefix: p.Prefix, Timeout: time.Duration(p.Timeout),
+			StartTimeout: time.Duration(max(p.StartTimeout, 0)),
 		}, mcpprovider.WithLogger(log), mcpprovider.WithClientInfo("gnosis-host", version))))
 	}
 	rt := runtime.New(rtOpts...)

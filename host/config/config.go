@@ -8,16 +8,19 @@
 package config
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gnosis/gnosis/runtime"
 )
@@ -60,6 +63,10 @@ type Provider struct {
 	Prefix  string            `json:"prefix"`
 	// Timeout bounds one call; "120s" or a number of seconds.
 	Timeout Duration `json:"timeout"`
+	// StartTimeout bounds start-up (spawn, initialize, the first tools/list);
+	// 0 means the provider's default (30 s). A server slow to start (a
+	// cold npx download) needs more; a test wants less.
+	StartTimeout Duration `json:"startTimeout,omitempty"`
 }
 
 // Policy says which capabilities each web origin may execute, and which only
@@ -169,10 +176,54 @@ func readFile(path string, cfg *Config) error {
 	if err != nil {
 		return fmt.Errorf("reading config: %w", err)
 	}
+	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")) // Notepad's byte order mark
 	if err := json.Unmarshal(b, cfg); err != nil {
-		return fmt.Errorf("config %s: %w", path, err)
+		return fmt.Errorf("config %s: %w", path, located(b, err))
 	}
 	return nil
+}
+
+// located words a decoding error of b for a person editing the file: where
+// ("line L, column C") and what is wrong, for a syntax error or a value of
+// the wrong type; other errors are returned as they are.
+func located(b []byte, err error) error {
+	var syntax *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	switch {
+	case errors.As(err, &syntax):
+		at := int(syntax.Offset) - 1 // the offset counts the offending byte
+		if syntax.Offset >= int64(len(b)) && strings.HasPrefix(syntax.Error(), "unexpected end") {
+			at = len(b)
+		}
+		return fmt.Errorf("%s: %w", where(b, at), err)
+	case errors.As(err, &typ) && typ.Field != "":
+		return fmt.Errorf("%s: %q must be %s, not %s", where(b, int(typ.Offset)-1), typ.Field, jsonKind(typ.Type.Kind()), typ.Value)
+	}
+	return err
+}
+
+// where is "line L, column C" of byte at in b (columns count characters).
+func where(b []byte, at int) string {
+	at = max(0, min(at, len(b)))
+	line := bytes.Count(b[:at], []byte("\n")) + 1
+	column := utf8.RuneCount(b[bytes.LastIndexByte(b[:at], '\n')+1:at]) + 1
+	return fmt.Sprintf("line %d, column %d", line, column)
+}
+
+// jsonKind names what JSON value a Go kind decodes from.
+func jsonKind(k reflect.Kind) string {
+	switch k {
+	case reflect.String:
+		return "a string"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.Slice, reflect.Array:
+		return "a list [...]"
+	case reflect.Map, reflect.Struct:
+		return "an object {...}"
+	default:
+		return "a number"
+	}
 }
 
 // applyEnv layers the environment over the file: MUNIM_PATH sets (or adds)
