@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"strings"
+	"time"
 
 	"github.com/gnosis/gnosis/runtime"
 )
@@ -139,6 +140,13 @@ func execute(ctx context.Context, rt Runtime, approver Approver, c *Call) (any, 
 	call := runtime.Call{Capability: *p.Capability, Arguments: p.Arguments, Origin: origin, ID: string(c.ID)}
 	if approver != nil {
 		call.Approve = func(ctx context.Context, a runtime.Approval) error { return approver(ctx, c, a) }
+	}
+	if c.Emit != nil {
+		// The provider's progress reports become this request's events,
+		// coalesced; the last one is written before the reply.
+		progress := newCoalescer(func(p runtime.Progress) { _ = c.Emit(newProgressEvent(p)) }, ProgressInterval, time.After)
+		defer progress.close()
+		ctx = runtime.WithProgress(ctx, progress.offer)
 	}
 	result, err := rt.Execute(ctx, call)
 	if err != nil {

@@ -42,6 +42,7 @@ type session struct {
 	exitErr  error         // valid after exited is closed
 
 	listChanged chan struct{} // a tools/list_changed arrived (buffer 1: coalesced)
+	progress    progressRoutes
 }
 
 // launch starts the child and connects to it. ctx must be long-lived: mcp-go
@@ -95,11 +96,14 @@ func launch(ctx context.Context, cfg Config, log zerolog.Logger) (*session, erro
 	go s.wait()
 	go s.watchStdout()
 	s.client.OnNotification(func(n mcp.JSONRPCNotification) {
-		if n.Method == string(mcp.MethodNotificationToolsListChanged) {
+		switch n.Method {
+		case string(mcp.MethodNotificationToolsListChanged):
 			select {
 			case s.listChanged <- struct{}{}:
 			default:
 			}
+		case string(mcp.MethodNotificationProgress):
+			s.progress.deliver(n)
 		}
 	})
 	if err := s.client.Start(ctx); err != nil {
@@ -253,7 +257,7 @@ func (s *session) request(ctx context.Context, method string, params any) (json.
 		raw = b
 	}
 	var buf bytes.Buffer
-	return s.send(ctx, &buf, method, func(b *bytes.Buffer) error {
+	return s.send(ctx, &buf, s.nextID.Add(1), method, func(b *bytes.Buffer) error {
 		if raw != nil {
 			b.Write(raw)
 		}
@@ -261,12 +265,15 @@ func (s *session) request(ctx context.Context, method string, params any) (json.
 	})
 }
 
-// send encodes the request {"jsonrpc","id","method","params"} into buf
-// (params written by params; none if it writes nothing), sends it and
-// returns the raw result. The request is encoded by hand: it is on every
-// call's path, where encoding/json's reflection showed in profiles.
-func (s *session) send(ctx context.Context, buf *bytes.Buffer, method string, params func(*bytes.Buffer) error) (json.RawMessage, error) {
-	n := s.nextID.Add(1)
+// requestID is the JSON-RPC id of our request number n, "gnosis-<n>".
+func requestID(n int64) string { return "gnosis-" + strconv.FormatInt(n, 10) }
+
+// send encodes the request {"jsonrpc","id","method","params"} with id
+// requestID(n) into buf (params written by params; none if it writes
+// nothing), sends it and returns the raw result. The request is encoded by
+// hand: it is on every call's path, where encoding/json's reflection showed
+// in profiles.
+func (s *session) send(ctx context.Context, buf *bytes.Buffer, n int64, method string, params func(*bytes.Buffer) error) (json.RawMessage, error) {
 	b := buf.AvailableBuffer()
 	b = append(b, `{"jsonrpc":"2.0","id":"gnosis-`...)
 	b = strconv.AppendInt(b, n, 10)
@@ -283,7 +290,7 @@ func (s *session) send(ctx context.Context, buf *bytes.Buffer, method string, pa
 		buf.Truncate(at)
 	}
 	buf.WriteString("}\n")
-	v := "gnosis-" + strconv.FormatInt(n, 10)
+	v := requestID(n)
 	resp, err := s.tr.roundTrip(ctx, "string:"+v, buf.Bytes())
 	if err != nil {
 		if ctx.Err() != nil {
@@ -353,13 +360,20 @@ func (s *session) explain(err error) error {
 }
 
 // call runs tools/call raw, bounded by timeout, and gives failures their
-// protocol codes.
+// protocol codes. The request carries a progress token, its own id; the
+// server's progress reports for it go to runtime.ProgressFrom(ctx), if any.
 func (s *session) call(ctx context.Context, tool string, args json.RawMessage, timeout time.Duration) (json.RawMessage, error) {
 	cctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
+	n := s.nextID.Add(1)
+	if report := runtime.ProgressFrom(ctx); report != nil {
+		token := requestID(n)
+		s.progress.add(token, report)
+		defer s.progress.remove(token)
+	}
 	var buf bytes.Buffer
-	buf.Grow(len(args) + len(tool) + 96)
-	res, err := s.send(cctx, &buf, string(mcp.MethodToolsCall), func(b *bytes.Buffer) error {
+	buf.Grow(len(args) + len(tool) + 128)
+	res, err := s.send(cctx, &buf, n, string(mcp.MethodToolsCall), func(b *bytes.Buffer) error {
 		b.WriteString(`{"name":`)
 		b.Write(appendString(b.AvailableBuffer(), tool))
 		b.WriteString(`,"arguments":`)
@@ -368,7 +382,9 @@ func (s *session) call(ctx context.Context, tool string, args json.RawMessage, t
 		} else if err := json.Compact(b, args); err != nil { // one line, as stdio requires
 			return err
 		}
-		b.WriteByte('}')
+		b.WriteString(`,"_meta":{"progressToken":"gnosis-`)
+		b.Write(strconv.AppendInt(b.AvailableBuffer(), n, 10))
+		b.WriteString(`"}}`)
 		return nil
 	})
 	if err == nil {
