@@ -10,15 +10,15 @@ import { createModelClient } from './agent/model_client.js';
 import { validateTask, normalizeSettings, REMEMBER_KEY_WARNING, DEFAULTS } from './agent/config_validation.js';
 import { loadSettings, saveSettings, ensureHostPermission } from './agent/settings.js';
 import { openConversationStore } from './agent/conversation_store.js';
-import { COMPACTION_THRESHOLD, compactIfNeeded, createContextBuilder, createMeter, formatMeter, lastPromptTokens, meterFromRecords } from './agent/context_manager.js';
-import { createConversationBar } from './agent/conversation_view.js';
+import { compactIfNeeded, createContextBuilder, createMeter, estimateTokens, formatMeter, KEEP_ROUNDS, lastPromptTokens, lastUsage, meterFromRecords } from './agent/context_manager.js';
+import { createConversationBar, thumbnails } from './agent/conversation_view.js';
 import { attachReferenceImages } from './agent/reference_images.js';
 import { createProxiedRequest } from './agent/host_proxy.js';
 import { createRelayFetch } from './agent/relay_client.js';
 import { pageRelay } from './agent/page_assistant_panel.js';
 
 const $ = (id) => document.getElementById(id);
-const FIELDS = ['apiUrl', 'model', 'apiKey', 'rememberKey', 'maxSteps', 'temperature', 'requestTimeoutMs', 'retryBaseMs', 'retryMaxMs', 'coordinateMode', 'connection'];
+const FIELDS = ['apiUrl', 'model', 'apiKey', 'rememberKey', 'maxSteps', 'temperature', 'requestTimeoutMs', 'retryBaseMs', 'retryMaxMs', 'coordinateMode', 'connection', 'compactAtTokens', 'keepScreenshots'];
 const sessionId = crypto.randomUUID();
 const model = createModelClient();
 // Host methods go through the service worker's one native port (host_proxy.js).
@@ -160,15 +160,16 @@ function showOutcome(e) {
     [OUTCOME.STEP_LIMIT]: `Stopped: ${e.error}.`,
     [OUTCOME.ERROR]: `Error: ${e.error}`,
   }[e.outcome];
-  const li = addEntry(e.outcome === OUTCOME.ERROR ? 'outcome error' : 'outcome', text);
+  const li = addEntry(e.outcome === OUTCOME.ERROR ? 'outcome error' : e.outcome === OUTCOME.CALL_USER ? 'outcome question' : 'outcome', text);
   li.dataset.outcome = e.outcome;
   const used = e.compaction ? [] : session?.usage || []; // a stopped compaction ran no step
   if (used.length) {
     const prompt = used.reduce((n, u) => n + (u.prompt_tokens || 0), 0);
     const completion = used.reduce((n, u) => n + (u.completion_tokens || 0), 0);
+    const estimated = used.some((u) => u.estimated);
     const meter = document.createElement('div');
     meter.className = 'meter';
-    meter.textContent = `${session.step} step(s), ${used.length} request(s), ${prompt} prompt + ${completion} completion tokens`;
+    meter.textContent = `${session.step} step(s), ${used.length} request(s), ${estimated ? '≈' : ''}${prompt} prompt + ${estimated ? '≈' : ''}${completion} completion tokens${estimated ? ' (estimated: the server reported no usage)' : ''}`;
     li.append(meter);
   }
   setStatus(e.outcome === OUTCOME.CALL_USER ? 'waiting' : 'idle', '');
@@ -183,6 +184,7 @@ function showMeter() {
   el.textContent = formatMeter(m);
   el.dataset.steps = String(m.steps);
   el.dataset.totalTokens = String(m.totalTokens);
+  el.dataset.estimated = String(m.estimated);
 }
 
 // ---- conversations ------------------------------------------------------------
@@ -194,23 +196,55 @@ function persist(conversationId, record) {
 }
 
 /** The active conversation changed (panel opened, selector, New, Delete). */
-function onSwitch(id, records) {
+async function onSwitch(id, records) {
   if (session?.running) session.stop();
   session = null;
   builder = null;
   stepEls = new Map();
   $('log').replaceChildren();
-  meter = records.some((r) => r.kind === 'task') ? meterFromRecords(records) : null;
+  meter = records.some((r) => r.kind === 'task') ? meterFromRecords(records, { maxSteps: settings.maxSteps }) : null;
   showMeter();
   setStatus('idle', '');
+  const question = pendingQuestion(records);
+  if (question) await restoreQuestion(id, records, question);
+}
+
+/**
+ * The CallUser outcome the conversation ends with, still unanswered, or
+ * null. Only notes may follow it.
+ */
+function pendingQuestion(records) {
+  for (let i = records.length - 1; i >= 0; i--) {
+    const r = records[i];
+    if (r.kind === 'note' || r.kind === 'summary') continue;
+    return r.kind === 'outcome' && r.outcome === 'call_user' ? r : null;
+  }
+  return null;
+}
+
+/**
+ * Reopens a task where it stopped to ask the user: the question stays
+ * pending, Run says Reply, and the answer continues the same task (its
+ * records, step count, reference images and tab).
+ */
+async function restoreQuestion(conversationId, records, question) {
+  const taskRec = records.findLast((r) => r.kind === 'task' && r.seq < question.seq);
+  if (!taskRec) return;
+  const steps = records.filter((r) => r.seq > taskRec.seq && r.kind === 'action').map((r) => r.step);
+  const refs = await store.referenceImages(conversationId, taskRec.seq).catch(() => []);
+  const b = createContextBuilder({ records, referenceImages: refs });
+  builder = b;
+  taskSeq = taskRec.seq;
+  session = newSession(conversationId, b, null);
+  session.restoreWaiting({ task: taskRec.text, step: steps.length ? Math.max(...steps) : 0, tabId: question.tabId });
+  const li = addEntry('outcome question', `The agent asks: ${question.text}`);
+  li.dataset.outcome = 'call_user';
+  setStatus('waiting', '');
 }
 
 async function exportConversation(id) {
-  const screenshots = (session?.history || [])
-    .filter((e) => e.kind === 'round' && e.observation?.image)
-    .map((e) => ({ step: e.step, mime: e.observation.mime, image: e.observation.image }));
   await writes;
-  const x = await store.exportConversation(id, { screenshots });
+  const x = await store.exportConversation(id, { keepScreenshots: settings.keepScreenshots });
   const url = URL.createObjectURL(new Blob([x.text], { type: x.mimeType }));
   const a = document.createElement('a');
   a.href = url;
@@ -228,13 +262,16 @@ async function exportConversation(id) {
  */
 async function compactBeforeTask(conversationId, records, config) {
   const used = lastPromptTokens(records);
-  if (used <= COMPACTION_THRESHOLD) return true;
+  const threshold = config.settings.compactAtTokens;
+  if (used <= threshold) return true;
+  const estimated = lastUsage(records)?.estimated ? ' (estimated)' : '';
   const ac = new AbortController();
   compacting = ac;
-  setStatus('running', `Compacting the conversation (the last request used ${used} prompt tokens)…`);
+  setStatus('running', `Compacting the conversation (the last request used ${used} prompt tokens${estimated})…`);
   try {
     const summary = await compactIfNeeded({
       records,
+      threshold,
       append: (r) => store.append(conversationId, r),
       complete: (req) => modelFor(config.settings).complete({
         endpoint: config.endpoint, apiKey: config.apiKey, model: config.settings.model,
@@ -242,7 +279,7 @@ async function compactBeforeTask(conversationId, records, config) {
         timeoutMs: config.settings.requestTimeoutMs, retryBaseMs: config.settings.retryBaseMs, retryMaxMs: config.settings.retryMaxMs,
       }, { signal: ac.signal, onRetry: (i) => setStatus('running', `Compacting: ${i.reason}; retrying…`) }),
     });
-    if (summary) addEntry('info compacted', `Compacted the earlier records into a summary (the last request used ${used} prompt tokens).`);
+    if (summary) addEntry('info compacted', `Compacted the earlier records into a summary (the last request used ${used} prompt tokens${estimated}).`);
     return true;
   } catch (err) {
     if (ac.signal.aborted) return false;
@@ -251,6 +288,83 @@ async function compactBeforeTask(conversationId, records, config) {
   } finally {
     compacting = null;
   }
+}
+
+/** A model request for compaction with the task's connection settings. */
+function compactionRequest(config, signal, onRetry) {
+  return (req) => modelFor(config.settings).complete({
+    endpoint: config.endpoint, apiKey: config.apiKey, model: config.settings.model,
+    messages: req.messages, temperature: req.temperature, loopback: config.loopback, origin: config.origin,
+    timeoutMs: config.settings.requestTimeoutMs, retryBaseMs: config.settings.retryBaseMs, retryMaxMs: config.settings.retryMaxMs,
+  }, { signal, onRetry });
+}
+
+let nextCompactionStep = 0; // no second compaction inside a task before this step
+
+/**
+ * Inside a task, before a request: when the request would pass the
+ * threshold (the server's last reported prompt size, else the estimate of
+ * the request itself), the unsummarised records but the task's latest rounds
+ * are folded into a summary first. A failure leaves the context as it was.
+ */
+async function compactWithinTask(conversationId, b, ctx) {
+  const config = session?.config;
+  if (!config || ctx.step < nextCompactionStep) return;
+  const threshold = config.settings.compactAtTokens;
+  const last = lastUsage(b.records);
+  const estimated = !(last && !last.estimated);
+  const tokens = estimated ? estimateTokens(b.buildMessages(ctx)) : last.promptTokens;
+  if (tokens <= threshold) return;
+  setStatus('running', `Step ${ctx.step}: compacting the context (${tokens} prompt tokens${estimated ? ', estimated' : ''})…`);
+  try {
+    const summary = await compactIfNeeded({
+      records: b.records,
+      threshold,
+      promptTokens: tokens,
+      keepRounds: KEEP_ROUNDS,
+      append: (r) => { const mirrored = b.onRecord(r); persist(conversationId, r); return mirrored; },
+      complete: compactionRequest(config, ctx.signal, (i) => setStatus('running', `Compacting: ${i.reason}; retrying…`)),
+    });
+    if (summary) {
+      nextCompactionStep = ctx.step + KEEP_ROUNDS;
+      const li = addEntry('info compacted', `Compacted the earlier records into a summary inside this task (the next request would have been ${tokens} prompt tokens${estimated ? ', estimated' : ''}).`);
+      li.dataset.within = 'task';
+    }
+  } catch (err) {
+    if (ctx.signal?.aborted) throw err;
+    addEntry('error', `Could not compact the context (${err?.message || err}); continuing with the latest rounds only.`);
+    nextCompactionStep = ctx.step + KEEP_ROUNDS;
+  }
+}
+
+let taskSeq = 0; // the seq of the current task's record (screenshots and reference images are kept under it)
+
+/** The running task's AgentSession, its records mirrored by b and stored in the conversation. */
+function newSession(conversationId, b, config, { browser = null, refs = [] } = {}) {
+  return new AgentSession({
+    browser, model: config ? modelFor(config.settings) : null, template, config, onEvent,
+    buildMessages: (ctx) => b.buildMessages(ctx),
+    onRecord: (r) => {
+      const rec = refs.length && (r.kind === 'task' || r.kind === 'user') ? { ...r, images: refs.map(({ name, mime, size }) => ({ name, mime, size })) } : r;
+      const mirrored = b.onRecord(rec);
+      persist(conversationId, rec);
+      if (r.kind === 'task') taskSeq = mirrored.seq;
+      if (rec.images) {
+        const seq = taskSeq;
+        const imgs = refs;
+        writes = writes.then(() => store.putReferenceImages(conversationId, seq, imgs)).catch(() => {});
+        refs = [];
+      }
+    },
+    beforeRequest: async (ctx) => {
+      const seq = taskSeq;
+      const shot = { mime: ctx.current.mime, image: ctx.current.image };
+      const keep = session?.config?.settings.keepScreenshots ?? settings.keepScreenshots;
+      writes = writes.then(() => store.putScreenshot(conversationId, seq, ctx.step, shot, { keep }))
+        .catch((err) => { addEntry('error', `Could not keep the screenshot: ${err?.message || err}`); });
+      await compactWithinTask(conversationId, b, ctx);
+    },
+  });
 }
 
 // ---- running tasks -------------------------------------------------------------
@@ -271,7 +385,7 @@ async function startTask(task, target = {}) {
   const userLi = addEntry('user', text);
   if (refs.length) {
     userLi.dataset.images = String(refs.length);
-    userLi.append(`\n(${refs.length} reference image${refs.length > 1 ? 's' : ''})`);
+    userLi.append(thumbnails(refs));
   }
   $('task').value = '';
   // Via the host no Origin header reaches the server, so a 403 is not the origin setting (loopback: false).
@@ -283,8 +397,13 @@ async function startTask(task, target = {}) {
     session.config = config;
     session.browser = browser;
     session.model = modelFor(v.settings);
-    if (refs.length) builder?.setReferenceImages(refs);
-    await session.reply(text);
+    if (refs.length) {
+      builder?.setReferenceImages(refs);
+      const seq = taskSeq;
+      writes = writes.then(() => store.putReferenceImages(bar.activeId, seq, refs)).catch(() => {});
+    }
+    const extra = refs.length ? { images: refs.map(({ name, mime, size }) => ({ name, mime, size })) } : {};
+    await session.reply(text, { extra, preferTabId: session.lastTabId });
     return;
   }
   stepEls = new Map();
@@ -300,11 +419,8 @@ async function startTask(task, target = {}) {
   builder = b;
   meter = createMeter({ maxSteps: v.settings.maxSteps });
   showMeter();
-  session = new AgentSession({
-    browser, model: modelFor(v.settings), template, config, onEvent,
-    buildMessages: (ctx) => b.buildMessages(ctx),
-    onRecord: (r) => { b.onRecord(r); persist(conversationId, r); },
-  });
+  nextCompactionStep = 0;
+  session = newSession(conversationId, b, config, { browser, refs });
   await session.run(text, target);
 }
 
@@ -425,9 +541,11 @@ async function main() {
   $('stop').addEventListener('click', () => {
     if (compacting) return compacting.abort();
     if (session?.running) return session.stop();
-    // Waiting for an answer: Stop ends the task so the next input starts a new one.
+    // Waiting for an answer: Stop ends the task so the next input starts a new one
+    // (recorded, so a reopened panel does not ask again).
     if (session?.waitingForUser) {
       session.stop();
+      session.record({ kind: 'outcome', outcome: OUTCOME.STOPPED, text: 'the question was left unanswered' });
       showOutcome({ outcome: OUTCOME.STOPPED });
     }
   });
@@ -464,7 +582,7 @@ async function main() {
       if (m.type === 'pageStop' && pageRelay.owns(m.tabId)) $('stop').click();
     },
   });
-  setStatus('idle', '');
+  setStatus(session?.waitingForUser ? 'waiting' : 'idle', '');
   document.body.dataset.ready = 'true';
 }
 

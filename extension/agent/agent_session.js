@@ -84,13 +84,30 @@ export class AgentSession {
     return this.drive(startOpts);
   }
 
-  /** Continues the same task after CallUser with the user's reply. */
-  async reply(text) {
+  /**
+   * Continues the same task after CallUser with the user's reply. extra goes
+   * to the record (images attached with the answer); opts to browser.start
+   * (preferTabId: the tab the question was asked on, after a reopen).
+   */
+  async reply(text, { extra = {}, ...opts } = {}) {
     if (!this.waitingForUser) throw new Error('the agent is not waiting for an answer');
     this.waitingForUser = false;
     this.history.push({ kind: 'user', text });
-    this.record({ kind: 'user', text });
-    return this.drive({ resume: true });
+    this.record({ kind: 'user', text, ...extra });
+    return this.drive({ resume: true, ...opts });
+  }
+
+  /**
+   * Restores a task that was waiting for the user's answer (the panel was
+   * closed after CallUser): its text, its step count and the tab it was on.
+   */
+  restoreWaiting({ task, step = 0, tabId }) {
+    this.task = String(task);
+    this.history = [];
+    this.step = step;
+    this.lastReply = null;
+    this.lastTabId = tabId;
+    this.waitingForUser = true;
   }
 
   /** Stops at once: aborts the request in flight and detaches the debugger. */
@@ -117,6 +134,7 @@ export class AgentSession {
     let result;
     try {
       this.target = await untilAborted(this.browser.start(startOpts), signal);
+      this.lastTabId = this.target?.tabId;
       this.emit({ type: 'attached', target: this.target });
       result = await this.loop(signal);
     } catch (err) {
@@ -127,7 +145,9 @@ export class AgentSession {
       await this.browser.stop().catch(() => {});
     }
     if (result.outcome === OUTCOME.CALL_USER) this.waitingForUser = true;
-    this.record({ kind: 'outcome', outcome: result.outcome, text: result.answer ?? result.question ?? result.error ?? '' });
+    // A question keeps the tab it was asked on, so an answer after a reopen continues there.
+    const where = result.outcome === OUTCOME.CALL_USER && this.lastTabId !== undefined ? { tabId: this.lastTabId } : {};
+    this.record({ kind: 'outcome', outcome: result.outcome, text: result.answer ?? result.question ?? result.error ?? '', ...where });
     this.emit({ type: 'end', ...result });
     return result;
   }
@@ -141,6 +161,7 @@ export class AgentSession {
       const step = this.step;
       this.emit({ type: 'step', step, phase: 'observe' });
       const observation = await untilAborted(this.browser.observe(), signal);
+      if (observation.tabId !== undefined) this.lastTabId = observation.tabId;
       if (signal.aborted) throw stoppedError();
       const warnings = [];
       if (this.repeated) warnings.push(LOOP_WARNING);

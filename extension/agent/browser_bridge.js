@@ -16,7 +16,7 @@ export function createBrowserBridge(o) {
   }
   return {
     async start(opts = {}) {
-      const r = await call('agent.attach', { windowId: o.windowId, resume: Boolean(opts.resume), tabId: opts.tabId });
+      const r = await call('agent.attach', { windowId: o.windowId, resume: Boolean(opts.resume), tabId: opts.tabId, preferTabId: opts.preferTabId });
       return { tabId: r.tabId, url: r.url, title: r.title };
     },
     async observe() {

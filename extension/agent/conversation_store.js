@@ -4,22 +4,26 @@
 // analysis, each action and its result, CallUser replies, outcomes, compacted
 // summaries) are appended as they happen, each with a per-conversation
 // sequence number, so the Side Panel can restore a transcript exactly after
-// it is reopened. Screenshots and pasted images are never persisted: image
-// data is stripped from every record before it is stored (the seed keeps
-// only text; images stay in memory for the current task and for export).
+// it is reopened. Records hold text only: image data is stripped from every
+// record before it is stored. Images live in their own object store (media):
+// each task's reference images, and the latest screenshots of each task (a
+// bounded number, the rest deleted as new ones come), so a reopened panel
+// shows the images and an export is a faithful record that names what it
+// left out.
 //
 // Pure module: the IndexedDB factory is injected (the extension passes
 // globalThis.indexedDB, tests fake-indexeddb), so it makes no chrome.* call.
 
-const DB_VERSION = 1;
+const DB_VERSION = 2;
 const CONVERSATIONS = 'conversations';
 const RECORDS = 'records';
 const META = 'meta';
+const MEDIA = 'media';
 const ACTIVE_KEY = 'activeConversation';
 
 /** Record kinds the agent appends (free-form fields besides kind/text). */
 export const RECORD_KINDS = Object.freeze([
-  'task', // {text, images?: [{name, mime, size}]} a task given by the user
+  'task', // {text, images?: [{name, mime, size}]} a task given by the user (the images themselves: putReferenceImages)
   'user', // {text} the user's answer after CallUser
   'analysis', // {step, text} the model's reasoning for a step
   'action', // {step, text, usage?} the action the model chose (and the request's usage)
@@ -94,13 +98,20 @@ function done(tx) {
 export async function openConversationStore({ indexedDB, name = 'gnosis-agent', now = () => Date.now(), newId } = {}) {
   if (!indexedDB) throw new Error('openConversationStore needs an indexedDB factory');
   const req = indexedDB.open(name, DB_VERSION);
-  req.onupgradeneeded = () => {
+  req.onupgradeneeded = (ev) => {
     const db = req.result;
-    const convs = db.createObjectStore(CONVERSATIONS, { keyPath: 'id' });
-    convs.createIndex('updatedAt', 'updatedAt');
-    const records = db.createObjectStore(RECORDS, { keyPath: ['conversationId', 'seq'] });
-    records.createIndex('conversationId', 'conversationId');
-    db.createObjectStore(META);
+    if (ev.oldVersion < 1) {
+      const convs = db.createObjectStore(CONVERSATIONS, { keyPath: 'id' });
+      convs.createIndex('updatedAt', 'updatedAt');
+      const records = db.createObjectStore(RECORDS, { keyPath: ['conversationId', 'seq'] });
+      records.createIndex('conversationId', 'conversationId');
+      db.createObjectStore(META);
+    }
+    if (ev.oldVersion < 2) {
+      // {conversationId, kind: 'reference'|'screenshot', task (the task record's seq), n (image index or step), name?, mime, bytes, at}
+      const media = db.createObjectStore(MEDIA, { keyPath: ['conversationId', 'task', 'kind', 'n'] });
+      media.createIndex('conversationId', 'conversationId');
+    }
   };
   const db = await promisify(req);
   return new ConversationStore(db, { now, newId: newId || (() => globalThis.crypto.randomUUID()) });
@@ -187,13 +198,64 @@ export class ConversationStore {
     return publicConv(conv);
   }
 
-  /** Deletes a conversation and its records; clears the active pointer if it pointed there. */
+  /**
+   * Keeps a task's reference images ({name, mime, dataUrl}, already checked
+   * against the limits) under the task record's seq.
+   */
+  async putReferenceImages(conversationId, task, images) {
+    if (!images?.length) return;
+    const tx = this._db.transaction(MEDIA, 'readwrite');
+    const media = tx.objectStore(MEDIA);
+    images.forEach((img, n) => {
+      const { mime, bytes } = fromDataUrl(img.dataUrl, img.mime);
+      media.put({ conversationId, task, kind: 'reference', n, name: img.name || `image ${n + 1}`, mime, bytes, at: this._now() });
+    });
+    await done(tx);
+  }
+
+  /** A task's reference images as {name, mime, size, dataUrl}, in the order attached. */
+  async referenceImages(conversationId, task) {
+    return (await this._media(conversationId, task, 'reference')).map((m) => ({ name: m.name, mime: m.mime, size: m.bytes.byteLength, dataUrl: toDataUrl(m) }));
+  }
+
+  /**
+   * Keeps the screenshot of one step of a task ({mime, image: base64 or data
+   * URL}) and deletes the task's older screenshots beyond `keep` (0 keeps none).
+   */
+  async putScreenshot(conversationId, task, step, shot, { keep = 20 } = {}) {
+    const tx = this._db.transaction(MEDIA, 'readwrite');
+    const media = tx.objectStore(MEDIA);
+    if (keep > 0) {
+      const { mime, bytes } = fromDataUrl(shot.image, shot.mime);
+      media.put({ conversationId, task, kind: 'screenshot', n: step, mime, bytes, at: this._now() });
+    }
+    const keys = (await promisify(media.index('conversationId').getAllKeys(conversationId))).filter((k) => k[1] === task && k[2] === 'screenshot');
+    const have = keep > 0 && !keys.some((k) => k[3] === step) ? [...keys, [conversationId, task, 'screenshot', step]] : keys;
+    const old = have.sort((a, b) => a[3] - b[3]).slice(0, Math.max(0, have.length - keep));
+    for (const k of old) media.delete(k);
+    await done(tx);
+  }
+
+  /** Every screenshot kept for a conversation as {task, step, mime, dataUrl}, in task and step order. */
+  async screenshots(conversationId) {
+    return (await this._media(conversationId, undefined, 'screenshot')).map((m) => ({ task: m.task, step: m.n, mime: m.mime, dataUrl: toDataUrl(m) }));
+  }
+
+  async _media(conversationId, task, kind) {
+    const tx = this._db.transaction(MEDIA, 'readonly');
+    const all = await promisify(tx.objectStore(MEDIA).index('conversationId').getAll(conversationId));
+    return all.filter((m) => m.kind === kind && (task === undefined || m.task === task)).sort((a, b) => a.task - b.task || a.n - b.n);
+  }
+
+  /** Deletes a conversation, its records and images; clears the active pointer if it pointed there. */
   async delete(id) {
-    const tx = this._db.transaction([CONVERSATIONS, RECORDS, META], 'readwrite');
+    const tx = this._db.transaction([CONVERSATIONS, RECORDS, META, MEDIA], 'readwrite');
     tx.objectStore(CONVERSATIONS).delete(id);
     const records = tx.objectStore(RECORDS);
     const keys = await promisify(records.index('conversationId').getAllKeys(id));
     for (const k of keys) records.delete(k);
+    const media = tx.objectStore(MEDIA);
+    for (const k of await promisify(media.index('conversationId').getAllKeys(id))) media.delete(k);
     const meta = tx.objectStore(META);
     const active = await promisify(meta.get(ACTIVE_KEY));
     if (active === id) meta.delete(ACTIVE_KEY);
@@ -230,29 +292,51 @@ export class ConversationStore {
   }
 
   /**
-   * A conversation as a downloadable file: the stored transcript plus the
-   * screenshots still held in memory (never read back from storage).
+   * A conversation as a downloadable file: the stored transcript, each
+   * task's reference images, the screenshots kept in storage, and what was
+   * left out: `omitted.screenshots` lists, per task, the steps whose
+   * screenshot is no longer kept (only the latest `keepScreenshots` of a task
+   * are).
    * @param {string} id
-   * @param {{screenshots?: Array<{step?: number, task?: number, mime?: string, image: string}>}} [extra]
+   * @param {{keepScreenshots?: number}} [opts] the setting in force, named in the file
    * @returns {Promise<{filename: string, mimeType: string, text: string, data: object}>}
    *   Blob-ready: new Blob([x.text], {type: x.mimeType}).
    */
-  async exportConversation(id, { screenshots = [] } = {}) {
+  async exportConversation(id, { keepScreenshots } = {}) {
     const conv = await this.get(id);
     if (!conv) throw new Error(`no conversation ${id}`);
     const records = (await this.records(id)).map(({ conversationId, ...r }) => r);
+    const screenshots = await this.screenshots(id);
+    const references = (await this._media(id, undefined, 'reference')).map((m) => ({ task: m.task, name: m.name, mime: m.mime, dataUrl: toDataUrl(m) }));
+    const kept = new Set(screenshots.map((s) => `${s.task}:${s.step}`));
+    const missing = [];
+    let task = 0;
+    const seen = new Set();
+    for (const r of records) {
+      if (r.kind === 'task') task = r.seq;
+      if (r.kind !== 'action' || seen.has(`${task}:${r.step}`)) continue;
+      seen.add(`${task}:${r.step}`);
+      if (!kept.has(`${task}:${r.step}`)) {
+        const last = missing.at(-1);
+        if (last?.task === task) last.steps.push(r.step);
+        else missing.push({ task, steps: [r.step] });
+      }
+    }
+    const policy = Number.isInteger(keepScreenshots) ? `the latest ${keepScreenshots} screenshots of each task are kept` : 'the latest screenshots of each task are kept';
     const data = {
       format: 'gnosis-agent-conversation',
-      version: 1,
+      version: 2,
       exportedAt: new Date(this._now()).toISOString(),
       conversation: conv,
       records,
-      screenshots: screenshots.filter((s) => s && typeof s.image === 'string').map((s) => ({
-        step: s.step ?? null,
-        task: s.task ?? null,
-        mime: s.mime || 'image/jpeg',
-        dataUrl: s.image.startsWith('data:') ? s.image : `data:${s.mime || 'image/jpeg'};base64,${s.image}`,
-      })),
+      referenceImages: references,
+      screenshots,
+      omitted: {
+        screenshots: missing,
+        note: missing.length
+          ? `Screenshots of ${missing.reduce((n, m) => n + m.steps.length, 0)} step(s) are not included: ${policy}, older ones are deleted.`
+          : `Every step's screenshot is included (${policy}).`,
+      },
     };
     const stamp = new Date(this._now()).toISOString().replace(/[:.]/g, '-');
     return { filename: `gnosis-conversation-${stamp}.json`, mimeType: 'application/json', text: JSON.stringify(data, null, 2), data };
@@ -262,6 +346,22 @@ export class ConversationStore {
   close() {
     this._db.close();
   }
+}
+
+function fromDataUrl(image, mime) {
+  const m = /^data:([^;,]*)(;base64)?,(.*)$/s.exec(image);
+  const b64 = m ? m[3] : image;
+  const bin = atob(b64);
+  const bytes = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
+  return { mime: (m && m[1]) || mime || 'image/jpeg', bytes };
+}
+
+function toDataUrl(m) {
+  const bytes = m.bytes instanceof Uint8Array ? m.bytes : new Uint8Array(m.bytes);
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+  return `data:${m.mime};base64,${btoa(s)}`;
 }
 
 function publicConv(c) {

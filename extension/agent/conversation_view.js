@@ -11,8 +11,25 @@ const OUTCOME_TEXT = {
   error: 'Error',
 };
 
-/** Renders stored records as list items (tasks, steps, outcomes, notes, summaries). */
-export function renderRecords(list, records) {
+/** A row of thumbnails for reference images ({name, dataUrl}). */
+export function thumbnails(images) {
+  const row = document.createElement('div');
+  row.className = 'thumbs';
+  for (const img of images) {
+    const pic = document.createElement('img');
+    pic.src = img.dataUrl;
+    pic.alt = img.name;
+    pic.title = img.name;
+    row.append(pic);
+  }
+  return row;
+}
+
+/**
+ * Renders stored records as list items (tasks, steps, outcomes, notes,
+ * summaries); images maps a task record's seq to its reference images.
+ */
+export function renderRecords(list, records, images = new Map()) {
   const items = [];
   let step = null;
   for (const r of records) {
@@ -38,10 +55,17 @@ export function renderRecords(list, records) {
     const li = document.createElement('li');
     li.dataset.seq = String(r.seq);
     switch (r.kind) {
-      case 'task': li.className = 'past-user'; li.textContent = r.text; break;
+      case 'task':
+        li.className = 'past-user';
+        li.textContent = r.text;
+        if (images.get(r.seq)?.length) {
+          li.dataset.images = String(images.get(r.seq).length);
+          li.append(thumbnails(images.get(r.seq)));
+        }
+        break;
       case 'user': li.className = 'past-user'; li.textContent = `Reply: ${r.text}`; break;
       case 'outcome':
-        li.className = 'past-outcome';
+        li.className = r.outcome === 'call_user' ? 'past-outcome past-question' : 'past-outcome';
         li.dataset.outcome = r.outcome;
         li.textContent = `${OUTCOME_TEXT[r.outcome] || r.outcome}${r.text ? `: ${r.text}` : '.'}`;
         break;
@@ -58,11 +82,19 @@ export function renderRecords(list, records) {
  * @param {object} o
  * @param {import('./conversation_store.js').ConversationStore} o.store
  * @param {{select, newButton, exportButton, deleteButton, confirmBox, confirmYes, confirmNo, past}} o.els
- * @param {(id: string, records: object[]) => void} o.onSwitch the active conversation changed (cleared views, new id)
+ * @param {(id: string, records: object[]) => void|Promise<void>} o.onSwitch the active conversation changed (cleared views, new id); awaited
  * @param {(id: string) => Promise<void>} o.onExport
  * @param {() => boolean} o.busy true while a task runs (switching is refused)
  */
 export function createConversationBar({ store, els, onSwitch, onExport, busy }) {
+  async function referenceImages(id, records) {
+    const out = new Map();
+    for (const r of records) {
+      if (r.kind === 'task' && r.images?.length) out.set(r.seq, await store.referenceImages(id, r.seq).catch(() => []));
+    }
+    return out;
+  }
+
   let activeId = null;
 
   async function refresh() {
@@ -79,9 +111,9 @@ export function createConversationBar({ store, els, onSwitch, onExport, busy }) 
   async function activate(id) {
     activeId = id;
     const records = await store.records(id);
-    renderRecords(els.past, records);
+    renderRecords(els.past, records, await referenceImages(id, records));
     await refresh();
-    onSwitch(id, records);
+    await onSwitch(id, records);
   }
 
   els.select.addEventListener('change', async () => {

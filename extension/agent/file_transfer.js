@@ -47,8 +47,11 @@ function reservedOnWindows(name) {
   const dot = base.indexOf('.');
   if (dot >= 0) base = base.slice(0, dot);
   base = base.replace(/ +$/, '');
-  return RESERVED.has(base) || /^(COM|LPT)[0-9]$/.test(base);
+  return RESERVED.has(base) || /^(COM|LPT)[0-9¹²³]$/.test(base);
 }
+
+// Bidi controls and zero-width characters: they make a name read differently than it is.
+const INVISIBLE = /[\u202a-\u202e\u2066-\u2069\u200e\u200f\u061c\u200b-\u200d\u2060\ufeff]/;
 
 /**
  * Why name is not acceptable as a download name, or '' when it is: one file
@@ -61,6 +64,8 @@ export function checkFileName(name) {
   if (/[/\\]/.test(name)) return 'file name may not contain a folder';
   if (/[<>:"|?*]/.test(name)) return 'file name may not contain any of < > : " | ? *';
   if (/[. ]$/.test(name)) return 'file name may not end with a dot or a space';
+  if (/^[. ]/.test(name)) return 'file name may not start with a dot or a space';
+  if (INVISIBLE.test(name)) return 'file name may not contain bidi controls or zero-width characters';
   if (name.startsWith(TEMP_PREFIX)) return 'file name is reserved';
   if (reservedOnWindows(name)) return 'file name is a reserved device name';
   // eslint-disable-next-line no-control-regex
@@ -126,7 +131,7 @@ export function suggestName(url, contentDisposition = '') {
   } catch {
     name = '';
   }
-  name = name.replace(/[/\\]/g, '_').trim();
+  name = name.replace(/[/\\]/g, '_').trim().replace(/^[. ]+/, '');
   return checkFileName(name) === '' ? name : '';
 }
 

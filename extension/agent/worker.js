@@ -242,6 +242,8 @@ export const handlers = {
       if (s.attached) await detach(s);
       let tab;
       if (m.resume && s.tabId !== undefined) tab = await chrome.tabs.get(s.tabId).catch(() => null);
+      // An answer after the panel was reopened continues on the tab the question was asked on, if it is still open.
+      if ((!tab || !isWeb(tab.url)) && Number.isInteger(m.preferTabId)) tab = await chrome.tabs.get(m.preferTabId).catch(() => null);
       if (!tab || !isWeb(tab.url)) tab = await pickTab(m.windowId ?? s.windowId, m.tabId);
       s.windowId = tab.windowId;
       s.detachReason = undefined;

@@ -73,7 +73,7 @@ test('a suggested name comes from Content-Disposition or the URL, and only if sa
   assert.equal(suggestName('https://x.test/files/r%C3%A9sum%C3%A9.pdf?x=1'), 'résumé.pdf');
   assert.equal(suggestName('https://x.test/dl', 'attachment; filename="report q3.xlsx"'), 'report q3.xlsx');
   assert.equal(suggestName('https://x.test/dl', "attachment; filename*=UTF-8''na%C3%AFve.txt"), 'naïve.txt');
-  assert.equal(suggestName('https://x.test/dl', 'attachment; filename="../../evil.sh"'), '.._.._evil.sh');
+  assert.equal(suggestName('https://x.test/dl', 'attachment; filename="../../evil.sh"'), '_.._evil.sh', 'no folder, no leading dot');
   assert.equal(suggestName('https://x.test/'), '');
   assert.equal(suggestName('https://x.test/CON'), '');
 });

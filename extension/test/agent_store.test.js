@@ -112,26 +112,70 @@ test('delete removes the conversation and its records and clears the active poin
   assert.notEqual(next.id, gone.id);
 });
 
-test('export holds the transcript and the in-memory screenshots as a Blob-ready JSON file', async () => {
+test('export holds the transcript, the reference images and the kept screenshots, and names the steps left out', async () => {
   const { store } = await fresh();
   const conv = await store.create();
-  await store.append(conv.id, { kind: 'task', text: 'export me' });
+  const task = await store.append(conv.id, { kind: 'task', text: 'export me', images: [{ name: 'ref.png', mime: 'image/png', size: 3 }] });
+  await store.putReferenceImages(conv.id, task.seq, [{ name: 'ref.png', dataUrl: 'data:image/png;base64,AAEC' }]);
+  for (let step = 1; step <= 4; step++) {
+    await store.append(conv.id, { kind: 'action', step, text: 'Wait()' });
+    await store.putScreenshot(conv.id, task.seq, step, { mime: 'image/jpeg', image: Buffer.from(`shot${step}`).toString('base64') }, { keep: 2 });
+  }
   await store.append(conv.id, { kind: 'outcome', outcome: 'finished', text: 'done' });
-  const out = await store.exportConversation(conv.id, {
-    screenshots: [{ step: 1, task: 1, mime: 'image/png', image: 'AAAA' }, { step: 2, image: 'data:image/jpeg;base64,BBBB' }, null],
-  });
+  const out = await store.exportConversation(conv.id, { keepScreenshots: 2 });
   assert.equal(out.mimeType, 'application/json');
   assert.match(out.filename, /^gnosis-conversation-.*\.json$/);
   const parsed = JSON.parse(out.text);
   assert.equal(parsed.format, 'gnosis-agent-conversation');
-  assert.deepEqual(parsed.records.map((r) => r.text), ['export me', 'done']);
-  assert.deepEqual(parsed.screenshots, [
-    { step: 1, task: 1, mime: 'image/png', dataUrl: 'data:image/png;base64,AAAA' },
-    { step: 2, task: null, mime: 'image/jpeg', dataUrl: 'data:image/jpeg;base64,BBBB' },
-  ]);
+  assert.deepEqual(parsed.records.map((r) => r.text), ['export me', 'Wait()', 'Wait()', 'Wait()', 'Wait()', 'done']);
+  assert.deepEqual(parsed.referenceImages, [{ task: 1, name: 'ref.png', mime: 'image/png', dataUrl: 'data:image/png;base64,AAEC' }]);
+  assert.deepEqual(parsed.screenshots, [3, 4].map((step) => ({ task: 1, step, mime: 'image/jpeg', dataUrl: `data:image/jpeg;base64,${Buffer.from(`shot${step}`).toString('base64')}` })));
+  assert.deepEqual(parsed.omitted.screenshots, [{ task: 1, steps: [1, 2] }]);
+  assert.match(parsed.omitted.note, /Screenshots of 2 step\(s\) are not included: the latest 2 screenshots of each task are kept/);
   const blob = new Blob([out.text], { type: out.mimeType });
   assert.equal(blob.size, new TextEncoder().encode(out.text).length);
   await assert.rejects(store.exportConversation('missing'), /no conversation/);
+});
+
+test('screenshots are kept per task up to the bound, reference images come back as attached, Delete removes both', async () => {
+  const { store, reopen } = await fresh();
+  const conv = await store.create();
+  for (let step = 1; step <= 25; step++) await store.putScreenshot(conv.id, 1, step, { image: 'data:image/jpeg;base64,/9j/AA==' }, { keep: 20 });
+  await store.putScreenshot(conv.id, 30, 1, { image: '/9j/AQ==' }, { keep: 20 });
+  const shots = await (await reopen()).screenshots(conv.id);
+  assert.deepEqual(shots.filter((x) => x.task === 1).map((x) => x.step), Array.from({ length: 20 }, (_, i) => i + 6));
+  assert.deepEqual(shots.filter((x) => x.task === 30).map((x) => x.dataUrl), ['data:image/jpeg;base64,/9j/AQ==']);
+  await store.putScreenshot(conv.id, 30, 2, { image: '/9j/AQ==' }, { keep: 0 });
+  assert.equal((await store.screenshots(conv.id)).filter((x) => x.task === 30).length, 0, 'keep 0 keeps none');
+  await store.putReferenceImages(conv.id, 1, [{ name: 'a.png', dataUrl: 'data:image/png;base64,iVBORw0KGgo=' }, { name: 'b.gif', mime: 'image/gif', dataUrl: 'data:image/gif;base64,R0lGOA==' }]);
+  assert.deepEqual(await store.referenceImages(conv.id, 1), [
+    { name: 'a.png', mime: 'image/png', size: 8, dataUrl: 'data:image/png;base64,iVBORw0KGgo=' },
+    { name: 'b.gif', mime: 'image/gif', size: 4, dataUrl: 'data:image/gif;base64,R0lGOA==' },
+  ]);
+  assert.deepEqual(await store.referenceImages(conv.id, 2), []);
+  await store.delete(conv.id);
+  assert.deepEqual(await store.screenshots(conv.id), []);
+  assert.deepEqual(await store.referenceImages(conv.id, 1), []);
+});
+
+test('a database of the first version opens with its conversations and gains the media store', async () => {
+  const indexedDB = new IDBFactory();
+  await new Promise((resolve, reject) => {
+    const req = indexedDB.open('gnosis-agent', 1);
+    req.onupgradeneeded = () => {
+      const db = req.result;
+      db.createObjectStore('conversations', { keyPath: 'id' }).createIndex('updatedAt', 'updatedAt');
+      db.createObjectStore('records', { keyPath: ['conversationId', 'seq'] }).createIndex('conversationId', 'conversationId');
+      db.createObjectStore('meta');
+      req.transaction.objectStore('conversations').add({ id: 'old', title: 'Old', titled: true, createdAt: 1, updatedAt: 1, nextSeq: 1, records: 0 });
+    };
+    req.onsuccess = () => { req.result.close(); resolve(); };
+    req.onerror = () => reject(req.error);
+  });
+  const store = await openConversationStore({ indexedDB });
+  assert.equal((await store.get('old')).title, 'Old');
+  await store.putScreenshot('old', 1, 1, { image: '/9j/' });
+  assert.equal((await store.screenshots('old')).length, 1);
 });
 
 test('stripImages and titleFrom', () => {
