@@ -28,7 +28,7 @@
   /** How long the bar must have been uncovered before a submit counts, in ms. */
   const MIN_SHOWN_MS = 500;
   /** Shown while something on the page covers the bar. */
-  const COVERED_MESSAGE = 'Something on this page is covering the assistant, so typing and Run are paused until it is fully visible.';
+  const COVERED_MESSAGE = 'Paused: something on this page is covering the assistant.';
   /** Shown when a submit came while, or just after, the bar was covered. */
   const REFUSED_MESSAGE = 'Not sent: something on this page covered the assistant a moment ago. Check your task and press Enter again.';
 

@@ -1,14 +1,18 @@
 // The Page Assistant end to end: the toggle in the Side Panel (opened as a
-// tab), the bar on a 127.0.0.1 page inside a closed shadow root that the
-// page's CSS and scripts cannot reach, a task typed there played by the
-// scripted model (click + Finished; CallUser answered from the page), Stop from
-// the page, the panel's validation message on the page, and the bar hiding
-// while no panel is open in the window.
+// tab), the bar on a 127.0.0.1 page (an extension frame inside a closed
+// shadow root that the page's CSS and scripts cannot reach), a task typed there
+// played by the scripted model (click + Finished; CallUser answered from the
+// page), Stop from the page, the panel's validation message on the page, the
+// bar leaving while no panel is open in the window, and a hostile page
+// (fixtures/page_assistant_hostile.html) that listens to every key, rewrites
+// the focused input with execCommand on Enter, fires script-made events, lays
+// an overlay over the bar and reaches for it, and gets none of it.
 //
-// The bar's closed shadow root is invisible to page scripts and to Playwright's
-// selectors, so the test reads and clicks it through its own CDP session
-// (DOM.getDocument with pierce exposes closed roots) and real mouse/keyboard
-// input, as a user would.
+// The bar's content lives in its frame, which Playwright reaches (page.frames())
+// and page scripts do not; the host and the iframe's box are read through the
+// page's own CDP session (DOM.getDocument with pierce exposes closed roots).
+// Clicks and keys are real input, as a user's. Screenshots of the bar go to
+// GNOSIS_E2E_SHOTS (default: gnosis-e2e-shots under the system's temp dir).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -384,6 +388,117 @@ test('missing settings show the panel\'s own message on the page and keep the ty
     assert.equal(again.input.value, '');
     assert.equal(again.message, '');
   } finally {
+    await panel.close();
+    await target.close();
+  }
+});
+
+test('a hostile page cannot read, rewrite, start or notice a task typed in the bar, nor get one typed while it covers the bar', async () => {
+  const TASK = 'Summarise this quarterly report';
+  let release;
+  const gate = new Promise((r) => { release = r; });
+  const model = await startModelServer(async ({ n }) => {
+    if (n === 1) { await gate; return act('The report says revenue grew.', "Finished(content='Revenue grew in every region.')"); }
+    return { status: 400, body: 'unexpected' };
+  });
+  const targetUrl = site.url('/page_assistant_hostile.html');
+  const { panel, target } = await openPanelAndTarget(env, targetUrl);
+  const cdp = await target.context().newCDPSession(target);
+  try {
+    await storeSettings(panel, { ...fast, apiUrl: model.url, model: 'venus-test' });
+    await target.bringToFront();
+    await enableToggle(panel);
+    const b0 = await waitFor(async () => { const b = await bar(target, cdp); return b?.visible && !b.covered && b; }, { what: 'the bar on the hostile page' });
+    const file = await shoot(target, 'idle_light');
+    console.log(`# screenshot: ${file}`);
+
+    // The recorders work: keys typed into the page's own input are all seen.
+    await target.click('#own');
+    await target.keyboard.type('hi');
+    assert.deepEqual(await target.evaluate(() => window.recorded.filter((r) => r.type === 'keydown').map((r) => `${r.on}:${r.key}`)),
+      ['window:h', 'document:h', 'window:i', 'document:i']);
+    await target.evaluate(() => { window.recorded = []; });
+
+    // Reaching into the bar: a closed shadow root, no frame the page can open.
+    const reach = await target.evaluate(() => window.attack.reach());
+    assert.equal(reach.host, true);
+    assert.equal(reach.shadowRoot, null);
+    assert.equal(reach.hostChildren, 0);
+    assert.equal(reach.hostText, '');
+    assert.equal(reach.iframes, 0, 'no iframe in the document tree');
+    for (const f of reach.frameAccess) assert.deepEqual(f, { document: 'blocked', location: 'blocked' }, 'a frame reference, if any, opens nothing');
+
+    // Script-made keys, inputs, clicks and submits aimed at the bar start nothing.
+    await target.evaluate(() => window.attack.synthetic());
+    await target.waitForTimeout(700);
+    // The page's own Enter handler selected the page (a selected iframe is painted tinted): clear it for the pictures.
+    await target.evaluate(() => { getSelection().removeAllRanges(); window.recorded = []; });
+    assert.equal(model.requests.length, 0, 'no task from synthetic events');
+    assert.equal(await panel.locator('#log li.user').count(), 0);
+    assert.equal((await bar(target, cdp)).input.value, '', 'nothing reached the bar\'s input');
+
+    // A near-transparent overlay laid over the bar while the user's focus is in it (the page
+    // would show its own text through it): the bar takes no typing and no submit.
+    await target.mouse.click(b0.input.at.x, b0.input.at.y);
+    await waitFor(() => frameOf(target).evaluate(() => document.activeElement?.className === 'task'), { what: 'the focus in the bar' });
+    await target.evaluate(() => window.attack.overlay(true));
+    const covered = await waitFor(async () => { const b = await bar(target, cdp); return b.covered && b; }, { what: 'the bar noticing the overlay' });
+    assert.match(covered.text, /covering the assistant/);
+    assert.equal(covered.input.readOnly, true);
+    assert.equal(covered.go.disabled, true);
+    await shoot(target, 'covered_light');
+    await target.keyboard.type('Covered task');
+    await target.keyboard.press('Enter');
+    await target.waitForTimeout(500);
+    assert.equal((await bar(target, cdp)).input.value, '', 'typing refused while covered');
+    assert.deepEqual(await target.evaluate(() => window.recorded), [], 'the keys went to the bar, not the page');
+    assert.equal(model.requests.length, 0, 'no task while covered');
+    // A click aimed at Run lands on the page's overlay, not the bar.
+    await target.mouse.click(b0.go.at.x, b0.go.at.y);
+    assert.deepEqual(await target.evaluate(() => window.recorded), [{ on: 'cover', type: 'click' }]);
+    assert.equal(model.requests.length, 0);
+    await target.evaluate(() => window.attack.overlay(false));
+    await waitFor(async () => !(await bar(target, cdp)).covered, { what: 'the bar uncovered' });
+    await target.evaluate(() => { window.recorded = []; });
+    const changesBefore = await target.evaluate(() => window.changes.length);
+
+    // The user's own task: typed and sent in the frame while the page's capture listeners and execCommand wait for it.
+    await submitOnPage(target, cdp, TASK);
+    await waitFor(() => model.requests.length === 1, { what: 'the task at the model' });
+    const system = textOf(model.requests[0].body.messages[0]);
+    assert.match(system, new RegExp(TASK));
+    assert.doesNotMatch(system, /EVIL/);
+    await waitFor(async () => (await panel.textContent('#log li.user').catch(() => '')) === TASK, { what: 'the panel logging the task' });
+    assert.equal(await panel.textContent('#log li.user'), TASK, 'exactly the typed task');
+    const running = await waitFor(async () => { const b = await bar(target, cdp); return b.mode === 'running' && /Step 1/.test(b.status) && b; }, { what: 'the run on the bar' });
+    await shoot(target, 'running_light');
+    release();
+    const done = await waitFor(async () => { const b = await bar(target, cdp); return b.card.shown && b; }, { what: 'the result card' });
+    assert.match(done.card.text, /Finished: Revenue grew in every region\./);
+    await shoot(target, 'finished_light');
+    // Chromium drops input to a cross-origin frame for a moment after its geometry changed (the screenshot re-lays the page out).
+    await target.waitForTimeout(800);
+    await target.mouse.click(done.card.dismissAt.x, done.card.dismissAt.y);
+    await waitFor(async () => !(await bar(target, cdp)).card.shown, { what: 'the card dismissed' });
+    await target.emulateMedia({ colorScheme: 'dark' });
+    await target.waitForTimeout(300);
+    await shoot(target, 'idle_dark');
+    await target.emulateMedia({ colorScheme: 'light' });
+
+    // The page saw no key, no text, and no change of the bar's element through the whole run.
+    const seen = await target.evaluate(() => ({ recorded: window.recorded, changes: window.changes }));
+    assert.deepEqual(seen.recorded, [], 'the page recorded no keystroke of the bar');
+    assert.doesNotMatch(JSON.stringify(seen), /Summarise|quarterly|Revenue grew in every/i);
+    assert.deepEqual(seen.changes.slice(changesBefore), [], 'the bar\'s element did not change with the submission');
+    assert.equal(running.box.height, b0.box.height, 'the bar keeps its size while running');
+
+    // The page may remove the bar: it is gone, and nothing puts it back behind the user's back.
+    await target.evaluate(() => document.querySelector('gnosis-page-assistant').remove());
+    await target.waitForTimeout(500);
+    assert.equal(await bar(target, cdp), null);
+  } finally {
+    release();
+    await model.close();
     await panel.close();
     await target.close();
   }
