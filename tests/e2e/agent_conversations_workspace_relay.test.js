@@ -1,4 +1,4 @@
-// The browser agent, part 2, end to end: the real extension in Chromium, the
+// The browser agent's conversations and workspace, end to end: the real extension in Chromium, the
 // real gnosis-host (workspace folder and relay allow-list in its config), a
 // scripted model server. Conversations survive a Side Panel reload, the
 // context is compacted (temperature 0) once the scripted usage crosses
@@ -100,7 +100,7 @@ function expect(cond, what) {
   if (!cond) throw new Error(what);
 }
 
-test('conversations: stored as they happen, restored after a panel reload, New, selector, Delete after confirmation; no screenshots stored', async () => {
+test('conversations: stored as they happen, restored after a panel reload, New, selector, Delete after confirmation; records hold text, screenshots only the media store', async () => {
   const { panel, target } = await openPanelAndTarget(env, site.url('/target.html?conv'));
   await storeSettings(panel, settingsFor(model.url), API_KEY);
   let r = await playTask(panel, 'Remember the word PLUM', [
@@ -161,8 +161,9 @@ test('conversations: stored as they happen, restored after a panel reload, New, 
       }
     };
   }));
-  const dump = JSON.stringify(stored);
-  assert.ok(!/data:image|\/9j\//.test(dump), 'no screenshot in IndexedDB');
+  const dump = JSON.stringify(stored.records);
+  assert.ok(!/data:image|\/9j\//.test(dump), 'no screenshot in the records');
+  assert.ok(stored.media.length > 0 && stored.media.every((m) => m.kind === 'screenshot' && m.mime === 'image/jpeg'), 'screenshots are kept as media');
   assert.match(dump, /"kind":"analysis"/);
   assert.match(dump, /"kind":"action"/);
 
@@ -409,7 +410,7 @@ test('relay: a gateway that rejects extension origins fails direct, works via th
   await panel.close();
 });
 
-test('export: the conversation and the screenshots held in memory download as one JSON file', async () => {
+test('export: the conversation and its kept screenshots download as one JSON file', async () => {
   const { panel, target } = await openPanelAndTarget(env, site.url('/target.html?export'));
   await storeSettings(panel, settingsFor(model.url), API_KEY);
   await panel.click('#new-conversation');
