@@ -7,10 +7,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
+	"github.com/gnosis/gnosis/host/config"
 	"github.com/gnosis/gnosis/host/framing"
 	"github.com/gnosis/gnosis/host/nmclient"
+	"github.com/gnosis/gnosis/host/register"
 )
 
 // callID is the id of the one request call sends (the health probes while
@@ -21,9 +24,12 @@ const callID = `1`
 // binary as a child exactly as a browser does (our extension's origin as
 // argument, the host's folder as working directory, the same environment,
 // framed JSON on stdin/stdout), sends one request, reassembles a chunked
-// reply, prints the reply's JSON on stdout, and exits non-zero when the reply
-// says "ok": false. Unless --no-wait, it first waits (polling health) until
-// no provider is still starting, as a user of the extension would.
+// reply, prints the reply's JSON on stdout, and exits 1 when the reply says
+// "ok": false. Unless --no-wait, it first waits (polling health) until no
+// provider is still starting, as a user of the extension would, and then
+// names on stderr every provider that is not ready (its state, its reason,
+// what it last wrote on stderr) and any configuration problem, and exits 3
+// when the reply itself was ok.
 func runCall(args []string) error {
 	fs := flag.NewFlagSet("call", flag.ContinueOnError)
 	noWait := fs.Bool("no-wait", false, "send at once, without waiting for providers to finish starting")
@@ -60,12 +66,16 @@ func runCall(args []string) error {
 	defer h.stop()
 	deadline := time.After(*timeout)
 
+	var problems []string
 	if !*noWait {
 		// Bounded separately, so that a provider stuck starting still
 		// leaves time for the request itself.
-		if err := h.waitSettled(time.After(min(settleWait, *timeout/2))); err != nil {
+		wait := min(settleWait(), *timeout/2)
+		health, err := h.waitSettled(time.After(wait))
+		if err != nil {
 			return err
 		}
+		problems = notReady(health, wait)
 	}
 	if err := h.Send(request); err != nil {
 		return err
@@ -75,16 +85,66 @@ func runCall(args []string) error {
 		return err
 	}
 	os.Stdout.Write(append(reply, '\n'))
+	for _, p := range problems {
+		fmt.Fprintln(os.Stderr, p)
+	}
 	var r struct{ OK bool }
-	if json.Unmarshal(reply, &r) != nil || !r.OK {
+	switch {
+	case json.Unmarshal(reply, &r) != nil || !r.OK:
 		return exitCode(1)
+	case len(problems) > 0:
+		return exitCode(exitNotReady)
 	}
 	return nil
 }
 
+// exitNotReady is call's exit status when the reply was ok but a provider is
+// not ready or the configuration is broken.
+const exitNotReady = 3
+
 // settleWait bounds the wait for providers to finish starting: a little more
-// than a provider's start-up timeout (mcpprovider.DefaultStartTimeout).
-const settleWait = 35 * time.Second
+// than the longest start-up timeout of the configuration the host will read.
+func settleWait() time.Duration {
+	cfg, _, _ := config.Load(os.Getenv)
+	return register.StartWait(cfg)
+}
+
+// notReady words, one paragraph each, the configuration problem and every
+// provider that is not ready in a health reply; none when all is well.
+// wait is how long call waited for providers still starting.
+func notReady(health []byte, wait time.Duration) []string {
+	var h register.Health
+	if json.Unmarshal(health, &h) != nil || !h.OK {
+		return nil
+	}
+	var out []string
+	if h.Error != "" {
+		out = append(out, "gnosis-host: configuration: "+h.Error)
+	}
+	for _, p := range h.Providers {
+		if p.State == "ready" {
+			continue
+		}
+		msg := fmt.Sprintf("gnosis-host: provider %s is %s", p.Name, p.State)
+		switch {
+		case p.State == "starting":
+			msg += fmt.Sprintf(" after %s", wait.Round(time.Second))
+			if p.Error != "" {
+				msg += " (the last attempt: " + p.Error + ")"
+			}
+		case p.Error != "":
+			msg += ": " + p.Error
+		}
+		if p.Stderr != "" {
+			msg += "\n  its last lines on stderr:\n    " + strings.ReplaceAll(p.Stderr, "\n", "\n    ")
+		}
+		out = append(out, msg)
+	}
+	if len(out) > 0 {
+		out = append(out, "gnosis-host: the host is not ready (see above); `gnosis-host doctor` says how to fix it")
+	}
+	return out
+}
 
 // child is a host process started the way a browser starts one.
 type child struct{ *nmclient.Client }
@@ -122,15 +182,15 @@ func (c *child) explain(err error) error {
 	return fmt.Errorf("reading from the host: %w", err)
 }
 
-// waitSettled polls health until no provider is starting. Running out of
-// time is no error: the request is sent anyway, and its reply says what is
-// wrong.
-func (c *child) waitSettled(deadline <-chan time.Time) error {
-	_, err := c.Settle(50*time.Millisecond, deadline)
+// waitSettled polls health until no provider is starting and returns the
+// last health reply. Running out of time is no error: the request is sent
+// anyway, and its reply says what is wrong.
+func (c *child) waitSettled(deadline <-chan time.Time) ([]byte, error) {
+	health, err := c.Settle(50*time.Millisecond, deadline)
 	if err == nil || errors.Is(err, nmclient.ErrTimeout) {
-		return nil
+		return health, nil
 	}
-	return c.explain(err)
+	return nil, c.explain(err)
 }
 
 // stop closes the child's stdin, as a browser closing the port does, and

@@ -96,8 +96,20 @@ func usage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  gnosis-host %s\n", commands[n].usage)
 	}
-	fmt.Fprintln(w, "  gnosis-host\n\twith no arguments: register with every browser found (one click)")
+	fmt.Fprintln(w, "  gnosis-host\n\twith no arguments: register with every browser found (one click; asks first in a terminal)")
+	fmt.Fprint(w, exitStatuses)
 }
+
+// exitStatuses documents the exit statuses (docs/install.md too).
+const exitStatuses = `
+Exit status:
+  0  success (call: the reply is ok and every provider is ready; doctor: no check failed)
+  1  failure (call: the reply says "ok": false, or the host could not be reached;
+     doctor: a check failed; install, uninstall: nothing or not everything was done)
+  2  wrong usage
+  3  call: the reply is ok, but a provider is not ready or the configuration is broken
+     (each is named on stderr, with its reason)
+`
 
 func runVersion(args []string) error {
 	fmt.Printf("gnosis-host %s\n", version)

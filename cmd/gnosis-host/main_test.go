@@ -105,9 +105,9 @@ func TestCallTalksToARealHostProcess(t *testing.T) {
 		status int
 		want   map[string]any // selected fields of the printed reply
 	}{
-		{"list answers the meta-capabilities without providers", []string{"capabilities.list"}, 0,
+		{"list answers the meta-capabilities without providers, and exits 3", []string{"capabilities.list"}, exitNotReady,
 			map[string]any{"id": 1.0, "ok": true}},
-		{"health is degraded without providers", []string{"health"}, 0,
+		{"health is degraded without providers, and exits 3", []string{"health"}, exitNotReady,
 			map[string]any{"id": 1.0, "ok": true, "status": "degraded"}},
 		{"a failure reply exits 1", []string{"capabilities.describe", `{"name":"computer.nothing"}`}, 1,
 			map[string]any{"id": 1.0, "ok": false, "code": "CAPABILITY_NOT_FOUND"}},

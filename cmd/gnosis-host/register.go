@@ -13,9 +13,6 @@ import (
 	"github.com/gnosis/gnosis/host/register"
 )
 
-// errDoctorFailed makes doctor exit non-zero after printing its table.
-var errDoctorFailed = errors.New("doctor found problems (FAIL rows above)")
-
 // stringList is a repeatable flag.
 type stringList []string
 
@@ -63,7 +60,7 @@ func install(o register.Options) error {
 		return fmt.Errorf("install: %w", err)
 	}
 	fmt.Println()
-	fmt.Println(register.NextStep)
+	fmt.Println(register.NextStep(o.Env.Command()))
 	return nil
 }
 
@@ -98,25 +95,31 @@ func runDoctor(args []string) error {
 	if err != nil {
 		return err
 	}
+	self, _ := os.Executable()
 	checks, err := register.Doctor(register.DoctorOptions{Env: env, Registry: register.SystemRegistry(),
-		Browsers: *browsers, SelfTest: !*noSelfTest})
+		Browsers: *browsers, SelfTest: !*noSelfTest, Self: self})
 	if err != nil {
 		return fmt.Errorf("doctor: %w", err)
 	}
 	if err := register.PrintTable(os.Stdout, checks); err != nil {
 		return err
 	}
+	fmt.Println("\n" + register.Summary(checks))
 	if register.Failed(checks) {
-		return errDoctorFailed
+		return exitCode(1)
 	}
-	fmt.Println("\nAll checks passed.")
 	return nil
 }
 
 // runOneClick is what happens when a person starts the binary with no
-// arguments (double-click in Explorer or Finder, or a terminal): register for
-// every browser found, say what was done, and on Windows keep the window open.
+// arguments: register for every browser found and say what was done. A
+// double-click (Explorer, Finder) or a start without a terminal does it at
+// once, and on Windows keeps the window open; typed in a terminal, it first
+// asks.
 func runOneClick() error {
+	if fromTerminal(os.Stdin.Fd()) {
+		return askThenInstall(os.Stdin, os.Stdout)
+	}
 	env, err := register.CurrentEnv()
 	if err == nil {
 		err = install(register.Options{Env: env, Registry: register.SystemRegistry(), Out: os.Stdout})
@@ -128,6 +131,24 @@ func runOneClick() error {
 		waitForEnter(os.Stdin)
 	}
 	return err
+}
+
+// askThenInstall asks a person at a terminal whether to register the host,
+// and does it on yes.
+func askThenInstall(in io.Reader, out io.Writer) error {
+	env, err := register.CurrentEnv()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "gnosis-host %s: the Gnosis native-messaging host (gnosis-host help lists its commands).\n", version)
+	fmt.Fprintf(out, "Install it in %s and register it with every browser found? [y/N] ", env.InstallDir())
+	answer, _ := bufio.NewReader(in).ReadString('\n')
+	switch strings.ToLower(strings.TrimSpace(answer)) {
+	case "y", "yes":
+		return install(register.Options{Env: env, Registry: register.SystemRegistry(), Out: out})
+	}
+	fmt.Fprintln(out, "Nothing changed.")
+	return nil
 }
 
 // helpIsNoError turns -h (usage already printed) into a clean exit.

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -29,6 +30,9 @@ type Check struct {
 	Item    string
 	Status  Status
 	Detail  string
+	// More is printed under the table, one indented line each: what a
+	// failing provider last wrote on stderr.
+	More []string
 }
 
 // Browser error strings, quoted in the doctor's explanations.
@@ -49,6 +53,9 @@ type DoctorOptions struct {
 	// (2 s when zero).
 	SelfTest bool
 	Timeout  time.Duration
+	// Self is this binary, started to check the providers when no browser
+	// has a host registered ("" skips that check).
+	Self     string
 	LookPath func(string) (string, error)
 }
 
@@ -71,44 +78,90 @@ func Doctor(o DoctorOptions) ([]Check, error) {
 	for _, b := range browsers {
 		d.browser(b, o.Browsers != "")
 	}
+	if len(d.skipped) > 0 {
+		d.add("-", "other browsers", Skip, "not installed, not registered: %s", strings.Join(d.skipped, ", "))
+	}
 	d.config()
 	return d.checks, nil
 }
 
 // Failed reports whether any check failed.
-func Failed(checks []Check) bool {
+func Failed(checks []Check) bool { return Count(checks, Fail) > 0 }
+
+// Count is how many checks have status s.
+func Count(checks []Check, s Status) int {
+	n := 0
 	for _, c := range checks {
-		if c.Status == Fail {
-			return true
+		if c.Status == s {
+			n++
 		}
 	}
-	return false
+	return n
 }
 
-// PrintTable writes the checks as an aligned table.
+// Summary is the doctor's last line: "All checks passed." only when no
+// check failed or warned; otherwise how many did.
+func Summary(checks []Check) string {
+	fails, warns := Count(checks, Fail), Count(checks, Warn)
+	switch {
+	case fails > 0:
+		return fmt.Sprintf("%s and %s: each FAIL row says how to fix it.", plural(fails, "check failed", "checks failed"), plural(warns, "warning", "warnings"))
+	case warns > 0:
+		return fmt.Sprintf("No check failed; %s (WARN rows above).", plural(warns, "warning", "warnings"))
+	}
+	return "All checks passed."
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// PrintTable writes the checks as an aligned table, then each check's More
+// lines under its name.
 func PrintTable(w io.Writer, checks []Check) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "BROWSER\tCHECK\tRESULT\tDETAIL")
 	for _, c := range checks {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", c.Browser, c.Item, c.Status, c.Detail)
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	for _, c := range checks {
+		if len(c.More) == 0 {
+			continue
+		}
+		if _, err := fmt.Fprintf(w, "\n%s: its last lines on stderr:\n", c.Item); err != nil {
+			return err
+		}
+		for _, l := range c.More {
+			if _, err := fmt.Fprintf(w, "    %s\n", l); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 type doctor struct {
 	DoctorOptions
-	checks []Check
-	later  []Check         // rows about the registry, printed after "registered"
-	tested map[string]bool // host binaries already self-tested
+	checks  []Check
+	later   []Check         // rows about the registry, printed after "registered"
+	tested  map[string]bool // host binaries already self-tested
+	skipped []string        // browsers neither installed nor registered
+	health  *Health         // the first self-test's health reply
 }
 
 func (d *doctor) add(browser, item string, s Status, format string, args ...any) {
-	d.checks = append(d.checks, Check{browser, item, s, fmt.Sprintf(format, args...)})
+	d.checks = append(d.checks, Check{Browser: browser, Item: item, Status: s, Detail: fmt.Sprintf(format, args...)})
 }
 
 // addLater queues a row to follow the next "registered" row.
 func (d *doctor) addLater(browser, item string, s Status, format string, args ...any) {
-	d.later = append(d.later, Check{browser, item, s, fmt.Sprintf(format, args...)})
+	d.later = append(d.later, Check{Browser: browser, Item: item, Status: s, Detail: fmt.Sprintf(format, args...)})
 }
 
 func (d *doctor) flush() {
@@ -129,7 +182,7 @@ func (d *doctor) browser(b Browser, named bool) {
 	mpath, where, ok := d.registration(b)
 	if !ok {
 		if !found && !named {
-			d.add(b.ID, "registered", Skip, "not installed, not registered")
+			d.skipped = append(d.skipped, b.ID)
 			d.flush()
 			return
 		}
@@ -146,19 +199,21 @@ func (d *doctor) browser(b Browser, named bool) {
 	}
 	m, err := ParseManifest(data)
 	if err != nil {
-		d.add(b.ID, "manifest", Fail, "%s: %v (%s)", mpath, err, errNotFound)
+		d.add(b.ID, "manifest", Fail, "%s: %v (%s); run: gnosis-host install --browsers %s", mpath, err, errNotFound, b.ID)
 		return
 	}
 	problems := m.Check(e.GOOS)
 	for _, p := range problems {
 		why := errNotFound
+		fix := "gnosis-host install --browsers " + b.ID
 		if p.Field == "allowed_origins" {
 			why = errForbidden
+			fix += " --extension-id <id> (the id chrome://extensions shows for your Gnosis extension)"
 		}
 		if strings.Contains(p.Msg, "the browser says") {
-			d.add(b.ID, "manifest "+p.Field, Fail, "%s", p.Msg)
+			d.add(b.ID, "manifest "+p.Field, Fail, "%s; run: %s", p.Msg, fix)
 		} else {
-			d.add(b.ID, "manifest "+p.Field, Fail, "%s (%s)", p.Msg, why)
+			d.add(b.ID, "manifest "+p.Field, Fail, "%s (%s); run: %s", p.Msg, why, fix)
 		}
 	}
 	if len(problems) == 0 {
@@ -177,7 +232,7 @@ func (d *doctor) browser(b Browser, named bool) {
 		d.add(b.ID, "host binary", Fail, "%s: %v (%s); run: gnosis-host install", bin, errors.Unwrap(err), errStart)
 		return
 	case st.IsDir():
-		d.add(b.ID, "host binary", Fail, "%s is a folder (%s)", bin, errStart)
+		d.add(b.ID, "host binary", Fail, "%s is a folder (%s); run: gnosis-host install --browsers %s", bin, errStart, b.ID)
 		return
 	case !executable(e.GOOS, bin, st):
 		d.add(b.ID, "host binary", Fail, "%s is not executable (%s); run: chmod +x %q", bin, errStart, bin)
@@ -192,14 +247,17 @@ func (d *doctor) browser(b Browser, named bool) {
 		return
 	}
 	d.tested[bin] = true
-	h, err := SelfTest(e.GOOS, bin, d.Timeout)
+	h, err := SelfTest(e.GOOS, bin, d.Timeout, d.settleTime())
 	switch {
 	case err != nil:
-		d.add(b.ID, "self-test", Fail, "%v", err)
+		d.add(b.ID, "self-test", Fail, "%v; run: gnosis-host install --browsers %s", err, b.ID)
 	case h.Status != "ok":
-		d.add(b.ID, "self-test", Warn, "health %s, %d capabilities%s", h.Status, h.Capabilities, providerErrors(h))
+		d.add(b.ID, "self-test", OK, "the host answers; health %s, %d capabilities (the provider and config rows say why)", h.Status, h.Capabilities)
 	default:
 		d.add(b.ID, "self-test", OK, "health ok, %d capabilities", h.Capabilities)
+	}
+	if err == nil && d.health == nil {
+		d.health = &h
 	}
 }
 
@@ -238,11 +296,11 @@ func (d *doctor) registration(b Browser) (mpath, where string, ok bool) {
 		}
 		want := join(e.GOOS, e.InstallDir(), ManifestFile)
 		if v == "" {
-			d.addLater(b.ID, "registry value", Fail, "%s has an empty default value; it must be the manifest's path (%s)", full, errNotFound)
+			d.addLater(b.ID, "registry value", Fail, "%s has an empty default value; it must be the manifest's path (%s); run: gnosis-host install --browsers %s", full, errNotFound, b.ID)
 			return "", where, false
 		}
 		if _, err := os.Stat(v); err != nil {
-			d.addLater(b.ID, "registry value", Fail, "%s names %s, which does not exist (%s); install wrote %s", full, v, errNotFound, want)
+			d.addLater(b.ID, "registry value", Fail, "%s names %s, which does not exist (%s); install wrote %s; run: gnosis-host install --browsers %s", full, v, errNotFound, want, b.ID)
 			return "", where, false
 		}
 		if !strings.EqualFold(v, want) {
@@ -317,44 +375,130 @@ func (d *doctor) config() {
 		d.add("-", "config", Warn, "%s does not exist: the host runs with no providers (gnosis-host install --munim PATH)", name)
 		return
 	}
+	cfg, problem := loadConfig(name)
+	if problem != nil {
+		d.add("-", "config", Fail, "%s: %v; fix: edit %s (where it says), or start afresh: gnosis-host install --munim PATH", name, problem, name)
+	} else {
+		d.add("-", "config", OK, "%s: %d provider(s)", name, len(cfg.Providers))
+	}
+	if d.SelfTest && d.health == nil && d.Self != "" && len(cfg.Providers) > 0 {
+		// No registered host was started: start this one to see the providers run.
+		if h, err := SelfTest(d.Env.GOOS, d.Self, d.Timeout, d.settleTime()); err == nil {
+			d.health = &h
+		}
+	}
+	for _, p := range cfg.Providers {
+		d.provider(p, name)
+	}
+}
+
+// loadConfig reads the configuration file name the way the host will when
+// a browser starts it (with the browser's environment, so without
+// MUNIM_PATH).
+func loadConfig(name string) (config.Config, error) {
 	cfg, _, problem := config.Load(func(k string) string {
 		if k == config.EnvConfig {
 			return name
 		}
 		return ""
 	})
-	if problem != nil {
-		d.add("-", "config", Fail, "%s: %v", name, problem)
-	} else {
-		d.add("-", "config", OK, "%s: %d provider(s)", name, len(cfg.Providers))
-	}
-	for _, p := range cfg.Providers {
-		if path, err := findCommand(p.Command); err != nil {
-			d.add("-", "provider "+p.Name, Fail, "command %v", err)
-		} else {
-			d.add("-", "provider "+p.Name, OK, "%s", path)
-		}
-	}
+	return cfg, problem
 }
 
-func providerErrors(h Health) string {
-	var parts []string
-	if h.Error != "" {
-		parts = append(parts, h.Error)
+// settleTime bounds the wait for the providers of the configuration to
+// finish starting: the longest startTimeout, and a little more.
+func (d *doctor) settleTime() time.Duration {
+	cfg, _ := loadConfig(d.Env.ConfigFile)
+	return StartWait(cfg)
+}
+
+// StartWait is how long to wait for every provider of cfg to finish
+// starting: its longest startTimeout (30 s when unset), plus 5 s.
+func StartWait(cfg config.Config) time.Duration {
+	longest := defaultStartTimeout
+	if len(cfg.Providers) > 0 {
+		longest = 0
 	}
-	for _, p := range h.Providers {
-		if p.State != "ready" {
-			s := p.Name + " " + p.State
-			if p.Error != "" {
-				s += ": " + p.Error
+	for _, p := range cfg.Providers {
+		t := time.Duration(p.StartTimeout)
+		if t <= 0 {
+			t = defaultStartTimeout
+		}
+		longest = max(longest, t)
+	}
+	return longest + 5*time.Second
+}
+
+// defaultStartTimeout is a provider's start-up limit when the config sets
+// none (mcpprovider.DefaultStartTimeout).
+const defaultStartTimeout = 30 * time.Second
+
+// provider checks one provider: its command exists and, when a host was
+// started, the provider got ready there.
+func (d *doctor) provider(p config.Provider, configFile string) {
+	item := "provider " + p.Name
+	fixCommand := fmt.Sprintf("fix its \"command\" in %s", configFile)
+	if p.Name == config.DefaultProvider {
+		fixCommand = "run: gnosis-host install --munim PATH"
+	}
+	path, err := findCommand(p.Command)
+	if err != nil {
+		d.add("-", item, Fail, "command %v; %s", err, fixCommand)
+		return
+	}
+	var ph *ProviderHealth
+	if d.health != nil {
+		for i := range d.health.Providers {
+			if d.health.Providers[i].Name == p.Name {
+				ph = &d.health.Providers[i]
 			}
-			parts = append(parts, s)
 		}
 	}
-	if len(parts) == 0 {
-		return ""
+	if ph == nil {
+		d.add("-", item, OK, "%s", path)
+		return
 	}
-	return " (" + strings.Join(parts, "; ") + ")"
+	var more []string
+	if ph.Stderr != "" {
+		more = strings.Split(ph.Stderr, "\n")
+	}
+	run := strings.Join(append([]string{quoteArg(p.Command)}, quoteArgs(p.Args)...), " ")
+	switch ph.State {
+	case "ready":
+		d.add("-", item, OK, "%s: ready, %d capabilities", path, ph.Capabilities)
+		return
+	case "starting":
+		d.checks = append(d.checks, Check{"-", item, Fail, fmt.Sprintf(
+			"%s: still starting after %s; fix: raise its \"startTimeout\" in %s, or run it by hand to see why it is slow: %s",
+			path, d.settleTime(), configFile, run), more})
+		return
+	}
+	var fix string
+	switch {
+	case strings.Contains(ph.Error, "(startTimeout)"):
+		fix = fmt.Sprintf("fix: raise its \"startTimeout\" in %s if it is only slow; run it by hand to see what it waits for: %s", configFile, run)
+	case strings.Contains(ph.Error, "non-JSON on stdout"):
+		fix = fmt.Sprintf("fix: point it at an MCP stdio server (%s), or make the server log to stderr", fixCommand)
+	default:
+		fix = "fix: run it by hand to see it fail: " + run
+	}
+	d.checks = append(d.checks, Check{"-", item, Fail, fmt.Sprintf("%s: %s: %s; %s", path, ph.State, ph.Error, fix), more})
+}
+
+// quoteArg quotes a for a shell when it holds spaces or quotes.
+func quoteArg(a string) string {
+	if a != "" && !strings.ContainsAny(a, " \t\"'\\$`") {
+		return a
+	}
+	return strconv.Quote(a)
+}
+
+func quoteArgs(as []string) []string {
+	out := make([]string, len(as))
+	for i, a := range as {
+		out[i] = quoteArg(a)
+	}
+	return out
 }
 
 func executable(goos, name string, st os.FileInfo) bool {

@@ -127,6 +127,9 @@ func Install(o Options) ([]Action, error) {
 		}
 		say("", "%s provider munim = %s in %s", verb("set", "would set"),
 			strings.Join(append([]string{o.Munim}, o.MunimArgs...), " "), e.ConfigFile)
+		if why := munimProblem(e.GOOS, o.Munim); why != "" {
+			say("", "warning: %s: the host will report munim down until it can start it (then run: gnosis-host doctor)", why)
+		}
 	}
 
 	// The manifest and each browser's registration.
@@ -199,6 +202,19 @@ func Install(o Options) ([]Action, error) {
 	if o.DryRun {
 		return acts, nil
 	}
+	if link := e.commandLink(); link != "" && o.Scope == User {
+		created(link)
+		ok, err := linkCommand(link, bin)
+		switch {
+		case err != nil:
+			say("", "could not link %s: %v", link, err)
+		case ok:
+			rec.Files = append(rec.Files, link)
+			say("", "linked %s to %s: you can type gnosis-host", link, bin)
+		default:
+			say("", "left %s alone: it is not a link to %s", link, bin)
+		}
+	}
 	old, err := readRecord(e.RecordFile())
 	if err != nil {
 		return acts, err
@@ -222,10 +238,14 @@ func (o Options) writeManifest(name string, data []byte) error {
 	return nil
 }
 
-// NextStep is what to tell a person after a successful install.
-const NextStep = `Next: open chrome://extensions (edge://extensions, brave://extensions, ...), turn on
+// NextStep is what to tell a person after a successful install; command is
+// how they run the host (Env.Command).
+func NextStep(command string) string {
+	return fmt.Sprintf(`Next: open chrome://extensions (edge://extensions, brave://extensions, ...), turn on
 Developer mode, click "Load unpacked" and pick the extension folder; then open the Gnosis
-options page: it should say the host is connected. If not, run: gnosis-host doctor`
+options page: it should say the host is connected. If not, run: %[1]s doctor
+Check the connection from a terminal: %[1]s call capabilities.list`, command)
+}
 
 // absCommand makes a command absolute: a path relative to the current
 // folder, or a bare name found on PATH. A bare name not found stays as given

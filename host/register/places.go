@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path"
+	"path/filepath"
 	"runtime"
 	"strings"
 )
@@ -26,6 +27,8 @@ type Env struct {
 	// ConfigFile is the gnosis-host configuration file:
 	// $GNOSIS_CONFIG, else the user config folder's gnosis/config.json.
 	ConfigFile string
+	// PathDirs are the folders of $PATH, where a shell finds commands.
+	PathDirs []string
 }
 
 // CurrentEnv reads the Env of the running process.
@@ -48,6 +51,7 @@ func CurrentEnv() (Env, error) {
 	if e.GOOS == "windows" && e.LocalAppData == "" {
 		e.LocalAppData = join("windows", home, "AppData", "Local")
 	}
+	e.PathDirs = filepath.SplitList(os.Getenv("PATH"))
 	e.ConfigFile = os.Getenv("GNOSIS_CONFIG")
 	if e.ConfigFile == "" {
 		dir, err := os.UserConfigDir()

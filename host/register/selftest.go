@@ -12,23 +12,28 @@ import (
 
 // Health is the part of a health reply the self-test reports.
 type Health struct {
-	OK           bool   `json:"ok"`
-	Status       string `json:"status"`
+	OK           bool             `json:"ok"`
+	Status       string           `json:"status"`
+	Capabilities int              `json:"capabilities"`
+	Error        string           `json:"error"`
+	Providers    []ProviderHealth `json:"providers"`
+}
+
+// ProviderHealth is one provider's entry in a health reply.
+type ProviderHealth struct {
+	Name         string `json:"name"`
+	State        string `json:"state"`
 	Capabilities int    `json:"capabilities"`
 	Error        string `json:"error"`
-	Providers    []struct {
-		Name  string `json:"name"`
-		State string `json:"state"`
-		Error string `json:"error"`
-	} `json:"providers"`
+	Stderr       string `json:"stderr"`
 }
 
 // SelfTest starts the host at bin exactly as a browser does (argv[1] = our
 // origin, plus --parent-window=0 on Windows; working folder = the binary's
-// folder), asks for health and, while a provider is starting, asks again,
-// for up to timeout (nmclient.Settle). The host is then let go by closing
-// its stdin.
-func SelfTest(goos, bin string, timeout time.Duration) (Health, error) {
+// folder) and asks for health, which must come within timeout; then, while
+// a provider is starting, asks again, for up to settle (nmclient.Settle).
+// The host is then let go by closing its stdin.
+func SelfTest(goos, bin string, timeout, settle time.Duration) (Health, error) {
 	opts := []nmclient.Option{nmclient.WithOrigin(Origin)}
 	if goos == "windows" {
 		opts = append(opts, nmclient.WithArgs("--parent-window=0"))
@@ -39,7 +44,14 @@ func SelfTest(goos, bin string, timeout time.Duration) (Health, error) {
 		return Health{}, fmt.Errorf("%w (the browser says \"Failed to start native messaging host\")", err)
 	}
 	defer c.Stop(2 * time.Second)
-	body, err := c.Settle(100*time.Millisecond, time.After(timeout))
+	if err := c.RequestID(json.RawMessage(`"self-test"`), "health", nil); err != nil {
+		return Health{}, fmt.Errorf("sending health: %w%s", err, tail(stderr.String()))
+	}
+	_, err = c.Await(`"self-test"`, time.After(timeout))
+	var body []byte
+	if err == nil {
+		body, err = c.Settle(100*time.Millisecond, time.After(settle))
+	}
 	if errors.Is(err, nmclient.ErrTimeout) {
 		return Health{}, fmt.Errorf("no health reply within %s%s", timeout, tail(stderr.String()))
 	}

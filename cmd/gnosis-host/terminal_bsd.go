@@ -1,0 +1,11 @@
+//go:build darwin || freebsd || netbsd || openbsd || dragonfly
+
+package main
+
+import "golang.org/x/sys/unix"
+
+// fromTerminal reports whether a person is at a terminal: stdin is one.
+func fromTerminal(fd uintptr) bool {
+	_, err := unix.IoctlGetTermios(int(fd), unix.TIOCGETA)
+	return err == nil
+}
