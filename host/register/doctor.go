@@ -104,8 +104,10 @@ func Count(checks []Check, s Status) int {
 func Summary(checks []Check) string {
 	fails, warns := Count(checks, Fail), Count(checks, Warn)
 	switch {
-	case fails > 0:
+	case fails > 0 && warns > 0:
 		return fmt.Sprintf("%s and %s: each FAIL row says how to fix it.", plural(fails, "check failed", "checks failed"), plural(warns, "warning", "warnings"))
+	case fails > 0:
+		return fmt.Sprintf("%s: each FAIL row says how to fix it.", plural(fails, "check failed", "checks failed"))
 	case warns > 0:
 		return fmt.Sprintf("No check failed; %s (WARN rows above).", plural(warns, "warning", "warnings"))
 	}
@@ -377,7 +379,8 @@ func (d *doctor) config() {
 	}
 	cfg, problem := loadConfig(name)
 	if problem != nil {
-		d.add("-", "config", Fail, "%s: %v; fix: edit %s (where it says), or start afresh: gnosis-host install --munim PATH", name, problem, name)
+		why := strings.TrimPrefix(problem.Error(), "config "+name+": ")
+		d.add("-", "config", Fail, "%s: %s; fix: edit %s (where it says), or start afresh: gnosis-host install --munim PATH", name, why, name)
 	} else {
 		d.add("-", "config", OK, "%s: %d provider(s)", name, len(cfg.Providers))
 	}

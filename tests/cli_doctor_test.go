@@ -1,0 +1,130 @@
+package tests
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// doctorRun runs gnosis-host doctor as h, with config body (none if ""), and
+// returns its output and exit status.
+func doctorRun(t *testing.T, h regHome, body string) (string, int) {
+	t.Helper()
+	if body != "" {
+		path := filepath.Join(h.config, "gnosis", "config.json")
+		os.MkdirAll(filepath.Dir(path), 0o755)
+		writeFile(t, path, []byte(body))
+	}
+	out, err := h.run(t, hostBin, "doctor")
+	return out, exitStatus(t, err)
+}
+
+// exitStatus is a finished command's exit status.
+func exitStatus(t *testing.T, err error) int {
+	t.Helper()
+	if err == nil {
+		return 0
+	}
+	if e, ok := err.(interface{ ExitCode() int }); ok {
+		return e.ExitCode()
+	}
+	t.Fatalf("running gnosis-host: %v", err)
+	return -1
+}
+
+// TestCLIDoctorFailsAProviderThatCannotStart: doctor starts the host,
+// sees the provider crash or hang, and fails its row with the reason, the
+// server's stderr and the fix; the summary counts failures and warnings
+// and never says all passed.
+func TestCLIDoctorFailsAProviderThatCannotStart(t *testing.T) {
+	tests := []struct {
+		name     string
+		provider func(t *testing.T) map[string]any
+		says     []string
+	}{
+		{"crash", func(t *testing.T) map[string]any { return map[string]any{"command": script(t, crashScript)} },
+			[]string{"exited (exit status 3) before answering initialize", "fix: run it by hand to see it fail: ",
+				"provider munim: its last lines on stderr:\n    munim: starting\n    munim: fatal: cannot open display :0"}},
+		{"hang", func(t *testing.T) map[string]any {
+			return map[string]any{"command": script(t, hangScript), "startTimeout": "1s"}
+		}, []string{"did not answer initialize within 1s (startTimeout)", `fix: raise its "startTimeout" in `,
+			"munim: waiting for the desktop"}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newRegHome(t)
+			out, code := doctorRun(t, h, providerConfig(t, tc.provider(t)))
+			if code != 1 {
+				t.Errorf("exit status %d, want 1", code)
+			}
+			var row string
+			for _, l := range strings.Split(out, "\n") {
+				if strings.Contains(l, "provider munim") && strings.Contains(l, "FAIL") {
+					row = l
+				}
+			}
+			if row == "" {
+				t.Fatalf("no FAIL row for provider munim:\n%s", out)
+			}
+			for _, want := range tc.says {
+				if !strings.Contains(out, want) {
+					t.Errorf("doctor output lacks %q:\n%s", want, out)
+				}
+			}
+			if strings.Contains(out, "All checks passed") || !strings.Contains(out, "1 check failed") {
+				t.Errorf("summary is wrong:\n%s", out)
+			}
+		})
+	}
+}
+
+// TestCLIDoctorCountsWarningsAndFoldsAbsentBrowsers: with nothing failing
+// but a warning, doctor exits 0, counts the warning and does not say all
+// checks passed; the browsers neither installed nor registered take one row.
+func TestCLIDoctorCountsWarningsAndFoldsAbsentBrowsers(t *testing.T) {
+	h := newRegHome(t)
+	out, code := doctorRun(t, h, "") // no config file: a warning
+	if code != 0 {
+		t.Errorf("exit status %d, want 0:\n%s", code, out)
+	}
+	if strings.Contains(out, "All checks passed") || !strings.Contains(out, "No check failed; 1 warning") {
+		t.Errorf("summary does not count the warning:\n%s", out)
+	}
+	if n := strings.Count(out, "not installed, not registered"); n != 1 {
+		t.Errorf("%d rows about absent browsers, want 1:\n%s", n, out)
+	}
+	if !strings.Contains(out, "chrome, chrome-beta, chrome-dev") {
+		t.Errorf("the absent browsers are not named:\n%s", out)
+	}
+}
+
+// TestCLIDoctorNamesTheFixOfEveryFailure: every FAIL row says what to run
+// (or edit); a broken config is located by line and column.
+func TestCLIDoctorNamesTheFixOfEveryFailure(t *testing.T) {
+	h := newRegHome(t)
+	h.haveRun(t, "chromium") // installed, not registered
+	out, code := doctorRun(t, h, "{\"providers\": [\n  {\"name\": \"munim\" \"command\": \"x\"}\n]}\n")
+	if code != 1 {
+		t.Errorf("exit status %d, want 1", code)
+	}
+	fails := 0
+	for _, l := range strings.Split(out, "\n") {
+		if f := strings.Fields(l); len(f) < 3 || f[2] != "FAIL" {
+			continue
+		}
+		fails++
+		if !strings.Contains(l, "run: gnosis-host ") && !strings.Contains(l, "fix: ") {
+			t.Errorf("FAIL row without its fix: %s", l)
+		}
+	}
+	if fails != 2 {
+		t.Errorf("%d FAIL rows, want 2 (chromium, config):\n%s", fails, out)
+	}
+	if !strings.Contains(out, "line 2, column 20: invalid character '\"' after object key:value pair") {
+		t.Errorf("the config error is not located:\n%s", out)
+	}
+	if !strings.Contains(out, "2 checks failed") {
+		t.Errorf("summary does not count the failures:\n%s", out)
+	}
+}
