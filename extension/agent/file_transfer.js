@@ -6,7 +6,8 @@
 //   file chooser opened (Page.fileChooserOpened, intercepted)
 //     → the next request lists the workspace inventory
 //     → Upload(file='relative/path') resolves to one listed file
-//   download intercepted (or an inline document such as a PDF)
+//   download intercepted (or an inline document such as a PDF, or a file
+//   the page built itself: blob: or data: URL, with its bytes)
 //     → the next request says so
 //     → Download(filename='name.ext') resolves to {url, filename}
 //
@@ -198,7 +199,9 @@ export class TransferState {
 
   /**
    * A download (or inline document) was intercepted:
-   * {url, suggestedName?, mime?, size?, inline?}.
+   * {url, suggestedName?, mime?, size?, inline?, bytes?}. bytes (a
+   * Uint8Array) holds a download the page built itself (blob: or data: URL),
+   * read when it was intercepted because its URL cannot be fetched later.
    */
   downloadIntercepted(download) {
     const suggestedName = download.suggestedName && checkFileName(download.suggestedName) === '' ? download.suggestedName : suggestName(download.url);
@@ -250,11 +253,13 @@ export class TransferState {
       return { kind: 'upload', path: entry.path, entry, chooser };
     }
     if (action.name === 'Download') {
-      if (!this._download) throw new TransferError(TRANSFER_CODES.NO_DOWNLOAD, 'Download refused: no download was intercepted. Click the download link or button first.');
+      if (!this._download) {
+        throw new TransferError(TRANSFER_CODES.NO_DOWNLOAD, 'Download refused: no download is waiting to be saved. Click the page\'s download link or its Export/Save button first; the next turn says when a download was intercepted.');
+      }
       const filename = validateDownloadName(action.args.filename, this._inventory);
       const d = this._download;
       this._download = null;
-      return { kind: 'download', filename, url: d.url, mime: d.mime, size: d.size };
+      return { kind: 'download', filename, url: d.url, mime: d.mime, size: d.size, ...(d.bytes ? { bytes: d.bytes } : {}) };
     }
     throw new TransferError(TRANSFER_CODES.INVALID_NAME, `${action.name} is not a file transfer action`);
   }

@@ -19,15 +19,25 @@
 // Download(filename=…) fetches the URL here, with the browser's cookies, and
 // streams it into the workspace (never overwriting, ≤ 256 MiB).
 //
+// Files a page builds itself (an Export button: blob: or data: URL) are
+// cancelled the same way, told apart from the extension's own exports by
+// their origin (a blob:chrome-extension:// URL, an extension referrer or
+// byExtensionId). A data: URL is decoded here; a blob: URL can only be read
+// by its own origin, so its bytes are read at once in an isolated world of
+// the controlled page (fetch, then slices through Runtime.callFunctionOn) and
+// kept until Download. Pages often revoke the URL right after the click, so
+// while the agent controls a tab its URL.revokeObjectURL takes effect after
+// BLOB_GRACE_MS instead of at once. The name is Page.downloadWillBegin's.
+//
 // Also serves extension pages' host requests (host_proxy.js).
 //
 // Rules live in file_transfer.js and the host; this file is chrome.* glue.
 
 import { host } from '../host.js';
 import { registerAction } from './executor.js';
-import { addNote, onAttach, onCdpEvent, onSessionEnd, sendCdp, sessionForTab } from './worker.js';
-import { createTransferState, formatSize, suggestName, TransferError } from './file_transfer.js';
-import { bytesToBase64, createWorkspaceClient } from './workspace_client.js';
+import { addNote, holdObservation, onAttach, onCdpEvent, onSessionEnd, sendCdp, sessionForTab } from './worker.js';
+import { checkFileName, createTransferState, formatSize, suggestName, TransferError } from './file_transfer.js';
+import { base64ToBytes, bytesToBase64, createWorkspaceClient } from './workspace_client.js';
 import { PORT_NAME, serveProxiedPort } from './host_proxy.js';
 
 const hostRequest = (method, params, opts) => host.request(method, params, opts);
@@ -53,6 +63,109 @@ function note(sessionId, text) {
 }
 
 const cdp = (sessionId, method, params) => Promise.resolve().then(() => sendCdp(sessionId, method, params));
+
+/** How long a revoked blob: URL of a controlled page stays readable. */
+const BLOB_GRACE_MS = 60000;
+/** Bytes read from the page per Runtime.callFunctionOn. */
+const BLOB_PIECE_BYTES = 4 * 1024 * 1024;
+const MAX_DOWNLOAD_BYTES = 256 * 1024 * 1024;
+/** url -> the suggested file name Page.downloadWillBegin gave a page-built download. */
+const pageDownloadNames = new Map();
+
+// Runs in the controlled page's main world (on attach and on every new
+// document): revocations of blob: URLs are deferred, so a download the page
+// starts and revokes at once can still be read.
+function keepBlobUrls(graceMs) {
+  const key = Symbol.for('gnosis.blobGrace');
+  if (URL[key]) return;
+  Object.defineProperty(URL, key, { value: true });
+  URL.revokeObjectURL = new Proxy(URL.revokeObjectURL, {
+    apply(target, self, args) { setTimeout(() => Reflect.apply(target, URL, args), graceMs); },
+  });
+}
+const KEEP_BLOB_URLS = `(${keepBlobUrls})(${BLOB_GRACE_MS});`;
+
+// Runs in an isolated world of the page, on the Blob: one piece as base64.
+async function blobPiece(start, end) {
+  const bytes = new Uint8Array(await this.slice(start, end).arrayBuffer());
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+const originOf = (u) => { try { return new URL(u).origin; } catch { return ''; } };
+/** The origin a blob: or data: download belongs to ('' for data: URLs, whose origin is opaque). */
+const blobOrigin = (url) => (/^blob:/i.test(url) ? originOf(url.slice(5)) : '');
+
+function findFrame(tree, origin) {
+  if (!origin || tree.frame.securityOrigin === origin) return tree.frame;
+  for (const child of tree.childFrames || []) {
+    const f = findFrame(child, origin);
+    if (f && f.securityOrigin === origin) return f;
+  }
+  return null;
+}
+
+/** Reads a blob: URL's bytes in the controlled page, where its origin can fetch it. */
+async function readBlobInPage(sessionId, url) {
+  const { frameTree } = await cdp(sessionId, 'Page.getFrameTree');
+  const frame = findFrame(frameTree, blobOrigin(url)) || frameTree.frame;
+  const { executionContextId } = await cdp(sessionId, 'Page.createIsolatedWorld', { frameId: frame.id, worldName: 'gnosis-download' });
+  const got = await cdp(sessionId, 'Runtime.evaluate', {
+    expression: `fetch(${JSON.stringify(url)}).then((r) => r.blob())`, contextId: executionContextId, awaitPromise: true, returnByValue: false,
+  });
+  if (got.exceptionDetails) throw new Error(`the page could not read it (${got.exceptionDetails.exception?.description?.split('\n')[0] || got.exceptionDetails.text})`);
+  const blob = got.result.objectId;
+  try {
+    const size = (await cdp(sessionId, 'Runtime.callFunctionOn', { objectId: blob, functionDeclaration: 'function () { return this.size; }', returnByValue: true })).result.value;
+    if (size > MAX_DOWNLOAD_BYTES) throw new Error(`it is ${formatSize(size)}; downloads are limited to 256 MiB`);
+    const bytes = new Uint8Array(size);
+    for (let at = 0; at < size; at += BLOB_PIECE_BYTES) {
+      const r = await cdp(sessionId, 'Runtime.callFunctionOn', {
+        objectId: blob, functionDeclaration: blobPiece.toString(), arguments: [{ value: at }, { value: Math.min(size, at + BLOB_PIECE_BYTES) }], awaitPromise: true, returnByValue: true,
+      });
+      if (r.exceptionDetails) throw new Error(`the page could not read it (${r.exceptionDetails.text})`);
+      bytes.set(base64ToBytes(r.result.value), at);
+    }
+    return bytes;
+  } finally {
+    cdp(sessionId, 'Runtime.releaseObject', { objectId: blob }).catch(() => {});
+  }
+}
+
+async function pageDownloadName(url, item) {
+  for (let i = 0; i < 10 && !pageDownloadNames.has(url); i++) await new Promise((r) => setTimeout(r, 50));
+  const named = pageDownloadNames.get(url);
+  pageDownloadNames.delete(url);
+  const fromItem = String(item.filename || '').split(/[\\/]/).pop();
+  return [named, fromItem].find((n) => n && checkFileName(n) === '') || '';
+}
+
+/** A blob: or data: download the controlled page started: its bytes are read now and kept for Download. */
+async function interceptPageBuilt(sessionId, item, url) {
+  const name = await pageDownloadName(url, item);
+  const label = name ? `'${name}'` : 'a file';
+  let bytes;
+  try {
+    if (/^data:/i.test(url)) {
+      const res = await fetch(url);
+      bytes = new Uint8Array(await res.arrayBuffer());
+      if (bytes.length > MAX_DOWNLOAD_BYTES) throw new Error(`it is ${formatSize(bytes.length)}; downloads are limited to 256 MiB`);
+    } else {
+      bytes = await readBlobInPage(sessionId, url);
+    }
+  } catch (err) {
+    note(sessionId, `The page started a download (${label}), but it could not be saved: ${err?.message || err}. Click its button again to retry, or tell the user (CallUser).`);
+    return;
+  }
+  await intercepted(sessionId, { url, suggestedName: name, mime: item.mime || undefined, size: bytes.length, bytes, inline: false });
+}
+
+/** True for a download the extension itself started (the panel's Export). */
+function ownDownload(item, url) {
+  const origin = chrome.runtime.getURL('').replace(/\/$/, '');
+  return item.byExtensionId === chrome.runtime.id || url.startsWith(`blob:${origin}`) || String(item.referrer || '').startsWith(origin);
+}
 
 /** Content types shown inline that the agent treats as a download. */
 const INLINE_DOCUMENTS = new Set(['application/pdf', 'application/octet-stream', 'application/zip', 'application/x-pdf']);
@@ -102,20 +215,30 @@ async function onDocumentPaused(sessionId, p) {
 
 async function onDownloadCreated(item) {
   if (item.state !== 'in_progress') return;
-  if (!/^https?:/i.test(item.finalUrl || item.url || '')) return; // the panel's own exports (blob:) pass
+  const url = item.finalUrl || item.url || '';
+  const pageBuilt = /^(blob|data):/i.test(url);
+  if (!pageBuilt && !/^https?:/i.test(url)) return;
+  if (pageBuilt && ownDownload(item, url)) return; // the panel's own exports pass
   const candidates = [...attachedTabs].filter(([sessionId, tabId]) => sessionForTab(tabId)?.sessionId === sessionId);
   if (candidates.length !== 1) return; // not ours to stop, or ambiguous
   const [sessionId, tabId] = candidates[0];
   // A download the user starts elsewhere during a task is left alone: the
-  // agent's comes from the controlled tab's site.
-  if (item.referrer) {
+  // agent's comes from the controlled tab's site (a blob: URL carries its origin).
+  const from = blobOrigin(url) || (item.referrer ? originOf(item.referrer) : '');
+  if (from) {
     const tab = await chrome.tabs.get(tabId).catch(() => null);
-    const origin = (u) => { try { return new URL(u).origin; } catch { return ''; } };
-    if (tab && origin(tab.url) !== origin(item.referrer)) return;
+    if (tab && originOf(tab.url) !== from) return;
+  } else if (pageBuilt) {
+    return; // a data: URL with no referrer cannot be attributed
   }
   await chrome.downloads.cancel(item.id).catch(() => {});
   chrome.downloads.erase({ id: item.id }).catch(() => {});
-  const url = item.finalUrl || item.url;
+  if (pageBuilt) {
+    const reading = interceptPageBuilt(sessionId, item, url);
+    holdObservation(sessionId, reading);
+    await reading;
+    return;
+  }
   await intercepted(sessionId, {
     url,
     suggestedName: suggestName(url),
@@ -193,13 +316,15 @@ export async function downloadAction(args, env) {
   let r;
   try { r = st.resolve({ name: 'Download', args }); } catch (err) { return refused(err); }
   try {
-    const saved = await workspace.saveFromUrl(r.filename, r.url);
+    const saved = r.bytes
+      ? { ...(await workspace.save(r.filename, r.bytes)), mime: r.mime || 'application/octet-stream' }
+      : await workspace.saveFromUrl(r.filename, r.url);
     return { text: `saved ${saved.path} (${formatSize(saved.size)}, ${saved.mime}) into the workspace` };
   } catch (err) {
     // Keep the download pending so the model can try another name.
-    if (err.code === 'FILE_EXISTS' || err.code === 'INVALID_NAME') st.downloadIntercepted({ url: r.url, mime: r.mime, size: r.size });
+    if (err.code === 'FILE_EXISTS' || err.code === 'INVALID_NAME') st.downloadIntercepted({ url: r.url, mime: r.mime, size: r.size, bytes: r.bytes });
     let hint = err.code === 'FILE_EXISTS' ? '; choose another name' : '';
-    if (err.code === 'DOWNLOAD_FAILED') {
+    if (err.code === 'DOWNLOAD_FAILED' && !r.bytes) {
       // The worker fetches with the page's cookies, which needs access to that site.
       const origin = new URL(r.url).origin;
       const granted = await chrome.permissions.contains({ origins: [`${origin}/*`] }).catch(() => true);
@@ -221,6 +346,14 @@ export function initTransfers() {
     attachedTabs.set(sessionId, tabId);
     await cdp(sessionId, 'Page.setInterceptFileChooserDialog', { enabled: true }).catch(() => {});
     await cdp(sessionId, 'Fetch.enable', { patterns: [{ resourceType: 'Document', requestStage: 'Response' }] }).catch(() => {});
+    await cdp(sessionId, 'Page.addScriptToEvaluateOnNewDocument', { source: KEEP_BLOB_URLS }).catch(() => {});
+    await cdp(sessionId, 'Runtime.evaluate', { expression: KEEP_BLOB_URLS }).catch(() => {});
+  });
+  onCdpEvent(({ method, params }) => {
+    if (method === 'Page.downloadWillBegin' && /^(blob|data):/i.test(params.url || '')) {
+      pageDownloadNames.set(params.url, params.suggestedFilename);
+      if (pageDownloadNames.size > 50) pageDownloadNames.delete(pageDownloadNames.keys().next().value);
+    }
   });
   onCdpEvent(({ sessionId, method, params }) => {
     if (method === 'Page.fileChooserOpened') onChooser(sessionId, params);

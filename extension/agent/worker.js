@@ -49,6 +49,21 @@ export function addNote(sessionId, text) {
   mustSession(sessionId).notes.push(String(text));
 }
 
+/** Longest an observation waits for work that will queue a note (a download being read). */
+const HOLD_MAX_MS = 15000;
+
+/**
+ * Makes the session's next observation wait (at most HOLD_MAX_MS) until
+ * promise settles, so a note it queues (a download the page built, still
+ * being read) reaches the very next request.
+ */
+export function holdObservation(sessionId, promise) {
+  const s = sessions.get(String(sessionId));
+  if (!s) return;
+  const p = Promise.resolve(promise).catch(() => {}).finally(() => s.holds.delete(p));
+  s.holds.add(p);
+}
+
 /** The session whose task currently controls tabId, if any: {sessionId, windowId}. */
 export function sessionForTab(tabId) {
   for (const [sessionId, s] of sessions) if (s.attached && s.tabId === tabId) return { sessionId, windowId: s.windowId };
@@ -177,6 +192,7 @@ function ensureAttached(s) {
 async function observe(s) {
   ensureAttached(s);
   await settle(s, 0);
+  if (s.holds.size) await Promise.race([Promise.all([...s.holds]), sleep(HOLD_MAX_MS)]);
   const target = { tabId: s.tabId };
   const metrics = await chrome.debugger.sendCommand(target, 'Page.getLayoutMetrics');
   const shot = await chrome.debugger.sendCommand(target, 'Page.captureScreenshot', { format: 'jpeg', quality: 75 });
@@ -311,7 +327,7 @@ export function init() {
     port.onMessage.addListener((msg) => {
       if (msg?.type === 'hello' && typeof msg.sessionId === 'string' && !sessionId) {
         sessionId = msg.sessionId;
-        sessions.set(sessionId, { id: sessionId, port, windowId: msg.windowId, attached: false, notes: [] });
+        sessions.set(sessionId, { id: sessionId, port, windowId: msg.windowId, attached: false, notes: [], holds: new Set() });
         port.postMessage({ type: 'ready' });
         panelChanged(msg.windowId);
       }
