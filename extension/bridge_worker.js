@@ -134,7 +134,8 @@ async function readGrants(origin) {
  * Sets the origin's grants in the host's configuration. Capabilities the page
  * did not show (a provider that listed its tools after the page loaded) keep
  * what the host decides for them now, so saving never changes what was not
- * on screen. Only ever called for the extension's own pages.
+ * on screen; when nothing differs, nothing is written. Only ever called for
+ * the extension's own pages.
  */
 async function writeGrants(origin, grants) {
   requireOrigin(origin);
@@ -142,6 +143,11 @@ async function writeGrants(origin, grants) {
   const now = await host.request('policy.get', { origin }, { timeoutMs: 10_000 });
   if (!now.ok) return { ok: false, error: hostError(now) };
   const merged = now.configured ? { ...now.decisions, ...shown } : shown;
+  // Nothing to change: no write, so grants the host holds for capabilities not
+  // registered right now (a provider still starting) are not dropped.
+  if (now.configured && Object.entries(merged).every(([name, d]) => now.decisions[name] === d)) {
+    return { ok: true, origin, configured: true, decisions: now.decisions };
+  }
   const reply = await host.request('policy.set', { origin, grants: merged }, { timeoutMs: 10_000 });
   if (!reply.ok) return { ok: false, error: hostError(reply) };
   return { ok: true, origin, configured: !!reply.configured, decisions: reply.decisions || {} };

@@ -201,7 +201,7 @@ export function seedPreferences(userDataDir, { grantOrigins = [], downloadDir, e
  *
  * Returns an Env: {context, userDataDir, dir, callLog, configPath, worker(),
  * evalInWorker(fn, arg), openOptions(query), newPage(url), calls(),
- * waitForCalls(n), close()}.
+ * waitForCalls(n), config(), notesCalls(), screenshot(target, name), close()}.
  */
 export async function launch(opts = {}) {
   const dir = tempDir();
