@@ -14,7 +14,9 @@ build:
 
 # One line for a newcomer: build, copy to the per-user place, and register with every supported
 # browser (Chrome and its channels, Chromium, Edge and its channels, Brave, Vivaldi), installed or
-# not yet, so a browser installed later finds the host too. Extra flags: make install ARGS='--munim PATH'.
+# not yet, so a browser installed later finds the host too. When ~/.local/bin is on PATH it links
+# gnosis-host there, so `gnosis-host` works from any terminal; otherwise it prints the full path to run.
+# Extra flags: make install ARGS='--munim PATH'.
 install: build
 	./$(HOST) install --browsers all $(ARGS)
 
