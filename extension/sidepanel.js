@@ -237,8 +237,14 @@ async function restoreQuestion(conversationId, records, question) {
   taskSeq = taskRec.seq;
   session = newSession(conversationId, b, null);
   session.restoreWaiting({ task: taskRec.text, step: steps.length ? Math.max(...steps) : 0, tabId: question.tabId });
+  // The question moves from the past records to the live log, where its answer follows.
+  $('past').querySelector(`li[data-seq="${question.seq}"]`)?.remove();
   const li = addEntry('outcome question', `The agent asks: ${question.text}`);
   li.dataset.outcome = 'call_user';
+  const hint = document.createElement('span');
+  hint.className = 'hint';
+  hint.textContent = 'Type your answer below and press Reply to continue the task, or Stop to end it.';
+  li.append(hint);
   setStatus('waiting', '');
 }
 

@@ -1,7 +1,27 @@
 // Shared pieces of the browser agent's end-to-end tests: the target page the
 // scripted model plays on, and helpers to drive the Side Panel (opened as an
 // ordinary extension tab) against it.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { waitFor } from './harness.js';
+
+/**
+ * Saves a PNG of the panel (narrowed to a side panel's width) as
+ * <dir>/agent_<name>.png, dir being $GNOSIS_E2E_SHOTS or <tmp>/gnosis-e2e-shots;
+ * returns its path.
+ */
+export async function shootPanel(panel, name, { width = 420, height = 720 } = {}) {
+  const dir = process.env.GNOSIS_E2E_SHOTS || path.join(os.tmpdir(), 'gnosis-e2e-shots');
+  fs.mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, `agent_${name}.png`);
+  const before = panel.viewportSize();
+  await panel.setViewportSize({ width, height });
+  await panel.waitForTimeout(100);
+  await panel.screenshot({ path: file });
+  if (before) await panel.setViewportSize(before);
+  return file;
+}
 
 /** The page the agent works on: every interaction is logged in window.events. */
 export const TARGET_HTML = `<!doctype html>

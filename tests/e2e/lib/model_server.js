@@ -10,7 +10,8 @@ import http from 'node:http';
 /**
  * Starts the server.
  * @param {(req:{n:number, body:object, headers:object}) => Promise<Answer>|Answer} script
- *   Answer: {content, usage?, stream?: boolean} — a completion (streams when the request asked to);
+ *   Answer: {content, usage?, stream?: boolean} — a completion (streams when the request asked to;
+ *           usage null: no usage in the reply);
  *           {status, headers?, body?} — a raw reply (faults);
  *           {hang: true} — accept and never answer (the connection stays open).
  * @returns {Promise<{url:string, origin:string, requests:object[], close():Promise<void>}>}
@@ -44,7 +45,8 @@ export async function startModelServer(script) {
         res.writeHead(answer.status, { 'content-type': 'application/json', ...(answer.headers || {}) });
         return res.end(answer.body ?? '');
       }
-      const usage = answer.usage || { prompt_tokens: 100 + entry.n, completion_tokens: 20, total_tokens: 120 + entry.n };
+      // usage: null plays a server that reports no usage at all.
+      const usage = answer.usage === null ? undefined : answer.usage || { prompt_tokens: 100 + entry.n, completion_tokens: 20, total_tokens: 120 + entry.n };
       const stream = answer.stream ?? body.stream === true;
       if (!stream) {
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -61,7 +63,7 @@ export async function startModelServer(script) {
         res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: c.slice(i, i + size) } }] })}\n\n`);
       }
       res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`);
-      res.write(`data: ${JSON.stringify({ choices: [], usage })}\n\n`);
+      if (usage) res.write(`data: ${JSON.stringify({ choices: [], usage })}\n\n`);
       res.end('data: [DONE]\n\n');
     });
   });
