@@ -140,7 +140,9 @@ func startTestServer(t testing.TB, cfg Config, opts ...Option) *harness {
 	logger := zerolog.New(h.log)
 	opts = append([]Option{WithLogger(logger), WithBackoff(50*time.Millisecond, 400*time.Millisecond, 30*time.Second)}, opts...)
 	h.prov = New(cfg, opts...)
-	h.rt = runtime.New(runtime.WithProvider(h.prov), runtime.WithLogger(logger), runtime.WithEvents(h.events.add))
+	// These tests are about the provider: the policy allows every call.
+	allowAll := runtime.Policy{Default: runtime.Rule{Allow: []string{"*"}}}
+	h.rt = runtime.New(runtime.WithProvider(h.prov), runtime.WithLogger(logger), runtime.WithEvents(h.events.add), runtime.WithPolicy(allowAll))
 	if err := h.rt.Start(context.Background()); err != nil {
 		t.Fatalf("Start: %v", err)
 	}
