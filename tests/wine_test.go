@@ -318,7 +318,18 @@ func TestWine(t *testing.T) {
 		if !h.OK || h.Status != "ok" || len(h.Providers) != 1 || h.Providers[0].State != "ready" || h.Capabilities < 10 {
 			t.Fatalf("health under Wine: %+v\nstderr:\n%s", h, stderr.String())
 		}
-		b, err := c.Call("execute", map[string]any{"capability": "computer.echo", "arguments": map[string]any{"path": `C:\Program Files\x y`}}, nil)
+		// install grants nothing: the user grants a site (policy.set writes
+		// the config atomically, on Windows too), then that site's call runs.
+		const site = "https://chat.example"
+		if b, err := c.Call("execute", map[string]any{"capability": "computer.echo", "arguments": map[string]any{}, "origin": site}, nil); err != nil ||
+			!bytes.Contains(b, []byte(`"FORBIDDEN"`)) {
+			t.Errorf("execute before any grant under Wine: %s (%v), want FORBIDDEN", b, err)
+		}
+		if b, err := c.Call("policy.set", map[string]any{"origin": site, "grants": map[string]string{"computer.echo": "allow"}}, nil); err != nil ||
+			!bytes.Contains(b, []byte(`"ok":true`)) {
+			t.Fatalf("policy.set under Wine: %s (%v)", b, err)
+		}
+		b, err := c.Call("execute", map[string]any{"capability": "computer.echo", "arguments": map[string]any{"path": `C:\Program Files\x y`}, "origin": site}, nil)
 		if err != nil || !bytes.Contains(b, []byte(`"ok":true`)) || !bytes.Contains(b, []byte(`C:\\\\Program Files\\\\x y`)) {
 			t.Errorf("execute computer.echo under Wine: %s (%v)", b, err)
 		}
