@@ -306,13 +306,10 @@ test('a 403 from a local model server explains the origin setting instead of ret
   }
 });
 
-test('a content script can hand a task to the open panel, which runs it on that tab (Page Assistant path)', async () => {
+test('a content script cannot hand a task to the open panel: only the Page Assistant\'s frame may', async () => {
   const targetUrl = site.url('/target.html?page-task');
   const { panel, target } = await openPanelAndTarget(env, targetUrl);
-  const model = await startModelServer(({ body }) => {
-    const task = textOf(body.messages[0]);
-    return act('Done.', `Finished(content='ran: ${/The user's task: (.*)/.exec(task)[1]}')`);
-  });
+  const model = await startModelServer(() => act('Done.', "Finished(content='must not run')"));
   try {
     await storeSettings(panel, { ...fast, apiUrl: model.url, model: 'venus-test' });
     const reply = await env.evalInWorker(async (url) => {
@@ -323,11 +320,10 @@ test('a content script can hand a task to the open panel, which runs it on that 
       });
       return res.result;
     }, targetUrl);
-    assert.deepEqual(reply, { ok: true });
-    const end = await outcome(panel);
-    assert.equal(end.outcome, 'finished', end.text);
-    assert.match(end.text, /ran: from the page/);
-    assert.match(await panel.textContent('#log'), /Controlling tab: Agent target http:\/\/127\.0\.0\.1:\d+\/target\.html\?page-task/);
+    assert.deepEqual(reply, { ok: false, error: 'agent.pageTask is not accepted from content' });
+    await panel.waitForTimeout(300);
+    assert.equal(model.requests.length, 0);
+    assert.equal(await panel.locator('#log li').count(), 0);
   } finally {
     await model.close();
     await panel.close();
@@ -335,7 +331,7 @@ test('a content script can hand a task to the open panel, which runs it on that 
   }
 });
 
-test('agent messages from web pages are refused; a page task with no panel open gets an actionable error', async () => {
+test('agent messages from web pages and content scripts are refused', async () => {
   const targetUrl = site.url('/target.html?no-panel');
   const target = await env.newPage(targetUrl);
   try {
@@ -351,8 +347,7 @@ test('agent messages from web pages are refused; a page task with no panel open 
       return res.result;
     }, targetUrl);
     assert.deepEqual(reply.attach, { ok: false, error: 'agent.attach is not accepted from content' });
-    assert.equal(reply.page.ok, false);
-    assert.match(reply.page.error, /Open the Gnosis side panel/);
+    assert.deepEqual(reply.page, { ok: false, error: 'agent.pageTask is not accepted from content' });
   } finally {
     await target.close();
   }

@@ -61,7 +61,7 @@ test('every other action works on a real page, new tabs are followed, CallUser c
     async (b) => { expect(b, /URL: http:\/\/127\.0\.0\.1:\d+\/second\.html/); return act(`Launch(url='${site.url('/third.html')}')`); },
     async (b) => { expect(b, /opened .*third\.html in a new tab/); expect(b, /URL: .*third\.html\nTitle: Third/); return act('Wait()'); },
     async (b) => { expect(b, /waited 2\.5 s/); return act("CallUser(content='Which colour?')"); },
-    async (b) => { expect(b, /The user replied: blue please/); return act("Finished(content='blue chosen')"); },
+    async (b) => { expect(b, /You asked the user \(CallUser\): Which colour\?\n\nThe user answered your question: blue please\n\nContinue the task/); return act("Finished(content='blue chosen')"); },
   ];
   let events;
   let selection;
