@@ -176,6 +176,9 @@ func (p Policy) HasExact(origin string) bool {
 	return ok
 }
 
+// MatchPattern reports whether a capability pattern of a Rule matches name.
+func MatchPattern(pattern, name string) bool { return globMatch(pattern, name) }
+
 // globMatch matches s against pattern, where '*' matches any (possibly
 // empty) run of characters and everything else matches itself.
 func globMatch(pattern, s string) bool {

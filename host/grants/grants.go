@@ -134,6 +134,9 @@ func (g *Grants) set(params json.RawMessage) (any, error) {
 	}
 	g.writeMu.Lock()
 	defer g.writeMu.Unlock()
+	if old, ok := g.rt.Policy().Origins[o]; ok {
+		rule = keepUnseen(rule, old, g.registered())
+	}
 	if err := writeOrigin(g.configPath, o, rule); err != nil {
 		return nil, runtime.Errorf(runtime.CodeExecutionError, "saving the grants: %v", err)
 	}
@@ -190,4 +193,49 @@ func trimJSON(err error) string {
 		return "missing"
 	}
 	return strings.TrimPrefix(err.Error(), "json: ")
+}
+
+// registered returns the provider capabilities registered now.
+func (g *Grants) registered() []string {
+	var names []string
+	for _, s := range g.rt.List() {
+		if !strings.HasPrefix(s.Name, runtime.MetaPrefix+".") {
+			names = append(names, s.Name)
+		}
+	}
+	return names
+}
+
+// keepUnseen carries over the entries of old that concern no capability
+// registered now and that the user's new choice does not name: the grants
+// of a provider that is down or still starting survive a save made while
+// its tools were not on the page.
+func keepUnseen(rule, old runtime.Rule, registered []string) runtime.Rule {
+	named := map[string]bool{}
+	for _, l := range [][]string{rule.Allow, rule.Ask, rule.Deny} {
+		for _, n := range l {
+			named[n] = true
+		}
+	}
+	unseen := func(pattern string) bool {
+		if named[pattern] {
+			return false
+		}
+		for _, n := range registered {
+			if runtime.MatchPattern(pattern, n) {
+				return false
+			}
+		}
+		return true
+	}
+	keep := func(dst, src []string) []string {
+		for _, p := range src {
+			if unseen(p) {
+				dst = append(dst, p)
+			}
+		}
+		sort.Strings(dst)
+		return dst
+	}
+	return runtime.Rule{Allow: keep(rule.Allow, old.Allow), Ask: keep(rule.Ask, old.Ask), Deny: keep(rule.Deny, old.Deny)}
 }
