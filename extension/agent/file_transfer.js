@@ -259,7 +259,7 @@ export class TransferState {
       const filename = validateDownloadName(action.args.filename, this._inventory);
       const d = this._download;
       this._download = null;
-      return { kind: 'download', filename, url: d.url, mime: d.mime, size: d.size, ...(d.bytes ? { bytes: d.bytes } : {}) };
+      return { kind: 'download', filename, url: d.url, mime: d.mime, size: d.size, ...(d.referrer ? { referrer: d.referrer } : {}), ...(d.bytes ? { bytes: d.bytes } : {}) };
     }
     throw new TransferError(TRANSFER_CODES.INVALID_NAME, `${action.name} is not a file transfer action`);
   }

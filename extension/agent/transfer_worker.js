@@ -158,7 +158,7 @@ async function interceptPageBuilt(sessionId, item, url) {
     note(sessionId, `The page started a download (${label}), but it could not be saved: ${err?.message || err}. Click its button again to retry, or tell the user (CallUser).`);
     return;
   }
-  await intercepted(sessionId, { url, suggestedName: name, mime: item.mime || undefined, size: bytes.length, bytes, inline: false });
+  await intercepted(sessionId, { url, referrer: item.referrer || undefined, suggestedName: name, mime: item.mime || undefined, size: bytes.length, bytes, inline: false });
 }
 
 /** True for a download the extension itself started (the panel's Export). */
@@ -202,6 +202,7 @@ async function onDocumentPaused(sessionId, p) {
     // The note is queued before the navigation ends, so the next observation carries it.
     await intercepted(sessionId, {
       url: p.request.url,
+      referrer: p.request.headers?.Referer || undefined,
       suggestedName: suggestName(p.request.url, disposition),
       mime: type || undefined,
       size: headers['content-length'] !== undefined && Number.isFinite(size) ? size : undefined,
@@ -241,6 +242,7 @@ async function onDownloadCreated(item) {
   }
   await intercepted(sessionId, {
     url,
+    referrer: item.referrer || undefined,
     suggestedName: suggestName(url),
     mime: item.mime || undefined,
     size: item.totalBytes > 0 ? item.totalBytes : undefined,
@@ -316,13 +318,15 @@ export async function downloadAction(args, env) {
   let r;
   try { r = st.resolve({ name: 'Download', args }); } catch (err) { return refused(err); }
   try {
+    // Where the file came from goes with it (Windows marks it as from the internet).
+    const source = { url: r.url, referrer: r.referrer };
     const saved = r.bytes
-      ? { ...(await workspace.save(r.filename, r.bytes)), mime: r.mime || 'application/octet-stream' }
-      : await workspace.saveFromUrl(r.filename, r.url);
+      ? { ...(await workspace.save(r.filename, r.bytes, { source })), mime: r.mime || 'application/octet-stream' }
+      : await workspace.saveFromUrl(r.filename, r.url, { source });
     return { text: `saved ${saved.path} (${formatSize(saved.size)}, ${saved.mime}) into the workspace` };
   } catch (err) {
     // Keep the download pending so the model can try another name.
-    if (err.code === 'FILE_EXISTS' || err.code === 'INVALID_NAME') st.downloadIntercepted({ url: r.url, mime: r.mime, size: r.size, bytes: r.bytes });
+    if (err.code === 'FILE_EXISTS' || err.code === 'INVALID_NAME') st.downloadIntercepted({ url: r.url, referrer: r.referrer, mime: r.mime, size: r.size, bytes: r.bytes });
     let hint = err.code === 'FILE_EXISTS' ? '; choose another name' : '';
     if (err.code === 'DOWNLOAD_FAILED' && !r.bytes) {
       // The worker fetches with the page's cookies, which needs access to that site.

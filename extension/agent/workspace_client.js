@@ -122,10 +122,15 @@ export function createWorkspaceClient({ request, timeoutMs = 60000 }) {
      * Saves bytes (a Uint8Array, ArrayBuffer, ReadableStream such as a
      * fetch Response body, or an (async) iterable of chunks) as a new file
      * called name. Never overwrites: FILE_EXISTS if the name is taken.
+     * origin.url and origin.referrer say where the file came from (the host
+     * records them in the file's Mark-of-the-Web on Windows).
      * @returns {Promise<{path: string, size: number}>}
      */
-    async save(name, source, { signal, onProgress, maxBytes = DOWNLOAD_MAX_BYTES, pieceBytes = APPEND_PIECE_BYTES } = {}) {
-      const { handle } = await call('workspace.create', { name }, signal);
+    async save(name, source, { signal, onProgress, maxBytes = DOWNLOAD_MAX_BYTES, pieceBytes = APPEND_PIECE_BYTES, source: origin } = {}) {
+      const params = { name };
+      if (typeof origin?.url === 'string' && origin.url) params.url = origin.url;
+      if (typeof origin?.referrer === 'string' && origin.referrer) params.referrer = origin.referrer;
+      const { handle } = await call('workspace.create', params, signal);
       let written = 0;
       try {
         const buf = new Uint8Array(pieceBytes); // reused: each piece is encoded before its request is sent
@@ -169,7 +174,7 @@ export function createWorkspaceClient({ request, timeoutMs = 60000 }) {
      * @param {{fetch?: Function, signal?: AbortSignal, onProgress?: Function, maxBytes?: number}} [opts]
      * @returns {Promise<{path: string, size: number, mime: string}>}
      */
-    async saveFromUrl(name, url, { fetch = (...a) => globalThis.fetch(...a), signal, onProgress, maxBytes = DOWNLOAD_MAX_BYTES } = {}) {
+    async saveFromUrl(name, url, { fetch = (...a) => globalThis.fetch(...a), signal, onProgress, maxBytes = DOWNLOAD_MAX_BYTES, source = { url } } = {}) {
       let res;
       try {
         res = await fetch(url, { credentials: 'include', signal });
@@ -186,7 +191,7 @@ export function createWorkspaceClient({ request, timeoutMs = 60000 }) {
         await res.body?.cancel?.().catch(() => {});
         throw new WorkspaceError('FILE_TOO_LARGE', `the download is ${declared} bytes; downloads are limited to ${maxBytes / MiB} MiB`);
       }
-      const saved = await client.save(name, res.body ?? new Uint8Array(await res.arrayBuffer()), { signal, onProgress, maxBytes });
+      const saved = await client.save(name, res.body ?? new Uint8Array(await res.arrayBuffer()), { signal, onProgress, maxBytes, source });
       return { ...saved, mime: (res.headers.get('content-type') || 'application/octet-stream').split(';')[0].trim() };
     },
   };

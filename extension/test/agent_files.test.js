@@ -192,6 +192,17 @@ test('host workspace: chooser → inventory → Upload → the file\'s bytes, in
   assert.ok(Buffer.from(large.bytes).equals(Buffer.from(big)));
 });
 
+test('host workspace: a saved download tells the host where it came from (url, referrer), and only strings', async () => {
+  const creates = [];
+  const watching = createWorkspaceClient({ request: (m, p, o) => { if (m === 'workspace.create') creates.push(p); return host.request(m, p, o); } });
+  await watching.save('from-web.txt', new TextEncoder().encode('x'), { source: { url: 'https://files.example/a.txt', referrer: 'https://app.example/page' } });
+  await watching.save('no-source.txt', new TextEncoder().encode('x'), { source: { url: 42 } });
+  assert.deepEqual(creates, [
+    { name: 'from-web.txt', url: 'https://files.example/a.txt', referrer: 'https://app.example/page' },
+    { name: 'no-source.txt' },
+  ]);
+});
+
 test('host workspace: reads are confined to the folder', async () => {
   for (const [path, code] of [['../secret.txt', 'FORBIDDEN'], [join(tmp, 'secret.txt'), 'FORBIDDEN'], ['missing.txt', 'FILE_NOT_FOUND']]) {
     await assert.rejects(ws.readFile(path), (e) => e instanceof WorkspaceError && e.code === code, path);
