@@ -5,9 +5,10 @@
 // Each panel holds a runtime port named 'agent'; when the port disconnects
 // (panel closed, reloaded) the debugger is detached at once. Tabs opened by
 // the attached tab (links with target=_blank, window.open) or by Launch are
-// followed. Handlers accept only this extension's pages, except
-// agent.pageTask and agent.pageStop, which the Page Assistant's content script
-// uses to hand a task (or a Stop) to the open panel of its window.
+// followed. Handlers accept only this extension's pages; agent.pageTask and
+// agent.pageStop come from the Page Assistant's frame (an extension page
+// embedded in the tab), which hands a task (or a Stop) to the open panel of
+// its window. Content scripts cannot submit tasks.
 
 import { execute, viewportFromMetrics } from './executor.js';
 import { platformOf } from './hotkey.js';
