@@ -2,8 +2,8 @@
 // built from the chat bridge's and the browser agent's handlers, with the
 // sender checked on every message (router.js). Feature logic lives in the
 // imported modules; this file is only the glue.
-import { senderKind, route, mergeHandlers } from './router.js';
-import { handlers as bridgeHandlers, init as initBridge } from './bridge_worker.js';
+import { senderKind, route, mergeHandlers } from './shared/router.js';
+import { handlers as bridgeHandlers, init as initBridge } from './bridge/worker.js';
 import { handlers as agentHandlers, init as initAgent } from './agent/worker.js';
 import { handlers as pageAssistantHandlers, init as initPageAssistant } from './agent/page_assistant_worker.js';
 

@@ -16,7 +16,7 @@
 //
 // Pure module: records come from conversation_store.js, nothing is fetched.
 
-import { CodedError } from './coded_error.js';
+import { CodedError } from '../shared/coded_error.js';
 import { fillTemplate, formatDate } from './prompt.js';
 
 /** Most rounds of text history replayed. */

@@ -14,7 +14,7 @@
 // Pure module: no chrome.* calls; the inventory comes from an injected
 // function (workspace_client.js list()).
 
-import { CodedError } from './coded_error.js';
+import { CodedError } from '../shared/coded_error.js';
 import { formatBytes } from './context_manager.js';
 
 const MiB = 1024 * 1024;

@@ -7,7 +7,7 @@
 // usage figures. fetch, sleep and the clock are injected, so the module runs
 // under node --test without a network or real waiting.
 
-import { CodedError } from './coded_error.js';
+import { CodedError } from '../shared/coded_error.js';
 import { backoffDelay, classifyStatus, localForbiddenMessage, parseRetryAfter } from './retry_policy.js';
 
 /** An error the loop shows to the user; code is stable. */

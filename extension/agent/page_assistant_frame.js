@@ -13,7 +13,7 @@
 // bar or makes it translucent; while it does, the input takes no typing and
 // Run is refused (the state machine decides; the bar says why).
 
-import { cappedExponential } from '../backoff.js';
+import { cappedExponential } from '../shared/backoff.js';
 import { FRAME_PORT } from './page_assistant_settings.js';
 
 const S = globalThis.__gnosisPageAssistantState;

@@ -11,7 +11,7 @@ export const PAGE_ORIGINS = Object.freeze(['http://*/*', 'https://*/*']);
 /** The registered content script's id. */
 export const SCRIPT_ID = 'gnosis-page-assistant';
 /** The content script: it only places the bar's frame (the bar is FRAME_PAGE). */
-export const SCRIPT_FILES = Object.freeze(['page_assistant.js']);
+export const SCRIPT_FILES = Object.freeze(['agent/page_assistant.js']);
 /** The bar: an extension page the content script embeds in an iframe, out of the page's reach. */
 export const FRAME_PAGE = 'agent/page_assistant_frame.html';
 /** Name of the runtime port the bar's frame holds to the worker. */

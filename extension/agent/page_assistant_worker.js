@@ -16,7 +16,7 @@
 // it (the panel relays them here with pageAssistant.relay), and hands tasks and
 // Stop to worker.js (agent.pageTask, agent.pageStop), which owns the panel ports.
 
-import { senderKind } from '../router.js';
+import { senderKind } from '../shared/router.js';
 import { onPanelChange, panelOpen } from './worker.js';
 import { ENABLED_KEY, FRAME_PORT, PAGE_ORIGINS, PERMISSION_MESSAGE, SCRIPT_FILES, SCRIPT_ID } from './page_assistant_settings.js';
 

@@ -1,6 +1,6 @@
 // Building the messages of one model request.
 //
-// The system prompt is a text file written by us (prompts/venus_system.txt)
+// The system prompt is a text file written by us (agent/prompts/venus_system.txt)
 // filled with the date, the task and the viewport. The request carries the
 // task, a text trajectory of earlier rounds, and at most three screenshots:
 // the two previous observations and the current one. Part 2's context

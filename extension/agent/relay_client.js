@@ -12,7 +12,7 @@
 //
 // Pure module: request is injected (host.request of the native client).
 
-import { CodedError } from './coded_error.js';
+import { CodedError } from '../shared/coded_error.js';
 import { base64ToBytes } from './workspace_client.js';
 
 /** Host error codes after which retrying cannot help (configuration, policy, bad request). */

@@ -6,7 +6,7 @@
 // header wins when present (still capped, so a hostile server cannot park the
 // agent). Pure module: clocks and randomness are injected.
 
-import { cappedExponential } from '../backoff.js';
+import { cappedExponential } from '../shared/backoff.js';
 
 const RETRY_STATUS = new Set([408, 409, 425, 429]);
 

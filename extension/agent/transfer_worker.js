@@ -33,14 +33,19 @@
 //
 // Rules live in file_transfer.js and the host; this file is chrome.* glue.
 
-import { host } from '../host.js';
+import { host } from '../shared/host.js';
 import { registerAction } from './executor.js';
-import { addNote, holdObservation, onAttach, onCdpEvent, onSessionEnd, sendCdp, sessionForTab } from './worker.js';
 import { checkFileName, createTransferState, formatSize, suggestName, TransferError } from './file_transfer.js';
 import { base64ToBytes, bytesToBase64, createWorkspaceClient } from './workspace_client.js';
 import { PORT_NAME, serveProxiedPort } from './host_proxy.js';
 
 const hostRequest = (method, params, opts) => host.request(method, params, opts);
+/**
+ * The agent worker's session hooks (addNote, holdObservation, onAttach,
+ * onCdpEvent, onSessionEnd, sendCdp, sessionForTab), handed over by
+ * initTransfers so this module does not import worker.js back.
+ */
+let agent;
 const workspace = createWorkspaceClient({ request: hostRequest });
 /** sessionId -> TransferState */
 const states = new Map();
@@ -59,10 +64,10 @@ function stateOf(sessionId) {
 }
 
 function note(sessionId, text) {
-  try { addNote(sessionId, text); } catch { /* the panel went away */ }
+  try { agent.addNote(sessionId, text); } catch { /* the panel went away */ }
 }
 
-const cdp = (sessionId, method, params) => Promise.resolve().then(() => sendCdp(sessionId, method, params));
+const cdp = (sessionId, method, params) => Promise.resolve().then(() => agent.sendCdp(sessionId, method, params));
 
 /** How long a revoked blob: URL of a controlled page stays readable. */
 const BLOB_GRACE_MS = 60000;
@@ -220,7 +225,7 @@ async function onDownloadCreated(item) {
   const pageBuilt = /^(blob|data):/i.test(url);
   if (!pageBuilt && !/^https?:/i.test(url)) return;
   if (pageBuilt && ownDownload(item, url)) return; // the panel's own exports pass
-  const candidates = [...attachedTabs].filter(([sessionId, tabId]) => sessionForTab(tabId)?.sessionId === sessionId);
+  const candidates = [...attachedTabs].filter(([sessionId, tabId]) => agent.sessionForTab(tabId)?.sessionId === sessionId);
   if (candidates.length !== 1) return; // not ours to stop, or ambiguous
   const [sessionId, tabId] = candidates[0];
   // A download the user starts elsewhere during a task is left alone: the
@@ -236,7 +241,7 @@ async function onDownloadCreated(item) {
   chrome.downloads.erase({ id: item.id }).catch(() => {});
   if (pageBuilt) {
     const reading = interceptPageBuilt(sessionId, item, url);
-    holdObservation(sessionId, reading);
+    agent.holdObservation(sessionId, reading);
     await reading;
     return;
   }
@@ -338,8 +343,15 @@ export async function downloadAction(args, env) {
   }
 }
 
-/** Wires the interception hooks, the actions and the pages' host port. Called from worker.js init(). */
-export function initTransfers() {
+/**
+ * Wires the interception hooks, the actions and the pages' host port. Called
+ * from worker.js init() with its session hooks.
+ * @param {{addNote: Function, holdObservation: Function, onAttach: Function, onCdpEvent: Function,
+ *   onSessionEnd: Function, sendCdp: Function, sessionForTab: Function}} hooks
+ */
+export function initTransfers(hooks) {
+  agent = hooks;
+  const { onAttach, onCdpEvent, onSessionEnd } = hooks;
   // A closed panel's session never comes back: forget what it held.
   onSessionEnd((sessionId) => {
     states.delete(sessionId);

@@ -314,7 +314,7 @@ export const handlers = {
 
 /** Wires the toolbar button, the panel ports and the debugger events. */
 export function init() {
-  initTransfers();
+  initTransfers({ addNote, holdObservation, onAttach, onCdpEvent, onSessionEnd, sendCdp, sessionForTab });
   chrome.sidePanel?.setPanelBehavior?.({ openPanelOnActionClick: true })?.catch?.(() => {});
   chrome.runtime.getPlatformInfo?.().then((p) => { platform = platformOf(p.os); }).catch(() => {});
   const origin = chrome.runtime.getURL('');

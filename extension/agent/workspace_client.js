@@ -10,7 +10,7 @@
 // (host.request(method, params, {timeoutMs, onEvent, signal}) → Promise of
 // the reply, {ok: true, ...} or {ok: false, code, message}).
 
-import { CodedError } from './coded_error.js';
+import { CodedError } from '../shared/coded_error.js';
 
 const MiB = 1024 * 1024;
 /** Largest piece sent in one workspace.append (before base64). */

@@ -1,0 +1,492 @@
+// The options page of the chat bridge: per-origin settings, what the site may
+// run (its grants in the host's policy), Start/Stop, Pick, a live selector
+// check, host status and one-click install, and the capability prompt.
+// Everything persistent goes through the worker (bridge/worker.js); this page
+// only calls chrome.tabs (to know the current page) and chrome.permissions
+// (requested from the click that needs it).
+import { eligibleOrigin, permissionPattern, pickTab } from './selector.js';
+import { DECISIONS, DECISION_LABELS, badgesFor, initialChoices, setAll, summarize, titleOf } from './grants.js';
+
+const $ = (id) => document.getElementById(id);
+const FIELDS = ['source', 'destination', 'autoSend', 'sendButton', 'debounceMs', 'maxConsecutive', 'maxChars'];
+
+const state = {
+  origin: null, // the origin being edited
+  tab: null, // an open tab of that origin, if any
+  granted: false, // optional host permission for origin
+  armed: false,
+  prompt: '',
+  grants: null, // {origin, capabilities, choices, configured} once the host answered
+};
+
+function send(type, extra = {}) {
+  return chrome.runtime.sendMessage({ type, ...extra });
+}
+
+function show(el, visible) {
+  el.hidden = !visible;
+}
+
+function setError(text) {
+  $('form-error').textContent = text || '';
+  show($('form-error'), !!text);
+}
+
+// ---- host ------------------------------------------------------------------
+
+let installPoll = 0;
+
+async function refreshHost(refresh = true) {
+  const r = await send('bridge.hostStatus', { refresh });
+  const h = r.health;
+  const connected = !!(h && h.ok);
+  if (connected) {
+    $('host-state').textContent = `Connected — ${h.status === 'ok' ? 'all providers ready' : `degraded${h.error ? `: ${h.error}` : ''}`}`;
+    $('host-version').textContent = h.version || '?';
+    $('host-providers').textContent = (h.providers || [])
+      .map((p) => `${p.name} (${p.prefix}.*) ${p.state}${p.error ? ` — ${p.error}` : ''}`).join('; ') || 'none configured';
+    $('host-capabilities').textContent = String(h.capabilities ?? 0);
+  } else {
+    const err = r.error || (h && !h.ok ? { code: h.code, message: h.message } : null);
+    $('host-state').textContent = `Not connected${err?.code ? ` (${err.code})` : ''}${err?.message ? `: ${err.message}` : ''}`;
+    $('host-advice').textContent = err?.advice || '';
+  }
+  show($('host-details'), connected);
+  show($('host-advice'), !connected && !!$('host-advice').textContent);
+  show($('host-install'), !connected);
+  if (connected && installPoll) {
+    clearInterval(installPoll);
+    installPoll = 0;
+    $('install-state').textContent = 'The host answers. Installed.';
+  }
+  return connected;
+}
+
+async function installHost() {
+  show($('install-state'), true);
+  $('install-state').textContent = 'Downloading the host…';
+  const target = await send('bridge.installTarget');
+  if (!target.ok) {
+    $('install-state').textContent = `Could not download the host: ${target.error}`;
+    return;
+  }
+  try {
+    // The download manager cannot read chrome-extension:// URLs; a blob URL
+    // of this page's own copy of the file can be downloaded.
+    const blob = await (await fetch(target.path)).blob();
+    const url = URL.createObjectURL(blob);
+    await chrome.downloads.download({ url, filename: target.file, conflictAction: 'overwrite', saveAs: false });
+    setTimeout(() => URL.revokeObjectURL(url), 60_000);
+  } catch (err) {
+    $('install-state').textContent = `Could not download the host: ${err.message}`;
+    return;
+  }
+  $('install-state').textContent = `Downloaded ${target.file}. ${target.advice} Waiting for the host to answer…`;
+  clearInterval(installPoll);
+  installPoll = setInterval(() => refreshHost(true), 2000);
+}
+
+// ---- the page being configured -------------------------------------------
+
+async function findTarget() {
+  const params = new URLSearchParams(location.search);
+  const wanted = params.get('origin');
+  const tabs = await chrome.tabs.query({});
+  const tab = pickTab(tabs, wanted || undefined);
+  if (wanted) return { origin: eligibleOrigin(wanted) ? new URL(wanted).origin : null, raw: wanted, tab };
+  const lastNormal = [...tabs].filter((t) => !t.url?.startsWith(location.origin))
+    .sort((a, b) => (b.lastAccessed || 0) - (a.lastAccessed || 0))[0];
+  if (!tab && lastNormal) return { origin: null, raw: lastNormal.url, tab: null };
+  return { origin: tab ? eligibleOrigin(tab.url) : null, raw: tab?.url, tab };
+}
+
+async function loadOrigin(origin, tab) {
+  state.origin = origin;
+  state.tab = tab || null;
+  $('current-origin').textContent = origin || '—';
+  const eligible = !!origin;
+  for (const el of document.querySelectorAll('#settings input, #settings button')) el.disabled = !eligible;
+  clearGrants(eligible ? 'Asking the host what this site may run…' : '');
+  if (!eligible) return;
+  state.granted = await chrome.permissions.contains({ origins: [permissionPattern(origin)] });
+  const r = await send('bridge.getSite', { origin });
+  if (!r.ok) {
+    setError(r.error);
+    return;
+  }
+  for (const f of FIELDS) {
+    const el = $(f);
+    if (el.type === 'checkbox') el.checked = !!r.settings[f];
+    else el.value = r.settings[f] ?? '';
+  }
+  setArmed(r.armed);
+  showLast(r.last);
+  for (const b of document.querySelectorAll('.pick')) b.disabled = !state.tab;
+  checkSelectors();
+  await loadGrants(origin);
+}
+
+// ---- what the site may run ---------------------------------------------------
+
+let grantsLoading = false;
+
+async function loadGrants(origin) {
+  grantsLoading = true;
+  try {
+    await readGrants(origin);
+  } finally {
+    grantsLoading = false;
+  }
+}
+
+async function readGrants(origin) {
+  const r = await send('bridge.getGrants', { origin });
+  if (state.origin !== origin) return;
+  if (!r.ok) {
+    grantsNote(`Could not read what this site may run: ${r.error}`, 'error');
+    return;
+  }
+  state.grants = { origin, capabilities: r.capabilities, choices: initialChoices(r.capabilities, r), configured: r.configured };
+  renderGrants();
+  grantsNote(r.configured ? `Saved in the host for ${origin}.` : 'Suggested choices, not saved yet: Start saves them.');
+}
+
+/** Empties the grants section (another origin, or none). */
+function clearGrants(note = '') {
+  state.grants = null;
+  $('grants-list').replaceChildren();
+  $('grants-summary').textContent = '';
+  grantsNote(note);
+}
+
+function renderGrants() {
+  const g = state.grants;
+  $('grants-list').replaceChildren(...g.capabilities.map((c, i) => {
+    const li = document.createElement('li');
+    li.className = 'grant';
+    li.dataset.name = c.name;
+    const info = document.createElement('div');
+    info.className = 'grant-info';
+    const title = document.createElement('span');
+    title.className = 'grant-title';
+    title.textContent = titleOf(c);
+    info.append(title);
+    if (titleOf(c) !== c.name) {
+      const name = document.createElement('code');
+      name.textContent = c.name;
+      info.append(' ', name);
+    }
+    const badges = document.createElement('ul');
+    badges.className = 'badges';
+    badges.append(...badgesFor(c.annotations).map((b) => {
+      const item = document.createElement('li');
+      item.className = `badge ${b.key}`;
+      item.textContent = b.label;
+      item.title = b.hint;
+      return item;
+    }));
+    info.append(badges);
+    if (c.description) {
+      const desc = document.createElement('p');
+      desc.className = 'grant-desc';
+      desc.textContent = c.description;
+      info.append(desc);
+    }
+    const group = document.createElement('div');
+    group.className = 'segmented';
+    group.setAttribute('role', 'radiogroup');
+    group.setAttribute('aria-label', titleOf(c) === c.name ? c.name : `${titleOf(c)} (${c.name})`);
+    for (const d of DECISIONS) {
+      const label = document.createElement('label');
+      label.className = d;
+      const input = document.createElement('input');
+      input.type = 'radio';
+      input.name = `grant-${i}`;
+      input.value = d;
+      input.checked = g.choices[c.name] === d;
+      input.addEventListener('change', () => choose({ [c.name]: d }));
+      const text = document.createElement('span');
+      text.textContent = DECISION_LABELS[d];
+      label.append(input, text);
+      group.append(label);
+    }
+    li.append(info, group);
+    return li;
+  }));
+  if (!g.capabilities.length) $('grants-list').append(Object.assign(document.createElement('li'), { className: 'muted', textContent: 'The host reports no capabilities yet.' }));
+  showChoices();
+}
+
+/** Reflects state.grants.choices in the radios and the summary. */
+function showChoices() {
+  const g = state.grants;
+  for (const li of $('grants-list').querySelectorAll('li.grant')) {
+    for (const input of li.querySelectorAll('input[type=radio]')) input.checked = g.choices[li.dataset.name] === input.value;
+  }
+  $('grants-summary').textContent = summarize(g.choices);
+}
+
+function grantsNote(text, kind = '') {
+  $('grants-state').textContent = text;
+  $('grants-state').className = kind || 'muted';
+}
+
+/** Applies changed choices; while armed they are saved at once, otherwise Start saves them. */
+async function choose(changes) {
+  const g = state.grants;
+  if (!g) return;
+  Object.assign(g.choices, changes);
+  showChoices();
+  if (!state.armed) {
+    grantsNote('Changed, not saved yet: Start saves these choices.');
+    return;
+  }
+  grantsNote('Saving…');
+  const r = await send('bridge.setGrants', { origin: g.origin, grants: { ...g.choices } });
+  if (state.grants !== g) return;
+  if (r.ok) {
+    g.configured = true;
+    grantsNote(`Saved in the host for ${g.origin}.`);
+  } else {
+    grantsNote(`Could not save: ${r.error}`, 'error');
+  }
+}
+
+function setArmed(armed) {
+  state.armed = armed;
+  $('armed-state').textContent = armed ? 'Armed: watching this page' : 'Stopped';
+}
+
+function showLast(last) {
+  if (!last) {
+    $('last-event').textContent = '';
+    return;
+  }
+  const when = new Date(last.at).toLocaleTimeString();
+  const what = {
+    armed: 'armed',
+    stopped: last.error ? `stopped — ${last.error}` : 'stopped',
+    executed: `ran ${last.capability}: ${last.ok ? 'ok' : last.code}`,
+    delivered: `result delivered (${last.stage})`,
+    failed: `failed at ${last.stage}: ${last.error}`,
+    approval: `waiting for your approval: ${last.capability}`,
+  }[last.kind] || last.kind;
+  $('last-event').textContent = `Last: ${what} at ${when}`;
+  if (last.kind === 'failed' || (last.kind === 'stopped' && last.error)) setError(what);
+}
+
+function readForm() {
+  const out = {};
+  for (const f of FIELDS) {
+    const el = $(f);
+    out[f] = el.type === 'checkbox' ? el.checked : el.value;
+  }
+  return out;
+}
+
+async function save() {
+  const r = await send('bridge.saveSite', { origin: state.origin, settings: readForm() });
+  if (!r.ok) {
+    setError(Object.entries(r.errors || {}).map(([k, v]) => `${labelOf(k)}: ${v}`).join('; ') || r.error);
+    return false;
+  }
+  setError('');
+  refreshSaved();
+  return true;
+}
+
+function labelOf(field) {
+  return document.querySelector(`label[for="${field}"]`)?.textContent || field;
+}
+
+/** Asks for access to the origin, from the click that needs it (contains first). */
+function ensureAccess() {
+  if (state.granted) return Promise.resolve(true);
+  return chrome.permissions.request({ origins: [permissionPattern(state.origin)] }).then((ok) => {
+    state.granted = ok;
+    return ok;
+  }, () => false);
+}
+
+async function refreshSaved() {
+  const r = await send('bridge.listSites');
+  const select = $('saved-pages');
+  const current = select.value;
+  select.replaceChildren(new Option('(current page)', ''), ...r.origins.map((o) => new Option(o, o)));
+  select.value = r.origins.includes(current) ? current : '';
+}
+
+// ---- live selector check ---------------------------------------------------
+
+let checking = false;
+async function checkSelectors() {
+  if (checking || !state.origin || !state.tab || !state.granted) {
+    for (const f of ['source', 'destination', 'sendButton']) {
+      $(`${f}-match`).textContent = state.origin && !state.tab ? 'open this page in a tab to check' : '';
+    }
+    return;
+  }
+  checking = true;
+  try {
+    const selectors = { source: $('source').value, destination: $('destination').value, sendButton: $('sendButton').value };
+    const r = await send('bridge.check', { tabId: state.tab.id, origin: state.origin, selectors });
+    for (const f of Object.keys(selectors)) {
+      const el = $(`${f}-match`);
+      const res = r.results?.[f];
+      el.classList.remove('ok', 'bad');
+      if (!selectors[f]) el.textContent = '';
+      else if (!r.ok) el.textContent = r.error || '';
+      else if (!r.css?.[f] || res?.error) {
+        el.textContent = '✗ not a valid selector';
+        el.classList.add('bad');
+      } else if (!res?.count) {
+        el.textContent = `✗ matches nothing on the page (${r.css[f]})`;
+        el.classList.add('bad');
+      } else if (f === 'destination' && !res.editable) {
+        el.textContent = `✗ matches ${res.count}, but nothing editable inside`;
+        el.classList.add('bad');
+      } else {
+        el.textContent = `✓ matches ${res.count} element${res.count === 1 ? '' : 's'} (${r.css[f]})`;
+        el.classList.add('ok');
+      }
+    }
+  } catch {
+    // the tab navigated or closed; the next tick tries again
+  } finally {
+    checking = false;
+  }
+}
+
+// ---- wiring -----------------------------------------------------------------
+
+async function main() {
+  $('host-recheck').addEventListener('click', () => refreshHost(true));
+  $('host-install').addEventListener('click', installHost);
+
+  $('start').addEventListener('click', () => {
+    setError('');
+    ensureAccess().then(async (ok) => {
+      if (!ok) {
+        setError(`Gnosis needs access to ${state.origin} to read and write the chat. Start again and allow it.`);
+        return;
+      }
+      if (!(await save())) return;
+      const g = state.grants?.origin === state.origin ? state.grants : null;
+      const r = await send('bridge.start', { origin: state.origin, ...(g ? { grants: { ...g.choices } } : {}) });
+      if (!r.ok) {
+        setError(r.error || Object.entries(r.errors || {}).map(([k, v]) => `${labelOf(k)}: ${v}`).join('; '));
+        return;
+      }
+      if (g) {
+        g.configured = true;
+        grantsNote(`Saved in the host for ${g.origin}.`);
+      }
+      setArmed(true);
+      if (r.failures?.length) setError(`Armed, but some tabs could not be watched: ${r.failures.join('; ')}`);
+      checkSelectors();
+    });
+  });
+  $('grants-ask-all').addEventListener('click', () => state.grants && choose(setAll(state.grants.choices, 'ask')));
+  $('grants-block-all').addEventListener('click', () => state.grants && choose(setAll(state.grants.choices, 'deny')));
+  $('grants-suggested').addEventListener('click', () => state.grants && choose(initialChoices(state.grants.capabilities, { configured: false })));
+  $('stop').addEventListener('click', async () => {
+    const r = await send('bridge.stop', { origin: state.origin });
+    if (r.ok) setArmed(false);
+  });
+
+  for (const button of document.querySelectorAll('.pick')) {
+    button.addEventListener('click', () => {
+      const field = button.dataset.field;
+      ensureAccess().then(async (ok) => {
+        if (!ok || !state.tab) return;
+        $(`${field}-match`).textContent = 'Click the element in the page (Escape cancels)…';
+        const r = await send('bridge.pick', { tabId: state.tab.id, origin: state.origin, field });
+        if (r?.ok && r.selector) {
+          $(field).value = r.selector;
+          await save();
+        }
+        checkSelectors();
+      });
+    });
+  }
+
+  for (const f of FIELDS) $(f).addEventListener('change', () => state.origin && save());
+  for (const f of ['source', 'destination', 'sendButton']) $(f).addEventListener('input', () => checkSelectors());
+
+  $('saved-pages').addEventListener('change', async () => {
+    const origin = $('saved-pages').value;
+    if (origin) {
+      const tabs = await chrome.tabs.query({});
+      await loadOrigin(origin, pickTab(tabs, origin));
+    } else {
+      await loadTarget();
+    }
+  });
+
+  $('prompt-show').addEventListener('click', async () => {
+    const text = await getPrompt();
+    if (text) {
+      $('prompt-text').value = text;
+      show($('prompt-text'), true);
+    }
+  });
+  $('prompt-copy').addEventListener('click', async () => {
+    const text = await getPrompt();
+    if (!text) return;
+    await navigator.clipboard.writeText(text).then(() => {
+      $('prompt-state').textContent = 'Copied.';
+    }, () => {
+      $('prompt-text').value = text;
+      show($('prompt-text'), true);
+      $('prompt-text').select();
+      $('prompt-state').textContent = 'Copy was refused: the prompt is selected below.';
+    });
+  });
+  $('prompt-insert').addEventListener('click', () => {
+    ensureAccess().then(async (ok) => {
+      if (!ok || !state.tab) {
+        $('prompt-state').textContent = 'Open the chat page in a tab first.';
+        return;
+      }
+      const r = await send('bridge.insertPrompt', { tabId: state.tab.id, origin: state.origin });
+      $('prompt-state').textContent = r?.ok ? 'Inserted into the page.' : `Could not insert: ${r?.error}`;
+    });
+  });
+
+  await loadTarget();
+  document.body.dataset.ready = 'true'; // settings loaded: typing now is not overwritten
+  refreshSaved();
+  refreshHost(true);
+  setInterval(checkSelectors, 1500);
+  setInterval(async () => {
+    if (!state.origin) return;
+    const r = await send('bridge.getSite', { origin: state.origin });
+    if (r.ok) {
+      setArmed(r.armed);
+      showLast(r.last);
+    }
+    // A provider still starting lists no capabilities yet: ask again until it does.
+    if (!grantsLoading && !state.grants?.capabilities.length && state.origin) await loadGrants(state.origin);
+  }, 1000);
+}
+
+async function getPrompt() {
+  $('prompt-state').textContent = 'Asking the host…';
+  const r = await send('bridge.capabilityPrompt');
+  if (!r.ok) {
+    $('prompt-state').textContent = `Could not build the prompt: ${r.error}`;
+    return '';
+  }
+  $('prompt-state').textContent = `${r.count} capabilities.`;
+  return r.text;
+}
+
+async function loadTarget() {
+  const target = await findTarget();
+  const eligible = !!target.origin;
+  $('eligibility').textContent = eligible ? '' : `${target.raw || 'This page'} is not eligible: only http and https pages can be used.`;
+  show($('eligibility'), !eligible);
+  await loadOrigin(target.origin, target.tab);
+}
+
+main();

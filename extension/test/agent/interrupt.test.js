@@ -1,0 +1,101 @@
+// Stopping actions: every action the executor runs ends within milliseconds of
+// its AbortSignal aborting (LongPress releasing the button), and the loop
+// ends a run at once on Stop even while the browser side is still busy.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fs from 'node:fs';
+import { execute } from '../../agent/executor.js';
+import { AgentSession, OUTCOME } from '../../agent/agent_session.js';
+
+function fakeEnv(signal) {
+  const sent = [];
+  return {
+    sent,
+    signal,
+    viewport: { width: 1000, height: 1000, pageX: 0, pageY: 0 },
+    coordinateMode: 'normalized',
+    platform: 'linux',
+    currentUrl: async () => 'https://a.example/',
+    settle: async () => {},
+    async send(method, params) {
+      sent.push(method === 'Input.dispatchMouseEvent' ? params.type : method);
+      if (method === 'Runtime.evaluate') return { result: { value: /scrollX/.test(params.expression) ? { x: 0, y: 0 } : 'div#press' } };
+      return {};
+    },
+  };
+}
+
+async function stoppedWithin(action, ms, abortAfter = 30) {
+  const ac = new AbortController();
+  const env = fakeEnv(ac.signal);
+  setTimeout(() => ac.abort(), abortAfter);
+  const t0 = Date.now();
+  await assert.rejects(execute(action, env), (err) => err.code === 'stopped');
+  const took = Date.now() - t0;
+  assert.ok(took < ms, `${action.name} ended ${took} ms after it started (abort after ${abortAfter} ms)`);
+  return env.sent;
+}
+
+test('a stopped LongPress ends at once and releases the mouse button', async () => {
+  const sent = await stoppedWithin({ name: 'LongPress', args: { point: [500, 500], duration: 3 } }, 200);
+  assert.deepEqual(sent.slice(-2), ['mousePressed', 'mouseReleased']);
+});
+
+test('a stopped Wait, Scroll and Drag end at once; Drag releases the button', async () => {
+  await stoppedWithin({ name: 'Wait', args: {} }, 200);
+  await stoppedWithin({ name: 'Scroll', args: { point: [500, 500], direction: 'down' } }, 200, 5);
+  const drag = await stoppedWithin({ name: 'Drag', args: { start: [100, 100], end: [900, 900] } }, 200, 40);
+  assert.equal(drag.at(-1), 'mouseReleased');
+});
+
+test('a stopped Type inserts no further pieces and a stopped Hotkey no further repeats', async () => {
+  const ac = new AbortController();
+  const env = fakeEnv(ac.signal);
+  const send = env.send;
+  env.send = async (method, params) => {
+    if (method === 'Input.insertText') ac.abort();
+    return send(method, params);
+  };
+  await assert.rejects(execute({ name: 'Type', args: { content: 'x'.repeat(5000) } }, env), (err) => err.code === 'stopped');
+  assert.equal(env.sent.filter((m) => m === 'Input.insertText').length, 1);
+
+  const ac2 = new AbortController();
+  const env2 = fakeEnv(ac2.signal);
+  let keys = 0;
+  const send2 = env2.send;
+  env2.send = async (method, params) => {
+    if (method === 'Input.dispatchKeyEvent' && ++keys === 2) ac2.abort();
+    return send2(method, params);
+  };
+  await assert.rejects(execute({ name: 'Hotkey', args: { keys: ['tab'], repeat: 50 } }, env2), (err) => err.code === 'stopped');
+  assert.ok(keys <= 2, `${keys} key events after Stop`);
+});
+
+test('an action that is already stopped does nothing', async () => {
+  const ac = new AbortController();
+  ac.abort();
+  const env = fakeEnv(ac.signal);
+  await assert.rejects(execute({ name: 'Click', args: { point: [1, 1] } }, env), (err) => err.code === 'stopped');
+  assert.deepEqual(env.sent, []);
+});
+
+test('Stop during a long browser action ends the run at once, without waiting for the action', async () => {
+  const template = fs.readFileSync(new URL('../../agent/prompts/venus_system.txt', import.meta.url), 'utf8');
+  const settings = { maxSteps: 10, temperature: 0.5, model: 'm', requestTimeoutMs: 1000, retryBaseMs: 1, retryMaxMs: 1 };
+  let acting;
+  const browser = {
+    async start() { return { tabId: 1, url: 'https://a.example/', title: 'A' }; },
+    async observe() { return { image: 'IMG', mime: 'image/jpeg', viewport: { width: 800, height: 600 }, url: 'https://a.example/', title: 'A' }; },
+    act() { acting = Date.now(); return new Promise((resolve) => setTimeout(() => resolve({ text: 'pressed' }), 3000)); },
+    async stop() {},
+  };
+  const model = { async complete() { return { content: '<action>LongPress(point=(1,1), duration=3)</action>' }; } };
+  const s = new AgentSession({ browser, model, template, config: { settings, endpoint: 'e', loopback: false } });
+  const run = s.run('hold it');
+  while (!acting) await new Promise((r) => setTimeout(r, 5));
+  const t0 = Date.now();
+  s.stop();
+  const r = await run;
+  assert.equal(r.outcome, OUTCOME.STOPPED);
+  assert.ok(Date.now() - t0 < 200, `the run ended ${Date.now() - t0} ms after Stop`);
+});

@@ -1,0 +1,206 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { NativeClient, TransportCode, transportError } from '../../shared/native_client.js';
+
+// A fake Port with the chrome.runtime.Port surface the client uses.
+function fakePort() {
+  const port = {
+    sent: [],
+    msgListeners: [],
+    discListeners: [],
+    disconnected: false,
+    postMessage(m) {
+      if (port.disconnected) throw new Error('Attempting to use a disconnected port object');
+      port.sent.push(structuredClone(m));
+    },
+    disconnect() { port.disconnected = true; },
+    onMessage: { addListener: (f) => port.msgListeners.push(f) },
+    onDisconnect: { addListener: (f) => port.discListeners.push(f) },
+    reply(m) { for (const f of port.msgListeners) f(m); },
+    drop() { port.disconnected = true; for (const f of port.discListeners) f(port); },
+  };
+  return port;
+}
+
+// Manual timers so tests never wait on the clock.
+function fakeTimers() {
+  let now = 0;
+  let seq = 0;
+  const timers = new Map();
+  return {
+    setTimeout(f, ms) { timers.set(++seq, { f, at: now + ms }); return seq; },
+    clearTimeout(t) { timers.delete(t); },
+    advance(ms) {
+      now += ms;
+      for (const [t, { f, at }] of [...timers].sort((a, b) => a[1].at - b[1].at)) {
+        if (at <= now && timers.has(t)) { timers.delete(t); f(); }
+      }
+    },
+    pending: () => [...timers.values()].map((t) => t.at - now),
+  };
+}
+
+function setup(opts = {}) {
+  const ports = [];
+  let lastError;
+  const timers = fakeTimers();
+  const client = new NativeClient(() => { const p = fakePort(); ports.push(p); return p; }, {
+    probe: false, timers, lastError: () => lastError, ...opts,
+  });
+  return { client, ports, timers, setLastError: (m) => { lastError = m; } };
+}
+
+const tick = () => new Promise((r) => setImmediate(r));
+
+test('a request gets an id and resolves with the matching reply, ok or not', async () => {
+  const { client, ports } = setup();
+  const a = client.request('health');
+  const b = client.request('execute', { capability: 'computer.click', arguments: { x: 1 } });
+  assert.equal(ports.length, 1, 'one port for every request');
+  const [ma, mb] = ports[0].sent;
+  assert.deepEqual(ma, { id: 1, method: 'health' });
+  assert.deepEqual(mb, { id: 2, method: 'execute', params: { capability: 'computer.click', arguments: { x: 1 } } });
+  ports[0].reply({ id: 2, ok: false, error: true, code: 'INVALID_ARGUMENTS', message: 'x' });
+  ports[0].reply({ id: 1, ok: true, status: 'ok' });
+  assert.deepEqual(await b, { id: 2, ok: false, error: true, code: 'INVALID_ARGUMENTS', message: 'x' });
+  assert.deepEqual(await a, { id: 1, ok: true, status: 'ok' });
+  assert.equal(client.status().state, 'connected');
+});
+
+test('chunked replies are reassembled in order', async () => {
+  const { client, ports } = setup();
+  const p = client.request('capabilities.list');
+  const text = JSON.stringify({ id: 1, ok: true, capabilities: [{ name: 'computer.click', description: 'é'.repeat(50) }] });
+  const parts = [text.slice(0, 10), text.slice(10, 40), text.slice(40)];
+  parts.forEach((data, i) => ports[0].reply({ id: 1, chunk: i, chunks: 3, data }));
+  assert.deepEqual(await p, JSON.parse(text));
+});
+
+test('chunks out of order fail the request with HOST_ERROR', async () => {
+  const { client, ports } = setup();
+  const p = client.request('capabilities.list');
+  ports[0].reply({ id: 1, chunk: 1, chunks: 2, data: '}' });
+  await assert.rejects(p, { code: TransportCode.HOST_ERROR });
+});
+
+test('a timeout rejects with TIMEOUT and sends cancel for that id', async () => {
+  const { client, ports, timers } = setup();
+  const p = client.request('execute', { capability: 'computer.slow' }, { timeoutMs: 1000 });
+  timers.advance(999);
+  await tick();
+  timers.advance(1);
+  await assert.rejects(p, (err) => err.code === 'TIMEOUT' && typeof err.advice === 'string');
+  assert.deepEqual(ports[0].sent.at(-1), { id: 'cancel-1', method: 'cancel', params: { id: 1 } });
+  ports[0].reply({ id: 1, ok: false, code: 'CANCELLED' }); // late reply is ignored
+});
+
+test('aborting a request sends cancel and rejects with CANCELLED', async () => {
+  const { client, ports } = setup();
+  const ac = new AbortController();
+  const p = client.request('execute', { capability: 'computer.slow' }, { signal: ac.signal });
+  ac.abort();
+  await assert.rejects(p, { code: 'CANCELLED' });
+  assert.equal(ports[0].sent.at(-1).method, 'cancel');
+});
+
+test('events with a request id go to that request, others to global listeners', async () => {
+  const { client, ports } = setup();
+  const mine = [];
+  const global = [];
+  client.on('capabilities.changed', (e) => global.push(e));
+  const p = client.request('agent.step', {}, { onEvent: (e) => mine.push(e) });
+  ports[0].reply({ id: 1, event: 'progress', n: 1 });
+  ports[0].reply({ event: 'capabilities.changed', capabilities: 12 });
+  ports[0].reply({ id: 1, ok: true });
+  await p;
+  assert.deepEqual(mine, [{ id: 1, event: 'progress', n: 1 }]);
+  assert.deepEqual(global, [{ event: 'capabilities.changed', capabilities: 12 }]);
+});
+
+test('replies with id null are reported as orphans', () => {
+  const { client, ports } = setup();
+  const orphans = [];
+  client.on('orphan', (m) => orphans.push(m));
+  client.connect();
+  ports[0].reply({ id: null, ok: false, code: 'INVALID_REQUEST' });
+  assert.deepEqual(orphans, [{ id: null, ok: false, code: 'INVALID_REQUEST' }]);
+});
+
+test("the browser's disconnect messages become codes with advice", () => {
+  const table = [
+    ['Specified native messaging host not found.', 'HOST_NOT_FOUND', /install/i],
+    ['Access to the specified native messaging host is forbidden.', 'HOST_FORBIDDEN', /allowed_origins/],
+    ['Native host has exited.', 'HOST_EXITED', /gnosis-host doctor/],
+    ['Error when communicating with the native messaging host.', 'HOST_ERROR', /doctor/],
+    [undefined, 'HOST_EXITED', /doctor/],
+  ];
+  for (const [message, code, advice] of table) {
+    const got = transportError(message);
+    assert.equal(got.code, code, message);
+    assert.match(got.advice, advice, message);
+  }
+});
+
+test('a disconnect fails pending requests with the mapped code and reconnects with capped backoff', async () => {
+  const { client, ports, timers, setLastError } = setup({ backoffMs: 100, maxBackoffMs: 400 });
+  const statuses = [];
+  client.on('status', (s) => statuses.push(s.state));
+  const p = client.request('health');
+  setLastError('Specified native messaging host not found.');
+  ports[0].drop();
+  await assert.rejects(p, (err) => err.code === 'HOST_NOT_FOUND' && /install/i.test(err.advice));
+  assert.equal(client.status().error.code, 'HOST_NOT_FOUND');
+  assert.deepEqual(timers.pending(), [100]);
+  const delays = [];
+  for (let i = 0; i < 4; i++) {
+    const [d] = timers.pending();
+    delays.push(d);
+    timers.advance(d);
+    ports.at(-1).drop();
+  }
+  assert.deepEqual(delays, [100, 200, 400, 400]);
+  assert.equal(ports.length, 5);
+  // The host comes back: first message resets the backoff.
+  timers.advance(timers.pending()[0]);
+  setLastError('Native host has exited.');
+  ports.at(-1).reply({ event: 'provider.state', name: 'munim', state: 'ready' });
+  assert.equal(client.status().state, 'connected');
+  ports.at(-1).drop();
+  assert.deepEqual(timers.pending(), [100]);
+  assert.ok(statuses.includes('connected') && statuses.includes('error'));
+});
+
+test('a request after a disconnect connects again at once', async () => {
+  const { client, ports, setLastError } = setup({ autoReconnect: false });
+  client.connect();
+  setLastError('Native host has exited.');
+  ports[0].drop();
+  const p = client.request('health');
+  assert.equal(ports.length, 2);
+  ports[1].reply({ id: 1, ok: true });
+  assert.deepEqual(await p, { id: 1, ok: true });
+});
+
+test('a factory that throws rejects with a transport error', async () => {
+  const client = new NativeClient(() => { throw new Error('Specified native messaging host not found.'); }, { probe: false });
+  await assert.rejects(client.request('health'), { code: 'HOST_NOT_FOUND' });
+  assert.equal(client.status().state, 'error');
+});
+
+test('the connect probe records health in the status', async () => {
+  const { client, ports } = setup({ probe: true });
+  client.connect();
+  assert.deepEqual(ports[0].sent[0], { id: 1, method: 'health' });
+  ports[0].reply({ id: 1, ok: true, version: '1.2.3', capabilities: 4, providers: [] });
+  await tick();
+  assert.equal(client.status().health.version, '1.2.3');
+});
+
+test('close fails pending requests and stops reconnecting', async () => {
+  const { client, timers } = setup();
+  const p = client.request('health');
+  client.close();
+  await assert.rejects(p, { code: 'HOST_EXITED' });
+  assert.deepEqual(timers.pending(), []);
+  assert.equal(client.status().state, 'idle');
+});
