@@ -238,8 +238,8 @@ test('a task typed in the page bar runs like the panel\'s: streamed step summary
     const windowId = await panel.evaluate(async () => (await chrome.windows.getCurrent()).id);
     await panel.close();
     await waitFor(async () => !(await bar(target, cdp))?.visible, { what: 'the bar gone with the panel closed' });
-    const reopened = env.context.waitForEvent('page', { predicate: (p) => p.url().startsWith(`${EXTENSION_ORIGIN}sidepanel.html`) });
-    await env.evalInWorker((w) => chrome.tabs.create({ url: 'sidepanel.html', windowId: w, active: false }), windowId);
+    const reopened = env.context.waitForEvent('page', { predicate: (p) => p.url().startsWith(`${EXTENSION_ORIGIN}agent/sidepanel.html`) });
+    await env.evalInWorker((w) => chrome.tabs.create({ url: 'agent/sidepanel.html', windowId: w, active: false }), windowId);
     const panel2 = await reopened;
     await waitFor(async () => (await bar(target, cdp))?.visible === true, { what: 'the bar back with the panel open' });
     // A page loaded now gets the bar from the registered content script.

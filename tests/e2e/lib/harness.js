@@ -270,15 +270,15 @@ export async function launch(opts = {}) {
     async evalInWorker(fn, arg) {
       return (await env.worker()).evaluate(fn, arg);
     },
-    /** Opens an extension page (default options.html) in a new tab. */
-    async openExtensionPage(file = 'options.html', query = '') {
+    /** Opens an extension page (default bridge/options.html) in a new tab. */
+    async openExtensionPage(file = 'bridge/options.html', query = '') {
       await env.worker();
       const page = await context.newPage();
       await page.goto(`${EXTENSION_ORIGIN}${file}${query}`);
       return page;
     },
     openOptions(query = '') {
-      return env.openExtensionPage('options.html', query);
+      return env.openExtensionPage('bridge/options.html', query);
     },
     /** Opens url in a new tab. */
     async newPage(url) {
