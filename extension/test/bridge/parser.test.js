@@ -93,15 +93,84 @@ test('refuses text over the size limit without parsing it', () => {
   assert.deepEqual(parseToolCall(huge), { ok: false, reason: 'too long' });
 });
 
-test('random bytes never pass the gate and never throw', () => {
-  let seed = 1;
-  const rnd = () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+function lcg(seed) {
+  return () => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) / 0x7fffffff;
+}
+
+// What a passing text must be, checked without the parser's own code: one
+// JSON object with a capability under computer. or capabilities. and an
+// optional arguments object, alone or alone inside one code fence.
+function exactCall(text, call) {
+  const body = text.replace(/\r\n?/g, '\n');
+  const start = body.indexOf('{');
+  const end = body.lastIndexOf('}');
+  if (start < 0 || end < start) return 'no object in the text';
+  const before = body.slice(0, start);
+  const after = body.slice(end + 1);
+  const fenced = /^\s*(`{3,}|~{3,})[^\n`]*\n\s*$/.exec(before);
+  if (fenced) {
+    if (!new RegExp(`^\\s*${fenced[1]}[ \\t]*$`).test(after)) return 'a fence that does not close alone';
+  } else if (before.trim() !== '' || after.trim() !== '') {
+    return 'text outside the object';
+  }
+  let value;
+  try { value = JSON.parse(body.slice(start, end + 1)); } catch { return 'not JSON'; }
+  const keys = Object.keys(value).sort().join(',');
+  if (keys !== 'capability' && keys !== 'arguments,capability') return `keys ${keys}`;
+  if (!/^(computer|capabilities)\.[A-Za-z0-9_][A-Za-z0-9_\-./:]*$/.test(value.capability)) return `capability ${value.capability}`;
+  const args = value.arguments ?? {};
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) return 'arguments not an object';
+  assert.deepEqual(call, { capability: value.capability, arguments: args }, text);
+  return '';
+}
+
+test('mutated calls pass the gate only as the exact call their text holds, and never throw', () => {
+  const rnd = lcg(1);
+  const pick = (xs) => xs[Math.floor(rnd() * xs.length)];
+  const seeds = [
+    JSON.stringify(click),
+    '{"capability":"capabilities.list"}',
+    '```json\n{"capability":"computer.type_text","arguments":{"text":"hi"}}\n```',
+    '~~~\n{"arguments":{"a":[1,{"b":null}]},"capability":"computer.x"}\n~~~',
+  ];
   const alphabet = '{}[]":,.\\ `~\nabcdeilmnoprstuy0123456789';
+  let passed = 0;
+  let refused = 0;
+  for (let i = 0; i < 20000; i++) {
+    let s = pick(seeds);
+    for (let edits = 1 + Math.floor(rnd() * 3); edits > 0; edits--) {
+      const at = Math.floor(rnd() * (s.length + 1));
+      const op = Math.floor(rnd() * 4);
+      if (op === 0) s = s.slice(0, at) + s.slice(at + 1);
+      else if (op === 1) s = s.slice(0, at) + pick(alphabet) + s.slice(at);
+      else if (op === 2) s = s.slice(0, at) + pick(alphabet) + s.slice(at + 1);
+      else s = s.slice(0, at) + s.slice(at, at + Math.floor(rnd() * 20)) + s.slice(at);
+    }
+    const got = parseToolCall(s);
+    if (got.ok) {
+      passed++;
+      assert.equal(exactCall(s, got.call), '', `passed the gate: ${JSON.stringify(s)}`);
+    } else {
+      refused++;
+      assert.equal(typeof got.reason, 'string');
+    }
+  }
+  // Both sides of the gate were exercised, so the checks above ran on real passes.
+  assert.ok(passed > 100, `only ${passed} mutants passed`);
+  assert.ok(refused > 100, `only ${refused} mutants were refused`);
+});
+
+test('random text without a brace or without a capability key never passes', () => {
+  const rnd = lcg(7);
+  const noBrace = '[]":,.\\ `~\nabcdeilmnoprstuy0123456789';
   for (let i = 0; i < 5000; i++) {
     let s = '';
-    const n = Math.floor(rnd() * 60);
-    for (let j = 0; j < n; j++) s += alphabet[Math.floor(rnd() * alphabet.length)];
-    const got = parseToolCall(s);
-    if (got.ok) assert.match(got.call.capability, /^(computer|capabilities)\./);
+    for (let n = Math.floor(rnd() * 60); n > 0; n--) s += noBrace[Math.floor(rnd() * noBrace.length)];
+    assert.equal(parseToolCall(s).ok, false, JSON.stringify(s));
+    // An object whose only keys are random words is never a call either.
+    const key = s.replace(/[^a-z]/g, '').slice(0, 12) || 'x';
+    if (key !== 'capability' && key !== 'arguments') {
+      assert.equal(parseToolCall(JSON.stringify({ [key]: 'computer.click' })).ok, false, key);
+    }
   }
 });
