@@ -26,7 +26,9 @@ import (
 //  2. the origin's policy does not deny it, else FORBIDDEN with details
 //     {"reason": "not-granted"} (meta-capabilities are always allowed);
 //  3. its provider exists (PROVIDER_NOT_FOUND) and is ready
-//     (PROVIDER_UNAVAILABLE);
+//     (PROVIDER_UNAVAILABLE); the tool can be called at all, else
+//     EXECUTION_ERROR with details {"reason": "task-required"} (a tool that
+//     requires MCP task augmentation);
 //  4. the arguments are a JSON object and satisfy the input schema, else
 //     INVALID_ARGUMENTS with details {"errors": [{"path", "keyword", "message"}]}. A
 //     non-object is an argument problem, not a request-shape problem, so it
@@ -37,7 +39,9 @@ import (
 //  6. the call: TIMEOUT, CANCELLED (also once Close has begun),
 //     PROVIDER_UNAVAILABLE or EXECUTION_ERROR;
 //     a result with "isError": true is EXECUTION_ERROR with the whole result
-//     as Details (a json.RawMessage).
+//     as Details (a json.RawMessage);
+//  7. a tool that declares an outputSchema must return structuredContent
+//     that matches it, else EXECUTION_ERROR with OutputMismatch details.
 func (r *Runtime) Execute(ctx context.Context, c Call) (result json.RawMessage, err error) {
 	start := time.Now()
 	defer func() { r.logExecute(c, start, err) }()
@@ -75,6 +79,10 @@ func (r *Runtime) Execute(ctx context.Context, c Call) (result json.RawMessage, 
 		if p.Status().State != StateReady {
 			return nil, unavailable(p)
 		}
+		if why := unavailableReason(e.cap.Tool); why != "" {
+			return nil, &Error{Code: CodeExecutionError, Message: c.Capability + " " + why,
+				Details: map[string]string{"reason": "task-required"}}
+		}
 	}
 
 	args, err := r.checkArguments(e, c.Arguments)
@@ -99,6 +107,9 @@ func (r *Runtime) Execute(ctx context.Context, c Call) (result json.RawMessage, 
 	}
 	if isToolError(result) {
 		return nil, &Error{Code: CodeExecutionError, Message: toolErrorMessage(c.Capability, result), Details: result}
+	}
+	if err := r.checkOutput(e, result); err != nil {
+		return nil, err
 	}
 	return result, nil
 }
@@ -179,8 +190,8 @@ func (r *Runtime) executeMeta(name string, args json.RawMessage) (json.RawMessag
 	switch name {
 	case MetaList:
 		return json.Marshal(struct {
-			Capabilities []Summary `json:"capabilities"`
-		}{r.List()})
+			Capabilities []ListEntry `json:"capabilities"`
+		}{ListEntries(r)})
 	case MetaDescribe:
 		var a struct {
 			Name *string `json:"name"`

@@ -40,9 +40,22 @@ import (
 // It also reports what qri-io leaves out: the keyword behind each violation
 // (keywords.go), which oneOf branches a value matched, and the "uuid" and
 // "duration" formats.
-func NewQRIValidator() Validator { return qriValidator{} }
+func NewQRIValidator() Validator { return &qriValidator{} }
 
-type qriValidator struct{}
+// qriValidator remembers what it compiled, by the schema's text: output
+// schemas are compiled when a result arrives, and a tool's stay the same.
+type qriValidator struct {
+	mu   sync.Mutex
+	memo map[string]compiled
+}
+
+type compiled struct {
+	s   Schema
+	err error
+}
+
+// maxMemo bounds the schemas a validator remembers; past it, it starts over.
+const maxMemo = 512
 
 var (
 	qriInit sync.Once
@@ -64,7 +77,24 @@ func initQRI() {
 }
 
 // Compile implements Validator.
-func (qriValidator) Compile(schema json.RawMessage) (Schema, error) {
+func (v *qriValidator) Compile(schema json.RawMessage) (Schema, error) {
+	v.mu.Lock()
+	c, ok := v.memo[string(schema)]
+	v.mu.Unlock()
+	if ok {
+		return c.s, c.err
+	}
+	c.s, c.err = compileQRI(schema)
+	v.mu.Lock()
+	if v.memo == nil || len(v.memo) >= maxMemo {
+		v.memo = map[string]compiled{}
+	}
+	v.memo[string(schema)] = c
+	v.mu.Unlock()
+	return c.s, c.err
+}
+
+func compileQRI(schema json.RawMessage) (Schema, error) {
 	initQRI()
 	var doc any
 	if err := json.Unmarshal(schema, &doc); err != nil {
