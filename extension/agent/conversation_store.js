@@ -305,7 +305,7 @@ export class ConversationStore {
   async exportConversation(id, { keepScreenshots } = {}) {
     const conv = await this.get(id);
     if (!conv) throw new Error(`no conversation ${id}`);
-    const records = (await this.records(id)).map(({ conversationId, ...r }) => r);
+    const records = (await this.records(id)).map((r) => withoutKey(r, 'conversationId'));
     const screenshots = await this.screenshots(id);
     const references = (await this._media(id, undefined, 'reference')).map((m) => ({ task: m.task, name: m.name, mime: m.mime, dataUrl: toDataUrl(m) }));
     const kept = new Set(screenshots.map((s) => `${s.task}:${s.step}`));
@@ -366,4 +366,11 @@ function toDataUrl(m) {
 
 function publicConv(c) {
   return { id: c.id, title: c.title, createdAt: c.createdAt, updatedAt: c.updatedAt, records: c.records };
+}
+
+/** A shallow copy of o without key. */
+function withoutKey(o, key) {
+  const copy = { ...o };
+  delete copy[key];
+  return copy;
 }

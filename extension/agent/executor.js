@@ -101,7 +101,7 @@ function selectAt(x, y, choice) {
   const select = el && (el.tagName === 'SELECT' ? el : el.closest && el.closest('select'));
   if (!select) return { error: true, text: `no <select> ${x === null ? 'is focused' : 'at that point'}${el ? ` (found ${el.tagName.toLowerCase()})` : ''}` };
   const opts = Array.from(select.options);
-  let idx = -1;
+  let idx;
   if (choice.index !== undefined) idx = choice.index < opts.length ? choice.index : -1;
   else if (choice.value !== undefined) idx = opts.findIndex((o) => o.value === choice.value);
   else {

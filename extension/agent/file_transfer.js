@@ -122,7 +122,7 @@ export function formatInventory(inventory, { maxLines = INVENTORY_MAX_LINES } = 
  * Content-Disposition filename or the URL's last segment; '' if none is usable.
  */
 export function suggestName(url, contentDisposition = '') {
-  let name = '';
+  let name;
   const star = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(contentDisposition);
   const plain = /filename\s*=\s*"?([^";]+)"?/.exec(contentDisposition);
   try {

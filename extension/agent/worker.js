@@ -143,7 +143,7 @@ async function attach(s, tabId) {
   try {
     await chrome.debugger.attach({ tabId }, PROTOCOL);
   } catch (err) {
-    throw new Error(`cannot control that tab: ${err?.message || err}`);
+    throw new Error(`cannot control that tab: ${err?.message || err}`, { cause: err });
   }
   s.tabId = tabId;
   s.attached = true;

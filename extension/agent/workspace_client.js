@@ -99,7 +99,7 @@ export function createWorkspaceClient({ request, timeoutMs = 60000 }) {
     async readFile(path, { signal, onProgress, pieceBytes = READ_PIECE_BYTES } = {}) {
       const parts = [];
       let offset = 0;
-      let size = 0;
+      let size;
       let mime = 'application/octet-stream';
       for (;;) {
         const r = await call('workspace.read', { path, offset, length: pieceBytes }, signal);

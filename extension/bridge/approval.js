@@ -20,7 +20,7 @@ export function randomToken() {
 // Characters that change how text is shown without being seen (bidi controls,
 // zero-width marks, the BOM): shown as \uXXXX escapes so the JSON on screen is
 // exactly what runs. JSON.stringify already escapes the control characters.
-const INVISIBLE = /[\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]/g;
+const INVISIBLE = /[\ufe00-\ufe0f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0]/g;
 
 /**
  * The arguments as the window shows them: pretty JSON, nothing shortened, and

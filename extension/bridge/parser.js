@@ -18,7 +18,7 @@ export const META_PREFIX = 'capabilities';
 
 const FENCE = /^(`{3,}|~{3,})[^\n`]*\n([\s\S]*?)\n?\1[ \t]*$/;
 const NAME_PART = /^[A-Za-z0-9_][A-Za-z0-9_\-./:]*$/;
-const PREFIX = /^[A-Za-z0-9_][A-Za-z0-9_\-]*$/;
+const PREFIX = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
 
 /**
  * Gates text as a tool call.

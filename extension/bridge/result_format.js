@@ -47,7 +47,8 @@ function looksBase64(head) {
  * @param {{maxChars?: number}} [options]
  */
 export function formatReply(reply, { maxChars = DEFAULT_MAX_CHARS } = {}) {
-  const { id: _id, ...rest } = reply || {};
+  const rest = { ...reply };
+  delete rest.id;
   const text = JSON.stringify(summariseBinary(rest));
   if (text.length <= maxChars) return text;
   const marker = `\n…[truncated by Gnosis: showing ${maxChars} of ${text.length} characters]`;
