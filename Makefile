@@ -5,7 +5,7 @@ HOST    := $(BIN)/gnosis-host
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 
-.PHONY: all build install setup test test-go test-unit test-e2e bench dist fuzz clean
+.PHONY: all build install setup test test-go test-unit lint-js test-e2e bench dist fuzz clean
 
 all: build
 
@@ -26,7 +26,7 @@ setup:
 	./tests/setup.sh
 
 test: setup
-	$(MAKE) test-go test-unit test-e2e
+	$(MAKE) test-go lint-js test-unit test-e2e
 
 test-go:
 	$(GO) vet ./...
@@ -34,6 +34,10 @@ test-go:
 
 test-unit:
 	node --test extension/test/
+
+# eslint (eslint.config.js) over the extension and the end-to-end tests.
+lint-js:
+	npx eslint extension tests/e2e eslint.config.js
 
 test-e2e: build
 	node --test --test-concurrency=1 tests/e2e/
