@@ -5,7 +5,10 @@
 // ($schema, $defs, definitions, oneOf, enums, bounds) reaches the client as a
 // real server would send it. Besides the computer tools it has tools that
 // misbehave on purpose: slow (honours cancellation), crash (exits mid-call),
-// noisy (floods stderr), fail (isError result), add_tool (tools/list_changed).
+// noisy (floods stderr), fail (isError result), add_tool (tools/list_changed),
+// and tools for MCP's finer points (fidelity.go): progress (sends
+// notifications/progress), weather (declares an outputSchema), research
+// (requires task augmentation).
 //
 // It is pure Go so it also builds for windows/amd64.
 //
@@ -67,6 +70,7 @@ func main() {
 	s := server.NewMCPServer("fakemunim", "1.0.0", opts...)
 	f := &fake{server: s, log: newCallLog(*logPath), stateDir: *stateDir}
 	f.register(*tools)
+	f.registerFidelity()
 	if *remoteRef != "" {
 		f.addRemoteRef(*remoteRef)
 	}

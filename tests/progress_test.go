@@ -1,0 +1,115 @@
+package tests
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// progressEvent is the payload of a progress event (docs/protocol.md).
+type progressEvent struct {
+	ID       json.RawMessage `json:"id"`
+	Event    string          `json:"event"`
+	Progress float64         `json:"progress"`
+	Total    *float64        `json:"total"`
+	Message  *string         `json:"message"`
+}
+
+// progressOf returns the progress events of the request whose id marshals
+// to key, among those received after mark, failing on a malformed one.
+func progressOf(t *testing.T, h *host, mark int, key string) []progressEvent {
+	t.Helper()
+	var out []progressEvent
+	for _, e := range h.eventsSince(mark) {
+		if e.Event != "progress" || string(e.ID) != key {
+			continue
+		}
+		if !bytes.HasPrefix(e.raw, []byte(`{"id":`+key+`,"event":"progress",`)) {
+			t.Errorf("a progress event starts with its request's id and \"event\": %s", e.raw)
+		}
+		var p progressEvent
+		if err := json.Unmarshal(e.raw, &p); err != nil {
+			t.Fatalf("progress event %s: %v", e.raw, err)
+		}
+		var fields map[string]json.RawMessage
+		json.Unmarshal(e.raw, &fields)
+		if _, ok := fields["ok"]; ok {
+			t.Errorf("a progress event has no \"ok\": %s", e.raw)
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// settled waits briefly and fails if events of key arrived after its reply.
+func settled(t *testing.T, h *host, mark int, key string, seen int) {
+	t.Helper()
+	time.Sleep(200 * time.Millisecond)
+	if n := len(progressOf(t, h, mark, key)); n != seen {
+		t.Errorf("%d progress events arrived after the reply", n-seen)
+	}
+}
+
+func TestProgressEventsArriveInOrderBeforeTheReply(t *testing.T) {
+	h, _ := startStandard(t)
+	mark := h.eventMark()
+	// 120 ms apart: slower than the coalescing interval, so every report
+	// becomes an event.
+	h.sendID("p1", "execute", executeParams("computer.progress", map[string]any{"steps": 4, "delay_ms": 120, "message": "step"}, ""))
+	r := h.await(`"p1"`)
+	wantOK(t, r)
+	got := progressOf(t, h, mark, `"p1"`)
+	four := 4.0
+	msg := func(i int) *string { s := fmt.Sprintf("step %d", i); return &s }
+	want := []progressEvent{
+		{ID: json.RawMessage(`"p1"`), Event: "progress", Progress: 1, Total: &four, Message: msg(1)},
+		{ID: json.RawMessage(`"p1"`), Event: "progress", Progress: 2, Total: &four, Message: msg(2)},
+		{ID: json.RawMessage(`"p1"`), Event: "progress", Progress: 3, Total: &four, Message: msg(3)},
+		{ID: json.RawMessage(`"p1"`), Event: "progress", Progress: 4, Total: &four, Message: msg(4)},
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("progress events before the reply (-want +got):\n%s", diff)
+	}
+	settled(t, h, mark, `"p1"`, len(got))
+}
+
+func TestChattyProgressIsCoalescedAndTheLastReportDelivered(t *testing.T) {
+	h, _ := startStandard(t)
+	mark := h.eventMark()
+	const steps = 20000
+	start := time.Now()
+	h.sendID(9, "execute", executeParams("computer.progress", map[string]any{"steps": steps}, ""))
+	wantOK(t, h.await("9"))
+	elapsed := time.Since(start)
+	got := progressOf(t, h, mark, "9")
+	if len(got) == 0 {
+		t.Fatal("no progress events")
+	}
+	// At most one per 50 ms, plus the first and the last.
+	if limit := int(elapsed/(50*time.Millisecond)) + 2; len(got) > limit {
+		t.Errorf("%d progress events in %v, want at most %d (about 20 a second)", len(got), elapsed, limit)
+	}
+	for i := 1; i < len(got); i++ {
+		if got[i].Progress <= got[i-1].Progress {
+			t.Errorf("event %d: progress %v after %v: out of order", i, got[i].Progress, got[i-1].Progress)
+		}
+	}
+	if last := got[len(got)-1]; last.Progress != steps || last.Total == nil || *last.Total != steps {
+		t.Errorf("the last event is %+v, want the last report (%d of %d)", last, steps, steps)
+	}
+	settled(t, h, mark, "9", len(got))
+}
+
+func TestEveryToolCallCarriesAProgressToken(t *testing.T) {
+	// Without a token fakemunim's progress tool answers "no progress token".
+	h, _ := startStandard(t)
+	r := h.execute("computer.progress", map[string]any{"steps": 0})
+	wantOK(t, r)
+	if !bytes.Contains(r.Result, []byte("done 0 steps")) {
+		t.Errorf("the call carried no progress token: %s", r.Result)
+	}
+}
