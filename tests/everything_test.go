@@ -195,6 +195,40 @@ func TestEverythingServer(t *testing.T) {
 		wantError(t, h.await(`"long"`), "CANCELLED")
 		wantOK(t, h.execute("everything.echo", map[string]any{"message": "still here"}))
 	})
+	t.Run("progress of a long-running operation arrives before the reply", func(t *testing.T) {
+		h.use(t)
+		mark := h.eventMark()
+		h.sendID("lro", "execute", executeParams("everything.trigger-long-running-operation", map[string]any{"duration": 0.6, "steps": 3}, ""))
+		wantOK(t, h.await(`"lro"`))
+		three := 3.0
+		want := []progressEvent{
+			{ID: json.RawMessage(`"lro"`), Event: "progress", Progress: 1, Total: &three},
+			{ID: json.RawMessage(`"lro"`), Event: "progress", Progress: 2, Total: &three},
+			{ID: json.RawMessage(`"lro"`), Event: "progress", Progress: 3, Total: &three},
+		}
+		if diff := cmp.Diff(want, progressOf(t, h, mark, `"lro"`)); diff != "" {
+			t.Errorf("progress events (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("structured content matching its output schema passes", func(t *testing.T) {
+		h.use(t)
+		r := h.execute("everything.get-structured-content", map[string]any{"location": "Chicago"})
+		wantOK(t, r)
+		if !strings.Contains(string(r.Result), `"structuredContent"`) {
+			t.Errorf("result: %s", r.Result)
+		}
+	})
+	t.Run("a task-only tool is marked unavailable and refused", func(t *testing.T) {
+		h.use(t)
+		if got := listEntries(t, h)["everything.simulate-research-query"].Unavailable; got != taskRequired {
+			t.Errorf("unavailable = %q, want %q", got, taskRequired)
+		}
+		r := h.execute("everything.simulate-research-query", map[string]any{"topic": "gnosis"})
+		wantError(t, r, "EXECUTION_ERROR")
+		if !strings.Contains(r.Message, taskRequired) {
+			t.Errorf("message %q", r.Message)
+		}
+	})
 	t.Run("unknown everything capability", func(t *testing.T) {
 		h.use(t)
 		wantError(t, h.execute("everything.no-such-tool", nil), "CAPABILITY_NOT_FOUND")
