@@ -96,6 +96,7 @@ func bigText(n int) string {
 // reassembles chunked replies and checks frames never interleave.
 type host struct {
 	t      *testing.T
+	s      *Session
 	toy    *toyProvider
 	in     *io.PipeWriter
 	msgs   chan map[string]any
@@ -108,13 +109,15 @@ func startHost(t *testing.T, opts ...Option) *host {
 	t.Helper()
 	s := New(append([]Option{WithVersion("1.2.3")}, opts...)...)
 	toy := newToy()
-	rt := runtime.New(runtime.WithProvider(toy), runtime.WithEvents(s.Event))
+	// These tests are about the session: the policy allows every call.
+	allowAll := runtime.Policy{Default: runtime.Rule{Allow: []string{"*"}}}
+	rt := runtime.New(runtime.WithProvider(toy), runtime.WithEvents(s.Event), runtime.WithPolicy(allowAll))
 	if err := rt.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	h := &host{t: t, toy: toy, in: inW, msgs: make(chan map[string]any, 64), raw: make(chan []byte, 1024), served: make(chan error, 1), limit: s.maxFrame}
+	h := &host{t: t, s: s, toy: toy, in: inW, msgs: make(chan map[string]any, 64), raw: make(chan []byte, 1024), served: make(chan error, 1), limit: s.maxFrame}
 	go func() {
 		h.served <- s.Serve(context.Background(), rt, inR, outW)
 		outW.Close()
