@@ -26,6 +26,7 @@ const (
 	CodeFileExists          Code = "FILE_EXISTS"
 	CodeFileNotFound        Code = "FILE_NOT_FOUND"
 	CodeFileTooLarge        Code = "FILE_TOO_LARGE"
+	CodeOverloaded          Code = "OVERLOADED"
 )
 
 // Error is a failure that carries its protocol code. Front ends turn it into a

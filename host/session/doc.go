@@ -14,6 +14,12 @@
 // to back. Every failure, whatever its source, is
 // turned into the protocol's error reply in one place (reply.go).
 //
+// The bytes held for requests in flight are bounded (WithMaxInflightBytes):
+// a frame's length is checked against the budget before its body is
+// allocated, and a request that does not fit is read in small pieces,
+// dropped and answered OVERLOADED (inflight.go). A request's bytes count
+// until its reply is written, and replies waiting to be written count too.
+//
 // Methods live in a table. The built-in ones (health, capabilities.list,
 // capabilities.describe, execute, cancel) sit beside those other parts of the
 // host add with WithMethod.

@@ -65,6 +65,7 @@ type Session struct {
 	approver  Approver // asks the user about calls the policy marks "ask"
 	extra     map[string]Method
 	quick     map[string]bool // built-in methods that never block: run on the reader
+	budget    budget          // bytes held for requests in flight
 
 	queue      chan message
 	writerDone chan struct{} // closed when the writer goroutine stops
@@ -124,6 +125,7 @@ func New(opts ...Option) *Session {
 		writerDone: make(chan struct{}),
 		inflight:   map[string]context.CancelFunc{},
 	}
+	s.budget.limit = DefaultMaxInflightBytes
 	for _, o := range opts {
 		o(s)
 	}
@@ -158,6 +160,7 @@ func (s *Session) send(m message) bool {
 	case s.queue <- m:
 		return true
 	case <-s.writerDone:
+		s.budget.release(m.held)
 		return false
 	}
 }
@@ -190,8 +193,9 @@ func (s *Session) Serve(ctx context.Context, rt Runtime, in io.Reader, out io.Wr
 	readDone := make(chan error, 1)
 	// Buffered: a request's length and body usually arrive together, and
 	// one read instead of two is measurable per call.
-	r := framing.NewReader(bufio.NewReaderSize(in, 64<<10), s.maxIn)
-	go s.serveInput(&input{ctx: ctx, r: r, methods: methods, handlers: &handlers, done: readDone})
+	br := bufio.NewReaderSize(in, 64<<10)
+	r := framing.NewReader(br, s.maxIn)
+	go s.serveInput(&input{ctx: ctx, br: br, r: r, methods: methods, handlers: &handlers, done: readDone})
 	var readErr error
 	select {
 	case readErr = <-readDone:
@@ -244,14 +248,14 @@ func (s *Session) runWriter(stop <-chan struct{}) {
 	for {
 		select {
 		case m := <-s.queue:
-			if !s.out.write(m) {
+			if !s.writeQueued(m) {
 				return
 			}
 		case <-stop:
 			for {
 				select {
 				case m := <-s.queue:
-					if !s.out.write(m) {
+					if !s.writeQueued(m) {
 						return
 					}
 				default:
@@ -262,10 +266,19 @@ func (s *Session) runWriter(stop <-chan struct{}) {
 	}
 }
 
+// writeQueued writes a message taken from the queue and gives back the
+// bytes it held.
+func (s *Session) writeQueued(m message) bool {
+	ok := s.out.write(m)
+	s.budget.release(m.held)
+	return ok
+}
+
 // input is the reading side of a session. One goroutine at a time reads it:
 // the role passes from goroutine to goroutine (serveInput).
 type input struct {
 	ctx      context.Context
+	br       *bufio.Reader // what r reads from, for admit and refuse
 	r        *framing.Reader
 	methods  map[string]Method
 	handlers *sync.WaitGroup
@@ -292,7 +305,19 @@ func (s *Session) serveInput(in *input) {
 func (s *Session) readLoop(in *input) (run func(), err error) {
 	ctx, r := in.ctx, in.r
 	for {
-		body, err := r.Read()
+		// The frame's length is checked against the in-flight budget
+		// before its body is allocated.
+		size, fits := s.admit(in.br)
+		var body []byte
+		var err error
+		if fits {
+			body, err = r.Read()
+			if err != nil {
+				s.budget.release(size)
+			}
+		} else {
+			err = s.refuse(in.br, size)
+		}
 		var tooLarge *framing.TooLargeError
 		switch {
 		case err == nil:
@@ -315,18 +340,26 @@ func (s *Session) readLoop(in *input) (run func(), err error) {
 			}
 			return nil, fmt.Errorf("reading request: %w", err)
 		}
+		if !fits {
+			continue // refused and answered
+		}
 		if ctx.Err() != nil { // the writer failed: nobody hears replies
+			s.budget.release(size)
 			return nil, nil
 		}
-		if run := s.dispatch(ctx, body, in.methods, in.handlers); run != nil {
+		run := s.dispatch(ctx, body, size, in.methods, in.handlers)
+		if run != nil {
 			return run, nil
 		}
+		s.budget.release(size) // answered here: the request's bytes are dropped
 	}
 }
 
 // dispatch decodes one request and answers it at once, or returns the
-// function that runs it (on a goroutine other than the reader's).
-func (s *Session) dispatch(ctx context.Context, body []byte, methods map[string]Method, handlers *sync.WaitGroup) func() {
+// function that runs it (on a goroutine other than the reader's). That
+// function gives back the size bytes of the budget the request took when
+// it ends, however it ends; if dispatch answers at once the caller does.
+func (s *Session) dispatch(ctx context.Context, body []byte, size int64, methods map[string]Method, handlers *sync.WaitGroup) func() {
 	req, err := DecodeRequest(body)
 	if s.forbidden != "" {
 		s.reply(req.ID, nil, &runtime.Error{Code: runtime.CodeForbidden, Message: s.forbidden})
@@ -373,6 +406,8 @@ func (s *Session) dispatch(ctx context.Context, body []byte, methods map[string]
 	// writer goroutine. It is pooled, so its stack has already grown to what
 	// a request needs.
 	return func() {
+		held := size
+		defer func() { s.budget.release(held) }()
 		defer handlers.Done()
 		c := &Call{ID: req.ID, Params: req.Params, Emit: s.direct(req.ID)}
 		result, err := run(reqCtx, m, c)
@@ -380,7 +415,10 @@ func (s *Session) dispatch(ctx context.Context, body []byte, methods map[string]
 		delete(s.inflight, key)
 		s.mu.Unlock()
 		cancel()
-		s.out.write(s.replyMessage(req.ID, result, err))
+		reply := s.replyMessage(req.ID, result, err)
+		s.budget.hold(int64(len(reply.body)))
+		held += int64(len(reply.body))
+		s.out.write(reply)
 	}
 }
 
@@ -396,8 +434,12 @@ func run(ctx context.Context, m Method, c *Call) (result any, err error) {
 }
 
 // reply queues the reply to a request: success with result, or failure.
+// Its bytes count in the in-flight budget until it is written.
 func (s *Session) reply(id json.RawMessage, result any, err error) {
-	s.send(s.replyMessage(id, result, err))
+	m := s.replyMessage(id, result, err)
+	m.held = int64(len(m.body))
+	s.budget.hold(m.held)
+	s.send(m)
 }
 
 // replyMessage encodes the reply to a request: success with result, or failure.

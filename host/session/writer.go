@@ -19,6 +19,7 @@ import (
 type message struct {
 	id   json.RawMessage
 	body []byte
+	held int64 // bytes of the in-flight budget given back once it is written or dropped
 }
 
 // writer owns the output stream. It is the only code that writes to it.
