@@ -65,6 +65,11 @@ func serve(l launch.Launch) error {
 	}
 
 	opts := []session.Option{session.WithVersion(version), session.WithLogger(log)}
+	inflight := cfg.Limits.InflightBytes
+	if inflight <= 0 {
+		inflight = config.DefaultInflightBytes
+	}
+	opts = append(opts, session.WithMaxInflightBytes(inflight))
 	if v := os.Getenv(EnvMaxFrame); v != "" {
 		n, err := strconv.Atoi(v)
 		if err != nil || n <= 0 {
