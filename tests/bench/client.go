@@ -22,10 +22,12 @@ type hostClient struct {
 
 // startHost starts the host with a config naming fakemunim with extra tools.
 func startHost(b binaries, dir string, extraTools int) (*hostClient, error) {
+	// Every capability granted to calls without an origin, as the
+	// benchmark's calls are: the policy's check stays on the measured path.
 	cfg := map[string]any{"providers": []map[string]any{{
 		"name": "munim", "command": b.fake, "prefix": "computer", "timeout": "60s",
 		"env": map[string]string{"FAKEMUNIM_TOOLS": fmt.Sprint(extraTools)},
-	}}}
+	}}, "policy": map[string]any{"default": []string{"*"}, "origins": map[string]any{}}}
 	raw, _ := json.Marshal(cfg)
 	path := filepath.Join(dir, fmt.Sprintf("config-%d.json", extraTools))
 	if err := os.WriteFile(path, raw, 0o644); err != nil {

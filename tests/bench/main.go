@@ -1,6 +1,8 @@
 // Command bench measures gnosis-host against a direct mcp-go client talking
 // to the same fake Munim, in one run: per-call latency, cold start, a 16 MiB
-// result's throughput, and the idle host's memory. It prints each figure next
+// result's throughput, and the idle host's memory; then the latency again
+// against the real Node server @modelcontextprotocol/server-everything (from
+// node_modules), beside the same direct client. It prints each figure next
 // to its baseline and target with PASS or FAIL. Run it with `make bench`.
 //
 // Host and direct measurements alternate in batches, so drift of the machine
@@ -23,7 +25,7 @@ func main() {
 	batch := flag.Int("batch", 300, "calls per latency batch")
 	coldRuns := flag.Int("cold", 15, "cold starts per side")
 	bigRuns := flag.Int("big", 5, "16 MiB transfers per side")
-	only := flag.String("only", "", "run one part: latency, cold, big or rss (e.g. under perf record)")
+	only := flag.String("only", "", "run one part: latency, cold, big, rss or node (e.g. under perf record)")
 	keep := flag.String("keep", "", "build the binaries into this directory and keep them (so perf can resolve symbols)")
 	flag.Parse()
 	want := func(part string) bool { return *only == "" || *only == part }
@@ -52,6 +54,7 @@ func main() {
 		{"cold", func() ([]row, error) { return coldStart(bins, dir, *coldRuns) }},
 		{"big", func() ([]row, error) { return bigResult(bins, dir, *bigRuns) }},
 		{"rss", func() ([]row, error) { return idleRSS(bins, dir) }},
+		{"node", func() ([]row, error) { return nodeLatency(bins, dir, *rounds, *batch) }},
 	} {
 		if !want(part.name) {
 			continue
