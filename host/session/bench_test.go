@@ -77,7 +77,7 @@ func BenchmarkSession16MiB(b *testing.B) {
 
 func BenchmarkSessionAndRuntime16MiB(b *testing.B) {
 	toy := newToy()
-	rt := runtime.New(runtime.WithProvider(toy))
+	rt := runtime.New(runtime.WithProvider(toy), runtime.WithPolicy(runtime.Policy{Default: runtime.Rule{Allow: []string{"*"}}}))
 	rt.Start(context.Background())
 	go func() {
 		for range toy.started {
