@@ -190,8 +190,8 @@ func (r *Runtime) executeMeta(name string, args json.RawMessage) (json.RawMessag
 	switch name {
 	case MetaList:
 		return json.Marshal(struct {
-			Capabilities []ListEntry `json:"capabilities"`
-		}{ListEntries(r)})
+			Capabilities []Summary `json:"capabilities"`
+		}{r.List()})
 	case MetaDescribe:
 		var a struct {
 			Name *string `json:"name"`

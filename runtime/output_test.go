@@ -88,7 +88,7 @@ func TestToolsThatRequireTasksAreMarkedAndRefused(t *testing.T) {
 
 	t.Run("listed as unavailable, with the reason", func(t *testing.T) {
 		got := map[string]string{}
-		for _, e := range ListEntries(r) {
+		for _, e := range r.List() {
 			got[e.Name] = e.Unavailable
 		}
 		want := map[string]string{"r.research": TaskRequired, "r.maybe": "", MetaList: "", MetaDescribe: ""}

@@ -83,7 +83,8 @@ func (r *Runtime) buildRegistry(prev *registry) *registry {
 		}
 	}
 	for name, e := range reg.byName {
-		reg.list = append(reg.list, Summary{Name: name, Description: e.cap.Description, Title: e.cap.Title, Annotations: e.cap.Annotations})
+		reg.list = append(reg.list, Summary{Name: name, Description: e.cap.Description, Title: e.cap.Title,
+			Annotations: e.cap.Annotations, Unavailable: unavailableReason(e.cap.Tool)})
 	}
 	sort.Slice(reg.list, func(i, j int) bool { return reg.list[i].Name < reg.list[j].Name })
 	return reg

@@ -16,7 +16,7 @@ const Service = "Agent Capability Runtime"
 func builtins(rt Runtime, s *Session) map[string]Method {
 	return map[string]Method{
 		"health":                func(context.Context, *Call) (any, error) { return health(rt, s.version), nil },
-		"capabilities.list":     func(context.Context, *Call) (any, error) { return listResult{runtime.ListEntries(rt)}, nil },
+		"capabilities.list":     func(context.Context, *Call) (any, error) { return listResult{rt.List()}, nil },
 		"capabilities.describe": func(_ context.Context, c *Call) (any, error) { return describe(rt, c) },
 		"execute":               func(ctx context.Context, c *Call) (any, error) { return execute(ctx, rt, s.approver, c) },
 		"cancel":                func(_ context.Context, c *Call) (any, error) { return cancel(s, c) },
@@ -58,7 +58,7 @@ func health(rt Runtime, version string) healthResult {
 }
 
 type listResult struct {
-	Capabilities []runtime.ListEntry `json:"capabilities"`
+	Capabilities []runtime.Summary `json:"capabilities"`
 }
 
 // stringParam decodes params[name] as a required string, else INVALID_REQUEST.
