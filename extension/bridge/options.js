@@ -73,7 +73,7 @@ async function installHost() {
   try {
     // The download manager cannot read chrome-extension:// URLs; a blob URL
     // of this page's own copy of the file can be downloaded.
-    const blob = await (await fetch(target.path)).blob();
+    const blob = await (await fetch(chrome.runtime.getURL(target.path))).blob();
     const url = URL.createObjectURL(blob);
     await chrome.downloads.download({ url, filename: target.file, conflictAction: 'overwrite', saveAs: false });
     setTimeout(() => URL.revokeObjectURL(url), 60_000);
