@@ -1,24 +1,26 @@
 package runtime
 
 import (
-	"encoding/json"
-	"sort"
 	"time"
 	"unicode/utf8"
 
 	"github.com/rs/zerolog"
 )
 
-// maxLoggedValue bounds each argument value in the execute log line: calls
-// carry text to type and images to paste, which have no place in a log.
+// maxLoggedValue bounds each string shown in a debug log line: calls carry
+// text to type and images to paste, which have no place in a log.
 const maxLoggedValue = 200
 
-// logExecute writes the one line per execute: request id, capability,
-// origin, duration, outcome ("ok" or the error code), truncated arguments.
+// logExecute writes the one line per execute. At info (warn for a failure)
+// it says what ran and how it went, never what it was given: request id,
+// capability, origin, duration, outcome ("ok" or the error code) and the
+// size of the arguments. Arguments and the error's text, which can carry
+// what the user typed, are added only at debug level, redacted (RedactJSON,
+// RedactMessage).
 func (r *Runtime) logExecute(c Call, start time.Time, err error) {
 	var ev *zerolog.Event
 	if err != nil {
-		ev = r.log.Warn().Str("outcome", string(CodeOf(err))).Str("error", err.Error())
+		ev = r.log.Warn().Str("outcome", string(CodeOf(err)))
 	} else {
 		ev = r.log.Info().Str("outcome", "ok")
 	}
@@ -31,30 +33,18 @@ func (r *Runtime) logExecute(c Call, start time.Time, err error) {
 	if c.Origin != "" {
 		ev = ev.Str("origin", c.Origin)
 	}
-	ev.Str("capability", c.Capability).
+	ev = ev.Str("capability", c.Capability).
 		Dur("duration", time.Since(start)).
-		Dict("arguments", loggedArguments(c.Arguments)).
-		Msg("execute")
-}
-
-func loggedArguments(raw json.RawMessage) *zerolog.Event {
-	d := zerolog.Dict()
-	var m map[string]json.RawMessage
-	if len(raw) == 0 || json.Unmarshal(raw, &m) != nil {
-		if len(raw) > 0 {
-			d.Str("(not an object)", truncate(string(raw), maxLoggedValue))
+		Int("argumentBytes", len(c.Arguments))
+	if r.log.GetLevel() <= zerolog.DebugLevel {
+		if err != nil {
+			ev = ev.Str("error", RedactMessage(err.Error(), c.Arguments))
 		}
-		return d
+		if len(c.Arguments) > 0 {
+			ev = ev.RawJSON("arguments", RedactJSON(c.Arguments))
+		}
 	}
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		d.Str(truncate(k, maxLoggedValue), truncate(string(m[k]), maxLoggedValue))
-	}
-	return d
+	ev.Msg("execute")
 }
 
 // truncate cuts s to at most n bytes on a UTF-8 boundary, marking the cut.

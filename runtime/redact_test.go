@@ -1,0 +1,145 @@
+package runtime
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestRedactJSONMasksSecretsAndKeepsTheRest(t *testing.T) {
+	for _, tt := range []struct {
+		name, in, want string
+	}{
+		{"plain values are kept", `{"x":1,"text":"hello","ok":true,"n":null}`, `{"n":null,"ok":true,"text":"hello","x":1}`},
+		{"password field", `{"user":"ann","password":"hunter2"}`, `{"password":"[redacted]","user":"ann"}`},
+		{"secret names in any case and spelling", `{"apiKey":"a1","API_KEY":"a2","X-Auth-Token":"a3","client_secret":"a4","Authorization":"a5","Cookie":"a6","passwd":"a7","key":"a8","accessToken":"a9"}`,
+			`{"API_KEY":"[redacted]","Authorization":"[redacted]","Cookie":"[redacted]","X-Auth-Token":"[redacted]","accessToken":"[redacted]","apiKey":"[redacted]","client_secret":"[redacted]","key":"[redacted]","passwd":"[redacted]"}`},
+		{"names that only contain key are kept", `{"keyboard":"k","monkey":"m","hotkey":"ctrl"}`, `{"hotkey":"ctrl","keyboard":"k","monkey":"m"}`},
+		{"nested objects and arrays", `{"a":{"b":[{"Password":"p1"},{"c":"ok"}]},"auth":{"user":"u","pass":"p2"}}`,
+			`{"a":{"b":[{"Password":"[redacted]"},{"c":"ok"}]},"auth":"[redacted]"}`},
+		{"bearer token in a value", `{"headers":"Authorization: Bearer abc.def-123"}`, `{"headers":"Authorization: [redacted]"}`},
+		{"api key in a value", `{"text":"my key is sk-proj-AbCdEf123456 ok"}`, `{"text":"my key is sk-[redacted] ok"}`},
+		{"query string", `{"url":"https://x.example/p?a=1&api_key=s3cr3t&token=t0k&b=2#f"}`, `{"url":"https://x.example/p?a=1&api_key=[redacted]&token=[redacted]&b=2#f"}`},
+		{"long strings are cut", `{"t":"` + strings.Repeat("a", 300) + `"}`, `{"t":"` + strings.Repeat("a", maxLoggedValue) + `…"}`},
+		{"not JSON is redacted as text", `password=hunter2 and more`, `"password=[redacted] and more"`},
+		{"not one value", `{} {}`, `"{} {}"`},
+		{"numbers keep their text", `{"x":1.50,"y":1e3}`, `{"x":1.50,"y":1e3}`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, string(RedactJSON([]byte(tt.in)))); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestRedactJSONBoundsItsOutput(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"list":[`)
+	for i := range 5000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(`"` + strings.Repeat("v", 100) + `"`)
+	}
+	b.WriteString(`]}`)
+	out := RedactJSON([]byte(b.String()))
+	if len(out) > 2*maxRedactedJSON || !json.Valid(out) || !strings.Contains(string(out), " more") {
+		t.Errorf("%d bytes (valid %v): %.300s", len(out), json.Valid(out), out)
+	}
+	huge := RedactJSON([]byte(`{"image":"` + strings.Repeat("A", maxDecodedJSON) + `"}`))
+	if diff := cmp.Diff(`"(1048588 bytes, not shown)"`, string(huge)); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestRedactText(t *testing.T) {
+	for _, tt := range []struct {
+		in, want string
+	}{
+		{"nothing secret here: x=1, y: 2", "nothing secret here: x=1, y: 2"},
+		{"Authorization: Basic dXNlcjpwYXNz", "Authorization: [redacted]"},
+		{"curl -H 'authorization: bearer eyJhbGciOi.eyJzdWIiOi.sig'", "curl -H 'authorization: [redacted]'"},
+		{"BEARER abc123", "BEARER [redacted]"},
+		{"key sk-ant-api03-AbCdEfGh and task-abcdefghijk", "key sk-[redacted] and task-abcdefghijk"},
+		{"ghp_0123456789abcdefABCDEF and AKIAABCDEFGHIJKLMNOP", "[redacted] and [redacted]"},
+		{"https://h.example/?password=p%40ss&user=ann", "https://h.example/?password=[redacted]&user=ann"},
+		{`{"token": "two words", "n": 1}`, `{"token": "[redacted]", "n": 1}`},
+		{"token: 123}", "token: [redacted]}"},
+		{"password=", "password="},
+		{"max_tokens=10 keyboard=qwerty", "max_tokens=[redacted] keyboard=qwerty"},
+	} {
+		if diff := cmp.Diff(tt.want, RedactText(tt.in)); diff != "" {
+			t.Errorf("RedactText(%q) (-want +got):\n%s", tt.in, diff)
+		}
+	}
+}
+
+func TestNameWords(t *testing.T) {
+	for in, want := range map[string][]string{
+		"X-Api-Key":    {"x", "api", "key"},
+		"apiKey":       {"api", "key"},
+		"APIKey":       {"api", "key"},
+		"API_KEY":      {"api", "key"},
+		"oauth2Token":  {"oauth2", "token"},
+		"keyboard":     {"keyboard"},
+		"":             nil,
+		"Ünïcode-Wörd": {"ünïcode", "wörd"},
+	} {
+		if diff := cmp.Diff(want, nameWords(in)); diff != "" {
+			t.Errorf("nameWords(%q) (-want +got):\n%s", in, diff)
+		}
+	}
+}
+
+// FuzzRedact: redaction never panics, always returns valid JSON, and a
+// secret put where it is obviously one (a secret-named field at any depth,
+// a bearer token, an sk- key, a secret query parameter) never comes out.
+func FuzzRedact(f *testing.F) {
+	f.Add([]byte(`{"a":[1,{"b":"c"}]}`), "s3cretValue1", uint8(0))
+	f.Add([]byte("not json \xff"), "abcd-1234_XY", uint8(3))
+	f.Add([]byte(`{"password":"x"}`), "ZZZZZZZZ9", uint8(7))
+	f.Fuzz(func(t *testing.T, raw []byte, secret string, form uint8) {
+		out := RedactJSON(raw)
+		if !json.Valid(out) {
+			t.Fatalf("RedactJSON(%q) = %q, not JSON", raw, out)
+		}
+		if s := RedactText(string(raw)); utf8.Valid(raw) && !utf8.ValidString(s) {
+			t.Fatalf("RedactText(%q) made valid UTF-8 invalid: %q", raw, s)
+		}
+
+		// A secret: 8 to 64 token characters with a digit, so it cannot
+		// be part of the scaffolding around it or of the Redacted marker.
+		if len(secret) < 8 || len(secret) > 64 || strings.Trim(secret, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != "" || !strings.ContainsAny(secret, "0123456789") {
+			return
+		}
+		names := []string{"password", "Api-Key", "clientSecret", "AUTHORIZATION", "session_cookie", "apikey", "key", "refresh_token"}
+		name := names[int(form)%len(names)]
+		q, _ := json.Marshal(secret)
+		texts := []string{
+			"Bearer " + secret,
+			"sk-" + secret,
+			"https://x.example/p?a=1&" + name + "=" + secret + "&b=2",
+			name + ": " + secret,
+		}
+		text := texts[int(form/8)%len(texts)]
+		qt, _ := json.Marshal("see " + text + " here")
+		for _, in := range []string{
+			`{"` + name + `":` + string(q) + `}`,
+			`{"a":{"b":[{"` + name + `":` + string(q) + `}]}}`,
+			`{"` + name + `":{"inner":` + string(q) + `}}`,
+			`{"text":` + string(qt) + `}`,
+			text,
+		} {
+			if got := RedactJSON([]byte(in)); strings.Contains(string(got), secret) {
+				t.Fatalf("RedactJSON(%s) = %s still has the secret", in, got)
+			}
+		}
+		if got := RedactText(text); strings.Contains(got, secret) {
+			t.Fatalf("RedactText(%q) = %q still has the secret", text, got)
+		}
+	})
+}
