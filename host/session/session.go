@@ -415,7 +415,7 @@ func (s *Session) dispatch(ctx context.Context, body []byte, size int64, methods
 		delete(s.inflight, key)
 		s.mu.Unlock()
 		cancel()
-		reply := s.replyMessage(req.ID, result, err)
+		reply := s.replyMessage(req.ID, req.Params, result, err)
 		s.budget.hold(int64(len(reply.body)))
 		held += int64(len(reply.body))
 		s.out.write(reply)
@@ -436,14 +436,16 @@ func run(ctx context.Context, m Method, c *Call) (result any, err error) {
 // reply queues the reply to a request: success with result, or failure.
 // Its bytes count in the in-flight budget until it is written.
 func (s *Session) reply(id json.RawMessage, result any, err error) {
-	m := s.replyMessage(id, result, err)
+	m := s.replyMessage(id, nil, result, err)
 	m.held = int64(len(m.body))
 	s.budget.hold(m.held)
 	s.send(m)
 }
 
-// replyMessage encodes the reply to a request: success with result, or failure.
-func (s *Session) replyMessage(id json.RawMessage, result any, err error) message {
+// replyMessage encodes the reply to a request: success with result, or
+// failure. A failure is logged at debug level, its text redacted: it may
+// quote the request's params (given when known), which may hold secrets.
+func (s *Session) replyMessage(id, params json.RawMessage, result any, err error) message {
 	var body []byte
 	if err == nil {
 		body, err = successReply(id, result)
@@ -453,7 +455,9 @@ func (s *Session) replyMessage(id json.RawMessage, result any, err error) messag
 			id = nullID
 		}
 		body = errorReply(id, err)
-		s.log.Debug().RawJSON("id", id).Str("code", string(runtime.CodeOf(err))).Err(err).Msg("request failed")
+		if ev := s.log.Debug(); ev.Enabled() {
+			ev.RawJSON("id", id).Str("code", string(runtime.CodeOf(err))).Str("error", runtime.RedactMessage(err.Error(), params)).Msg("request failed")
+		}
 	}
 	return message{id: id, body: body}
 }
