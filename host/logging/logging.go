@@ -5,6 +5,11 @@
 // byte there breaks the browser's port. The file exists because a browser
 // usually discards a host's stderr; it is capped so a chatty provider cannot
 // fill the disk.
+//
+// Users attach this log to bug reports, so at the default level (info) it
+// says what ran and how it went, never with what: request parameters and
+// argument values appear only at debug level, and redacted even then
+// (runtime.RedactJSON, runtime.RedactMessage).
 package logging
 
 import (
