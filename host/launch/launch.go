@@ -21,6 +21,10 @@ const OurExtensionID = "mbegimjagonemgohdcndepbpfbmlmgdd"
 // OurOrigin is the caller origin Chrome passes for our extension.
 const OurOrigin = "chrome-extension://" + OurExtensionID + "/"
 
+// OurAddonID is the Gnosis extension's id in Firefox, fixed by
+// browser_specific_settings.gecko.id in extension/manifest.json.
+const OurAddonID = "gnosis@gnosis.dev"
+
 // Kind says who started the process.
 type Kind int
 
@@ -107,13 +111,23 @@ func looksLikeAddonID(s string) bool {
 		!strings.ContainsAny(s, " /\\")
 }
 
-// Trusted reports whether the caller is our extension or one whose id is in
-// extra (the config file's "extensions"). Only browser launches can be trusted.
+// Firefox reports whether Firefox started us (it passes an add-on id, not an origin).
+func (l Launch) Firefox() bool {
+	return l.Kind == Browser && strings.HasPrefix(l.Origin, "moz-extension://")
+}
+
+// Trusted reports whether the caller is our extension (our Chrome id from
+// Chrome, our add-on id from Firefox) or one whose id is in extra (the config
+// file's "extensions"). Only browser launches can be trusted.
 func (l Launch) Trusted(extra []string) bool {
 	if l.Kind != Browser || l.ExtensionID == "" {
 		return false
 	}
-	if l.ExtensionID == OurExtensionID && strings.HasPrefix(l.Origin, "chrome-extension://") {
+	if l.Firefox() {
+		if l.ExtensionID == OurAddonID {
+			return true
+		}
+	} else if l.ExtensionID == OurExtensionID {
 		return true
 	}
 	for _, id := range extra {
