@@ -2,6 +2,7 @@ package session
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -151,10 +152,31 @@ const maxKey = 16
 
 // Write scans p; it never fails.
 func (sc *idScanner) Write(p []byte) (int, error) {
-	for _, c := range p {
-		sc.scan(c)
+	for i := 0; i < len(p); i++ {
+		if sc.inStr && !sc.esc && !sc.keeping() {
+			// Inside a string nothing is kept: jump to its next quote or
+			// backslash (params are mostly long strings).
+			rest := p[i:]
+			j := bytes.IndexByte(rest, '"')
+			if j < 0 {
+				j = len(rest)
+			}
+			if k := bytes.IndexByte(rest[:j], '\\'); k >= 0 {
+				j = k
+			}
+			if i += j; i == len(p) {
+				break
+			}
+		}
+		sc.scan(p[i])
 	}
 	return len(p), nil
+}
+
+// keeping reports whether the scanner is inside the text it keeps: a
+// top-level key or the id's value.
+func (sc *idScanner) keeping() bool {
+	return sc.capture || (sc.depth == 1 && sc.state == inKey)
 }
 
 func (sc *idScanner) scan(c byte) {
