@@ -89,9 +89,9 @@ export function normalizeSettings(raw) {
   for (const [key, [min, max]] of Object.entries(LIMITS)) {
     const v = typeof s[key] === 'string' && s[key].trim() !== '' ? Number(s[key]) : s[key];
     if (typeof v !== 'number' || !Number.isFinite(v) || v < min || v > max) {
-      return { code: CODES.INVALID_SETTING, error: `${LABELS[key]} must be a number from ${min} to ${max}` };
+      return { code: CODES.INVALID_SETTING, field: key, error: `${LABELS[key]} must be a number from ${min} to ${max}` };
     }
-    if ((key === 'maxSteps' || key === 'keepScreenshots' || key === 'compactAtTokens') && !Number.isInteger(v)) return { code: CODES.INVALID_SETTING, error: `${LABELS[key]} must be a whole number` };
+    if ((key === 'maxSteps' || key === 'keepScreenshots' || key === 'compactAtTokens') && !Number.isInteger(v)) return { code: CODES.INVALID_SETTING, field: key, error: `${LABELS[key]} must be a whole number` };
     s[key] = v;
   }
   s.apiUrl = String(s.apiUrl || '').trim();
@@ -123,21 +123,45 @@ export function validateTask({ task, settings, granted }) {
     return blocked(CODES.NO_TASK, 'Type a task first.', 'task');
   }
   const n = normalizeSettings(settings);
-  if (n.error) return blocked(n.code, `${n.error}. Open Settings to fix it.`, 'settings');
+  if (n.error) return blocked(n.code, `${n.error}. Open Settings to fix it.`, 'settings', n.field);
   const u = normalizeApiUrl(n.settings.apiUrl);
   if (u.error) {
     const lead = u.code === CODES.MISSING_API_URL ? 'Set the API URL' : 'Fix the API URL';
-    return blocked(u.code, `${lead} in Settings: ${u.error}.`, 'settings');
+    return blocked(u.code, `${lead} in Settings: ${u.error}.`, 'settings', 'apiUrl');
   }
-  if (!n.settings.model) return blocked(CODES.MISSING_MODEL, 'Set the model in Settings: the name of a model that accepts images.', 'settings');
+  if (!n.settings.model) return blocked(CODES.MISSING_MODEL, 'Set the model in Settings: the name of a model that accepts images.', 'settings', 'model');
   if (granted === false) {
     return blocked(CODES.MISSING_PERMISSION, `Allow access to ${u.originPattern} so the extension can reach the model server (click Run again and accept the prompt).`, 'permission');
   }
   return { ok: true, settings: n.settings, endpoint: u.endpoint, originPattern: u.originPattern, loopback: u.loopback };
 }
 
-function blocked(code, message, fix) {
-  return { ok: false, code, message, fix };
+function blocked(code, message, fix, field) {
+  return field ? { ok: false, code, message, fix, field } : { ok: false, code, message, fix };
+}
+
+/**
+ * Every reason the Settings form cannot be saved, per field, by the same rules
+ * validateTask applies before a run (so nothing Save accepts is refused by
+ * Run for its settings). An empty object means the form is valid.
+ * @returns {Object<string, string>} field id → message
+ */
+export function settingsErrors(raw) {
+  const errors = {};
+  const s = { ...DEFAULTS, ...(raw || {}) };
+  for (const key of Object.keys(LIMITS)) {
+    const n = normalizeSettings({ ...DEFAULTS, [key]: s[key] });
+    if (n.error) errors[key] = `${n.error}.`;
+  }
+  const u = normalizeApiUrl(s.apiUrl);
+  if (u.error) errors.apiUrl = `${u.error[0].toUpperCase()}${u.error.slice(1)}.`;
+  if (!String(s.model ?? '').trim()) errors.model = 'Enter the name of a model that accepts images.';
+  return errors;
+}
+
+/** True when the settings hold no API URL and no model yet: the panel shows its setup card. */
+export function needsSetup(settings) {
+  return !String(settings?.apiUrl ?? '').trim() && !String(settings?.model ?? '').trim();
 }
 
 /** The warning shown next to "Remember key on this device". */

@@ -166,8 +166,106 @@ export function createModelClient(deps = {}) {
     }
   }
 
-  return { complete };
+  /**
+   * Test connection: one small completion, at most `attempts` tries, each
+   * bounded by `timeoutMs`. Failures that retrying cannot fix (refused, DNS,
+   * TLS, an HTTP status other than 408/429/5xx) end it at the first try.
+   * Never throws for a failed connection: the result says what happened.
+   * @param {object} req {endpoint, apiKey, model, loopback, origin, timeoutMs, attempts=3, retryDelayMs=1000}
+   * @param {{signal?:AbortSignal, onProgress?:(p:{phase:'sending'|'retrying', attempt:number, of:number,
+   *   delayMs?:number, kind?:string, text?:string}) => void,
+   *   netError?:(url:string, sinceMs:number) => Promise<string|undefined>}} opts
+   *   netError reports the browser's own error name for a failed fetch (net::ERR_…), when known.
+   * @returns {Promise<{ok:true, content:string, usage:object|null, attempts:number, ms:number}
+   *   | {ok:false, kind:string, text:string, status?:number, attempts:number}>}
+   */
+  async function testConnection(req, opts = {}) {
+    const { signal } = opts;
+    const of = Math.max(1, Math.min(5, req.attempts ?? 3));
+    const timeoutMs = Math.max(50, req.timeoutMs ?? 15000);
+    let failure;
+    for (let attempt = 1; attempt <= of; attempt++) {
+      if (signal?.aborted) throw stoppedError();
+      opts.onProgress?.({ phase: 'sending', attempt, of });
+      const started = now();
+      const ctl = new AbortController();
+      const onAbort = () => ctl.abort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      let timedOut = false;
+      const timer = setTimeout(() => { timedOut = true; ctl.abort(); }, timeoutMs);
+      try {
+        const headers = { 'Content-Type': 'application/json', Accept: 'application/json' };
+        if (req.apiKey) headers.Authorization = `Bearer ${req.apiKey}`;
+        const body = JSON.stringify({ model: req.model, temperature: 0, stream: false, messages: [{ role: 'user', content: 'Reply with the single word OK.' }] });
+        const res = await doFetch(req.endpoint, { method: 'POST', headers, body, signal: ctl.signal });
+        const text = await readAll(res, () => {});
+        if (res.status >= 200 && res.status < 300) {
+          let json = null;
+          try { json = JSON.parse(text); } catch { /* judged below */ }
+          const message = json?.choices?.[0]?.message;
+          if (!message) failure = { ok: false, kind: 'bad_reply', text: `The server answered HTTP ${res.status}, but not with a chat completion: ${errorDetail(text)}` };
+          else return { ok: true, content: messageText(message.content), usage: json.usage || null, attempts: attempt, ms: now() - started };
+        } else {
+          failure = { ok: false, ...describeFailure({ status: res.status, detail: errorDetail(text), loopback: req.loopback, origin: req.origin }) };
+        }
+      } catch (err) {
+        if (signal?.aborted) throw stoppedError();
+        const netError = timedOut ? undefined : await opts.netError?.(req.endpoint, started);
+        failure = { ok: false, ...describeFailure({ timedOut, timeoutMs, netError, message: err?.message || String(err), advice: err?.advice }) };
+      } finally {
+        clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+      }
+      failure.attempts = attempt;
+      if (!RETRY_KINDS.has(failure.kind) || attempt === of) break;
+      const delayMs = req.retryDelayMs ?? 1000;
+      opts.onProgress?.({ phase: 'retrying', attempt, of, delayMs, kind: failure.kind, text: failure.text });
+      await sleep(delayMs, signal);
+    }
+    return failure;
+  }
+
+  return { complete, testConnection };
 }
+
+/** Failure kinds a second try may fix. */
+const RETRY_KINDS = new Set(['timeout', 'network', 'busy']);
+
+/**
+ * Names why a request to the model server failed, from what is known: the
+ * HTTP status, the browser's net::ERR_… name (chrome.webRequest), the host
+ * relay's error text (Go's net errors), or that our own time limit passed.
+ * Pure. kind is one of refused, dns, tls, timeout, http, busy, forbidden_local,
+ * unsafe_port, network.
+ * @returns {{kind:string, text:string, status?:number}}
+ */
+export function describeFailure({ status, detail, loopback, origin, timedOut, timeoutMs, netError, message, advice } = {}) {
+  if (Number.isInteger(status)) {
+    if (status === 403 && loopback) return { kind: 'forbidden_local', status, text: localForbiddenMessage(origin || 'chrome-extension://<extension id>') };
+    const hint = HTTP_HINTS[status] || (status >= 500 ? 'the server failed; try again later or check its log' : '');
+    const kind = status === 408 || status === 429 || status >= 500 ? 'busy' : 'http';
+    return { kind, status, text: `The server answered HTTP ${status}${hint ? ` (${hint})` : ''}${detail ? `: ${detail}` : ''}.` };
+  }
+  if (timedOut) return { kind: 'timeout', text: `No answer within ${Math.round(timeoutMs / 100) / 10} s: the server accepted the connection but did not reply.` };
+  const said = `${netError || ''} ${message || ''}`;
+  if (/ERR_CONNECTION_REFUSED|connection refused|ECONNREFUSED/i.test(said)) return { kind: 'refused', text: 'Connection refused: nothing is listening at that address and port. Is the server running, and is the port right?' };
+  if (/ERR_NAME_NOT_RESOLVED|ERR_NAME_RESOLUTION_FAILED|no such host|ENOTFOUND|server misbehaving/i.test(said)) return { kind: 'dns', text: 'The server name could not be resolved (DNS). Check the host name in the API URL.' };
+  if (/ERR_CERT_|ERR_SSL_|ERR_BAD_SSL|x509:|tls:|certificate/i.test(said)) return { kind: 'tls', text: `The secure connection failed (TLS: ${netError ? netError.replace(/^net::/, '') : 'certificate or handshake refused'}). The server's certificate is not trusted by this browser, or it does not speak HTTPS on that port.` };
+  if (/ERR_TIMED_OUT|ERR_CONNECTION_TIMED_OUT|deadline exceeded|Client\.Timeout|i\/o timeout/i.test(said)) return { kind: 'timeout', text: 'The connection timed out: the server did not respond.' };
+  if (/ERR_UNSAFE_PORT/i.test(said)) return { kind: 'unsafe_port', text: 'The browser refuses to connect to that port (it is on its list of unsafe ports). Use another port.' };
+  const why = netError ? netError.replace(/^net::/, '') : String(message || 'the request failed');
+  return { kind: 'network', text: `The request could not be sent: ${why}${advice ? `. ${advice}` : ''}.` };
+}
+
+const HTTP_HINTS = {
+  400: 'the server refused the request; check the model name',
+  401: 'the API key is missing or wrong',
+  403: 'the API key may not use this model or endpoint',
+  404: 'no such endpoint or model; check the API URL and the model name',
+  405: 'the URL does not accept chat completions; check the API URL',
+  408: 'the server timed out',
+  429: 'rate limited or out of quota',
+};
 
 async function readAll(res, onProgress) {
   if (!res.body?.getReader) return res.text();
