@@ -35,13 +35,6 @@ type Check struct {
 	More []string
 }
 
-// Browser error strings, quoted in the doctor's explanations.
-const (
-	errNotFound  = `the browser says "Specified native messaging host not found"`
-	errForbidden = `the browser says "Access to the specified native messaging host is forbidden"`
-	errStart     = `the browser says "Failed to start native messaging host"`
-)
-
 // DoctorOptions says what the doctor examines.
 type DoctorOptions struct {
 	Env      Env
@@ -175,6 +168,7 @@ func (d *doctor) flush() {
 // registered" fails even if the browser is not installed.
 func (d *doctor) browser(b Browser, named bool) {
 	e := d.Env
+	errNotFound, errForbidden, errStart := says(b.Family.NotFound), says(b.Family.Forbidden), says(b.Family.StartFailed)
 	found := e.Found(b, d.Registry, d.LookPath)
 	for _, dir := range e.SandboxDirs(b) {
 		if _, err := os.Stat(dir); err == nil {
@@ -204,13 +198,13 @@ func (d *doctor) browser(b Browser, named bool) {
 		d.add(b.ID, "manifest", Fail, "%s: %v (%s); run: gnosis-host install --browsers %s", mpath, err, errNotFound, b.ID)
 		return
 	}
-	problems := m.Check(e.GOOS)
+	problems := m.Check(e.GOOS, b.Family)
 	for _, p := range problems {
 		why := errNotFound
 		fix := "gnosis-host install --browsers " + b.ID
-		if p.Field == "allowed_origins" {
+		if p.Field == b.Family.Field {
 			why = errForbidden
-			fix += " --extension-id <id> (the id chrome://extensions shows for your Gnosis extension)"
+			fix += fmt.Sprintf(" --extension-id <id> (the id %s shows for your Gnosis extension)", b.Family.ExtensionsPage)
 		}
 		if strings.Contains(p.Msg, "the browser says") {
 			d.add(b.ID, "manifest "+p.Field, Fail, "%s; run: %s", p.Msg, fix)
@@ -219,7 +213,7 @@ func (d *doctor) browser(b Browser, named bool) {
 		}
 	}
 	if len(problems) == 0 {
-		d.add(b.ID, "manifest", OK, "%s: name, type and %d origin(s) well-formed", mpath, len(m.AllowedOrigins))
+		d.add(b.ID, "manifest", OK, "%s: name, type and %d %s well-formed", mpath, len(m.Entries(b.Family)), b.Family.Field)
 	}
 	bin := m.Path
 	if e.GOOS == "windows" && bin != "" && !isAbs(e.GOOS, bin) {
@@ -249,7 +243,7 @@ func (d *doctor) browser(b Browser, named bool) {
 		return
 	}
 	d.tested[bin] = true
-	h, err := SelfTest(e.GOOS, bin, d.Timeout, d.settleTime())
+	h, err := SelfTest(bin, b.Family.LaunchArgs(e.GOOS, mpath), d.Timeout, d.settleTime())
 	switch {
 	case err != nil:
 		d.add(b.ID, "self-test", Fail, "%v; run: gnosis-host install --browsers %s", err, b.ID)
@@ -296,7 +290,8 @@ func (d *doctor) registration(b Browser) (mpath, where string, ok bool) {
 		if b.WinKey == winEdge {
 			d.edgeOrder(b, k, v)
 		}
-		want := join(e.GOOS, e.InstallDir(), ManifestFile)
+		want, _ := e.ManifestPath(b, User)
+		errNotFound := says(b.Family.NotFound)
 		if v == "" {
 			d.addLater(b.ID, "registry value", Fail, "%s has an empty default value; it must be the manifest's path (%s); run: gnosis-host install --browsers %s", full, errNotFound, b.ID)
 			return "", where, false
@@ -386,7 +381,7 @@ func (d *doctor) config() {
 	}
 	if d.SelfTest && d.health == nil && d.Self != "" && len(cfg.Providers) > 0 {
 		// No registered host was started: start this one to see the providers run.
-		if h, err := SelfTest(d.Env.GOOS, d.Self, d.Timeout, d.settleTime()); err == nil {
+		if h, err := SelfTest(d.Self, Chromium.LaunchArgs(d.Env.GOOS, ""), d.Timeout, d.settleTime()); err == nil {
 			d.health = &h
 		}
 	}

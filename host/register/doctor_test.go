@@ -79,6 +79,56 @@ func TestDoctorExplainsMisregistrations(t *testing.T) {
 	}
 }
 
+// Firefox's rows name Firefox's field and error, and the fix's extension page.
+func TestDoctorExplainsFirefoxMisregistrations(t *testing.T) {
+	tests := []struct {
+		name   string
+		break_ func(t *testing.T, manifest, bin string)
+		item   string
+		says   []string
+	}{
+		{"missing manifest", func(t *testing.T, m, _ string) { os.Remove(m) },
+			"registered", []string{".mozilla/native-messaging-hosts/com.gnosis.host.json", "No such native application com.gnosis.host",
+				"gnosis-host install --browsers firefox"}},
+		{"our add-on missing", edit(`"gnosis@gnosis.dev"`, `"other@example.org"`),
+			"manifest allowed_extensions", []string{"does not list the Gnosis extension gnosis@gnosis.dev", "about:debugging"}},
+		{"a chromium manifest", edit(`"allowed_extensions": [
+    "gnosis@gnosis.dev"`, `"allowed_origins": [
+    "chrome-extension://mbegimjagonemgohdcndepbpfbmlmgdd/"`),
+			"manifest allowed_extensions", []string{"manifest for chromium browsers (allowed_origins), which firefox ignores"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := tempEnv(t)
+			if _, err := Install(Options{Env: e, Browsers: "firefox", Source: fakeBinary(t), LookPath: noPath}); err != nil {
+				t.Fatal(err)
+			}
+			firefox, _ := Lookup("firefox")
+			m, _ := e.ManifestPath(firefox, User)
+			tt.break_(t, m, e.InstalledBinary())
+			checks, err := Doctor(DoctorOptions{Env: e, Browsers: "firefox", LookPath: noPath})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var row *Check
+			for i, c := range checks {
+				if c.Item == tt.item && c.Status == Fail {
+					row = &checks[i]
+					break
+				}
+			}
+			if row == nil {
+				t.Fatalf("no FAIL row %q:\n%s", tt.item, table(checks))
+			}
+			for _, s := range tt.says {
+				if !strings.Contains(row.Detail, s) {
+					t.Errorf("row %q does not say %q: %s", tt.item, s, row.Detail)
+				}
+			}
+		})
+	}
+}
+
 // edit replaces old by new in the manifest file.
 func edit(old, new string) func(t *testing.T, m, bin string) {
 	return func(t *testing.T, m, _ string) {

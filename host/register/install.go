@@ -60,9 +60,13 @@ func Install(o Options) ([]Action, error) {
 		return nil, ErrNoRegistry
 	}
 	bin := e.InstalledBinary()
-	m, err := NewManifest(bin, o.ExtensionIDs...)
-	if err != nil {
-		return nil, err
+	manifests := map[string][]byte{} // family id -> its manifest's text
+	for _, f := range Families {
+		m, err := NewManifest(f, bin, o.ExtensionIDs...)
+		if err != nil {
+			return nil, err
+		}
+		manifests[f.ID] = m.Encode()
 	}
 	var acts []Action
 	var rec Record
@@ -132,12 +136,11 @@ func Install(o Options) ([]Action, error) {
 		}
 	}
 
-	// The manifest and each browser's registration.
-	data := m.Encode()
+	// The manifests and each browser's registration.
 	written := map[string]string{} // place -> browser id that wrote it
 	// writeOnce writes the manifest at mpath for browser id unless an
 	// earlier browser did, saying so under who.
-	writeOnce := func(id, mpath, who string) error {
+	writeOnce := func(id, mpath, who string, data []byte) error {
 		if _, ok := written[mpath]; ok {
 			return nil
 		}
@@ -160,13 +163,13 @@ func Install(o Options) ([]Action, error) {
 		if e.GOOS != "windows" {
 			if by, ok := written[mpath]; ok {
 				say(b.ID, "shares %s (written for %s)", mpath, by)
-			} else if err := writeOnce(b.ID, mpath, b.ID); err != nil {
+			} else if err := writeOnce(b.ID, mpath, b.ID, manifests[b.Family.ID]); err != nil {
 				return acts, err
 			}
 			continue
 		}
 		// On Windows browsers may share the manifest; each has its own keys.
-		if err := writeOnce(b.ID, mpath, ""); err != nil {
+		if err := writeOnce(b.ID, mpath, "", manifests[b.Family.ID]); err != nil {
 			return acts, err
 		}
 		keys, _ := e.RegistryKeys(b)
@@ -242,7 +245,9 @@ func (o Options) writeManifest(name string, data []byte) error {
 // how they run the host (Env.Command).
 func NextStep(command string) string {
 	return fmt.Sprintf(`Next: open chrome://extensions (edge://extensions, brave://extensions, ...), turn on
-Developer mode, click "Load unpacked" and pick the extension folder; then open the Gnosis
+Developer mode, click "Load unpacked" and pick the extension folder; in Firefox open
+about:debugging#/runtime/this-firefox, click "Load Temporary Add-on..." and pick the Firefox
+package (gnosis-firefox.xpi) or the extension's manifest.json. Then open the Gnosis
 options page: it should say the host is connected. If not, run: %[1]s doctor
 Check the connection from a terminal: %[1]s call capabilities.list`, command)
 }

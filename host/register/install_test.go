@@ -270,3 +270,54 @@ func TestInstallMunimWritesAPolicyThatGrantsNothing(t *testing.T) {
 		t.Errorf("policy written by install (-want +got):\n%s", d)
 	}
 }
+
+// Firefox found through its profile gets a manifest with allowed_extensions
+// in ~/.mozilla/native-messaging-hosts, next to Chrome's with allowed_origins;
+// an extra add-on id goes to Firefox's manifest only.
+func TestInstallFirefoxWritesItsOwnManifest(t *testing.T) {
+	e := tempEnv(t)
+	os.MkdirAll(filepath.Join(e.Home, ".mozilla", "firefox"), 0o755)
+	os.WriteFile(filepath.Join(e.Home, ".mozilla", "firefox", "profiles.ini"), []byte("[General]\n"), 0o644)
+	lookPath := func(c string) (string, error) {
+		if c == "google-chrome" {
+			return "/usr/bin/google-chrome", nil
+		}
+		return "", os.ErrNotExist
+	}
+	if _, err := Install(Options{Env: e, Source: fakeBinary(t), LookPath: lookPath, ExtensionIDs: []string{"dev@example.org"}}); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(e.Home, ".local/share/gnosis/gnosis-host")
+	want := map[string]Manifest{
+		".config/google-chrome/NativeMessagingHosts/com.gnosis.host.json": {Name: HostName, Description: Description, Path: bin,
+			Type: "stdio", AllowedOrigins: []string{Origin}},
+		".mozilla/native-messaging-hosts/com.gnosis.host.json": {Name: HostName, Description: Description, Path: bin,
+			Type: "stdio", AllowedExtensions: []string{AddonID, "dev@example.org"}},
+	}
+	got := map[string]Manifest{}
+	for rel := range want {
+		data, err := os.ReadFile(filepath.Join(e.Home, rel))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got[rel], err = ParseManifest(data); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("manifests (-want +got):\n%s", d)
+	}
+	checks, err := Doctor(DoctorOptions{Env: e, Browsers: "firefox", LookPath: noPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if Failed(checks) {
+		t.Errorf("doctor fails a fresh Firefox install:\n%s", table(checks))
+	}
+	if _, err := Uninstall(Options{Env: e}); err != nil {
+		t.Fatal(err)
+	}
+	if got := listFiles(t, e.Home); !cmp.Equal(got, []string{".mozilla/firefox/profiles.ini"}) {
+		t.Errorf("uninstall left %v, want only Firefox's profile", got)
+	}
+}

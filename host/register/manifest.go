@@ -13,13 +13,15 @@ const Origin = "chrome-extension://" + ExtensionID + "/"
 // Description is the manifest's description field (the scripts write the same).
 const Description = "Gnosis capability host"
 
-// Manifest is a native-messaging host manifest.
+// Manifest is a native-messaging host manifest. Chromium browsers read
+// allowed_origins, Firefox allowed_extensions; a manifest has one of them.
 type Manifest struct {
-	Name           string   `json:"name"`
-	Description    string   `json:"description"`
-	Path           string   `json:"path"`
-	Type           string   `json:"type"`
-	AllowedOrigins []string `json:"allowed_origins"`
+	Name              string   `json:"name"`
+	Description       string   `json:"description"`
+	Path              string   `json:"path"`
+	Type              string   `json:"type"`
+	AllowedOrigins    []string `json:"allowed_origins,omitempty"`
+	AllowedExtensions []string `json:"allowed_extensions,omitempty"`
 }
 
 var (
@@ -31,21 +33,40 @@ var (
 // ValidID reports whether id looks like a Chrome extension id: 32 letters a-p.
 func ValidID(id string) bool { return idPattern.MatchString(id) }
 
-// NewManifest returns the manifest for a host binary at binPath that lets
-// the Gnosis extension and each extra extension id connect.
-func NewManifest(binPath string, extraIDs ...string) (Manifest, error) {
-	m := Manifest{Name: HostName, Description: Description, Path: binPath, Type: "stdio",
-		AllowedOrigins: []string{Origin}}
+// NewManifest returns family f's manifest for a host binary at binPath that
+// lets the Gnosis extension and each extra extension id of that family
+// connect. Extra ids are Chrome ids (32 letters a-p) or Firefox add-on ids;
+// each goes to its own family's manifest, and an id of neither kind is an
+// error.
+func NewManifest(f Family, binPath string, extraIDs ...string) (Manifest, error) {
+	m := Manifest{Name: HostName, Description: Description, Path: binPath, Type: "stdio"}
+	list := []string{f.Ours}
 	for _, id := range extraIDs {
-		if !ValidID(id) {
-			return Manifest{}, fmt.Errorf("extension id %q: want 32 letters a-p", id)
+		if !ValidID(id) && !ValidAddonID(id) {
+			return Manifest{}, fmt.Errorf("extension id %q: want 32 letters a-p (Chrome) or an add-on id such as %s (Firefox)", id, AddonID)
 		}
-		o := "chrome-extension://" + id + "/"
-		if !contains(m.AllowedOrigins, o) {
-			m.AllowedOrigins = append(m.AllowedOrigins, o)
+		if e, ok := f.entry(id); ok && !contains(list, e) {
+			list = append(list, e)
 		}
 	}
+	m.setEntries(f, list)
 	return m, nil
+}
+
+// Entries is the list of family f's field.
+func (m Manifest) Entries(f Family) []string {
+	if f.Field == Firefox.Field {
+		return m.AllowedExtensions
+	}
+	return m.AllowedOrigins
+}
+
+func (m *Manifest) setEntries(f Family, list []string) {
+	if f.Field == Firefox.Field {
+		m.AllowedExtensions = list
+		return
+	}
+	m.AllowedOrigins = list
 }
 
 // Encode returns the manifest as the indented JSON install writes.
@@ -77,9 +98,10 @@ type Problem struct {
 
 func (p Problem) String() string { return p.Field + ": " + p.Msg }
 
-// Check returns what is wrong with the manifest's own fields for a browser on
-// goos (whether path exists is the doctor's business, not this one's).
-func (m Manifest) Check(goos string) []Problem {
+// Check returns what is wrong with the manifest's own fields for a browser of
+// family f on goos (whether path exists is the doctor's business, not this
+// one's).
+func (m Manifest) Check(goos string, f Family) []Problem {
 	var ps []Problem
 	switch {
 	case m.Name != HostName:
@@ -96,17 +118,24 @@ func (m Manifest) Check(goos string) []Problem {
 	case !isAbs(goos, m.Path) && goos != "windows":
 		ps = append(ps, Problem{"path", fmt.Sprintf("%q is relative; it must be absolute", m.Path)})
 	}
-	if len(m.AllowedOrigins) == 0 {
-		ps = append(ps, Problem{"allowed_origins", "empty: no extension may connect"})
+	list := m.Entries(f)
+	if len(list) == 0 {
+		msg := "empty: no extension may connect"
+		for _, o := range Families {
+			if o.Field != f.Field && len(m.Entries(o)) > 0 {
+				msg = fmt.Sprintf("missing: this is a manifest for %s browsers (%s), which %s ignores", o.ID, o.Field, f.ID)
+			}
+		}
+		ps = append(ps, Problem{f.Field, msg})
 	}
-	for _, o := range m.AllowedOrigins {
-		if msg := originProblem(o); msg != "" {
-			ps = append(ps, Problem{"allowed_origins", msg})
+	for _, o := range list {
+		if msg := f.entryProblem(o); msg != "" {
+			ps = append(ps, Problem{f.Field, msg})
 		}
 	}
-	if len(m.AllowedOrigins) > 0 && !contains(m.AllowedOrigins, Origin) {
-		ps = append(ps, Problem{"allowed_origins", "does not list the Gnosis extension " + Origin +
-			" (the browser says \"Access to the specified native messaging host is forbidden\")"})
+	if len(list) > 0 && !contains(list, f.Ours) {
+		ps = append(ps, Problem{f.Field, "does not list the Gnosis extension " + f.Ours +
+			" (the browser says \"" + f.Forbidden + "\")"})
 	}
 	return ps
 }

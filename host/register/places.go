@@ -132,26 +132,53 @@ func (e Env) InstalledBinary() string { return join(e.GOOS, e.InstallDir(), e.Bi
 func (e Env) RecordFile() string { return join(e.GOOS, e.InstallDir(), "install-record.json") }
 
 // ManifestPath is where the host manifest for browser b is written. On
-// Windows every browser shares one manifest in the install folder (the
-// registry names it); elsewhere it goes into the browser's own folder.
+// Windows every browser of a family shares one manifest in the install folder
+// (the registry names it); elsewhere it goes into the browser's own folder.
 func (e Env) ManifestPath(b Browser, s Scope) (string, error) {
 	if !b.Supported(e.GOOS) {
 		return "", fmt.Errorf("%s on %s: %w", b.Name, e.GOOS, ErrUnsupported)
 	}
 	switch e.GOOS {
 	case "windows":
-		return join(e.GOOS, e.InstallDir(), ManifestFile), nil
+		return join(e.GOOS, e.InstallDir(), b.Family.WinManifest), nil
 	case "darwin":
 		if s == System {
 			return join(e.GOOS, b.MacSystem, ManifestFile), nil
 		}
-		return join(e.GOOS, e.Home, "Library", "Application Support", b.MacDir, "NativeMessagingHosts", ManifestFile), nil
+		hosts := b.MacHosts
+		if hosts == "" {
+			hosts = b.MacDir + "/NativeMessagingHosts"
+		}
+		return join(e.GOOS, e.Home, "Library", "Application Support", hosts, ManifestFile), nil
 	default:
 		if s == System {
 			return join(e.GOOS, b.LinuxSystem, ManifestFile), nil
 		}
-		return join(e.GOOS, e.ConfigHome, b.LinuxDir, "NativeMessagingHosts", ManifestFile), nil
+		hosts := b.LinuxHosts
+		if hosts == "" {
+			hosts = b.LinuxDir + "/NativeMessagingHosts"
+		}
+		return join(e.GOOS, e.linuxPlace(hosts), ManifestFile), nil
 	}
+}
+
+// linuxPlace resolves a Linux folder of the table: "~/..." under the home
+// folder, anything else under $XDG_CONFIG_HOME.
+func (e Env) linuxPlace(p string) string {
+	if rest, ok := strings.CutPrefix(p, "~/"); ok {
+		return join(e.GOOS, e.Home, rest)
+	}
+	return join(e.GOOS, e.ConfigHome, p)
+}
+
+// OurManifests are the manifest files install writes in the install folder
+// on Windows, one per family.
+func (e Env) OurManifests() []string {
+	var out []string
+	for _, f := range Families {
+		out = append(out, join(e.GOOS, e.InstallDir(), f.WinManifest))
+	}
+	return out
 }
 
 // RegistryKeys are the Windows keys whose default value names the manifest,
@@ -167,8 +194,9 @@ func (e Env) RegistryKeys(b Browser) ([]string, error) {
 	return keys, nil
 }
 
-// DataDir is the browser's user data folder; its "Local State" file exists
-// once the browser has run for this user.
+// DataDir is the browser's user data folder; its family's Marker file
+// ("Local State", "profiles.ini") exists once the browser has run for this
+// user.
 func (e Env) DataDir(b Browser) string {
 	switch e.GOOS {
 	case "windows":
@@ -185,7 +213,7 @@ func (e Env) DataDir(b Browser) string {
 		if b.LinuxDir == "" {
 			return ""
 		}
-		return join(e.GOOS, e.ConfigHome, b.LinuxDir)
+		return e.linuxPlace(b.LinuxDir)
 	}
 }
 

@@ -33,6 +33,7 @@ func TestManifestPathsLinux(t *testing.T) {
 		"edge-dev":      {u + "microsoft-edge-dev/NativeMessagingHosts" + f, "/etc/opt/edge/native-messaging-hosts" + f},
 		"brave":         {u + "BraveSoftware/Brave-Browser/NativeMessagingHosts" + f, "/etc/opt/chrome/native-messaging-hosts" + f},
 		"vivaldi":       {u + "vivaldi/NativeMessagingHosts" + f, "/etc/opt/vivaldi/native-messaging-hosts" + f},
+		"firefox":       {"/home/ada/.mozilla/native-messaging-hosts" + f, "/usr/lib/mozilla/native-messaging-hosts" + f},
 	}
 	checkPlaces(t, linuxEnv, want)
 }
@@ -54,13 +55,17 @@ func TestManifestPathsDarwin(t *testing.T) {
 		"edge-canary":   {u + "Microsoft Edge Canary/NativeMessagingHosts" + f, edgeSys},
 		"brave":         {u + "BraveSoftware/Brave-Browser/NativeMessagingHosts" + f, chromeSys},
 		"vivaldi":       {u + "Vivaldi/NativeMessagingHosts" + f, "/Library/Application Support/Chromium/NativeMessagingHosts" + f},
+		"firefox":       {u + "Mozilla/NativeMessagingHosts" + f, "/Library/Application Support/Mozilla/NativeMessagingHosts" + f},
 	}
 	checkPlaces(t, darwinEnv, want)
 }
 
-func TestManifestPathsWindowsShareOneFile(t *testing.T) {
+// On Windows the Chromium browsers share one manifest; Firefox, which reads
+// allowed_extensions instead of allowed_origins, has its own.
+func TestManifestPathsWindowsShareOneFilePerFamily(t *testing.T) {
 	const m = `C:\Users\ada\AppData\Local\Gnosis\com.gnosis.host.json`
-	want := map[string]place{}
+	want := map[string]place{"firefox": {`C:\Users\ada\AppData\Local\Gnosis\com.gnosis.host.firefox.json`,
+		`C:\Users\ada\AppData\Local\Gnosis\com.gnosis.host.firefox.json`}}
 	for _, id := range []string{"chrome", "chrome-beta", "chrome-dev", "chrome-canary", "chromium",
 		"edge", "edge-beta", "edge-dev", "edge-canary", "brave", "vivaldi"} {
 		want[id] = place{m, m}
@@ -97,6 +102,7 @@ func TestRegistryKeys(t *testing.T) {
 		"chromium": {chrome, `Software\Chromium\NativeMessagingHosts\com.gnosis.host`},
 		"edge":     {edge}, "edge-beta": {edge}, "edge-dev": {edge}, "edge-canary": {edge},
 		"brave": {chrome}, "vivaldi": {chrome},
+		"firefox": {`Software\Mozilla\NativeMessagingHosts\com.gnosis.host`},
 	}
 	got := map[string][]string{}
 	for _, b := range Browsers {
@@ -171,11 +177,14 @@ func TestSelect(t *testing.T) {
 		want    []string
 		wantErr bool
 	}{
-		{linuxEnv, "all", []string{"chrome", "chrome-beta", "chrome-dev", "chrome-canary", "chromium", "edge", "edge-beta", "edge-dev", "brave", "vivaldi"}, false},
+		{linuxEnv, "all", []string{"chrome", "chrome-beta", "chrome-dev", "chrome-canary", "chromium", "edge", "edge-beta", "edge-dev", "brave", "vivaldi", "firefox"}, false},
 		{winEnv, "all", IDs("windows"), false},
 		{linuxEnv, "Chrome, edge,chrome", []string{"chrome", "edge"}, false},
 		{linuxEnv, "edge-canary", nil, true},
-		{linuxEnv, "firefox", nil, true},
+		{linuxEnv, "firefox", []string{"firefox"}, false},
+		{darwinEnv, "Firefox", []string{"firefox"}, false},
+		{winEnv, "firefox", []string{"firefox"}, false},
+		{linuxEnv, "safari", nil, true},
 	}
 	for _, tt := range tests {
 		bs, err := tt.env.Select(tt.list, nil, nil)
@@ -190,6 +199,31 @@ func TestSelect(t *testing.T) {
 		if d := cmp.Diff(tt.want, got); d != "" {
 			t.Errorf("%s %q (-want +got):\n%s", tt.env.GOOS, tt.list, d)
 		}
+	}
+}
+
+// Firefox's data folder and run marker differ from Chromium's: it has run
+// once profiles.ini exists in ~/.mozilla/firefox (Linux) or
+// ~/Library/Application Support/Firefox (macOS).
+func TestFirefoxDataDirAndMarker(t *testing.T) {
+	firefox, _ := Lookup("firefox")
+	got := []string{linuxEnv.DataDir(firefox), darwinEnv.DataDir(firefox), firefox.Family.Marker}
+	want := []string{"/home/ada/.mozilla/firefox", "/Users/ada/Library/Application Support/Firefox", "profiles.ini"}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("data folders, marker (-want +got):\n%s", d)
+	}
+}
+
+func TestFirefoxLookupOrder(t *testing.T) {
+	b, _ := Lookup("firefox")
+	var got []string
+	for _, k := range winLookupOrder(b) {
+		got = append(got, string(k.root)+`\`+k.key)
+	}
+	const s = `\NativeMessagingHosts\com.gnosis.host`
+	want := []string{`HKCU\Software\Mozilla` + s, `HKLM\Software\Mozilla` + s}
+	if d := cmp.Diff(want, got); d != "" {
+		t.Errorf("Firefox lookup order (-want +got):\n%s", d)
 	}
 }
 

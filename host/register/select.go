@@ -8,7 +8,7 @@ import (
 )
 
 // Found reports whether browser b is installed for this user: its user data
-// folder has a "Local State" file (it has run), its executable is on PATH
+// folder has its family's Marker file (it has run), its executable is on PATH
 // (Linux), its application bundle exists (macOS), or its vendor registry key
 // exists (Windows). lookPath may be nil for exec.LookPath.
 func (e Env) Found(b Browser, reg Registry, lookPath func(string) (string, error)) bool {
@@ -16,7 +16,7 @@ func (e Env) Found(b Browser, reg Registry, lookPath func(string) (string, error
 		return false
 	}
 	if dir := e.DataDir(b); dir != "" {
-		if _, err := os.Stat(join(e.GOOS, dir, "Local State")); err == nil {
+		if _, err := os.Stat(join(e.GOOS, dir, b.Family.Marker)); err == nil {
 			return true
 		}
 	}

@@ -28,15 +28,16 @@ type ProviderHealth struct {
 	Stderr       string `json:"stderr"`
 }
 
-// SelfTest starts the host at bin exactly as a browser does (argv[1] = our
-// origin, plus --parent-window=0 on Windows; working folder = the binary's
-// folder) and asks for health, which must come within timeout; then, while
+// SelfTest starts the host at bin exactly as a browser does, with args after
+// the program (Family.LaunchArgs: our origin, plus --parent-window=0 on
+// Windows, for Chromium; the manifest's path and our add-on id for Firefox;
+// working folder = the binary's folder), and asks for health, which must come within timeout; then, while
 // a provider is starting, asks again, for up to settle (nmclient.Settle).
 // The host is then let go by closing its stdin.
-func SelfTest(goos, bin string, timeout, settle time.Duration) (Health, error) {
-	opts := []nmclient.Option{nmclient.WithOrigin(Origin)}
-	if goos == "windows" {
-		opts = append(opts, nmclient.WithArgs("--parent-window=0"))
+func SelfTest(bin string, args []string, timeout, settle time.Duration) (Health, error) {
+	var opts []nmclient.Option
+	if len(args) > 0 {
+		opts = append(opts, nmclient.WithOrigin(args[0]), nmclient.WithArgs(args[1:]...))
 	}
 	stderr := nmclient.NewLogTail(64 << 10)
 	c, err := nmclient.Start(bin, append(opts, nmclient.WithStderr(stderr))...)

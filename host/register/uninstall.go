@@ -47,7 +47,7 @@ func Uninstall(o Options) ([]Action, error) {
 		if errors.Is(err, ErrNoKey) {
 			continue
 		}
-		if err == nil && !strings.EqualFold(v, join("windows", e.InstallDir(), ManifestFile)) {
+		if err == nil && !e.ours(v) {
 			say("left %s: it now names %s, not ours", k, v)
 			continue
 		}
@@ -138,4 +138,14 @@ func (e Env) scan(reg Registry) Record {
 		}
 	}
 	return r
+}
+
+// ours reports whether a registry value names one of our manifests.
+func (e Env) ours(v string) bool {
+	for _, m := range e.OurManifests() {
+		if strings.EqualFold(v, m) {
+			return true
+		}
+	}
+	return false
 }
