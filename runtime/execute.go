@@ -44,7 +44,7 @@ import (
 //     that matches it, else EXECUTION_ERROR with OutputMismatch details.
 func (r *Runtime) Execute(ctx context.Context, c Call) (result json.RawMessage, err error) {
 	start := time.Now()
-	defer func() { r.logExecute(c, start, err) }()
+	defer func() { r.logExecute(c, start, len(result), err) }()
 
 	reg := r.reg.Load()
 	e := reg.byName[c.Capability]

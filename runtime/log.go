@@ -14,10 +14,10 @@ const maxLoggedValue = 200
 // logExecute writes the one line per execute. At info (warn for a failure)
 // it says what ran and how it went, never what it was given: request id,
 // capability, origin, duration, outcome ("ok" or the error code) and the
-// size of the arguments. Arguments and the error's text, which can carry
+// sizes of the arguments and of the result. Arguments and the error's text, which can carry
 // what the user typed, are added only at debug level, redacted (RedactJSON,
 // RedactMessage).
-func (r *Runtime) logExecute(c Call, start time.Time, err error) {
+func (r *Runtime) logExecute(c Call, start time.Time, resultBytes int, err error) {
 	var ev *zerolog.Event
 	if err != nil {
 		ev = r.log.Warn().Str("outcome", string(CodeOf(err)))
@@ -36,6 +36,9 @@ func (r *Runtime) logExecute(c Call, start time.Time, err error) {
 	ev = ev.Str("capability", c.Capability).
 		Dur("duration", time.Since(start)).
 		Int("argumentBytes", len(c.Arguments))
+	if err == nil {
+		ev = ev.Int("resultBytes", resultBytes)
+	}
 	if r.log.GetLevel() <= zerolog.DebugLevel {
 		if err != nil {
 			ev = ev.Str("error", RedactMessage(err.Error(), c.Arguments))

@@ -50,7 +50,7 @@ func executeLogs(t *testing.T, level zerolog.Level) []map[string]any {
 
 func TestExecuteLogsNoArgumentValuesAtInfo(t *testing.T) {
 	want := []map[string]any{
-		{"level": "info", "message": "execute", "id": "7", "capability": "computer.login", "origin": "https://chat.example", "outcome": "ok", "argumentBytes": 127.0},
+		{"level": "info", "message": "execute", "id": "7", "capability": "computer.login", "origin": "https://chat.example", "outcome": "ok", "argumentBytes": 127.0, "resultBytes": 14.0},
 		{"level": "warn", "message": "execute", "id": "7", "capability": "computer.login", "origin": "https://chat.example", "outcome": "INVALID_ARGUMENTS", "argumentBytes": 49.0},
 	}
 	if diff := cmp.Diff(want, executeLogs(t, zerolog.InfoLevel)); diff != "" {

@@ -44,6 +44,10 @@ func TestExecuteArgumentsStayOutOfTheLog(t *testing.T) {
 		delete(got, "duration")
 		delete(got, "time")
 		delete(got, "id")
+		if n, _ := got["resultBytes"].(float64); n <= 0 {
+			t.Errorf("execute line at info has no result size: %v", got)
+		}
+		delete(got, "resultBytes")
 		want := map[string]any{"level": "info", "message": "execute", "capability": "computer.echo", "outcome": "ok", "argumentBytes": float64(len(mustJSON(t, args)))}
 		if diff := cmp.Diff(want, got); diff != "" {
 			t.Errorf("execute line at info (-want +got):\n%s", diff)

@@ -7,6 +7,8 @@ import (
 	"os"
 
 	"github.com/rs/zerolog"
+
+	"github.com/gnosis/gnosis/runtime"
 )
 
 // maxStderrLine bounds one logged line of the child's stderr; longer lines
@@ -31,7 +33,7 @@ func logStderr(log zerolog.Logger, r *os.File, tail *stderrTail) {
 					line = line[:n-2]
 				}
 			}
-			log.Info().Str("stream", "stderr").Msg(string(line))
+			log.Info().Str("stream", "stderr").Msg(runtime.RedactText(string(line)))
 			if !continued {
 				tail.add(line)
 			}
