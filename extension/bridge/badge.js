@@ -1,4 +1,5 @@
 // The toolbar badge per tab: what the chat bridge is doing on that tab. Pure.
+import { progressPercent, progressText } from '../shared/ui.js';
 
 const BADGES = {
   off: { text: '', color: '#00000000', title: 'Gnosis' },
@@ -11,4 +12,13 @@ const BADGES = {
 export function badgeFor(state, detail) {
   const b = BADGES[state] || BADGES.off;
   return { ...b, title: detail ? `${b.title}: ${detail}` : b.title };
+}
+
+/**
+ * The badge while a call reports progress: the percentage when the server
+ * gives a total (else the running mark), and the progress line as its title.
+ */
+export function progressBadge(capability, p) {
+  const pct = progressPercent(p);
+  return { ...BADGES.running, text: pct === null ? BADGES.running.text : `${pct}%`, title: `Gnosis: ${progressText(capability, p)}` };
 }

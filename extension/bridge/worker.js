@@ -13,7 +13,7 @@ import { eligibleOrigin, originOfKey, siteKey, toCss } from './selector.js';
 import { buildCapabilityPrompt } from './capability_prompt.js';
 import { admitCall, freshSafety, humanMessage, messageKey, remember } from './guard.js';
 import { formatReply, transportReply } from './result_format.js';
-import { badgeFor } from './badge.js';
+import { badgeFor, progressBadge } from './badge.js';
 import { defaultSettings, normalizeSettings } from './settings.js';
 import { hostBinaryFor, installAdvice } from './platform.js';
 import { checkGrants, providerCapabilities } from './grants.js';
@@ -266,6 +266,10 @@ async function execute(origin, tabId, call) {
   limit(EXECUTE_TIMEOUT_MS);
   const tokens = [];
   const onEvent = (event) => {
+    if (event.event === 'progress') {
+      showProgress(origin, tabId, call.capability, event);
+      return;
+    }
     if (event.event !== 'approval') return;
     const token = approvals.add(event, { tabId });
     tokens.push(token);
@@ -285,6 +289,13 @@ async function execute(origin, tabId, call) {
     inflight.get(origin)?.delete(ac);
     for (const token of tokens) closeApproval(approvals.forget(token));
   }
+}
+
+/** Shows a call's progress report on the tab's badge and in the options page's Last line. */
+async function showProgress(origin, tabId, capability, event) {
+  const p = { progress: event.progress, total: event.total, message: event.message };
+  await showBadge(tabId, progressBadge(capability, p));
+  await setLastEvent(origin, { kind: 'progress', capability, ...p });
 }
 
 /** Opens the approval window for a pending approval and shows that the bridge waits for the person. */
