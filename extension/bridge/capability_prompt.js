@@ -1,19 +1,24 @@
 // The capability prompt: the agent-facing text that teaches a chat model the
 // tool-call contract, generated from the live capability list and schemas the
-// host reports. Pure: the worker fetches capabilities.list/describe and hands
+// host reports, narrowed to what the site may run. Pure: the worker fetches
+// capabilities.list/describe and the origin's decisions (policy.get) and hands
 // them here; the options page copies the text or inserts it into the chat.
 import { titleOf, toolHints } from './grants.js';
 
 /**
  * Builds the prompt.
  * @param {Array<{name: string, title?: string, description?: string, annotations?: object, inputSchema?: object}>} capabilities
- * @param {{prefixes?: string[]}} [options]
+ * @param {{prefixes?: string[], decisions?: Record<string, 'allow'|'ask'|'deny'>}} [options]
+ *   decisions: the origin's, from policy.get; with them the prompt lists only
+ *   the tools decided allow or ask (ask ones marked), never deny or undecided.
  * @returns {string}
  */
-export function buildCapabilityPrompt(capabilities, { prefixes = ['computer'] } = {}) {
+export function buildCapabilityPrompt(capabilities, { prefixes = ['computer'], decisions } = {}) {
   const caps = [...(capabilities || [])].filter((c) => c && typeof c.name === 'string')
     .sort((a, b) => a.name.localeCompare(b.name));
-  const tools = caps.filter((c) => !c.name.startsWith('capabilities.'));
+  const decided = (c) => !decisions || decisions[c.name] === 'allow' || decisions[c.name] === 'ask';
+  const asks = (c) => decisions?.[c.name] === 'ask';
+  const tools = caps.filter((c) => !c.name.startsWith('capabilities.') && decided(c));
   const meta = caps.filter((c) => c.name.startsWith('capabilities.'));
   const lines = [];
   lines.push('You can operate a computer through tools. To call a tool, reply with ONLY a JSON object in this exact shape, and nothing else in that message:');
@@ -27,12 +32,13 @@ export function buildCapabilityPrompt(capabilities, { prefixes = ['computer'] } 
   lines.push('- The result comes back as the next message, as JSON: {"ok": true, "result": ...} or {"ok": false, "code": "...", "message": "..."}. Read it before the next step.');
   lines.push('- When the task is done, or you need the user, answer in normal prose (no JSON object): that ends the tool loop.');
   lines.push('- Tools marked [read-only] only look; tools marked [destructive] may delete or overwrite things: use them only when the task needs it.');
+  if (tools.some(asks)) lines.push('- Tools marked [asks the user each time] run only once the user approves that exact call.');
   lines.push('- A FORBIDDEN result means this site may not run that tool, or the user said no: do not retry it; tell the user.');
   lines.push('');
   lines.push(`Tools (${tools.length}):`);
   for (const c of tools) {
     lines.push('');
-    lines.push(`${heading(c)}${c.description ? ` — ${oneLine(c.description)}` : ''}`);
+    lines.push(`${heading(c)}${asks(c) ? ' [asks the user each time]' : ''}${c.description ? ` — ${oneLine(c.description)}` : ''}`);
     const args = describeArguments(c.inputSchema);
     lines.push(args.length ? args.map((a) => `  - ${a}`).join('\n') : '  (no arguments)');
   }

@@ -1,10 +1,13 @@
 // Execute-at-most-once and the safety limits of the chat bridge. Pure state
 // transitions; the worker persists the state per origin in chrome.storage.
 //
-// Dedup key: the newest message's position (how many messages match the
-// source) plus a hash of its text. A reload re-renders the same old message
-// at the same position with the same text, so it is skipped; the same call in
-// a later message has a new position, so it runs.
+// A message is identified by the content script: an id for the element (and
+// for each new text the site writes into the same element) within one page
+// load, plus whether it was seen streaming. Its place is the conversation
+// (the URL path), its position among the assistant messages and a hash of its
+// text. A message seen streaming is a new reply whatever its text; one that
+// appeared complete is new only at a place never seen before, so a reload, a
+// re-render or a second tab showing the same conversation runs nothing again.
 
 /** 64-bit FNV-1a of a string, as 16 hex digits (two 32-bit lanes). */
 export function hashText(text) {
@@ -19,19 +22,26 @@ export function hashText(text) {
   return a.toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
 
-/** The dedup key of the newest message: `${index}:${hash}`. */
-export function messageKey(index, text) {
-  return `${index}:${hashText(String(text))}`;
+/** The place of a message: conversation path, position among the assistant messages, text hash. */
+export function placeKey(conversation, index, text) {
+  return `${conversation}\u0000${index}:${hashText(String(text))}`;
 }
 
-/** How many keys each origin keeps. */
+/** How many messages each origin remembers. */
 export const MAX_KEYS = 200;
 
-/** Adds key to a bounded list (newest last); returns a new list. */
-export function remember(keys, key, max = MAX_KEYS) {
-  const list = (keys || []).filter((k) => k !== key);
-  list.push(key);
-  return list.slice(-max);
+/**
+ * Decides whether an extracted call is a new message, and records it if so.
+ * @param {Array<[string, string]>} seen [place, id] of earlier messages, newest last
+ * @param {{conversation: string, index: number, text: string, id: string, streamed: boolean}} m
+ * @returns {{fresh: boolean, reason?: string, seen: Array<[string, string]>}}
+ */
+export function admitMessage(seen, m, max = MAX_KEYS) {
+  const list = Array.isArray(seen) ? seen : [];
+  const place = placeKey(m.conversation, m.index, m.text);
+  if (list.some(([, id]) => id === m.id)) return { fresh: false, reason: 'already executed', seen: list };
+  if (!m.streamed && list.some(([p]) => p === place)) return { fresh: false, reason: 'already executed', seen: list };
+  return { fresh: true, seen: [...list, [place, m.id]].slice(-max) };
 }
 
 /** Canonical JSON of a call (sorted keys), to spot repeats. */
@@ -52,16 +62,18 @@ export const SAFETY_DEFAULTS = Object.freeze({ maxConsecutive: 25, maxRepeats: 3
 
 /** A fresh safety state. */
 export function freshSafety() {
-  return { consecutive: 0, lastSignature: null, repeats: 0 };
+  return { consecutive: 0, lastSignature: null, repeats: 0, conversation: null };
 }
 
 /**
  * Decides whether one more call may run, and the next state if it does.
  * Refuses the call that would exceed maxConsecutive calls without a human
- * message, and the maxRepeats-th identical call in a row.
+ * message, and the maxRepeats-th identical call in a row within one
+ * conversation (a new conversation starts the repeat count again).
+ * @param {string|null} [conversation] the URL path of the call's conversation
  * @returns {{allowed: true, state: object} | {allowed: false, code: string, reason: string, state: object}}
  */
-export function admitCall(state, call, limits = {}) {
+export function admitCall(state, call, limits = {}, conversation = null) {
   const { maxConsecutive, maxRepeats } = { ...SAFETY_DEFAULTS, ...limits };
   const s = { ...freshSafety(), ...(state || {}) };
   if (s.consecutive >= maxConsecutive) {
@@ -71,14 +83,15 @@ export function admitCall(state, call, limits = {}) {
     };
   }
   const sig = callSignature(call);
-  const repeats = sig === s.lastSignature ? s.repeats + 1 : 1;
+  const sameConversation = conversation === null || s.conversation === null || s.conversation === conversation;
+  const repeats = sameConversation && sig === s.lastSignature ? s.repeats + 1 : 1;
   if (repeats >= maxRepeats) {
     return {
       allowed: false, code: 'REPEATED_CALL', state: s,
       reason: `stopped: the same call ${call.capability} ${repeats} times in a row`,
     };
   }
-  return { allowed: true, state: { consecutive: s.consecutive + 1, lastSignature: sig, repeats } };
+  return { allowed: true, state: { consecutive: s.consecutive + 1, lastSignature: sig, repeats, conversation: conversation ?? s.conversation } };
 }
 
 /** A message from the person resets the counters. */

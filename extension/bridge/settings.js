@@ -1,11 +1,17 @@
 // The per-origin settings of the chat bridge (the seed's options: source,
-// destination, auto-send and its button) plus the safety and timing knobs.
+// destination, auto-send and its button), the sign that a reply is still
+// streaming, the preset they came from, whether Start inserts the capability
+// prompt, plus the safety and timing knobs.
 // Pure normalisation; the worker stores them in chrome.storage.local.
 import { toCss } from './selector.js';
+import { presetById } from './presets.js';
 
 /** Settings of an origin that has none saved. */
 export function defaultSettings() {
-  return { source: '', destination: '', autoSend: false, sendButton: '', debounceMs: 800, maxConsecutive: 25, maxChars: 20_000 };
+  return {
+    source: '', destination: '', autoSend: false, sendButton: '', streaming: '', preset: '', promptOnStart: false,
+    debounceMs: 800, maxConsecutive: 25, maxChars: 20_000,
+  };
 }
 
 /**
@@ -18,12 +24,13 @@ export function normalizeSettings(input, { requireSelectors = false } = {}) {
   const i = input || {};
   const s = {
     source: str(i.source), destination: str(i.destination), autoSend: !!i.autoSend, sendButton: str(i.sendButton),
+    streaming: str(i.streaming), preset: presetById(str(i.preset)) ? str(i.preset) : '', promptOnStart: !!i.promptOnStart,
     debounceMs: int(i.debounceMs, d.debounceMs, 100, 10_000),
     maxConsecutive: int(i.maxConsecutive, d.maxConsecutive, 1, 1000),
     maxChars: int(i.maxChars, d.maxChars, 1000, 1_000_000),
   };
   const errors = {};
-  for (const field of ['source', 'destination', 'sendButton']) {
+  for (const field of ['source', 'destination', 'sendButton', 'streaming']) {
     if (s[field] && !toCss(s[field])) errors[field] = 'not a class, id or CSS selector';
   }
   if (requireSelectors) {

@@ -67,3 +67,16 @@ test('tools show their titles and are marked read-only or destructive', () => {
   assert.match(text, /FORBIDDEN result means this site may not run that tool/);
   assert.equal(heading({ name: 'a.b', title: 'a.b' }), 'a.b');
 });
+
+test("with the origin's decisions the prompt lists what it may run: ask ones marked, deny ones left out", () => {
+  const text = buildCapabilityPrompt([typeText, list, click], { decisions: { 'computer.click': 'ask', 'computer.type_text': 'deny' } });
+  assert.match(text, /Tools \(1\):/);
+  assert.match(text, /computer\.click \[asks the user each time\] — Click/);
+  assert.match(text, /run only once the user approves that exact call/);
+  assert.doesNotMatch(text, /computer\.type_text/);
+  assert.match(text, /capabilities\.list/, 'meta-capabilities stay');
+  const allowed = buildCapabilityPrompt([typeText, click], { decisions: { 'computer.click': 'allow', 'computer.type_text': 'allow' } });
+  assert.doesNotMatch(allowed, /asks the user/);
+  assert.match(allowed, /Tools \(2\):/);
+  assert.match(buildCapabilityPrompt([typeText, click], { decisions: {} }), /Tools \(0\):/, 'undecided tools are not offered');
+});

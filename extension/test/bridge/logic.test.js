@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { hostBinaryFor, installAdvice } from '../../bridge/platform.js';
-import { admitCall, callSignature, freshSafety, hashText, humanMessage, messageKey, remember } from '../../bridge/guard.js';
+import { admitCall, admitMessage, callSignature, freshSafety, hashText, humanMessage, placeKey } from '../../bridge/guard.js';
 import { base64Bytes, formatReply, summariseBinary, transportReply } from '../../bridge/result_format.js';
 import { badgeFor } from '../../bridge/badge.js';
 import { defaultSettings, normalizeSettings } from '../../bridge/settings.js';
@@ -26,21 +26,44 @@ test('platform info maps to the bundled host binary', () => {
   assert.match(installAdvice('windows', 'x.exe'), /Open x\.exe/);
 });
 
-test('message keys: same position and text collide, a new position or text does not', () => {
+test('places: the same conversation, position and text collide; any of them differing does not', () => {
   const call = '{"capability":"computer.click","arguments":{"x":1,"y":2}}';
-  assert.equal(messageKey(3, call), messageKey(3, call));
-  assert.notEqual(messageKey(3, call), messageKey(4, call));
-  assert.notEqual(messageKey(3, call), messageKey(3, call + ' '));
+  assert.equal(placeKey('/c/1', 3, call), placeKey('/c/1', 3, call));
+  assert.notEqual(placeKey('/c/1', 3, call), placeKey('/c/2', 3, call));
+  assert.notEqual(placeKey('/c/1', 3, call), placeKey('/c/1', 4, call));
+  assert.notEqual(placeKey('/c/1', 3, call), placeKey('/c/1', 3, call + ' '));
   assert.match(hashText('abc'), /^[0-9a-f]{16}$/);
   assert.notEqual(hashText('ab'), hashText('ba'));
 });
 
-test('remember keeps a bounded list without duplicates, newest last', () => {
-  let keys = [];
-  for (let i = 0; i < 5; i++) keys = remember(keys, `k${i}`, 3);
-  assert.deepEqual(keys, ['k2', 'k3', 'k4']);
-  assert.deepEqual(remember(keys, 'k2', 3), ['k3', 'k4', 'k2']);
-  assert.deepEqual(remember(undefined, 'a'), ['a']);
+test('a message runs once; a streamed reply runs at a place seen before, a complete re-render does not', () => {
+  const text = '{"capability":"computer.screenshot"}';
+  const msg = (id, over = {}) => ({ conversation: '/c/1', index: 1, text, id, streamed: true, ...over });
+  const cases = [
+    // [name, earlier messages, the message, fresh?]
+    ['a first message', [], msg('p:1.0'), true],
+    ['the same message again', [msg('p:1.0')], msg('p:1.0'), false],
+    ['a new element streamed at the same place (replaced in place)', [msg('p:1.0')], msg('p:2.0'), true],
+    ['a new reply written into the same element', [msg('p:1.0')], msg('p:1.1'), true],
+    ['the same call in another conversation, complete', [msg('p:1.0')], msg('q:1.0', { conversation: '/c/2', streamed: false }), true],
+    ['a reload: complete at a place seen before', [msg('p:1.0')], msg('q:1.0', { streamed: false }), false],
+    ['a re-render in the same page: complete at a place seen before', [msg('p:1.0')], msg('p:7.0', { streamed: false }), false],
+    ['a complete message at a new position', [msg('p:1.0')], msg('p:2.0', { index: 2, streamed: false }), true],
+  ];
+  for (const [name, earlier, m, fresh] of cases) {
+    let seen = [];
+    for (const e of earlier) seen = admitMessage(seen, e).seen;
+    const got = admitMessage(seen, m);
+    assert.equal(got.fresh, fresh, name);
+    if (!fresh) assert.equal(got.reason, 'already executed', name);
+  }
+});
+
+test('remembered messages are bounded, newest kept', () => {
+  let seen = [];
+  for (let i = 0; i < 5; i++) seen = admitMessage(seen, { conversation: '/', index: i, text: 'x', id: `p:${i}.0`, streamed: false }, 3).seen;
+  assert.deepEqual(seen.map(([, id]) => id), ['p:2.0', 'p:3.0', 'p:4.0']);
+  assert.equal(admitMessage(seen, { conversation: '/', index: 0, text: 'x', id: 'q:0.0', streamed: false }).fresh, true, 'forgotten places run again');
 });
 
 test('call signatures ignore key order', () => {
@@ -89,6 +112,20 @@ test('repeated identical calls stop at the third in a row; a different call in b
   assert.equal(r.allowed, true);
 });
 
+test('a new conversation starts the repeat count again but not the consecutive count', () => {
+  const a = { capability: 'computer.screenshot', arguments: {} };
+  let r = admitCall(freshSafety(), a, {}, '/c/1');
+  r = admitCall(r.state, a, {}, '/c/1');
+  assert.equal(admitCall(r.state, a, {}, '/c/1').allowed, false, 'third in one conversation');
+  r = admitCall(r.state, a, {}, '/c/2');
+  assert.equal(r.allowed, true, 'first in the next conversation');
+  r = admitCall(r.state, a, {}, '/c/2');
+  assert.equal(r.allowed, true);
+  assert.equal(admitCall(r.state, a, {}, '/c/2').code, 'REPEATED_CALL');
+  assert.equal(r.state.consecutive, 4);
+  assert.equal(admitCall(r.state, a, { maxConsecutive: 4 }, '/c/3').code, 'CALL_LIMIT');
+});
+
 test('images and blobs are summarised with type and size', () => {
   const png = Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 37) % 256)).toString('base64');
   const got = summariseBinary({ result: { content: [{ type: 'text', text: 'ok' }, { type: 'image', mimeType: 'image/png', data: png }] } });
@@ -128,7 +165,14 @@ test('badge states', () => {
 test('settings are normalised and arming requires the selectors', () => {
   assert.deepEqual(normalizeSettings({}).settings, defaultSettings());
   const { settings, errors } = normalizeSettings({ source: ' .assistant ', destination: 'prompt', debounceMs: '50', maxConsecutive: 'x', autoSend: 1 }, { requireSelectors: true });
-  assert.deepEqual(settings, { source: '.assistant', destination: 'prompt', autoSend: true, sendButton: '', debounceMs: 100, maxConsecutive: 25, maxChars: 20000 });
+  assert.deepEqual(settings, {
+    source: '.assistant', destination: 'prompt', autoSend: true, sendButton: '', streaming: '', preset: '', promptOnStart: false,
+    debounceMs: 100, maxConsecutive: 25, maxChars: 20000,
+  });
   assert.deepEqual(errors, { sendButton: 'required when Auto-send is on' });
   assert.deepEqual(normalizeSettings({ source: '9x' }, { requireSelectors: true }).errors, { source: 'not a class, id or CSS selector', destination: 'required' });
+  const kept = normalizeSettings({ streaming: ' button.stop ', preset: 'chatgpt', promptOnStart: 'yes' }).settings;
+  assert.deepEqual([kept.streaming, kept.preset, kept.promptOnStart], ['button.stop', 'chatgpt', true]);
+  assert.equal(normalizeSettings({ preset: 'no-such-site' }).settings.preset, '', 'unknown presets are dropped');
+  assert.deepEqual(normalizeSettings({ streaming: '9x' }).errors, { streaming: 'not a class, id or CSS selector' });
 });
