@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync/atomic"
 	"time"
 
 	"github.com/gnosis/gnosis/host/nmclient"
@@ -15,26 +16,30 @@ import (
 // concurrent calls).
 type hostClient struct {
 	c *nmclient.Client
-	// decode accumulates the time spent decoding frames, so a large
-	// transfer's figure can be split into the host's share and ours.
-	decode time.Duration
 }
 
-// startHost starts the host with a config naming fakemunim with extra tools.
-func startHost(b binaries, dir string, extraTools int) (*hostClient, error) {
-	// Every capability granted to calls without an origin, as the
-	// benchmark's calls are: the policy's check stays on the measured path.
-	cfg := map[string]any{"providers": []map[string]any{{
-		"name": "munim", "command": b.fake, "prefix": "computer", "timeout": "60s",
-		"env": map[string]string{"FAKEMUNIM_TOOLS": fmt.Sprint(extraTools)},
-	}}, "policy": map[string]any{"default": []string{"*"}, "origins": map[string]any{}}}
+var configs atomic.Int64
+
+// startHost starts the host with a config naming the given server, or no
+// provider at all when s is nil. Every capability is granted to calls
+// without an origin, as the benchmark's calls are: the policy's check stays
+// on the measured path.
+func startHost(b binaries, dir string, s *server) (*hostClient, error) {
+	providers := []map[string]any{}
+	if s != nil {
+		providers = append(providers, s.provider())
+	}
+	cfg := map[string]any{"providers": providers, "policy": map[string]any{"default": []string{"*"}, "origins": map[string]any{}}}
 	raw, _ := json.Marshal(cfg)
-	path := filepath.Join(dir, fmt.Sprintf("config-%d.json", extraTools))
+	path := filepath.Join(dir, fmt.Sprintf("config-%d.json", configs.Add(1)))
 	if err := os.WriteFile(path, raw, 0o644); err != nil {
 		return nil, err
 	}
 	env := []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "XDG_CACHE_HOME=" + filepath.Join(dir, "cache"),
 		"GNOSIS_CONFIG=" + path, "GNOSIS_LOG_LEVEL=warn"}
+	if p := os.Getenv("GNOSIS_CPUPROFILE"); p != "" {
+		env = append(env, "GNOSIS_CPUPROFILE="+p)
+	}
 	c, err := nmclient.Start(b.host, nmclient.WithEnv(env), nmclient.WithInlineReads())
 	if err != nil {
 		return nil, err
@@ -42,10 +47,9 @@ func startHost(b binaries, dir string, extraTools int) (*hostClient, error) {
 	return &hostClient{c: c}, nil
 }
 
-// startReady starts the host as startHost does and waits until its provider
-// is ready.
-func startReady(b binaries, dir string, extraTools int) (*hostClient, error) {
-	h, err := startHost(b, dir, extraTools)
+// startReady starts the host as startHost does and waits until it is ready.
+func startReady(b binaries, dir string, s *server) (*hostClient, error) {
+	h, err := startHost(b, dir, s)
 	if err != nil {
 		return nil, err
 	}
@@ -58,10 +62,7 @@ func startReady(b binaries, dir string, extraTools int) (*hostClient, error) {
 
 // call sends one request and returns its reply's JSON (reassembled if chunked).
 func (h *hostClient) call(method string, params any) ([]byte, error) {
-	before := h.c.Stats().Decode
-	reply, err := h.c.Call(method, params, nil)
-	h.decode += h.c.Stats().Decode - before
-	return reply, err
+	return h.c.Call(method, params, nil)
 }
 
 // ok checks a reply is a success.
@@ -81,9 +82,10 @@ func ok(reply []byte) error {
 	return nil
 }
 
-// waitReady polls health until the provider is ready.
+// waitReady asks for health every 200 µs until the host reports "ok": every
+// provider ready with its tools listed.
 func (h *hostClient) waitReady() error {
-	deadline := time.Now().Add(30 * time.Second)
+	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {
 		r, err := h.call("health", nil)
 		if err != nil {
@@ -96,9 +98,9 @@ func (h *hostClient) waitReady() error {
 		if hr.Status == "ok" {
 			return nil
 		}
-		time.Sleep(5 * time.Millisecond)
+		time.Sleep(200 * time.Microsecond)
 	}
-	return fmt.Errorf("host not ready in 30 s")
+	return fmt.Errorf("host not ready in 60 s")
 }
 
 func (h *hostClient) close() { h.c.Stop(5 * time.Second) }

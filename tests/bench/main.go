@@ -1,12 +1,19 @@
-// Command bench measures gnosis-host against a direct mcp-go client talking
-// to the same fake Munim, in one run: per-call latency, cold start, a 16 MiB
-// result's throughput, and the idle host's memory; then the latency again
-// against the real Node server @modelcontextprotocol/server-everything (from
-// node_modules), beside the same direct client. It prints each figure next
-// to its baseline and target with PASS or FAIL. Run it with `make bench`.
+// Command bench measures gnosis-host's own cost, as ratios to baselines
+// measured in the same run, against two MCP servers: tests/fakemunim (mcp-go)
+// with 50 extra tools, and the real Node server
+// @modelcontextprotocol/server-everything from node_modules. For each it
+// prints, with PASS or FAIL against the target:
 //
-// Host and direct measurements alternate in batches, so drift of the machine
-// (frequency scaling, other load) falls on both sides.
+//  1. execute p50 ÷ (direct mcp-go client p50 + the host's health p50) ≤ 1.15;
+//  2. cold start to ready ÷ (the host with no provider to its first health
+//     reply + the server's own spawn, initialize and tools/list under a
+//     direct mcp-go client) ≤ 1.2;
+//  3. idle RSS of the host with its provider ready ≤ 20 MB;
+//  4. a 16 MiB result through the host ÷ through the direct client ≤ 1.3.
+//
+// Compared measurements alternate in batches (or rotate, for cold starts),
+// so drift of the machine (frequency scaling, other load) falls on both
+// sides. Run it with `make bench`.
 package main
 
 import (
@@ -25,7 +32,8 @@ func main() {
 	batch := flag.Int("batch", 300, "calls per latency batch")
 	coldRuns := flag.Int("cold", 15, "cold starts per side")
 	bigRuns := flag.Int("big", 5, "16 MiB transfers per side")
-	only := flag.String("only", "", "run one part: latency, cold, big, rss or node (e.g. under perf record)")
+	only := flag.String("only", "", "run one part: latency, cold, rss or big (e.g. under perf record)")
+	srv := flag.String("server", "", "run against one server: fake or everything")
 	keep := flag.String("keep", "", "build the binaries into this directory and keep them (so perf can resolve symbols)")
 	flag.Parse()
 	want := func(part string) bool { return *only == "" || *only == part }
@@ -44,28 +52,60 @@ func main() {
 		fatal(err)
 	}
 
-	fmt.Printf("gnosis-host benchmark, %s\n%s\n\n", time.Now().UTC().Format("2006-01-02 15:04 MST"), machine())
-	var rows []row
-	for _, part := range []struct {
-		name string
-		run  func() ([]row, error)
-	}{
-		{"latency", func() ([]row, error) { return latency(bins, dir, *rounds, *batch) }},
-		{"cold", func() ([]row, error) { return coldStart(bins, dir, *coldRuns) }},
-		{"big", func() ([]row, error) { return bigResult(bins, dir, *bigRuns) }},
-		{"rss", func() ([]row, error) { return idleRSS(bins, dir) }},
-		{"node", func() ([]row, error) { return nodeLatency(bins, dir, *rounds, *batch) }},
-	} {
-		if !want(part.name) {
-			continue
-		}
-		r, err := part.run()
-		if err != nil {
-			fatal(fmt.Errorf("%s: %w", part.name, err))
-		}
-		rows = append(rows, r...)
+	servers := []server{}
+	if *srv == "" || *srv == "fake" {
+		servers = append(servers, fakeServer(bins, 50))
 	}
-	printTable(rows)
+	if *srv == "" || *srv == "everything" {
+		if s, ok := everythingServer(); ok {
+			servers = append(servers, s)
+		} else {
+			fmt.Println("server-everything skipped: run npm ci and install node")
+		}
+	}
+
+	fmt.Printf("gnosis-host benchmark, %s, load %s\n%s\n", time.Now().UTC().Format("2006-01-02 15:04 MST"), load(), machine())
+	failed := false
+	for _, s := range servers {
+		var rows []row
+		for _, part := range []struct {
+			name string
+			run  func() ([]row, error)
+		}{
+			{"latency", func() ([]row, error) { return latency(bins, dir, s, *rounds, *batch) }},
+			{"cold", func() ([]row, error) { return coldStart(bins, dir, s, *coldRuns) }},
+			{"rss", func() ([]row, error) { return idleRSS(bins, dir, s) }},
+			{"big", func() ([]row, error) { return bigResult(bins, dir, s, *bigRuns) }},
+		} {
+			if !want(part.name) {
+				continue
+			}
+			r, err := part.run()
+			if err != nil {
+				fatal(fmt.Errorf("%s, %s: %w", s.name, part.name, err))
+			}
+			rows = append(rows, r...)
+		}
+		fmt.Printf("\n%s\n", s.name)
+		failed = printTable(rows) || failed
+	}
+	fmt.Printf("\nload at the end %s\n", load())
+	if failed {
+		fmt.Println("some targets failed")
+	}
+}
+
+// load is the first line of /proc/loadavg, the machine's recent load.
+func load() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "unknown"
+	}
+	return strings.Join(f[:3], " ")
 }
 
 // binaries are the programs under test, built for this run.
@@ -112,8 +152,8 @@ type row struct {
 
 func verdict(ok bool) *bool { return &ok }
 
-func printTable(rows []row) {
-	w := [4]int{len("measure"), len("gnosis-host"), len("baseline"), len("target")}
+func printTable(rows []row) (failed bool) {
+	w := [4]int{len("measure"), len("result"), len("figures"), len("target")}
 	for _, r := range rows {
 		for i, s := range []string{r.what, r.host, r.baseline, r.target} {
 			w[i] = max(w[i], len(s))
@@ -122,9 +162,8 @@ func printTable(rows []row) {
 	line := func(a, b, c, d, e string) {
 		fmt.Printf("| %-*s | %-*s | %-*s | %-*s | %-4s |\n", w[0], a, w[1], b, w[2], c, w[3], d, e)
 	}
-	line("measure", "gnosis-host", "baseline", "target", "")
+	line("measure", "result", "figures", "target", "")
 	fmt.Printf("|%s|%s|%s|%s|------|\n", strings.Repeat("-", w[0]+2), strings.Repeat("-", w[1]+2), strings.Repeat("-", w[2]+2), strings.Repeat("-", w[3]+2))
-	failed := false
 	for _, r := range rows {
 		v := ""
 		if r.pass != nil {
@@ -135,9 +174,7 @@ func printTable(rows []row) {
 		}
 		line(r.what, r.host, r.baseline, r.target, v)
 	}
-	if failed {
-		fmt.Println("\nsome targets failed")
-	}
+	return failed
 }
 
 func fatal(err error) {
