@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+
+	"github.com/gnosis/gnosis/runtime/wire"
 )
 
 // Approval is what the user is shown before a call the policy marks "ask"
@@ -33,11 +35,11 @@ type ForbiddenDetails struct {
 }
 
 // Forbidden builds the FORBIDDEN error of an execute, with its reason.
-func Forbidden(reason, format string, args ...any) *Error {
-	return &Error{Code: CodeForbidden, Message: fmt.Sprintf(format, args...), Details: ForbiddenDetails{Reason: reason}}
+func Forbidden(reason, format string, args ...any) *wire.Error {
+	return &wire.Error{Code: wire.CodeForbidden, Message: fmt.Sprintf(format, args...), Details: ForbiddenDetails{Reason: reason}}
 }
 
-func notGranted(c Call) *Error {
+func notGranted(c Call) *wire.Error {
 	if c.Origin == "" {
 		return Forbidden(ReasonNotGranted, "calls without a page origin may not execute %q: allow it under policy.default in the host's config", c.Capability)
 	}

@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/gnosis/gnosis/runtime/wire"
 )
 
 var askPolicy = Policy{Origins: map[string]Rule{
@@ -26,14 +28,14 @@ func TestAskCallsRunOnlyWhenTheUserApproves(t *testing.T) {
 		name      string
 		approve   func(context.Context, Approval) error
 		args      json.RawMessage
-		want      Code
+		want      wire.Code
 		wantAsked bool
 		wantCalls int
 	}{
 		{"approved: runs once", func(context.Context, Approval) error { return nil }, args, "", true, 1},
-		{"denied: FORBIDDEN, never sent", func(context.Context, Approval) error { return errDenied }, args, CodeForbidden, true, 0},
-		{"no approver: FORBIDDEN", nil, args, CodeForbidden, false, 0},
-		{"invalid arguments are refused before the user is asked", func(context.Context, Approval) error { return nil }, json.RawMessage(`{"x":-1}`), CodeInvalidArguments, false, 0},
+		{"denied: FORBIDDEN, never sent", func(context.Context, Approval) error { return errDenied }, args, wire.CodeForbidden, true, 0},
+		{"no approver: FORBIDDEN", nil, args, wire.CodeForbidden, false, 0},
+		{"invalid arguments are refused before the user is asked", func(context.Context, Approval) error { return nil }, json.RawMessage(`{"x":-1}`), wire.CodeInvalidArguments, false, 0},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -81,7 +83,7 @@ func TestNotGrantedSaysWhere(t *testing.T) {
 	}
 	for _, tc := range tests {
 		_, err := r.Execute(context.Background(), Call{Capability: "computer.click", Origin: tc.origin, Arguments: json.RawMessage(`{"x":1,"y":2}`)})
-		var e *Error
+		var e *wire.Error
 		if !errors.As(err, &e) || e.Message != tc.want || !cmp.Equal(e.Details, ForbiddenDetails{Reason: ReasonNotGranted}) {
 			t.Errorf("origin %q: %v, want %q with reason not-granted", tc.origin, err, tc.want)
 		}
@@ -91,7 +93,7 @@ func TestNotGrantedSaysWhere(t *testing.T) {
 func TestSetPolicyTakesEffectForLaterCalls(t *testing.T) {
 	r := started(t, []Option{WithPolicy(Policy{})}, newFake("munim", "computer", clickTool))
 	call := Call{Capability: "computer.click", Origin: "https://chat.example", Arguments: json.RawMessage(`{"x":1,"y":2}`)}
-	if _, err := r.Execute(context.Background(), call); CodeOf(err) != CodeForbidden {
+	if _, err := r.Execute(context.Background(), call); wire.CodeOf(err) != wire.CodeForbidden {
 		t.Fatalf("before the grant: %v, want FORBIDDEN", err)
 	}
 	r.SetPolicy(Policy{Origins: map[string]Rule{"https://chat.example": {Allow: []string{"computer.click"}}}})

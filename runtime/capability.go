@@ -44,7 +44,7 @@ type Call struct {
 	// ID is the front end's request id, used only in the execute log line.
 	ID string
 	// Approve asks the user whether this call may run, when the policy says
-	// "ask" for it. It returns nil when the user allowed it, or an *Error
+	// "ask" for it. It returns nil when the user allowed it, or a *wire.Error
 	// (FORBIDDEN when denied or unanswered, CANCELLED). nil means the caller
 	// cannot ask anyone, and such calls are refused.
 	Approve func(ctx context.Context, a Approval) error

@@ -24,7 +24,7 @@
 //
 // # Errors
 //
-// Every failure Execute and Describe return is an *Error whose Code is one
+// Every failure Execute and Describe return is a *wire.Error whose Code is one
 // of the stable protocol codes of docs/protocol.md; front ends turn it into
 // a reply in one place.
 //

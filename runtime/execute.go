@@ -9,13 +9,15 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/gnosis/gnosis/runtime/wire"
 )
 
 // Execute runs one capability and returns its result: for provider
 // capabilities the provider's raw result (the MCP CallToolResult), for the
 // meta-capabilities the payload of the method of the same name.
 //
-// Every error is an *Error. The checks run in the order of docs/protocol.md:
+// Every error is a *wire.Error. The checks run in the order of docs/protocol.md:
 //
 //  1. the capability is known, else CAPABILITY_NOT_FOUND. A name
 //     "<prefix>.<tool>" that is not registered is still let through to the
@@ -55,7 +57,7 @@ func (r *Runtime) Execute(ctx context.Context, c Call) (result json.RawMessage, 
 			p = r.byPrefix[prefix]
 		}
 		if !hasDot || prefix == metaPrefix || (p != nil && r.discovered(p)) {
-			return nil, Errorf(CodeCapabilityNotFound, "no capability named %q", c.Capability)
+			return nil, wire.Errorf(wire.CodeCapabilityNotFound, "no capability named %q", c.Capability)
 		}
 	}
 	decision := Allow
@@ -67,20 +69,20 @@ func (r *Runtime) Execute(ctx context.Context, c Call) (result json.RawMessage, 
 	}
 	if e == nil {
 		if p == nil {
-			return nil, Errorf(CodeProviderNotFound, "no provider registered for capability %q", c.Capability)
+			return nil, wire.Errorf(wire.CodeProviderNotFound, "no provider registered for capability %q", c.Capability)
 		}
 		return nil, unavailable(p)
 	}
 	if e.cap.Provider != "" {
 		p = r.byName[e.cap.Provider]
 		if p == nil {
-			return nil, Errorf(CodeProviderNotFound, "provider %q of capability %q is not registered", e.cap.Provider, c.Capability)
+			return nil, wire.Errorf(wire.CodeProviderNotFound, "provider %q of capability %q is not registered", e.cap.Provider, c.Capability)
 		}
 		if p.Status().State != StateReady {
 			return nil, unavailable(p)
 		}
 		if why := unavailableReason(e.cap.Tool); why != "" {
-			return nil, &Error{Code: CodeExecutionError, Message: c.Capability + " " + why,
+			return nil, &wire.Error{Code: wire.CodeExecutionError, Message: c.Capability + " " + why,
 				Details: map[string]string{"reason": "task-required"}}
 		}
 	}
@@ -99,14 +101,14 @@ func (r *Runtime) Execute(ctx context.Context, c Call) (result json.RawMessage, 
 		}
 	}
 	if r.closed.Load() {
-		return nil, Errorf(CodeCancelled, "the runtime is shutting down")
+		return nil, wire.Errorf(wire.CodeCancelled, "the runtime is shutting down")
 	}
 	result, err = p.Call(ctx, e.tool, args)
 	if err != nil {
 		return nil, callError(ctx, err)
 	}
 	if isToolError(result) {
-		return nil, &Error{Code: CodeExecutionError, Message: toolErrorMessage(c.Capability, result), Details: result}
+		return nil, &wire.Error{Code: wire.CodeExecutionError, Message: toolErrorMessage(c.Capability, result), Details: result}
 	}
 	if err := r.checkOutput(e, result); err != nil {
 		return nil, err
@@ -121,7 +123,7 @@ func (r *Runtime) discovered(p Provider) bool {
 	return st != nil && st.discovered
 }
 
-func unavailable(p Provider) *Error {
+func unavailable(p Provider) *wire.Error {
 	st := p.Status()
 	msg := fmt.Sprintf("provider %q is %s", p.Name(), st.State)
 	if st.Err != "" {
@@ -131,7 +133,7 @@ func unavailable(p Provider) *Error {
 	if stderr := stderrOf(p); stderr != "" {
 		details["stderr"] = stderr
 	}
-	return &Error{Code: CodeProviderUnavailable, Message: msg, Details: details}
+	return &wire.Error{Code: wire.CodeProviderUnavailable, Message: msg, Details: details}
 }
 
 // checkArguments defaults nil arguments to {} and validates them.
@@ -141,8 +143,8 @@ func (r *Runtime) checkArguments(e *entry, raw json.RawMessage) (json.RawMessage
 		args = []byte("{}")
 	}
 	if args[0] != '{' || !json.Valid(args) {
-		return nil, &Error{
-			Code:    CodeInvalidArguments,
+		return nil, &wire.Error{
+			Code:    wire.CodeInvalidArguments,
 			Message: "arguments must be a JSON object",
 			Details: violationDetails([]Violation{{Path: "", Keyword: "type", Message: "arguments must be a JSON object"}}),
 		}
@@ -158,8 +160,8 @@ func (r *Runtime) checkArguments(e *entry, raw json.RawMessage) (json.RawMessage
 	if len(vs) > 0 {
 		// Deterministic order for clients and tests: by path, root first.
 		sort.SliceStable(vs, func(i, j int) bool { return vs[i].Path < vs[j].Path })
-		return nil, &Error{
-			Code:    CodeInvalidArguments,
+		return nil, &wire.Error{
+			Code:    wire.CodeInvalidArguments,
 			Message: fmt.Sprintf("arguments do not match the input schema of %q: %s", e.cap.Name, summarise(vs)),
 			Details: violationDetails(vs),
 		}
@@ -197,7 +199,7 @@ func (r *Runtime) executeMeta(name string, args json.RawMessage) (json.RawMessag
 			Name *string `json:"name"`
 		}
 		if err := json.Unmarshal(args, &a); err != nil || a.Name == nil {
-			return nil, &Error{Code: CodeInvalidArguments, Message: `"name" must be a string`,
+			return nil, &wire.Error{Code: wire.CodeInvalidArguments, Message: `"name" must be a string`,
 				Details: violationDetails([]Violation{{Path: "/name", Keyword: "type", Message: "must be a string"}})}
 		}
 		capability, err := r.Describe(*a.Name)
@@ -206,7 +208,7 @@ func (r *Runtime) executeMeta(name string, args json.RawMessage) (json.RawMessag
 		}
 		return json.Marshal(DescribeResult(capability))
 	}
-	return nil, Errorf(CodeCapabilityNotFound, "no capability named %q", name)
+	return nil, wire.Errorf(wire.CodeCapabilityNotFound, "no capability named %q", name)
 }
 
 // Description is the payload of capabilities.describe: the capability and,
@@ -228,19 +230,19 @@ func DescribeResult(c Capability) Description {
 
 // callError gives a provider's error its protocol code, once.
 func callError(ctx context.Context, err error) error {
-	var e *Error
+	var e *wire.Error
 	if errors.As(err, &e) {
 		return err
 	}
 	switch {
 	case ctx.Err() != nil && errors.Is(ctx.Err(), context.Canceled):
-		return &Error{Code: CodeCancelled, Message: "the call was cancelled", Err: err}
+		return &wire.Error{Code: wire.CodeCancelled, Message: "the call was cancelled", Err: err}
 	case errors.Is(err, context.DeadlineExceeded):
-		return &Error{Code: CodeTimeout, Message: "the call timed out", Err: err}
+		return &wire.Error{Code: wire.CodeTimeout, Message: "the call timed out", Err: err}
 	case errors.Is(err, context.Canceled):
-		return &Error{Code: CodeCancelled, Message: "the call was cancelled", Err: err}
+		return &wire.Error{Code: wire.CodeCancelled, Message: "the call was cancelled", Err: err}
 	}
-	return &Error{Code: CodeExecutionError, Message: "the provider failed", Err: err}
+	return &wire.Error{Code: wire.CodeExecutionError, Message: "the provider failed", Err: err}
 }
 
 func isToolError(result json.RawMessage) bool {

@@ -5,6 +5,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/rs/zerolog"
+
+	"github.com/gnosis/gnosis/runtime/wire"
 )
 
 // maxLoggedValue bounds each string shown in a debug log line: calls carry
@@ -20,7 +22,7 @@ const maxLoggedValue = 200
 func (r *Runtime) logExecute(c Call, start time.Time, resultBytes int, err error) {
 	var ev *zerolog.Event
 	if err != nil {
-		ev = r.log.Warn().Str("outcome", string(CodeOf(err)))
+		ev = r.log.Warn().Str("outcome", string(wire.CodeOf(err)))
 	} else {
 		ev = r.log.Info().Str("outcome", "ok")
 	}

@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+
+	"github.com/gnosis/gnosis/runtime/wire"
 )
 
 // OutputMismatch is the Details of the EXECUTION_ERROR for a result whose
@@ -51,7 +53,7 @@ func (r *Runtime) checkOutput(e *entry, result json.RawMessage) error {
 		StructuredContent json.RawMessage `json:"structuredContent"`
 	}
 	if err := json.Unmarshal(result, &res); err != nil {
-		return &Error{Code: CodeExecutionError, Message: e.cap.Name + " returned a result that is not a JSON object", Err: err}
+		return &wire.Error{Code: wire.CodeExecutionError, Message: e.cap.Name + " returned a result that is not a JSON object", Err: err}
 	}
 	content := bytes.TrimSpace(res.StructuredContent)
 	var vs []Violation
@@ -73,8 +75,8 @@ func (r *Runtime) checkOutput(e *entry, result json.RawMessage) error {
 		return nil
 	}
 	sort.SliceStable(vs, func(i, j int) bool { return vs[i].Path < vs[j].Path })
-	return &Error{
-		Code:    CodeExecutionError,
+	return &wire.Error{
+		Code:    wire.CodeExecutionError,
 		Message: fmt.Sprintf("%s returned structuredContent that does not match its outputSchema: %s", e.cap.Name, summarise(vs)),
 		Details: OutputMismatch{Reason: "output-schema", Errors: vs, Result: result},
 	}

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/gnosis/gnosis/runtime/wire"
 )
 
 // weatherTool declares an outputSchema, as MCP servers with typed results do.
@@ -21,27 +23,27 @@ func TestStructuredContentIsCheckedAgainstTheOutputSchema(t *testing.T) {
 		name    string
 		tool    Tool
 		result  string
-		wantErr *Error // nil: the result is returned as is
+		wantErr *wire.Error // nil: the result is returned as is
 	}{
 		{"matching structuredContent", weatherTool,
 			`{"content":[],"structuredContent":{"temperature":21.5,"conditions":"sunny"}}`, nil},
 		{"wrong type", weatherTool,
 			`{"content":[],"structuredContent":{"temperature":"warm","conditions":"sunny"}}`,
-			&Error{Code: CodeExecutionError,
+			&wire.Error{Code: wire.CodeExecutionError,
 				Message: `w.weather returned structuredContent that does not match its outputSchema: /temperature: type should be number, got string`,
 				Details: OutputMismatch{Reason: "output-schema",
 					Errors: []Violation{{Path: "/temperature", Keyword: "type", Message: "type should be number, got string"}},
 					Result: json.RawMessage(`{"content":[],"structuredContent":{"temperature":"warm","conditions":"sunny"}}`)}}},
 		{"missing required property", weatherTool,
 			`{"content":[],"structuredContent":{"temperature":3}}`,
-			&Error{Code: CodeExecutionError,
+			&wire.Error{Code: wire.CodeExecutionError,
 				Message: `w.weather returned structuredContent that does not match its outputSchema: "conditions" value is required`,
 				Details: OutputMismatch{Reason: "output-schema",
 					Errors: []Violation{{Path: "", Keyword: "required", Message: `"conditions" value is required`}},
 					Result: json.RawMessage(`{"content":[],"structuredContent":{"temperature":3}}`)}}},
 		{"no structuredContent at all", weatherTool,
 			`{"content":[{"type":"text","text":"21.5 and sunny"}]}`,
-			&Error{Code: CodeExecutionError,
+			&wire.Error{Code: wire.CodeExecutionError,
 				Message: `w.weather returned structuredContent that does not match its outputSchema: structuredContent is missing, but the tool declares an outputSchema`,
 				Details: OutputMismatch{Reason: "output-schema",
 					Errors: []Violation{{Path: "", Keyword: "required", Message: "structuredContent is missing, but the tool declares an outputSchema"}},
@@ -50,7 +52,7 @@ func TestStructuredContentIsCheckedAgainstTheOutputSchema(t *testing.T) {
 			`{"content":[],"structuredContent":{"temperature":"warm"}}`, nil},
 		{"a failed call is reported as the tool error, not as a mismatch", weatherTool,
 			`{"content":[{"type":"text","text":"no sensor"}],"isError":true}`,
-			&Error{Code: CodeExecutionError, Message: "w.weather failed: no sensor",
+			&wire.Error{Code: wire.CodeExecutionError, Message: "w.weather failed: no sensor",
 				Details: json.RawMessage(`{"content":[{"type":"text","text":"no sensor"}],"isError":true}`)}},
 	}
 	for _, tt := range tests {
@@ -117,7 +119,7 @@ func TestToolsThatRequireTasksAreMarkedAndRefused(t *testing.T) {
 
 	t.Run("refused before dispatch, before argument checks", func(t *testing.T) {
 		_, err := r.Execute(context.Background(), Call{Capability: "r.research", Arguments: json.RawMessage(`{}`)})
-		want := &Error{Code: CodeExecutionError, Message: "r.research " + TaskRequired, Details: map[string]string{"reason": "task-required"}}
+		want := &wire.Error{Code: wire.CodeExecutionError, Message: "r.research " + TaskRequired, Details: map[string]string{"reason": "task-required"}}
 		if diff := cmp.Diff(want, err); diff != "" {
 			t.Errorf("error (-want +got):\n%s", diff)
 		}

@@ -5,11 +5,6 @@ import (
 	"encoding/json"
 )
 
-var (
-	contextCanceled = context.Canceled
-	contextDeadline = context.DeadlineExceeded
-)
-
 // Tool is one tool as a provider reports it. InputSchema is the raw JSON the
 // provider sent, byte for byte: describe and validation must see every keyword
 // ($defs, oneOf, $schema, ...), which typed decoders drop.
@@ -69,7 +64,7 @@ type Provider interface {
 	// Call runs a tool. The result is the provider's raw result JSON (for MCP,
 	// the CallToolResult). A tool-level failure (isError) is returned as a
 	// result, not an error; the runtime decides how to report it. Errors
-	// should be *Error with TIMEOUT, CANCELLED, PROVIDER_UNAVAILABLE or
+	// should be *wire.Error with TIMEOUT, CANCELLED, PROVIDER_UNAVAILABLE or
 	// EXECUTION_ERROR. Cancelling ctx must cancel the call at the provider.
 	Call(ctx context.Context, tool string, arguments json.RawMessage) (json.RawMessage, error)
 	// Close stops the provider and everything it started.

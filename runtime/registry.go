@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/gnosis/gnosis/runtime/wire"
 )
 
 // registry is an immutable snapshot of every capability. The runtime swaps in
@@ -111,7 +113,7 @@ func (r *Runtime) List() []Summary {
 func (r *Runtime) Describe(name string) (Capability, error) {
 	e := r.reg.Load().byName[name]
 	if e == nil {
-		return Capability{}, Errorf(CodeCapabilityNotFound, "no capability named %q", name)
+		return Capability{}, wire.Errorf(wire.CodeCapabilityNotFound, "no capability named %q", name)
 	}
 	return e.cap, nil
 }

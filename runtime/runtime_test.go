@@ -11,6 +11,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rs/zerolog"
+
+	"github.com/gnosis/gnosis/runtime/wire"
 )
 
 var clickTool = Tool{
@@ -72,7 +74,7 @@ func TestDescribeReturnsTheProviderSchemaBytes(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Describe (-want +got):\n%s", diff)
 	}
-	if _, err := r.Describe("computer.nope"); CodeOf(err) != CodeCapabilityNotFound {
+	if _, err := r.Describe("computer.nope"); wire.CodeOf(err) != wire.CodeCapabilityNotFound {
 		t.Errorf("unknown name: %v, want CAPABILITY_NOT_FOUND", err)
 	}
 }
@@ -91,45 +93,45 @@ func TestExecuteChecksInProtocolOrder(t *testing.T) {
 	tests := []struct {
 		name   string
 		call   Call
-		want   Code
+		want   wire.Code
 		detail any
 	}{
-		{"unknown tool of a ready provider", Call{Capability: "computer.nope"}, CodeCapabilityNotFound, nil},
-		{"name without a prefix", Call{Capability: "click"}, CodeCapabilityNotFound, nil},
-		{"unknown meta name", Call{Capability: "capabilities.nope"}, CodeCapabilityNotFound, nil},
-		{"unknown capability wins over policy", Call{Capability: "computer.nope", Origin: "https://evil.example"}, CodeCapabilityNotFound, nil},
-		{"forbidden origin", Call{Capability: "computer.click", Origin: "https://evil.example", Arguments: json.RawMessage(`{"x":1,"y":2}`)}, CodeForbidden,
+		{"unknown tool of a ready provider", Call{Capability: "computer.nope"}, wire.CodeCapabilityNotFound, nil},
+		{"name without a prefix", Call{Capability: "click"}, wire.CodeCapabilityNotFound, nil},
+		{"unknown meta name", Call{Capability: "capabilities.nope"}, wire.CodeCapabilityNotFound, nil},
+		{"unknown capability wins over policy", Call{Capability: "computer.nope", Origin: "https://evil.example"}, wire.CodeCapabilityNotFound, nil},
+		{"forbidden origin", Call{Capability: "computer.click", Origin: "https://evil.example", Arguments: json.RawMessage(`{"x":1,"y":2}`)}, wire.CodeForbidden,
 			ForbiddenDetails{Reason: ReasonNotGranted}},
 		{"origin allowed by its patterns", Call{Capability: "computer.click", Origin: "https://chat.example", Arguments: json.RawMessage(`{"x":1,"y":2}`)}, "", nil},
 		{"meta is allowed to any origin", Call{Capability: MetaList, Origin: "https://evil.example"}, "", nil},
-		{"prefix of no provider", Call{Capability: "ghost.walk"}, CodeProviderNotFound, nil},
-		{"policy before provider not found", Call{Capability: "ghost.walk", Origin: "https://evil.example"}, CodeForbidden, nil},
-		{"provider down", Call{Capability: "broken.type_text", Arguments: json.RawMessage(`{"text":"x"}`)}, CodeProviderUnavailable, nil},
-		{"policy before provider down", Call{Capability: "broken.type_text", Origin: "https://evil.example"}, CodeForbidden, nil},
-		{"provider that has not listed its tools yet", Call{Capability: "later.anything"}, CodeProviderUnavailable, nil},
-		{"provider down before invalid arguments", Call{Capability: "broken.type_text", Arguments: json.RawMessage(`[]`)}, CodeProviderUnavailable, nil},
-		{"schema violation", Call{Capability: "computer.click", Arguments: json.RawMessage(`{"x":-1}`)}, CodeInvalidArguments,
+		{"prefix of no provider", Call{Capability: "ghost.walk"}, wire.CodeProviderNotFound, nil},
+		{"policy before provider not found", Call{Capability: "ghost.walk", Origin: "https://evil.example"}, wire.CodeForbidden, nil},
+		{"provider down", Call{Capability: "broken.type_text", Arguments: json.RawMessage(`{"text":"x"}`)}, wire.CodeProviderUnavailable, nil},
+		{"policy before provider down", Call{Capability: "broken.type_text", Origin: "https://evil.example"}, wire.CodeForbidden, nil},
+		{"provider that has not listed its tools yet", Call{Capability: "later.anything"}, wire.CodeProviderUnavailable, nil},
+		{"provider down before invalid arguments", Call{Capability: "broken.type_text", Arguments: json.RawMessage(`[]`)}, wire.CodeProviderUnavailable, nil},
+		{"schema violation", Call{Capability: "computer.click", Arguments: json.RawMessage(`{"x":-1}`)}, wire.CodeInvalidArguments,
 			ValidationDetails{Errors: []Violation{{Path: "", Keyword: "required", Message: `"y" value is required`}, {Path: "/x", Keyword: "minimum", Message: "must be greater than or equal to 0"}}}},
-		{"arguments that are an array", Call{Capability: "computer.click", Arguments: json.RawMessage(`[1,2]`)}, CodeInvalidArguments,
+		{"arguments that are an array", Call{Capability: "computer.click", Arguments: json.RawMessage(`[1,2]`)}, wire.CodeInvalidArguments,
 			ValidationDetails{Errors: []Violation{{Path: "", Keyword: "type", Message: "arguments must be a JSON object"}}}},
-		{"arguments that are a string", Call{Capability: "computer.click", Arguments: json.RawMessage(`"x"`)}, CodeInvalidArguments, nil},
-		{"describe without a name", Call{Capability: MetaDescribe}, CodeInvalidArguments, nil},
-		{"describe of an unknown name", Call{Capability: MetaDescribe, Arguments: json.RawMessage(`{"name":"nope"}`)}, CodeCapabilityNotFound, nil},
+		{"arguments that are a string", Call{Capability: "computer.click", Arguments: json.RawMessage(`"x"`)}, wire.CodeInvalidArguments, nil},
+		{"describe without a name", Call{Capability: MetaDescribe}, wire.CodeInvalidArguments, nil},
+		{"describe of an unknown name", Call{Capability: MetaDescribe, Arguments: json.RawMessage(`{"name":"nope"}`)}, wire.CodeCapabilityNotFound, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := r.Execute(context.Background(), tc.call)
 			if err != nil {
-				var e *Error
+				var e *wire.Error
 				if !errors.As(err, &e) {
-					t.Fatalf("error %v is not a *runtime.Error", err)
+					t.Fatalf("error %v is not a *wire.Error", err)
 				}
 			}
 			if got := codeOrOK(err); got != tc.want {
 				t.Fatalf("code = %q, want %q (err %v)", got, tc.want, err)
 			}
 			if tc.detail != nil {
-				var e *Error
+				var e *wire.Error
 				errors.As(err, &e)
 				if diff := cmp.Diff(tc.detail, e.Details); diff != "" {
 					t.Errorf("details (-want +got):\n%s", diff)
@@ -139,11 +141,11 @@ func TestExecuteChecksInProtocolOrder(t *testing.T) {
 	}
 }
 
-func codeOrOK(err error) Code {
+func codeOrOK(err error) wire.Code {
 	if err == nil {
 		return ""
 	}
-	return CodeOf(err)
+	return wire.CodeOf(err)
 }
 
 func TestExecutePassesArgumentsAndDefaultsThemToAnObject(t *testing.T) {
@@ -177,14 +179,14 @@ func TestExecuteTurnsProviderOutcomesIntoCodes(t *testing.T) {
 		result  json.RawMessage
 		err     error
 		block   bool
-		want    Code
+		want    wire.Code
 		details any
 	}{
 		{"result passes through", json.RawMessage(`{"content":[{"type":"text","text":"ok"}]}`), nil, false, "", nil},
-		{"isError is EXECUTION_ERROR with the whole result", toolErr, nil, false, CodeExecutionError, toolErr},
-		{"a plain provider error is EXECUTION_ERROR", nil, errors.New("boom"), false, CodeExecutionError, nil},
-		{"a coded provider error keeps its code", nil, &Error{Code: CodeTimeout, Message: "slow"}, false, CodeTimeout, nil},
-		{"cancelling the context is CANCELLED", nil, nil, true, CodeCancelled, nil},
+		{"isError is EXECUTION_ERROR with the whole result", toolErr, nil, false, wire.CodeExecutionError, toolErr},
+		{"a plain provider error is EXECUTION_ERROR", nil, errors.New("boom"), false, wire.CodeExecutionError, nil},
+		{"a coded provider error keeps its code", nil, &wire.Error{Code: wire.CodeTimeout, Message: "slow"}, false, wire.CodeTimeout, nil},
+		{"cancelling the context is CANCELLED", nil, nil, true, wire.CodeCancelled, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -204,7 +206,7 @@ func TestExecuteTurnsProviderOutcomesIntoCodes(t *testing.T) {
 				t.Errorf("result = %s, want %s", res, tc.result)
 			}
 			if tc.details != nil {
-				var e *Error
+				var e *wire.Error
 				errors.As(err, &e)
 				if diff := cmp.Diff(tc.details, e.Details); diff != "" {
 					t.Errorf("details (-want +got):\n%s", diff)
@@ -396,7 +398,7 @@ func TestExecuteAfterCloseIsCancelled(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := r.Execute(context.Background(), Call{Capability: "computer.type_text", Arguments: json.RawMessage(`{"text":"x"}`)})
-	if got := codeOrOK(err); got != CodeCancelled {
+	if got := codeOrOK(err); got != wire.CodeCancelled {
 		t.Errorf("code = %q, want CANCELLED", got)
 	}
 	if _, err := r.Execute(context.Background(), Call{Capability: MetaList}); err != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/gnosis/gnosis/runtime"
+	"github.com/gnosis/gnosis/runtime/wire"
 )
 
 // DefaultAskTimeout is how long a call marked "ask" waits for the user
@@ -78,9 +79,9 @@ func (g *Grants) Ask(ctx context.Context, id json.RawMessage, emit func(any) err
 		return runtime.Forbidden(runtime.ReasonTimeout, "no decision about %q came within %s, so the call was denied", a.Capability, timeout)
 	case <-ctx.Done():
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			return &runtime.Error{Code: runtime.CodeTimeout, Message: "the call timed out while waiting for approval", Err: ctx.Err()}
+			return &wire.Error{Code: wire.CodeTimeout, Message: "the call timed out while waiting for approval", Err: ctx.Err()}
 		}
-		return &runtime.Error{Code: runtime.CodeCancelled, Message: "the call was cancelled while waiting for approval", Err: ctx.Err()}
+		return &wire.Error{Code: wire.CodeCancelled, Message: "the call was cancelled while waiting for approval", Err: ctx.Err()}
 	}
 }
 
@@ -97,7 +98,7 @@ type approveResult struct {
 func (g *Grants) approve(params json.RawMessage) (any, error) {
 	var p approveParams
 	if err := json.Unmarshal(params, &p); err != nil || len(p.ID) == 0 || p.Allow == nil {
-		return nil, runtime.Errorf(runtime.CodeInvalidRequest, `params of approve must be {"id": <the execute request's id>, "allow": true|false}`)
+		return nil, wire.Errorf(wire.CodeInvalidRequest, `params of approve must be {"id": <the execute request's id>, "allow": true|false}`)
 	}
 	key := idKey(p.ID)
 	g.ask.mu.Lock()

@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gnosis/gnosis/runtime"
+	"github.com/gnosis/gnosis/runtime/wire"
 )
 
 // Runtime is what grants needs of the capability runtime.
@@ -99,11 +100,11 @@ func originParam(params json.RawMessage) (string, error) {
 		Origin *string `json:"origin"`
 	}
 	if err := json.Unmarshal(params, &p); err != nil || p.Origin == nil {
-		return "", runtime.Errorf(runtime.CodeInvalidRequest, "params.origin must be a string")
+		return "", wire.Errorf(wire.CodeInvalidRequest, "params.origin must be a string")
 	}
 	o, err := runtime.NormalizeOrigin(*p.Origin)
 	if err != nil {
-		return "", runtime.Errorf(runtime.CodeInvalidRequest, "params.origin: %v", err)
+		return "", wire.Errorf(wire.CodeInvalidRequest, "params.origin: %v", err)
 	}
 	return o, nil
 }
@@ -126,7 +127,7 @@ func (g *Grants) set(params json.RawMessage) (any, error) {
 		Grants map[string]runtime.Decision `json:"grants"`
 	}
 	if err := json.Unmarshal(params, &p); err != nil || p.Grants == nil {
-		return nil, runtime.Errorf(runtime.CodeInvalidRequest, `params.grants must be {"<prefix>.<tool>": "allow"|"ask"|"deny", ...}: %v`, trimJSON(err))
+		return nil, wire.Errorf(wire.CodeInvalidRequest, `params.grants must be {"<prefix>.<tool>": "allow"|"ask"|"deny", ...}: %v`, trimJSON(err))
 	}
 	rule, err := ruleOf(p.Grants)
 	if err != nil {
@@ -138,7 +139,7 @@ func (g *Grants) set(params json.RawMessage) (any, error) {
 		rule = keepUnseen(rule, old, g.registered())
 	}
 	if err := writeOrigin(g.configPath, o, rule); err != nil {
-		return nil, runtime.Errorf(runtime.CodeExecutionError, "saving the grants: %v", err)
+		return nil, wire.Errorf(wire.CodeExecutionError, "saving the grants: %v", err)
 	}
 	pol := g.rt.Policy()
 	origins := make(map[string]runtime.Rule, len(pol.Origins)+1)
@@ -183,7 +184,7 @@ func checkGrantName(name string) error {
 	prefix, tool, ok := strings.Cut(name, ".")
 	if !ok || prefix == "" || tool == "" || prefix == runtime.MetaPrefix || strings.ContainsAny(name, "*") ||
 		strings.ContainsFunc(name, func(c rune) bool { return c < 0x20 || c == 0x7f }) {
-		return runtime.Errorf(runtime.CodeInvalidRequest, "grant %q is not a provider capability name (<prefix>.<tool>)", name)
+		return wire.Errorf(wire.CodeInvalidRequest, "grant %q is not a provider capability name (<prefix>.<tool>)", name)
 	}
 	return nil
 }

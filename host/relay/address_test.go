@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gnosis/gnosis/runtime"
+	"github.com/gnosis/gnosis/runtime/wire"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -103,27 +103,27 @@ func TestRefusesAddressesWhereverTheNameResolves(t *testing.T) {
 		words string // in the error message
 	}{
 		{"a name resolving to the metadata address", nil, "http://metadata.test:" + port + "/v1/models",
-			outcome{Code: runtime.CodeForbidden}, "169.254.169.254 is a link-local (cloud metadata) address"},
+			outcome{Code: wire.CodeForbidden}, "169.254.169.254 is a link-local (cloud metadata) address"},
 		{"the metadata address even when its origin is listed", []string{"http://metadata.test:" + port + "/latest"}, "http://metadata.test:" + port + "/latest/meta-data",
-			outcome{Code: runtime.CodeForbidden}, "169.254.169.254 is a link-local"},
+			outcome{Code: wire.CodeForbidden}, "169.254.169.254 is a link-local"},
 		{"the metadata address as IPv4-mapped IPv6", nil, "http://mapped.test:" + port + "/v1/models",
-			outcome{Code: runtime.CodeForbidden}, "169.254.169.254 is a link-local"},
+			outcome{Code: wire.CodeForbidden}, "169.254.169.254 is a link-local"},
 		{"the metadata address written in the URL", nil, "http://169.254.169.254:" + port + "/latest/v1/models",
-			outcome{Code: runtime.CodeForbidden}, "169.254.169.254 is a link-local"},
+			outcome{Code: wire.CodeForbidden}, "169.254.169.254 is a link-local"},
 		{"an IPv6 link-local address in the URL", nil, "http://[fe80::1%25lo]:" + port + "/v1/models",
-			outcome{Code: runtime.CodeForbidden}, "fe80::1%lo is a link-local"},
+			outcome{Code: wire.CodeForbidden}, "fe80::1%lo is a link-local"},
 		{"AWS's IPv6 metadata address, listed", []string{"http://aws6.test:" + port + "/v1"}, "http://aws6.test:" + port + "/v1/models",
-			outcome{Code: runtime.CodeForbidden}, "fd00:ec2::254 is a cloud metadata service address"},
+			outcome{Code: wire.CodeForbidden}, "fd00:ec2::254 is a cloud metadata service address"},
 		{"Alibaba's metadata address, listed", []string{"http://alibaba.test:" + port + "/v1"}, "http://alibaba.test:" + port + "/v1/models",
-			outcome{Code: runtime.CodeForbidden}, "100.100.100.200 is a cloud metadata service address"},
+			outcome{Code: wire.CodeForbidden}, "100.100.100.200 is a cloud metadata service address"},
 		{"a private address without relay.allow", nil, "http://lan.test:" + port + "/v1/models",
-			outcome{Code: runtime.CodeForbidden}, "10.1.2.3 is a private-network address; list this base URL in relay.allow"},
+			outcome{Code: wire.CodeForbidden}, "10.1.2.3 is a private-network address; list this base URL in relay.allow"},
 		{"the unspecified address, which Linux connects to loopback", nil, "http://zero.test:" + port + "/v1/models",
-			outcome{Code: runtime.CodeForbidden}, "0.0.0.0 is an unspecified address"},
+			outcome{Code: wire.CodeForbidden}, "0.0.0.0 is an unspecified address"},
 		{"0.0.0.0 in the URL", nil, "http://0.0.0.0:" + port + "/v1/models",
-			outcome{Code: runtime.CodeForbidden}, "0.0.0.0 is an unspecified address"},
+			outcome{Code: wire.CodeForbidden}, "0.0.0.0 is an unspecified address"},
 		{"a multicast address", nil, "http://group.test:" + port + "/v1/models",
-			outcome{Code: runtime.CodeForbidden}, "224.0.0.1 is a multicast or broadcast address"},
+			outcome{Code: wire.CodeForbidden}, "224.0.0.1 is a multicast or broadcast address"},
 		{"a name resolving to loopback is a local model server", nil, "http://model.test:" + port + "/v1/models",
 			outcome{Status: 200}, ""},
 	}
@@ -198,14 +198,14 @@ func TestPrivateAddressesNeedTheirOriginListed(t *testing.T) {
 		want     outcome
 		wantHits []hit
 	}{
-		{"refused without relay.allow", nil, srv.URL + "/v1/models", outcome{Code: runtime.CodeForbidden}, nil},
-		{"refused by name without relay.allow", nil, byName + "/v1/models", outcome{Code: runtime.CodeForbidden}, nil},
+		{"refused without relay.allow", nil, srv.URL + "/v1/models", outcome{Code: wire.CodeForbidden}, nil},
+		{"refused by name without relay.allow", nil, byName + "/v1/models", outcome{Code: wire.CodeForbidden}, nil},
 		{"allowed when its base URL is listed", []string{srv.URL + "/v1"}, srv.URL + "/v1/models", outcome{Status: 200},
 			[]hit{{Method: "GET", Path: "/v1/models"}}},
 		{"allowed by name when that name is listed", []string{byName + "/v1"}, byName + "/v1/models", outcome{Status: 200},
 			[]hit{{Method: "GET", Path: "/v1/models"}}},
 		{"refused when only another origin is listed", []string{"http://127.0.0.1:11434/v1", byName + "/v1"}, srv.URL + "/v1/models",
-			outcome{Code: runtime.CodeForbidden}, nil},
+			outcome{Code: wire.CodeForbidden}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

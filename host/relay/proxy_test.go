@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gnosis/gnosis/runtime"
+	"github.com/gnosis/gnosis/runtime/wire"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -49,7 +49,7 @@ func requestsThroughTheEnvironment(t *testing.T) {
 	}{
 		{"a model server is reached directly", "http://model.test:" + port + "/v1/models", outcome{Status: 200}, "from the model"},
 		{"a name resolving to the metadata address is refused, not handed to the proxy",
-			"http://metadata.test:" + port + "/v1/models", outcome{Code: runtime.CodeForbidden}, ""},
+			"http://metadata.test:" + port + "/v1/models", outcome{Code: wire.CodeForbidden}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

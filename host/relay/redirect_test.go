@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/gnosis/gnosis/runtime"
+	"github.com/gnosis/gnosis/runtime/wire"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -53,7 +53,7 @@ func (u *upstream) received() []hit {
 type outcome struct {
 	Status   int
 	Location string
-	Code     runtime.Code
+	Code     wire.Code
 }
 
 func TestRedirectsNeverLeaveTheOrigin(t *testing.T) {
@@ -102,13 +102,13 @@ func TestRedirectsNeverLeaveTheOrigin(t *testing.T) {
 		{
 			name: "a same-origin redirect is checked against the URL rules before it is followed", status: 307,
 			location: func(a, b string) string { return "/api/delete" },
-			want:     outcome{Code: runtime.CodeForbidden},
+			want:     outcome{Code: wire.CodeForbidden},
 			wantA:    []hit{first},
 		},
 		{
 			name: "a same-origin redirect loop stops after five hops", status: 307,
 			location: func(a, b string) string { return "/v1/chat/completions?key=QUERYKEY" },
-			want:     outcome{Code: runtime.CodeExecutionError},
+			want:     outcome{Code: wire.CodeExecutionError},
 			wantA:    []hit{first, first, first, first, first, first},
 		},
 	}

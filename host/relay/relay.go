@@ -15,7 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/gnosis/gnosis/runtime"
+	"github.com/gnosis/gnosis/runtime/wire"
 	"github.com/rs/zerolog"
 )
 
@@ -65,7 +65,7 @@ func New(cfg Config, opts ...Option) *Relay {
 	r := &Relay{log: zerolog.Nop(), maxBytes: DefaultMaxBytes}
 	p, err := newPolicy(cfg.Allow)
 	if err != nil {
-		r.setup = &runtime.Error{Code: runtime.CodeNotConfigured, Message: err.Error()}
+		r.setup = &wire.Error{Code: wire.CodeNotConfigured, Message: err.Error()}
 	}
 	r.policy = p
 	transport := http.DefaultTransport.(*http.Transport).Clone()
@@ -117,24 +117,24 @@ func (r *Relay) fetch(ctx context.Context, _, params json.RawMessage, emit func(
 	dec := json.NewDecoder(bytes.NewReader(orEmpty(params)))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&p); err != nil {
-		return nil, &runtime.Error{Code: runtime.CodeInvalidRequest, Message: "params do not match relay.fetch", Err: err}
+		return nil, &wire.Error{Code: wire.CodeInvalidRequest, Message: "params do not match relay.fetch", Err: err}
 	}
 	if p.Method == "" {
 		p.Method = http.MethodPost
 	}
 	if p.Method != http.MethodPost && p.Method != http.MethodGet {
-		return nil, runtime.Errorf(runtime.CodeInvalidRequest, "method must be GET or POST")
+		return nil, wire.Errorf(wire.CodeInvalidRequest, "method must be GET or POST")
 	}
 	if p.Encoding != "" && p.Encoding != "text" && p.Encoding != "base64" {
-		return nil, runtime.Errorf(runtime.CodeInvalidRequest, `encoding must be "text" or "base64"`)
+		return nil, wire.Errorf(wire.CodeInvalidRequest, `encoding must be "text" or "base64"`)
 	}
 	u, err := url.Parse(p.URL)
 	if err != nil {
-		return nil, runtime.Errorf(runtime.CodeInvalidRequest, "url is not a URL")
+		return nil, wire.Errorf(wire.CodeInvalidRequest, "url is not a URL")
 	}
 	if why := r.policy.check(u); why != "" {
 		r.log.Warn().Str("url", redact(u)).Str("reason", why).Msg("relay refused")
-		return nil, runtime.Errorf(runtime.CodeForbidden, "%s: %s", redact(u), why)
+		return nil, wire.Errorf(wire.CodeForbidden, "%s: %s", redact(u), why)
 	}
 	headers := http.Header{}
 	for k, v := range p.Headers {
@@ -143,7 +143,7 @@ func (r *Relay) fetch(ctx context.Context, _, params json.RawMessage, emit func(
 			continue
 		}
 		if !validHeader(name, v) {
-			return nil, runtime.Errorf(runtime.CodeInvalidRequest, "header %q is not a valid HTTP header", k)
+			return nil, wire.Errorf(wire.CodeInvalidRequest, "header %q is not a valid HTTP header", k)
 		}
 		headers.Set(name, v)
 	}
@@ -182,7 +182,7 @@ func (r *Relay) fetch(ctx context.Context, _, params json.RawMessage, emit func(
 		if why := r.policy.check(next.url); why != "" {
 			resp.Body.Close()
 			r.log.Warn().Str("url", redact(target)).Str("location", redact(next.url)).Str("reason", why).Msg("relay refused a redirect")
-			return nil, runtime.Errorf(runtime.CodeForbidden, "redirect from %s to %s refused: %s", redact(target), redact(next.url), why)
+			return nil, wire.Errorf(wire.CodeForbidden, "redirect from %s to %s refused: %s", redact(target), redact(next.url), why)
 		}
 		if redirects == maxRedirects {
 			resp.Body.Close()
@@ -196,7 +196,7 @@ func (r *Relay) fetch(ctx context.Context, _, params json.RawMessage, emit func(
 	defer resp.Body.Close()
 	head := Head{Status: resp.StatusCode, Headers: flatten(resp.Header)}
 	if err := emit(headEvent{"relay.head", head}); err != nil {
-		return nil, &runtime.Error{Code: runtime.CodeExecutionError, Message: "cannot send the response head", Err: err}
+		return nil, &wire.Error{Code: wire.CodeExecutionError, Message: "cannot send the response head", Err: err}
 	}
 	n, err := r.stream(resp.Body, p.Encoding == "base64", emit)
 	if err != nil {
@@ -298,7 +298,7 @@ func (r *Relay) send(ctx context.Context, method string, u *url.URL, headers htt
 	}
 	req, err := http.NewRequestWithContext(ctx, method, u.String(), rd)
 	if err != nil {
-		return nil, runtime.Errorf(runtime.CodeInvalidRequest, "cannot build the request to %s", redact(u))
+		return nil, wire.Errorf(wire.CodeInvalidRequest, "cannot build the request to %s", redact(u))
 	}
 	req.Header = h
 	return r.transport.RoundTrip(req)
@@ -308,18 +308,18 @@ func (r *Relay) send(ctx context.Context, method string, u *url.URL, headers htt
 // the URL without its query (url.Error would print the whole URL). An
 // address the relay will not connect to is FORBIDDEN.
 func (r *Relay) failure(ctx context.Context, u *url.URL, start time.Time, what string, err error) error {
-	var re *runtime.Error
+	var re *wire.Error
 	if errors.As(err, &re) {
 		return re
 	}
 	if ctx.Err() != nil {
 		r.log.Info().Str("url", redact(u)).Dur("took", time.Since(start)).Msg("relay cancelled")
-		return &runtime.Error{Code: runtime.CodeCancelled, Message: fmt.Sprintf("relay to %s cancelled", redact(u)), Err: ctx.Err()}
+		return &wire.Error{Code: wire.CodeCancelled, Message: fmt.Sprintf("relay to %s cancelled", redact(u)), Err: ctx.Err()}
 	}
 	var refused *refusedAddress
 	if errors.As(err, &refused) {
 		r.log.Warn().Str("url", redact(u)).Str("reason", refused.Error()).Msg("relay refused")
-		return runtime.Errorf(runtime.CodeForbidden, "relay to %s refused: %s", redact(u), refused.Error())
+		return wire.Errorf(wire.CodeForbidden, "relay to %s refused: %s", redact(u), refused.Error())
 	}
 	var ue *url.Error
 	if errors.As(err, &ue) {
@@ -327,7 +327,7 @@ func (r *Relay) failure(ctx context.Context, u *url.URL, start time.Time, what s
 	}
 	text := scrub(err.Error(), u)
 	r.log.Warn().Str("url", redact(u)).Str("error", text).Msg("relay " + what)
-	return runtime.Errorf(runtime.CodeExecutionError, "relay to %s: %s: %s", redact(u), what, text)
+	return wire.Errorf(wire.CodeExecutionError, "relay to %s: %s: %s", redact(u), what, text)
 }
 
 // flatten joins repeated response headers; cookies are not passed on.

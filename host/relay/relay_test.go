@@ -16,15 +16,15 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/gnosis/gnosis/runtime"
+	"github.com/gnosis/gnosis/runtime/wire"
 	"github.com/google/go-cmp/cmp"
 )
 
-func codeOf(err error) runtime.Code {
+func codeOf(err error) wire.Code {
 	if err == nil {
 		return ""
 	}
-	return runtime.CodeOf(err)
+	return wire.CodeOf(err)
 }
 
 func TestPolicy(t *testing.T) {
@@ -73,7 +73,7 @@ func TestPolicy(t *testing.T) {
 func TestBadAllowListIsReportedNotFatal(t *testing.T) {
 	for _, allow := range []string{"ftp://x/v1", "http://u:p@x/v1", "http://x/v1?key=1", "not a url at all", "http://x/a/../b"} {
 		r := New(Config{Allow: []string{allow}})
-		if _, err := r.fetch(context.Background(), nil, json.RawMessage(`{"url":"http://x/v1/models"}`), nopEmit); codeOf(err) != runtime.CodeNotConfigured {
+		if _, err := r.fetch(context.Background(), nil, json.RawMessage(`{"url":"http://x/v1/models"}`), nopEmit); codeOf(err) != wire.CodeNotConfigured {
 			t.Errorf("allow %q: err %v, want NOT_CONFIGURED", allow, err)
 		}
 	}
@@ -274,7 +274,7 @@ func TestCancelAbortsTheUpstreamRequestMidStream(t *testing.T) {
 	cancel()
 	select {
 	case err := <-result:
-		if codeOf(err) != runtime.CodeCancelled {
+		if codeOf(err) != wire.CodeCancelled {
 			t.Errorf("err = %v, want CANCELLED", err)
 		}
 	case <-time.After(5 * time.Second):
@@ -298,12 +298,12 @@ func TestRefusesURLsOutsideThePolicy(t *testing.T) {
 		name  string
 		allow []string
 		url   string
-		want  runtime.Code
+		want  wire.Code
 	}{
-		{"not a chat endpoint", nil, srv.URL + "/api/delete", runtime.CodeForbidden},
-		{"not in the allow list", []string{"http://127.0.0.1:1/v1"}, srv.URL + "/v1/chat/completions", runtime.CodeForbidden},
-		{"javascript", nil, "javascript:alert(1)//chat/completions", runtime.CodeForbidden},
-		{"redirect out of the allowed paths", nil, srv.URL + "/v1/models", runtime.CodeForbidden},
+		{"not a chat endpoint", nil, srv.URL + "/api/delete", wire.CodeForbidden},
+		{"not in the allow list", []string{"http://127.0.0.1:1/v1"}, srv.URL + "/v1/chat/completions", wire.CodeForbidden},
+		{"javascript", nil, "javascript:alert(1)//chat/completions", wire.CodeForbidden},
+		{"redirect out of the allowed paths", nil, srv.URL + "/v1/models", wire.CodeForbidden},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -362,7 +362,7 @@ func TestOversizedResponsesFail(t *testing.T) {
 	}))
 	defer srv.Close()
 	_, err := New(Config{}, WithMaxBytes(100)).fetch(context.Background(), json.RawMessage(`1`), params(t, Request{URL: srv.URL + "/v1/models", Method: "GET"}), nopEmit)
-	if codeOf(err) != runtime.CodeExecutionError || !strings.Contains(err.Error(), "larger than 100 bytes") {
+	if codeOf(err) != wire.CodeExecutionError || !strings.Contains(err.Error(), "larger than 100 bytes") {
 		t.Errorf("err = %v", err)
 	}
 }
@@ -377,7 +377,7 @@ func TestBadParamsAreInvalidRequests(t *testing.T) {
 		`{"url":3}`,
 		`[]`,
 	} {
-		if _, err := New(Config{}).fetch(context.Background(), json.RawMessage(`1`), json.RawMessage(p), nopEmit); codeOf(err) != runtime.CodeInvalidRequest {
+		if _, err := New(Config{}).fetch(context.Background(), json.RawMessage(`1`), json.RawMessage(p), nopEmit); codeOf(err) != wire.CodeInvalidRequest {
 			t.Errorf("%s: err %v, want INVALID_REQUEST", p, err)
 		}
 	}

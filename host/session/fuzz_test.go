@@ -9,7 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 
-	"github.com/gnosis/gnosis/runtime"
+	"github.com/gnosis/gnosis/runtime/wire"
 )
 
 // FuzzDecodeRequest feeds arbitrary frame bodies to the request decoder. It
@@ -39,8 +39,8 @@ func FuzzDecodeRequest(f *testing.F) {
 			}
 		}
 		if err != nil {
-			var re *runtime.Error
-			if !errors.As(err, &re) || re.Code != runtime.CodeInvalidRequest {
+			var re *wire.Error
+			if !errors.As(err, &re) || re.Code != wire.CodeInvalidRequest {
 				t.Fatalf("error %v is not INVALID_REQUEST", err)
 			}
 		} else {

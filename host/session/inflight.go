@@ -11,8 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/gnosis/gnosis/host/framing"
-	"github.com/gnosis/gnosis/runtime"
 	"github.com/gnosis/gnosis/runtime/rawjson"
+	"github.com/gnosis/gnosis/runtime/wire"
 )
 
 // DefaultMaxInflightBytes bounds the bytes held for requests in flight when
@@ -114,7 +114,7 @@ func (s *Session) refuse(br *bufio.Reader, size int64) error {
 	if size > limit {
 		msg = fmt.Sprintf("a request of %d bytes is above the %d-byte limit for requests in flight (limits.inflightBytes) on its own", size, limit)
 	}
-	s.reply(id, nil, &runtime.Error{Code: runtime.CodeOverloaded, Message: msg})
+	s.reply(id, nil, &wire.Error{Code: wire.CodeOverloaded, Message: msg})
 	return nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gnosis/gnosis/runtime"
+	"github.com/gnosis/gnosis/runtime/wire"
 )
 
 // Service is the service name health reports (the seed's name for it).
@@ -66,7 +67,7 @@ func stringParam(params json.RawMessage, name string) (string, error) {
 	var fields map[string]json.RawMessage
 	var v string
 	if json.Unmarshal(params, &fields) != nil || fields[name] == nil || json.Unmarshal(fields[name], &v) != nil {
-		return "", runtime.Errorf(runtime.CodeInvalidRequest, "params.%s must be a string", name)
+		return "", wire.Errorf(wire.CodeInvalidRequest, "params.%s must be a string", name)
 	}
 	return v, nil
 }
@@ -128,10 +129,10 @@ type executeParams struct {
 func execute(ctx context.Context, rt Runtime, approver Approver, c *Call) (any, error) {
 	var p executeParams
 	if err := json.Unmarshal(c.Params, &p); err != nil {
-		return nil, runtime.Errorf(runtime.CodeInvalidRequest, "params of execute: %v", strings.TrimPrefix(err.Error(), "json: "))
+		return nil, wire.Errorf(wire.CodeInvalidRequest, "params of execute: %v", strings.TrimPrefix(err.Error(), "json: "))
 	}
 	if p.Capability == nil {
-		return nil, runtime.Errorf(runtime.CodeInvalidRequest, "params.capability must be a string")
+		return nil, wire.Errorf(wire.CodeInvalidRequest, "params.capability must be a string")
 	}
 	origin := ""
 	if p.Origin != nil {
@@ -176,7 +177,7 @@ func cancel(s *Session, c *Call) (any, error) {
 	_ = json.Unmarshal(c.Params, &fields)
 	id, err := decodeID(fields["id"])
 	if err != nil {
-		return nil, runtime.Errorf(runtime.CodeInvalidRequest, "params.id must be the string or number id of a request")
+		return nil, wire.Errorf(wire.CodeInvalidRequest, "params.id must be the string or number id of a request")
 	}
 	return cancelResult{Found: s.cancel(idKey(id))}, nil
 }

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"unicode/utf8"
 
-	"github.com/gnosis/gnosis/runtime"
+	"github.com/gnosis/gnosis/runtime/wire"
 )
 
 var nullID = json.RawMessage("null")
@@ -64,21 +64,21 @@ type wireError struct {
 	ID      json.RawMessage `json:"id"`
 	OK      bool            `json:"ok"`
 	Error   bool            `json:"error"`
-	Code    runtime.Code    `json:"code"`
+	Code    wire.Code       `json:"code"`
 	Message string          `json:"message"`
 	Details any             `json:"details,omitempty"`
 }
 
 // errorReply turns any error into the protocol's failure reply. This is the
-// one place where errors become wire replies: *runtime.Error keeps its code,
+// one place where errors become wire replies: *wire.Error keeps its code,
 // message and details; context errors become CANCELLED or TIMEOUT; anything
 // else is EXECUTION_ERROR with the error's text.
 func errorReply(id json.RawMessage, err error) []byte {
 	if len(id) == 0 {
 		id = nullID
 	}
-	w := wireError{ID: id, Error: true, Code: runtime.CodeOf(err), Message: err.Error()}
-	var re *runtime.Error
+	w := wireError{ID: id, Error: true, Code: wire.CodeOf(err), Message: err.Error()}
+	var re *wire.Error
 	if errors.As(err, &re) {
 		w.Message, w.Details = re.Message, re.Details
 		if re.Message == "" {

@@ -7,8 +7,8 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/gnosis/gnosis/runtime"
 	"github.com/gnosis/gnosis/runtime/rawjson"
+	"github.com/gnosis/gnosis/runtime/wire"
 )
 
 // MaxIDLength bounds a request id's JSON text, so every reply's chunk
@@ -28,7 +28,7 @@ type Request struct {
 var emptyObject = json.RawMessage("{}")
 
 // DecodeRequest decodes a request frame's body. On failure it returns a
-// *runtime.Error with code INVALID_REQUEST, and the Request's ID is set when
+// *wire.Error with code INVALID_REQUEST, and the Request's ID is set when
 // the id itself was valid, so the error can be answered to it; otherwise the
 // reply's id is null.
 func DecodeRequest(body []byte) (Request, error) {
@@ -96,8 +96,8 @@ func idKey(raw json.RawMessage) string {
 	return "n" + string(raw)
 }
 
-func invalid(msg string) *runtime.Error {
-	return &runtime.Error{Code: runtime.CodeInvalidRequest, Message: msg}
+func invalid(msg string) *wire.Error {
+	return &wire.Error{Code: wire.CodeInvalidRequest, Message: msg}
 }
 
 // topLevel returns the members of the JSON object body as sub-slices of it

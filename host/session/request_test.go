@@ -8,7 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/gnosis/gnosis/runtime"
+	"github.com/gnosis/gnosis/runtime/wire"
 )
 
 func TestDecodeRequest(t *testing.T) {
@@ -53,8 +53,8 @@ func TestDecodeRequest(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			req, err := DecodeRequest([]byte(tt.body))
-			var re *runtime.Error
-			if err != nil && (!errors.As(err, &re) || re.Code != runtime.CodeInvalidRequest) {
+			var re *wire.Error
+			if err != nil && (!errors.As(err, &re) || re.Code != wire.CodeInvalidRequest) {
 				t.Fatalf("error %v is not INVALID_REQUEST", err)
 			}
 			got := want{ID: string(req.ID), Method: req.Method, Params: string(req.Params), Invalid: err != nil}

@@ -15,6 +15,7 @@ import (
 	"github.com/gnosis/gnosis/host/chunk"
 	"github.com/gnosis/gnosis/host/framing"
 	"github.com/gnosis/gnosis/runtime"
+	"github.com/gnosis/gnosis/runtime/wire"
 )
 
 // Runtime is what the session needs of the capability runtime
@@ -46,7 +47,7 @@ type Call struct {
 // Method handles one request method. Its result must encode to a JSON object
 // (or be nil); its fields follow "id" and "ok": true in the reply and must not
 // be named "id" or "ok". An error becomes the failure reply: return a
-// *runtime.Error to choose the code.
+// *wire.Error to choose the code.
 type Method func(ctx context.Context, c *Call) (any, error)
 
 // ShutdownGrace bounds how long Serve waits, after its input ends, for
@@ -326,8 +327,8 @@ func (s *Session) readLoop(in *input) (run func(), err error) {
 			return nil, nil
 		case errors.As(err, &tooLarge):
 			s.log.Warn().Uint32("length", tooLarge.Length).Msg("inbound frame too large; closing")
-			s.send(message{body: errorReply(nil, &runtime.Error{
-				Code:    runtime.CodeMessageTooLarge,
+			s.send(message{body: errorReply(nil, &wire.Error{
+				Code:    wire.CodeMessageTooLarge,
 				Message: fmt.Sprintf("message of %d bytes exceeds the %d-byte limit; the host closes the connection", tooLarge.Length, s.maxIn),
 			})})
 			return nil, nil
@@ -362,7 +363,7 @@ func (s *Session) readLoop(in *input) (run func(), err error) {
 func (s *Session) dispatch(ctx context.Context, body []byte, size int64, methods map[string]Method, handlers *sync.WaitGroup) func() {
 	req, err := DecodeRequest(body)
 	if s.forbidden != "" {
-		s.reply(req.ID, nil, &runtime.Error{Code: runtime.CodeForbidden, Message: s.forbidden})
+		s.reply(req.ID, nil, &wire.Error{Code: wire.CodeForbidden, Message: s.forbidden})
 		return nil
 	}
 	if err != nil {
@@ -371,7 +372,7 @@ func (s *Session) dispatch(ctx context.Context, body []byte, size int64, methods
 	}
 	m := methods[req.Method]
 	if m == nil {
-		s.reply(req.ID, nil, runtime.Errorf(runtime.CodeUnknownMethod, "unknown method %q", req.Method))
+		s.reply(req.ID, nil, wire.Errorf(wire.CodeUnknownMethod, "unknown method %q", req.Method))
 		return nil
 	}
 	key := idKey(req.ID)
@@ -391,7 +392,7 @@ func (s *Session) dispatch(ctx context.Context, body []byte, size int64, methods
 	}
 	if busy {
 		cancel()
-		s.reply(req.ID, nil, runtime.Errorf(runtime.CodeInvalidRequest, "a request with id %s is already in flight", req.ID))
+		s.reply(req.ID, nil, wire.Errorf(wire.CodeInvalidRequest, "a request with id %s is already in flight", req.ID))
 		return nil
 	}
 	if quick {
@@ -456,7 +457,7 @@ func (s *Session) replyMessage(id, params json.RawMessage, result any, err error
 		}
 		body = errorReply(id, err)
 		if ev := s.log.Debug(); ev.Enabled() {
-			ev.RawJSON("id", id).Str("code", string(runtime.CodeOf(err))).Str("error", runtime.RedactMessage(err.Error(), params)).Msg("request failed")
+			ev.RawJSON("id", id).Str("code", string(wire.CodeOf(err))).Str("error", runtime.RedactMessage(err.Error(), params)).Msg("request failed")
 		}
 	}
 	return message{id: id, body: body}

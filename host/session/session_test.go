@@ -14,6 +14,7 @@ import (
 
 	"github.com/gnosis/gnosis/host/framing"
 	"github.com/gnosis/gnosis/runtime"
+	"github.com/gnosis/gnosis/runtime/wire"
 )
 
 // pick keeps only the named keys of a reply, so expectations state what
@@ -287,7 +288,7 @@ func TestExtensionMethods(t *testing.T) {
 			return map[string]bool{"refused": errors.Is(err, ErrEventTooLarge)}, nil
 		}),
 		WithMethod("custom.error", func(context.Context, *Call) (any, error) {
-			return nil, &runtime.Error{Code: runtime.CodeTimeout, Message: "too slow", Details: map[string]int{"ms": 5}}
+			return nil, &wire.Error{Code: wire.CodeTimeout, Message: "too slow", Details: map[string]int{"ms": 5}}
 		}),
 	)
 	h.send(`{"id":"p","method":"relay.progress","params":{"steps":2}}`)

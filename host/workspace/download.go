@@ -10,7 +10,7 @@ import (
 	"path/filepath"
 	"sync"
 
-	"github.com/gnosis/gnosis/runtime"
+	"github.com/gnosis/gnosis/runtime/wire"
 )
 
 // download is one file being saved: a private temp file and its final name.
@@ -38,10 +38,10 @@ func (w *Workspace) CreateFrom(name string, src Source) (string, error) {
 		return "", err
 	}
 	if bad := checkFileName(name); bad != "" {
-		return "", runtime.Errorf(runtime.CodeInvalidRequest, "%s", bad)
+		return "", wire.Errorf(wire.CodeInvalidRequest, "%s", bad)
 	}
 	if _, err := w.root.Lstat(name); err == nil {
-		return "", runtime.Errorf(runtime.CodeFileExists, "%q already exists in the workspace; choose another name", name)
+		return "", wire.Errorf(wire.CodeFileExists, "%q already exists in the workspace; choose another name", name)
 	} else if !errors.Is(err, fs.ErrNotExist) {
 		return "", w.pathError(name, err)
 	}
@@ -49,11 +49,11 @@ func (w *Workspace) CreateFrom(name string, src Source) (string, error) {
 	w.mu.Lock()
 	if _, taken := w.names[name]; taken {
 		w.mu.Unlock()
-		return "", runtime.Errorf(runtime.CodeFileExists, "%q is already being downloaded", name)
+		return "", wire.Errorf(wire.CodeFileExists, "%q is already being downloaded", name)
 	}
 	if len(w.pending) >= maxPending {
 		w.mu.Unlock()
-		return "", runtime.Errorf(runtime.CodeInvalidRequest, "too many downloads in progress (at most %d)", maxPending)
+		return "", wire.Errorf(wire.CodeInvalidRequest, "too many downloads in progress (at most %d)", maxPending)
 	}
 	d := &download{name: name, temp: tempPrefix + handle + ".part", source: src}
 	w.pending[handle] = d
@@ -63,7 +63,7 @@ func (w *Workspace) CreateFrom(name string, src Source) (string, error) {
 	f, err := w.root.OpenFile(d.temp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
 	if err != nil {
 		w.forget(handle)
-		return "", &runtime.Error{Code: runtime.CodeExecutionError, Message: "cannot create a temporary file in the workspace", Err: err}
+		return "", &wire.Error{Code: wire.CodeExecutionError, Message: "cannot create a temporary file in the workspace", Err: err}
 	}
 	d.f = f
 	return handle, nil
@@ -84,7 +84,7 @@ func (w *Workspace) Append(handle string, data []byte) (int64, error) {
 	if d.written+int64(len(data)) > w.limits.download {
 		d.mu.Unlock()
 		_ = w.Abort(handle)
-		return 0, runtime.Errorf(runtime.CodeFileTooLarge, "download %q exceeds the limit of %d bytes and was discarded", d.name, w.limits.download)
+		return 0, wire.Errorf(wire.CodeFileTooLarge, "download %q exceeds the limit of %d bytes and was discarded", d.name, w.limits.download)
 	}
 	n, err := d.f.Write(data)
 	d.written += int64(n)
@@ -92,7 +92,7 @@ func (w *Workspace) Append(handle string, data []byte) (int64, error) {
 	d.mu.Unlock()
 	if err != nil {
 		_ = w.Abort(handle)
-		return total, &runtime.Error{Code: runtime.CodeExecutionError, Message: fmt.Sprintf("cannot write download %q; it was discarded", d.name), Err: err}
+		return total, &wire.Error{Code: wire.CodeExecutionError, Message: fmt.Sprintf("cannot write download %q; it was discarded", d.name), Err: err}
 	}
 	return total, nil
 }
@@ -116,10 +116,10 @@ func (w *Workspace) Commit(handle string) (string, int64, error) {
 	defer func() { _ = w.root.Remove(d.temp) }()
 	if err := d.f.Sync(); err != nil {
 		d.f.Close()
-		return "", 0, &runtime.Error{Code: runtime.CodeExecutionError, Message: fmt.Sprintf("cannot save download %q", d.name), Err: err}
+		return "", 0, &wire.Error{Code: wire.CodeExecutionError, Message: fmt.Sprintf("cannot save download %q", d.name), Err: err}
 	}
 	if err := d.f.Close(); err != nil {
-		return "", 0, &runtime.Error{Code: runtime.CodeExecutionError, Message: fmt.Sprintf("cannot save download %q", d.name), Err: err}
+		return "", 0, &wire.Error{Code: wire.CodeExecutionError, Message: fmt.Sprintf("cannot save download %q", d.name), Err: err}
 	}
 	if mode, ok := w.newFileMode(handle); ok {
 		_ = w.root.Chmod(d.temp, mode) // on failure the file stays private
@@ -135,9 +135,9 @@ func (w *Workspace) Commit(handle string) (string, int64, error) {
 	}
 	switch {
 	case errors.Is(err, fs.ErrExist):
-		return "", 0, runtime.Errorf(runtime.CodeFileExists, "%q appeared in the workspace meanwhile; the download was not saved", d.name)
+		return "", 0, wire.Errorf(wire.CodeFileExists, "%q appeared in the workspace meanwhile; the download was not saved", d.name)
 	case err != nil:
-		return "", 0, &runtime.Error{Code: runtime.CodeExecutionError, Message: fmt.Sprintf("cannot save download %q", d.name), Err: err}
+		return "", 0, &wire.Error{Code: wire.CodeExecutionError, Message: fmt.Sprintf("cannot save download %q", d.name), Err: err}
 	}
 	return d.name, d.written, nil
 }
@@ -234,7 +234,7 @@ func (w *Workspace) forget(handle string) {
 }
 
 func unknownHandle() error {
-	return runtime.Errorf(runtime.CodeInvalidRequest, "unknown or finished download handle")
+	return wire.Errorf(wire.CodeInvalidRequest, "unknown or finished download handle")
 }
 
 func randomHex() string {

@@ -7,7 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 
-	"github.com/gnosis/gnosis/runtime"
+	"github.com/gnosis/gnosis/runtime/wire"
 )
 
 // Method has the shape of the session's method extension point: it gets the
@@ -42,7 +42,7 @@ type infoReply struct {
 func (w *Workspace) infoMethod(context.Context, json.RawMessage, json.RawMessage, func(any) error) (any, error) {
 	r := infoReply{Dir: w.dir, MaxUploadBytes: w.limits.upload, MaxDownloadBytes: w.limits.download}
 	if err := w.ready(); err != nil {
-		var e *runtime.Error
+		var e *wire.Error
 		if errors.As(err, &e) {
 			r.Error = e.Message
 		}
@@ -111,7 +111,7 @@ func (w *Workspace) appendMethod(_ context.Context, _, params json.RawMessage, _
 	}
 	data, err := base64.StdEncoding.DecodeString(p.Data)
 	if err != nil {
-		return nil, runtime.Errorf(runtime.CodeInvalidRequest, "data is not standard base64")
+		return nil, wire.Errorf(wire.CodeInvalidRequest, "data is not standard base64")
 	}
 	total, err := w.Append(p.Handle, data)
 	if err != nil {
@@ -158,7 +158,7 @@ func decode(params json.RawMessage, v any) error {
 	dec := json.NewDecoder(bytes.NewReader(params))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
-		return &runtime.Error{Code: runtime.CodeInvalidRequest, Message: "params do not match the method", Err: err}
+		return &wire.Error{Code: wire.CodeInvalidRequest, Message: "params do not match the method", Err: err}
 	}
 	return nil
 }

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gnosis/gnosis/runtime"
+	"github.com/gnosis/gnosis/runtime/wire"
 )
 
 // A FIFO in the workspace would make a plain open wait for a writer forever;
@@ -33,8 +33,8 @@ func TestReadRefusesNonRegularFilesWithoutWaiting(t *testing.T) {
 			}()
 			select {
 			case err := <-done:
-				if got := codeOf(err); got != runtime.CodeInvalidRequest {
-					t.Fatalf("Read(%q) code = %q (err %v), want %q", rel, got, err, runtime.CodeInvalidRequest)
+				if got := codeOf(err); got != wire.CodeInvalidRequest {
+					t.Fatalf("Read(%q) code = %q (err %v), want %q", rel, got, err, wire.CodeInvalidRequest)
 				}
 			case <-time.After(5 * time.Second):
 				t.Fatalf("Read(%q) still waiting after 5s", rel)

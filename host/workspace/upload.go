@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/gnosis/gnosis/runtime"
+	"github.com/gnosis/gnosis/runtime/wire"
 )
 
 // Piece is one part of a file read for an upload.
@@ -29,7 +29,7 @@ func (w *Workspace) Read(rel string, offset, length int64) (Piece, error) {
 		return Piece{}, badPath(bad)
 	}
 	if offset < 0 || length < 0 {
-		return Piece{}, runtime.Errorf(runtime.CodeInvalidRequest, "offset and length may not be negative")
+		return Piece{}, wire.Errorf(wire.CodeInvalidRequest, "offset and length may not be negative")
 	}
 	if length == 0 || length > w.limits.read {
 		length = w.limits.read
@@ -44,14 +44,14 @@ func (w *Workspace) Read(rel string, offset, length int64) (Piece, error) {
 		return Piece{}, w.pathError(rel, err)
 	}
 	if !info.Mode().IsRegular() {
-		return Piece{}, runtime.Errorf(runtime.CodeInvalidRequest, "%q is not a regular file", rel)
+		return Piece{}, wire.Errorf(wire.CodeInvalidRequest, "%q is not a regular file", rel)
 	}
 	if info.Size() > w.limits.upload {
-		return Piece{}, runtime.Errorf(runtime.CodeFileTooLarge,
+		return Piece{}, wire.Errorf(wire.CodeFileTooLarge,
 			"%q is %d bytes; uploads are limited to %d bytes", rel, info.Size(), w.limits.upload)
 	}
 	if offset > info.Size() {
-		return Piece{}, runtime.Errorf(runtime.CodeInvalidRequest, "offset %d is past the end of %q (%d bytes)", offset, rel, info.Size())
+		return Piece{}, wire.Errorf(wire.CodeInvalidRequest, "offset %d is past the end of %q (%d bytes)", offset, rel, info.Size())
 	}
 	if rest := info.Size() - offset; length > rest {
 		length = rest
@@ -59,7 +59,7 @@ func (w *Workspace) Read(rel string, offset, length int64) (Piece, error) {
 	buf := make([]byte, length)
 	n, err := f.ReadAt(buf, offset)
 	if err != nil && !errors.Is(err, io.EOF) {
-		return Piece{}, &runtime.Error{Code: runtime.CodeExecutionError, Message: fmt.Sprintf("cannot read %q", rel), Err: err}
+		return Piece{}, &wire.Error{Code: wire.CodeExecutionError, Message: fmt.Sprintf("cannot read %q", rel), Err: err}
 	}
 	return Piece{Data: buf[:n], Size: info.Size(), EOF: offset+int64(n) >= info.Size(), MIME: mimeOf(rel)}, nil
 }

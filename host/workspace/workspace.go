@@ -10,7 +10,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gnosis/gnosis/runtime"
+	"github.com/gnosis/gnosis/runtime/wire"
 	"github.com/rs/zerolog"
 )
 
@@ -80,14 +80,14 @@ func Open(dir string, opts ...Option) *Workspace {
 	}
 	switch {
 	case dir == "":
-		w.setup = runtime.Errorf(runtime.CodeNotConfigured,
+		w.setup = wire.Errorf(wire.CodeNotConfigured,
 			`no workspace folder is configured: set "workspace": {"dir": "..."} in the host configuration`)
 	case !filepath.IsAbs(dir):
-		w.setup = runtime.Errorf(runtime.CodeNotConfigured, "workspace folder %q is not an absolute path", dir)
+		w.setup = wire.Errorf(wire.CodeNotConfigured, "workspace folder %q is not an absolute path", dir)
 	default:
 		root, err := os.OpenRoot(dir)
 		if err != nil {
-			w.setup = &runtime.Error{Code: runtime.CodeNotConfigured,
+			w.setup = &wire.Error{Code: wire.CodeNotConfigured,
 				Message: fmt.Sprintf("workspace folder %q cannot be opened", dir), Err: err}
 		}
 		w.root = root
@@ -151,11 +151,11 @@ func (w *Workspace) ready() error {
 func (w *Workspace) pathError(rel string, err error) error {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
-		return &runtime.Error{Code: runtime.CodeFileNotFound, Message: fmt.Sprintf("%q is not in the workspace", rel), Err: err}
+		return &wire.Error{Code: wire.CodeFileNotFound, Message: fmt.Sprintf("%q is not in the workspace", rel), Err: err}
 	case w.escapes(rel):
-		return &runtime.Error{Code: runtime.CodeForbidden, Message: fmt.Sprintf("%q leads outside the workspace", rel), Err: err}
+		return &wire.Error{Code: wire.CodeForbidden, Message: fmt.Sprintf("%q leads outside the workspace", rel), Err: err}
 	}
-	return &runtime.Error{Code: runtime.CodeExecutionError, Message: fmt.Sprintf("cannot access %q", rel), Err: err}
+	return &wire.Error{Code: wire.CodeExecutionError, Message: fmt.Sprintf("cannot access %q", rel), Err: err}
 }
 
 // escapes reports whether rel, with symbolic links resolved, lies outside the
@@ -184,7 +184,7 @@ func (w *Workspace) escapes(rel string) bool {
 
 func badPath(reason string) error {
 	if reason == "absolute paths are not allowed" || reason == "path leaves the workspace" {
-		return runtime.Errorf(runtime.CodeForbidden, "%s", reason)
+		return wire.Errorf(wire.CodeForbidden, "%s", reason)
 	}
-	return runtime.Errorf(runtime.CodeInvalidRequest, "%s", reason)
+	return wire.Errorf(wire.CodeInvalidRequest, "%s", reason)
 }

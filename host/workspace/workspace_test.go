@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gnosis/gnosis/runtime"
+	"github.com/gnosis/gnosis/runtime/wire"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -54,11 +54,11 @@ func must(t *testing.T, err error) {
 	}
 }
 
-func codeOf(err error) runtime.Code {
+func codeOf(err error) wire.Code {
 	if err == nil {
 		return ""
 	}
-	return runtime.CodeOf(err)
+	return wire.CodeOf(err)
 }
 
 func TestListShowsRegularFilesOnlyWithSizesAndTypes(t *testing.T) {
@@ -96,20 +96,20 @@ func TestReadRefusesEverythingOutsideTheFolder(t *testing.T) {
 	w, _, outside := fixture(t)
 	tests := []struct {
 		name, path string
-		want       runtime.Code
+		want       wire.Code
 	}{
-		{"absolute path", filepath.Join(outside, "secret.txt"), runtime.CodeForbidden},
-		{"parent segment", "../outside/secret.txt", runtime.CodeForbidden},
-		{"parent inside the path", "docs/../../outside/secret.txt", runtime.CodeForbidden},
-		{"windows drive", "C:/Windows/win.ini", runtime.CodeForbidden},
-		{"backslashes", `docs\notes.txt`, runtime.CodeInvalidRequest},
-		{"empty", "", runtime.CodeInvalidRequest},
-		{"dot segment", "./report.pdf", runtime.CodeInvalidRequest},
-		{"absolute symlink out", "abs-link.txt", runtime.CodeForbidden},
-		{"relative symlink out", "rel-link.txt", runtime.CodeForbidden},
-		{"through a linked folder", "outdir/secret.txt", runtime.CodeForbidden},
-		{"missing file", "nope.txt", runtime.CodeFileNotFound},
-		{"a folder", "docs", runtime.CodeInvalidRequest},
+		{"absolute path", filepath.Join(outside, "secret.txt"), wire.CodeForbidden},
+		{"parent segment", "../outside/secret.txt", wire.CodeForbidden},
+		{"parent inside the path", "docs/../../outside/secret.txt", wire.CodeForbidden},
+		{"windows drive", "C:/Windows/win.ini", wire.CodeForbidden},
+		{"backslashes", `docs\notes.txt`, wire.CodeInvalidRequest},
+		{"empty", "", wire.CodeInvalidRequest},
+		{"dot segment", "./report.pdf", wire.CodeInvalidRequest},
+		{"absolute symlink out", "abs-link.txt", wire.CodeForbidden},
+		{"relative symlink out", "rel-link.txt", wire.CodeForbidden},
+		{"through a linked folder", "outdir/secret.txt", wire.CodeForbidden},
+		{"missing file", "nope.txt", wire.CodeFileNotFound},
+		{"a folder", "docs", wire.CodeInvalidRequest},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -151,14 +151,14 @@ func TestReadReturnsPieces(t *testing.T) {
 			t.Errorf("Read(offset %d, length %d) (-want +got):\n%s", tt.offset, tt.length, d)
 		}
 	}
-	if _, err := w.Read("docs/notes.txt", 12, 1); codeOf(err) != runtime.CodeInvalidRequest {
+	if _, err := w.Read("docs/notes.txt", 12, 1); codeOf(err) != wire.CodeInvalidRequest {
 		t.Errorf("offset past the end: err %v", err)
 	}
 }
 
 func TestReadRefusesFilesAboveTheUploadLimit(t *testing.T) {
 	w, _, _ := fixture(t, WithLimits(10, 1<<20, 1<<20))
-	if _, err := w.Read("docs/notes.txt", 0, 1); codeOf(err) != runtime.CodeFileTooLarge {
+	if _, err := w.Read("docs/notes.txt", 0, 1); codeOf(err) != wire.CodeFileTooLarge {
 		t.Fatalf("err = %v, want FILE_TOO_LARGE", err)
 	}
 }
@@ -185,7 +185,7 @@ func TestDownloadCreatesOneNewFile(t *testing.T) {
 		t.Errorf("content = %q", got)
 	}
 	assertNoTempFiles(t, dir)
-	if _, _, err := w.Commit(h); codeOf(err) != runtime.CodeInvalidRequest {
+	if _, _, err := w.Commit(h); codeOf(err) != wire.CodeInvalidRequest {
 		t.Errorf("second commit: %v", err)
 	}
 }
@@ -194,26 +194,26 @@ func TestDownloadNamesAreOneFileName(t *testing.T) {
 	w, _, _ := fixture(t)
 	tests := []struct {
 		name string
-		want runtime.Code
+		want wire.Code
 	}{
 		{"ok.txt", ""},
-		{"report.pdf", runtime.CodeFileExists},
-		{"docs", runtime.CodeFileExists},
-		{"abs-link.txt", runtime.CodeFileExists}, // a link counts as existing; it is never written through
-		{"", runtime.CodeInvalidRequest},
-		{"..", runtime.CodeInvalidRequest},
-		{".", runtime.CodeInvalidRequest},
-		{"../escape.txt", runtime.CodeInvalidRequest},
-		{"docs/new.txt", runtime.CodeInvalidRequest},
-		{`docs\new.txt`, runtime.CodeInvalidRequest},
-		{"/tmp/x.txt", runtime.CodeInvalidRequest},
-		{"C:x.txt", runtime.CodeInvalidRequest},
-		{"CON", runtime.CodeInvalidRequest},
-		{"com1.txt", runtime.CodeInvalidRequest},
-		{"trailing.", runtime.CodeInvalidRequest},
-		{"bell\a.txt", runtime.CodeInvalidRequest},
-		{tempPrefix + "x.part", runtime.CodeInvalidRequest},
-		{strings.Repeat("n", 256), runtime.CodeInvalidRequest},
+		{"report.pdf", wire.CodeFileExists},
+		{"docs", wire.CodeFileExists},
+		{"abs-link.txt", wire.CodeFileExists}, // a link counts as existing; it is never written through
+		{"", wire.CodeInvalidRequest},
+		{"..", wire.CodeInvalidRequest},
+		{".", wire.CodeInvalidRequest},
+		{"../escape.txt", wire.CodeInvalidRequest},
+		{"docs/new.txt", wire.CodeInvalidRequest},
+		{`docs\new.txt`, wire.CodeInvalidRequest},
+		{"/tmp/x.txt", wire.CodeInvalidRequest},
+		{"C:x.txt", wire.CodeInvalidRequest},
+		{"CON", wire.CodeInvalidRequest},
+		{"com1.txt", wire.CodeInvalidRequest},
+		{"trailing.", wire.CodeInvalidRequest},
+		{"bell\a.txt", wire.CodeInvalidRequest},
+		{tempPrefix + "x.part", wire.CodeInvalidRequest},
+		{strings.Repeat("n", 256), wire.CodeInvalidRequest},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -235,7 +235,7 @@ func TestDownloadNeverOverwritesAFileThatAppearsMeanwhile(t *testing.T) {
 	_, err = w.Append(h, []byte("download"))
 	must(t, err)
 	write(t, filepath.Join(dir, "late.txt"), "user's file")
-	if _, _, err := w.Commit(h); codeOf(err) != runtime.CodeFileExists {
+	if _, _, err := w.Commit(h); codeOf(err) != wire.CodeFileExists {
 		t.Fatalf("Commit err = %v, want FILE_EXISTS", err)
 	}
 	got, _ := os.ReadFile(filepath.Join(dir, "late.txt"))
@@ -249,7 +249,7 @@ func TestConcurrentCreatesOfOneNameYieldOneHandle(t *testing.T) {
 	w, _, _ := fixture(t)
 	const n = 8
 	var wg sync.WaitGroup
-	codes := make([]runtime.Code, n)
+	codes := make([]wire.Code, n)
 	for i := range n {
 		wg.Add(1)
 		go func() {
@@ -264,7 +264,7 @@ func TestConcurrentCreatesOfOneNameYieldOneHandle(t *testing.T) {
 		switch c {
 		case "":
 			ok++
-		case runtime.CodeFileExists:
+		case wire.CodeFileExists:
 		default:
 			t.Errorf("unexpected code %q", c)
 		}
@@ -302,7 +302,7 @@ func TestRacingCommitsFromTwoHostsHaveOneWinner(t *testing.T) {
 		if err1 == nil {
 			loser, want = err2, "one"
 		}
-		if codeOf(loser) != runtime.CodeFileExists {
+		if codeOf(loser) != wire.CodeFileExists {
 			t.Errorf("loser code = %q", codeOf(loser))
 		}
 		got, _ := os.ReadFile(filepath.Join(dir, name))
@@ -319,10 +319,10 @@ func TestDownloadAboveTheLimitIsDiscarded(t *testing.T) {
 	must(t, err)
 	_, err = w.Append(h, []byte("123456"))
 	must(t, err)
-	if _, err := w.Append(h, []byte("78901")); codeOf(err) != runtime.CodeFileTooLarge {
+	if _, err := w.Append(h, []byte("78901")); codeOf(err) != wire.CodeFileTooLarge {
 		t.Fatalf("err = %v, want FILE_TOO_LARGE", err)
 	}
-	if _, _, err := w.Commit(h); codeOf(err) != runtime.CodeInvalidRequest {
+	if _, _, err := w.Commit(h); codeOf(err) != wire.CodeInvalidRequest {
 		t.Errorf("commit after discard: %v", err)
 	}
 	assertNoTempFiles(t, dir)
@@ -336,7 +336,7 @@ func TestAbortAndCloseRemoveTemporaryFiles(t *testing.T) {
 	h, err := w.Create("a.txt")
 	must(t, err)
 	must(t, w.Abort(h))
-	if err := w.Abort(h); codeOf(err) != runtime.CodeInvalidRequest {
+	if err := w.Abort(h); codeOf(err) != wire.CodeInvalidRequest {
 		t.Errorf("second abort: %v", err)
 	}
 	if _, err := w.Create("b.txt"); err != nil {
@@ -349,10 +349,10 @@ func TestAbortAndCloseRemoveTemporaryFiles(t *testing.T) {
 func TestUnconfiguredWorkspaceSaysSo(t *testing.T) {
 	for _, dir := range []string{"", "relative/dir", filepath.Join(t.TempDir(), "missing")} {
 		w := Open(dir)
-		if _, err := w.List(); codeOf(err) != runtime.CodeNotConfigured {
+		if _, err := w.List(); codeOf(err) != wire.CodeNotConfigured {
 			t.Errorf("Open(%q).List err = %v", dir, err)
 		}
-		if _, err := w.Create("x.txt"); codeOf(err) != runtime.CodeNotConfigured {
+		if _, err := w.Create("x.txt"); codeOf(err) != wire.CodeNotConfigured {
 			t.Errorf("Open(%q).Create err = %v", dir, err)
 		}
 		got, err := w.Methods()["workspace.info"](context.Background(), nil, nil, nil)
@@ -426,7 +426,7 @@ func TestMethodsSpeakJSON(t *testing.T) {
 		{"workspace.create", `[]`},
 	}
 	for _, b := range bad {
-		if _, err := call(t, w, b.method, b.params); codeOf(err) != runtime.CodeInvalidRequest {
+		if _, err := call(t, w, b.method, b.params); codeOf(err) != wire.CodeInvalidRequest {
 			t.Errorf("%s %s: err %v, want INVALID_REQUEST", b.method, b.params, err)
 		}
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	rt "github.com/gnosis/gnosis/runtime"
+	"github.com/gnosis/gnosis/runtime/wire"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -65,7 +66,7 @@ func TestThirdPartyServerEverything(t *testing.T) {
 
 	t.Run("arguments are validated before the call", func(t *testing.T) {
 		_, err := h.rt.Execute(context.Background(), rt.Call{Capability: "ev.echo", Arguments: json.RawMessage(`{"message":5}`)})
-		if got := codeOf(err); got != rt.CodeInvalidArguments {
+		if got := codeOf(err); got != wire.CodeInvalidArguments {
 			t.Errorf("code = %q, want INVALID_ARGUMENTS", got)
 		}
 	})

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gnosis/gnosis/runtime"
+	"github.com/gnosis/gnosis/runtime/wire"
 	"github.com/rs/zerolog"
 )
 
@@ -174,11 +175,11 @@ func compact(t *testing.T, s string) string {
 	return b.String()
 }
 
-func codeOf(err error) runtime.Code {
+func codeOf(err error) wire.Code {
 	if err == nil {
 		return ""
 	}
-	return runtime.CodeOf(err)
+	return wire.CodeOf(err)
 }
 
 // tempDir is t.TempDir without failing the test when removal fails (Wine

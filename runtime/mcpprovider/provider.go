@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/gnosis/gnosis/runtime"
+	"github.com/gnosis/gnosis/runtime/wire"
 	"github.com/rs/zerolog"
 )
 
@@ -207,7 +208,7 @@ func (p *Provider) Call(ctx context.Context, tool string, arguments json.RawMess
 		if st.Err != "" {
 			msg += ": " + st.Err
 		}
-		return nil, &runtime.Error{Code: runtime.CodeProviderUnavailable, Message: msg}
+		return nil, &wire.Error{Code: wire.CodeProviderUnavailable, Message: msg}
 	}
 	return s.call(ctx, tool, arguments, p.cfg.Timeout)
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	rt "github.com/gnosis/gnosis/runtime"
+	"github.com/gnosis/gnosis/runtime/wire"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -32,13 +33,13 @@ func TestExecuteValidatesAgainstTheRawSchema(t *testing.T) {
 	tests := []struct {
 		name string
 		args string
-		want rt.Code
+		want wire.Code
 	}{
 		{"circle via $defs is accepted", `{"shape":{"r":1}}`, ""},
 		{"square via definitions is accepted", `{"shape":{"side":2}}`, ""},
-		{"negative radius is rejected", `{"shape":{"r":-1}}`, rt.CodeInvalidArguments},
-		{"square with a string side is rejected", `{"shape":{"side":"big"}}`, rt.CodeInvalidArguments},
-		{"missing shape is rejected", `{}`, rt.CodeInvalidArguments},
+		{"negative radius is rejected", `{"shape":{"r":-1}}`, wire.CodeInvalidArguments},
+		{"square with a string side is rejected", `{"shape":{"side":"big"}}`, wire.CodeInvalidArguments},
+		{"missing shape is rejected", `{}`, wire.CodeInvalidArguments},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -82,8 +83,8 @@ func TestListChangedRefreshesTheRegistry(t *testing.T) {
 func TestToolErrorIsExecutionErrorWithTheResult(t *testing.T) {
 	h := startTestServer(t, Config{})
 	_, err := h.rt.Execute(context.Background(), rt.Call{Capability: "t.fail"})
-	var e *rt.Error
-	if !errors.As(err, &e) || e.Code != rt.CodeExecutionError {
+	var e *wire.Error
+	if !errors.As(err, &e) || e.Code != wire.CodeExecutionError {
 		t.Fatalf("err = %v, want EXECUTION_ERROR", err)
 	}
 	var details struct {
@@ -104,7 +105,7 @@ func TestToolErrorIsExecutionErrorWithTheResult(t *testing.T) {
 func TestCrashMidCallIsUnavailableThenTheServerIsBack(t *testing.T) {
 	h := startTestServer(t, Config{})
 	_, err := h.rt.Execute(context.Background(), rt.Call{Capability: "t.crash"})
-	if got := codeOf(err); got != rt.CodeProviderUnavailable {
+	if got := codeOf(err); got != wire.CodeProviderUnavailable {
 		t.Fatalf("code = %q, want PROVIDER_UNAVAILABLE (err %v)", got, err)
 	}
 	waitFor(t, "a restarted, ready provider", 10*time.Second, func() bool {
@@ -133,7 +134,7 @@ func TestAServerThatCannotStartIsDownWithTheReasonAndRetried(t *testing.T) {
 	}
 	waitFor(t, "a retry", 5*time.Second, func() bool { return len(h.pids(t)) >= 2 })
 	_, err := h.rt.Execute(context.Background(), rt.Call{Capability: "t.echo"})
-	if got := codeOf(err); got != rt.CodeProviderUnavailable {
+	if got := codeOf(err); got != wire.CodeProviderUnavailable {
 		t.Errorf("code = %q, want PROVIDER_UNAVAILABLE (never listed its tools)", got)
 	}
 	if hl := h.rt.Health(); hl.Status != "degraded" || hl.Providers[0].Error == "" {
@@ -145,7 +146,7 @@ func TestCallTimeoutIsTimeoutAndTheServerIsToldToStop(t *testing.T) {
 	h := startTestServer(t, Config{Timeout: 300 * time.Millisecond})
 	start := time.Now()
 	_, err := h.rt.Execute(context.Background(), rt.Call{Capability: "t.slow", Arguments: json.RawMessage(`{"ms":10000}`)})
-	if got := codeOf(err); got != rt.CodeTimeout {
+	if got := codeOf(err); got != wire.CodeTimeout {
 		t.Fatalf("code = %q, want TIMEOUT (err %v)", got, err)
 	}
 	if d := time.Since(start); d > 3*time.Second {
@@ -164,7 +165,7 @@ func TestCancellingTheContextIsCancelledAndTheServerIsTold(t *testing.T) {
 		cancel()
 	}()
 	_, err := h.rt.Execute(ctx, rt.Call{Capability: "t.slow", Arguments: json.RawMessage(`{"ms":10000}`)})
-	if got := codeOf(err); got != rt.CodeCancelled {
+	if got := codeOf(err); got != wire.CodeCancelled {
 		t.Fatalf("code = %q, want CANCELLED (err %v)", got, err)
 	}
 	waitFor(t, "the server to see notifications/cancelled", 5*time.Second, func() bool {
@@ -241,7 +242,7 @@ func TestCloseStopsTheWholeProcessTreeFast(t *testing.T) {
 			t.Errorf("pid %s still running after Close", pid)
 		}
 	}
-	if got := codeOf(<-callErr); got != rt.CodeCancelled {
+	if got := codeOf(<-callErr); got != wire.CodeCancelled {
 		t.Errorf("in-flight call code = %q, want CANCELLED", got)
 	}
 }
@@ -294,7 +295,7 @@ func TestAServerThatHangsUpIsStoppedAndRestarted(t *testing.T) {
 	h := startTestServer(t, Config{})
 	first := h.pids(t)[0]
 	_, err := h.rt.Execute(context.Background(), rt.Call{Capability: "t.hang_up"})
-	if got := codeOf(err); got != rt.CodeProviderUnavailable {
+	if got := codeOf(err); got != wire.CodeProviderUnavailable {
 		t.Fatalf("code = %q, want PROVIDER_UNAVAILABLE (err %v)", got, err)
 	}
 	waitFor(t, "a restarted, ready provider", 10*time.Second, func() bool {

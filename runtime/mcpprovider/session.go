@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gnosis/gnosis/runtime"
+	"github.com/gnosis/gnosis/runtime/wire"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -393,21 +394,21 @@ func (s *session) call(ctx context.Context, tool string, args json.RawMessage, t
 	var rpc *rpcError
 	switch {
 	case errors.Is(ctx.Err(), context.Canceled):
-		return nil, &runtime.Error{Code: runtime.CodeCancelled, Message: "the call was cancelled", Err: err}
+		return nil, &wire.Error{Code: wire.CodeCancelled, Message: "the call was cancelled", Err: err}
 	case ctx.Err() != nil || cctx.Err() != nil:
-		return nil, &runtime.Error{Code: runtime.CodeTimeout, Message: fmt.Sprintf("%s did not answer within %s", tool, timeout), Err: err}
+		return nil, &wire.Error{Code: wire.CodeTimeout, Message: fmt.Sprintf("%s did not answer within %s", tool, timeout), Err: err}
 	case s.stopping.Load():
-		return nil, &runtime.Error{Code: runtime.CodeCancelled, Message: "the provider is shutting down", Err: err}
+		return nil, &wire.Error{Code: wire.CodeCancelled, Message: "the provider is shutting down", Err: err}
 	case errors.As(err, &rpc):
 		var details any
 		if b, merr := json.Marshal(rpc); merr == nil {
 			details = json.RawMessage(b)
 		}
-		return nil, &runtime.Error{Code: runtime.CodeExecutionError, Message: rpc.Message, Details: details, Err: err}
+		return nil, &wire.Error{Code: wire.CodeExecutionError, Message: rpc.Message, Details: details, Err: err}
 	case errors.Is(err, errExited):
-		return nil, &runtime.Error{Code: runtime.CodeProviderUnavailable, Message: "the provider exited during the call", Err: err}
+		return nil, &wire.Error{Code: wire.CodeProviderUnavailable, Message: "the provider exited during the call", Err: err}
 	}
-	return nil, &runtime.Error{Code: runtime.CodeProviderUnavailable, Message: "the provider connection failed", Err: err}
+	return nil, &wire.Error{Code: wire.CodeProviderUnavailable, Message: "the provider connection failed", Err: err}
 }
 
 // stop ends the session on purpose: stdin is closed (the polite way to ask

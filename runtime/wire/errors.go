@@ -1,6 +1,7 @@
-package runtime
+package wire
 
 import (
+	"context"
 	"errors"
 	"fmt"
 )
@@ -9,7 +10,7 @@ import (
 // Codes are appended, never renamed: the extension and users' scripts match on them.
 type Code string
 
-// The error codes of docs/protocol.md.
+// The error codes, in the order of docs/protocol.md's table.
 const (
 	CodeInvalidRequest      Code = "INVALID_REQUEST"
 	CodeInvalidArguments    Code = "INVALID_ARGUMENTS"
@@ -50,7 +51,7 @@ func (e *Error) Error() string {
 func (e *Error) Unwrap() error { return e.Err }
 
 // Is lets errors.Is match any *Error with the same code, so callers can write
-// errors.Is(err, &runtime.Error{Code: runtime.CodeTimeout}).
+// errors.Is(err, &wire.Error{Code: wire.CodeTimeout}).
 func (e *Error) Is(target error) bool {
 	var t *Error
 	if errors.As(target, &t) {
@@ -72,9 +73,9 @@ func CodeOf(err error) Code {
 		return e.Code
 	}
 	switch {
-	case errors.Is(err, contextCanceled):
+	case errors.Is(err, context.Canceled):
 		return CodeCancelled
-	case errors.Is(err, contextDeadline):
+	case errors.Is(err, context.DeadlineExceeded):
 		return CodeTimeout
 	}
 	return CodeExecutionError
