@@ -2,7 +2,9 @@ package runtime
 
 import (
 	"fmt"
+	"maps"
 	"net/url"
+	"slices"
 	"strings"
 )
 
@@ -24,109 +26,150 @@ var (
 
 // refCycle reports a chain of "$ref"s and in-place keywords that leads back
 // to where it started, as a description, or "" when there is none. doc is
-// the schema as compiled (after neutralise).
+// the schema as compiled (after neutralise). The same document always gets
+// the same report: schemas are walked in keyword order and map members in
+// name order.
 func refCycle(doc any) string {
-	nodes := map[string]map[string]any{} // pointer → schema object
-	anchors := map[string]string{}       // $anchor → pointer
-	var collect func(ptr string, v any)
-	collect = func(ptr string, v any) {
-		m, ok := v.(map[string]any)
-		if !ok {
-			return
-		}
-		if _, seen := nodes[ptr]; seen {
-			return
-		}
-		nodes[ptr] = m
-		if a, ok := m["$anchor"].(string); ok {
-			anchors[a] = ptr
-		}
-		for _, k := range append(append([]string{}, inPlaceOne...), descendOne...) {
-			collect(ptr+"/"+escapePointer(k), m[k])
-		}
-		for _, k := range append(append([]string{}, inPlaceMany...), descendMany...) {
-			if arr, ok := m[k].([]any); ok {
-				for i, sub := range arr {
-					collect(fmt.Sprintf("%s/%s/%d", ptr, escapePointer(k), i), sub)
-				}
-			}
-		}
-		for _, k := range append(append(append([]string{}, inPlaceMap...), descendMap...), holderMap...) {
-			if mm, ok := m[k].(map[string]any); ok {
-				for name, sub := range mm {
-					collect(ptr+"/"+escapePointer(k)+"/"+escapePointer(name), sub)
-				}
-			}
-		}
-	}
-	collect("", doc)
+	g := newSchemaGraph(doc)
+	return g.findCycle()
+}
 
-	// Edges that stay on the same instance.
-	edges := func(ptr string) []string {
-		m := nodes[ptr]
-		var out []string
-		if ref, ok := m["$ref"].(string); ok {
-			if target, ok := resolveFragment(ref, anchors); ok {
-				if _, exists := nodes[target]; exists {
-					out = append(out, target)
-				}
-			}
-		}
-		for _, k := range inPlaceOne {
-			if _, ok := m[k].(map[string]any); ok {
-				out = append(out, ptr+"/"+escapePointer(k))
-			}
-		}
-		for _, k := range inPlaceMany {
-			if arr, ok := m[k].([]any); ok {
-				for i := range arr {
-					out = append(out, fmt.Sprintf("%s/%s/%d", ptr, escapePointer(k), i))
-				}
-			}
-		}
-		for _, k := range inPlaceMap {
-			if mm, ok := m[k].(map[string]any); ok {
-				for name := range mm {
-					out = append(out, ptr+"/"+escapePointer(k)+"/"+escapePointer(name))
-				}
-			}
-		}
-		return out
-	}
+// visitState is a schema's place in the depth-first search of findCycle.
+type visitState int
 
-	const (
-		unvisited = iota
-		onStack
-		done
-	)
-	color := map[string]int{}
-	var cycle string
-	var visit func(ptr string) bool
-	visit = func(ptr string) bool {
-		color[ptr] = onStack
-		for _, next := range edges(ptr) {
-			if _, ok := nodes[next]; !ok {
-				continue
-			}
-			switch color[next] {
-			case onStack:
-				cycle = fmt.Sprintf("%q leads back to %q without consuming input", "#"+ptr, "#"+next)
-				return true
-			case unvisited:
-				if visit(next) {
-					return true
-				}
+const (
+	unvisited visitState = iota
+	onStack
+	done
+)
+
+// schemaGraph is a schema document as a graph: each subschema object is a
+// node named by its JSON pointer, and an edge leads from a node to each
+// subschema that applies to the same instance (its "$ref" target and its
+// in-place keywords).
+type schemaGraph struct {
+	nodes   map[string]map[string]any // pointer → schema object
+	order   []string                  // pointers in the order collect met them
+	anchors map[string]string         // $anchor → pointer
+	state   map[string]visitState
+}
+
+func newSchemaGraph(doc any) *schemaGraph {
+	g := &schemaGraph{
+		nodes:   map[string]map[string]any{},
+		anchors: map[string]string{},
+		state:   map[string]visitState{},
+	}
+	g.collect("", doc)
+	return g
+}
+
+// collect records v at ptr, and every subschema under it, when v is a
+// schema object met for the first time.
+func (g *schemaGraph) collect(ptr string, v any) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return
+	}
+	if _, seen := g.nodes[ptr]; seen {
+		return
+	}
+	g.nodes[ptr] = m
+	g.order = append(g.order, ptr)
+	if a, ok := m["$anchor"].(string); ok {
+		g.anchors[a] = ptr
+	}
+	for _, k := range slices.Concat(inPlaceOne, descendOne) {
+		g.collect(child(ptr, k), m[k])
+	}
+	for _, k := range slices.Concat(inPlaceMany, descendMany) {
+		if arr, ok := m[k].([]any); ok {
+			for i, sub := range arr {
+				g.collect(child(ptr, k, fmt.Sprint(i)), sub)
 			}
 		}
-		color[ptr] = done
-		return false
 	}
-	for ptr := range nodes {
-		if color[ptr] == unvisited && visit(ptr) {
-			return cycle
+	for _, k := range slices.Concat(inPlaceMap, descendMap, holderMap) {
+		if mm, ok := m[k].(map[string]any); ok {
+			for _, name := range slices.Sorted(maps.Keys(mm)) {
+				g.collect(child(ptr, k, name), mm[name])
+			}
+		}
+	}
+}
+
+// edges lists the nodes that apply to the same instance as ptr, in keyword
+// order: its "$ref" target first, then its in-place subschemas.
+func (g *schemaGraph) edges(ptr string) []string {
+	m := g.nodes[ptr]
+	var out []string
+	if ref, ok := m["$ref"].(string); ok {
+		if target, ok := resolveFragment(ref, g.anchors); ok {
+			out = append(out, target)
+		}
+	}
+	for _, k := range inPlaceOne {
+		if _, ok := m[k].(map[string]any); ok {
+			out = append(out, child(ptr, k))
+		}
+	}
+	for _, k := range inPlaceMany {
+		if arr, ok := m[k].([]any); ok {
+			for i := range arr {
+				out = append(out, child(ptr, k, fmt.Sprint(i)))
+			}
+		}
+	}
+	for _, k := range inPlaceMap {
+		if mm, ok := m[k].(map[string]any); ok {
+			for _, name := range slices.Sorted(maps.Keys(mm)) {
+				out = append(out, child(ptr, k, name))
+			}
+		}
+	}
+	return out
+}
+
+// findCycle runs a depth-first search from every node in collect order and
+// describes the first edge back onto the search path, or returns "".
+func (g *schemaGraph) findCycle() string {
+	for _, ptr := range g.order {
+		if g.state[ptr] == unvisited {
+			if c := g.visit(ptr); c != "" {
+				return c
+			}
 		}
 	}
 	return ""
+}
+
+func (g *schemaGraph) visit(ptr string) string {
+	g.state[ptr] = onStack
+	for _, next := range g.edges(ptr) {
+		if _, ok := g.nodes[next]; !ok {
+			continue // a reference to nothing, or to a value that is not a schema object
+		}
+		switch g.state[next] {
+		case onStack:
+			return fmt.Sprintf("%q leads back to %q without consuming input", "#"+ptr, "#"+next)
+		case unvisited:
+			if c := g.visit(next); c != "" {
+				return c
+			}
+		}
+	}
+	g.state[ptr] = done
+	return ""
+}
+
+// child is the pointer of a member of ptr, each token escaped.
+func child(ptr string, tokens ...string) string {
+	var b strings.Builder
+	b.WriteString(ptr)
+	for _, t := range tokens {
+		b.WriteString("/" + escapePointer(t))
+	}
+	return b.String()
 }
 
 // resolveFragment turns a "#..." reference into a JSON pointer of the
@@ -148,10 +191,8 @@ func resolveFragment(ref string, anchors map[string]string) (string, bool) {
 	}
 	// Normalise each token's escaping to the one collect uses.
 	toks := strings.Split(frag[1:], "/")
-	var b strings.Builder
-	for _, t := range toks {
-		t = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
-		b.WriteString("/" + escapePointer(t))
+	for i, t := range toks {
+		toks[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
 	}
-	return b.String(), true
+	return child("", toks...), true
 }
