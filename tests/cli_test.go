@@ -30,8 +30,8 @@ func runCLI(t *testing.T, args ...string) (stdout string, err error) {
 	return string(out), err
 }
 
-// TestCLICallCapabilitiesList is the seed's curl quick test:
-// `gnosis-host call capabilities.list` prints the reply, which lists
+// TestCLICallCapabilitiesList: `gnosis-host call capabilities.list`, the
+// quickest check that a host works, prints the reply, which lists
 // fakemunim's tools.
 func TestCLICallCapabilitiesList(t *testing.T) {
 	out, err := runCLI(t, "call", "capabilities.list")

@@ -185,8 +185,8 @@ func TestTimeout(t *testing.T) {
 }
 
 // TestProviderNotFound: a capability whose prefix belongs to no configured
-// provider fails with PROVIDER_NOT_FOUND (the seed's "no provider registered
-// for the capability"); an unknown tool of a provider that has listed its
+// provider fails with PROVIDER_NOT_FOUND ("no provider registered for the
+// capability"); an unknown tool of a provider that has listed its
 // tools is CAPABILITY_NOT_FOUND. Policy still comes first.
 func TestProviderNotFound(t *testing.T) {
 	h, _ := startStandard(t)

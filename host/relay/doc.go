@@ -1,8 +1,8 @@
 // Package relay forwards the browser agent's model requests through the host.
 //
 // Some model gateways (a local Ollama, for one) answer 403 to requests that
-// carry a chrome-extension:// Origin. The seed ran a loopback HTTP proxy for
-// them; we need no port: the extension sends relay.fetch over native
+// carry a chrome-extension:// Origin. The relay needs no listening port for
+// them: the extension sends relay.fetch over native
 // messaging, the host makes the request with its own HTTP client (outbound
 // only, no Origin header) and streams the response body back as events, so
 // Server-Sent Events arrive as they are produced.

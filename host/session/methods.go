@@ -10,7 +10,7 @@ import (
 	"github.com/gnosis/gnosis/runtime/wire"
 )
 
-// Service is the service name health reports (the seed's name for it).
+// Service is the service name health reports.
 const Service = "Agent Capability Runtime"
 
 // builtins returns the method table of docs/protocol.md bound to rt.

@@ -14,7 +14,8 @@ import (
 	"github.com/rs/zerolog"
 )
 
-// Limits of the seed: uploads up to 64 MiB, downloads up to 256 MiB.
+// The size limits of one upload (64 MiB) and one download (256 MiB), as
+// docs/host-methods.md states them.
 const (
 	MaxUploadBytes   = 64 << 20
 	MaxDownloadBytes = 256 << 20

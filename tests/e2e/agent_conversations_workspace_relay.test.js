@@ -13,9 +13,9 @@ import { launch, tempDir, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
 import { startModelServer, textOf, imagesOf, viewportOf, normalise } from './lib/model_server.js';
 import { centerOf, openPanelAndTarget, storeSettings, runTask, TARGET_HTML } from './lib/agent_fixture.js';
-import { UPLOAD_HTML, DOWNLOAD_HTML, bytesOf, sha256, fileRoute, workspaceHostConfig } from './lib/agent_part2.js';
+import { UPLOAD_HTML, DOWNLOAD_HTML, bytesOf, sha256, fileRoute, workspaceHostConfig } from './lib/workspace_pages.js';
 
-const API_KEY = 'sk-part2-SECRET-91c4';
+const API_KEY = 'sk-relay-SECRET-91c4';
 const REPORT = bytesOf(300 * 1024, 3);
 const PAPER = Buffer.concat([Buffer.from('%PDF-1.4\n'), bytesOf(4096, 5)]);
 const CSV = Buffer.from('a,b\n1,2\n'.repeat(100));

@@ -10,7 +10,7 @@ import { launch, tempDir } from './lib/harness.js';
 import { serve } from './lib/server.js';
 import { startModelServer, textOf, viewportOf, normalise } from './lib/model_server.js';
 import { centerOf, openPanelAndTarget, storeSettings, runTask, outcome } from './lib/agent_fixture.js';
-import { bytesOf, sha256, workspaceHostConfig } from './lib/agent_part2.js';
+import { bytesOf, sha256, workspaceHostConfig } from './lib/workspace_pages.js';
 
 const CSV = 'name,price\nplum,3\n'.repeat(500);
 const JSON_TEXT = JSON.stringify({ saved: true, items: [1, 2, 3] });

@@ -9,7 +9,7 @@ import { EXTENSION_ID, launch, tempDir, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
 import { startModelServer, textOf, viewportOf, normalise } from './lib/model_server.js';
 import { centerOf, openPanelAndTarget, storeSettings, runTask, outcome } from './lib/agent_fixture.js';
-import { UPLOAD_HTML, bytesOf, sha256, workspaceHostConfig } from './lib/agent_part2.js';
+import { UPLOAD_HTML, bytesOf, sha256, workspaceHostConfig } from './lib/workspace_pages.js';
 
 const FILE = bytesOf(70 * 1024, 11);
 let env;

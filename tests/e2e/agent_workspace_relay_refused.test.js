@@ -9,7 +9,7 @@ import { launch, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
 import { startModelServer, textOf, viewportOf, normalise } from './lib/model_server.js';
 import { centerOf, openPanelAndTarget, storeSettings, runTask, outcome } from './lib/agent_fixture.js';
-import { UPLOAD_HTML } from './lib/agent_part2.js';
+import { UPLOAD_HTML } from './lib/workspace_pages.js';
 
 let env;
 let site;

@@ -1,5 +1,6 @@
-// Pieces of the browser agent's part-2 end-to-end tests: target pages for
-// Upload and Download, and a workspace-aware host configuration.
+// Pages and helpers of the browser agent's Upload and Download end-to-end tests:
+// target pages for Upload and Download, deterministic file bytes, and a
+// workspace-aware host configuration.
 import crypto from 'node:crypto';
 
 /** A page with a file input; what it receives lands in window.events as file:name:size:sha256:trusted. */
