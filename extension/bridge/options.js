@@ -6,6 +6,7 @@
 // (requested from the click that needs it).
 import { eligibleOrigin, permissionPattern, pickTab } from './selector.js';
 import { DECISIONS, DECISION_LABELS, badgesFor, initialChoices, setAll, summarize, titleOf } from './grants.js';
+import { hostView, progressText, providerLine } from '../shared/ui.js';
 
 const $ = (id) => document.getElementById(id);
 const FIELDS = ['source', 'destination', 'autoSend', 'sendButton', 'debounceMs', 'maxConsecutive', 'maxChars'];
@@ -35,39 +36,94 @@ function setError(text) {
 // ---- host ------------------------------------------------------------------
 
 let installPoll = 0;
+let hostConnected = false;
+let startBlocked = 'Checking whether the host answers…';
 
+/**
+ * Shows the host's state. refresh asks the host now; without it the page
+ * reads the worker's copy, which follows the host's provider.state and
+ * capabilities.changed events, so a provider that finished starting shows
+ * as ready without a click.
+ */
 async function refreshHost(refresh = true) {
-  const r = await send('bridge.hostStatus', { refresh });
+  let r = await send('bridge.hostStatus', { refresh });
+  if (!refresh && !r.health && !r.error) r = await send('bridge.hostStatus', { refresh: true });
+  const v = hostView(r, { extensionId: chrome.runtime.id });
   const h = r.health;
-  const connected = !!(h && h.ok);
-  if (connected) {
-    $('host-state').textContent = `Connected — ${h.status === 'ok' ? 'all providers ready' : `degraded${h.error ? `: ${h.error}` : ''}`}`;
+  $('host-chip').textContent = v.chip;
+  $('host-chip').className = `chip ${v.kind}`;
+  $('host-chip').dataset.kind = v.kind;
+  $('host-state').textContent = v.line;
+  if (v.connected) {
     $('host-version').textContent = h.version || '?';
-    $('host-providers').textContent = (h.providers || [])
-      .map((p) => `${p.name} (${p.prefix}.*) ${p.state}${p.error ? ` — ${p.error}` : ''}`).join('; ') || 'none configured';
+    $('host-providers').replaceChildren(...(v.providers.length ? v.providers.map((p) => {
+      const item = document.createElement('span');
+      item.className = `provider ${p.state}`;
+      item.textContent = providerLine(p);
+      return item;
+    }) : ['none configured']));
     $('host-capabilities').textContent = String(h.capabilities ?? 0);
-  } else {
-    const err = r.error || (h && !h.ok ? { code: h.code, message: h.message } : null);
-    $('host-state').textContent = `Not connected${err?.code ? ` (${err.code})` : ''}${err?.message ? `: ${err.message}` : ''}`;
-    $('host-advice').textContent = err?.advice || '';
   }
-  show($('host-details'), connected);
-  show($('host-advice'), !connected && !!$('host-advice').textContent);
-  show($('host-install'), !connected);
-  if (connected && installPoll) {
+  show($('host-details'), v.connected);
+  const problem = v.problem;
+  show($('host-problem'), !!problem);
+  if (problem) {
+    $('host-problem-title').textContent = problem.title;
+    $('host-problem-reason').textContent = problem.reason;
+    $('host-stderr').textContent = problem.stderr;
+    show($('host-stderr'), !!problem.stderr);
+    $('host-fix').textContent = problem.fix;
+    $('host-fix-command').textContent = problem.command;
+  }
+  $('host-advice').textContent = v.advice;
+  $('host-advice-command').textContent = v.command;
+  show($('host-advice-command'), !!v.command);
+  show($('host-advice-box'), !v.connected && !!v.advice);
+  show($('host-install'), !v.connected && v.kind !== 'checking');
+  hostConnected = v.connected;
+  startBlocked = v.startBlocked;
+  syncStartStop();
+  if (v.connected && installPoll) {
     clearInterval(installPoll);
     installPoll = 0;
     $('install-state').textContent = 'The host answers. Installed.';
   }
-  return connected;
+  return v.connected;
+}
+
+/** Start needs the host and a stopped page; Stop needs an armed one. Disabled Start says why. */
+function syncStartStop() {
+  const eligible = !!state.origin;
+  $('start').disabled = !eligible || !hostConnected || state.armed;
+  $('stop').disabled = !eligible || !state.armed;
+  const why = eligible && !hostConnected && !state.armed ? startBlocked : '';
+  $('start-blocked').textContent = why;
+  show($('start-blocked'), !!why);
+  $('start').title = why;
+}
+
+/** Shows install guidance or progress in the install box. */
+function installNote(text, command = '') {
+  const box = $('install-state');
+  const p = document.createElement('p');
+  p.textContent = text;
+  box.replaceChildren(p);
+  if (command) {
+    const code = document.createElement('code');
+    code.className = 'command';
+    code.textContent = command;
+    box.append(code);
+  }
+  show(box, true);
 }
 
 async function installHost() {
-  show($('install-state'), true);
-  $('install-state').textContent = 'Downloading the host…';
+  installNote('Downloading the host…');
   const target = await send('bridge.installTarget');
   if (!target.ok) {
-    $('install-state').textContent = `Could not download the host: ${target.error}`;
+    // A source checkout carries no hostbin/: the host is built and registered from the repository.
+    if (target.file) installNote('This copy of the extension was loaded from a source checkout, so it carries no host to download. In the repository, run the command below; it builds gnosis-host and registers it with your browsers. Then press Check again.', 'make install');
+    else installNote(`There is no ready-made host for this system (${target.error}). Build it from the repository with the command below, then press Check again.`, 'make install');
     return;
   }
   try {
@@ -78,10 +134,10 @@ async function installHost() {
     await chrome.downloads.download({ url, filename: target.file, conflictAction: 'overwrite', saveAs: false });
     setTimeout(() => URL.revokeObjectURL(url), 60_000);
   } catch (err) {
-    $('install-state').textContent = `Could not download the host: ${err.message}`;
+    installNote(`Could not download the host: ${err.message}`);
     return;
   }
-  $('install-state').textContent = `Downloaded ${target.file}. ${target.advice} Waiting for the host to answer…`;
+  installNote(`Downloaded ${target.file}. ${target.advice} Waiting for the host to answer…`);
   clearInterval(installPoll);
   installPoll = setInterval(() => refreshHost(true), 2000);
 }
@@ -255,6 +311,8 @@ async function choose(changes) {
 function setArmed(armed) {
   state.armed = armed;
   $('armed-state').textContent = armed ? 'Armed: watching this page' : 'Stopped';
+  $('armed-state').dataset.armed = String(!!armed);
+  syncStartStop();
 }
 
 function showLast(last) {
@@ -270,6 +328,7 @@ function showLast(last) {
     delivered: `result delivered (${last.stage})`,
     failed: `failed at ${last.stage}: ${last.error}`,
     approval: `waiting for your approval: ${last.capability}`,
+    progress: progressText(last.capability, last),
   }[last.kind] || last.kind;
   $('last-event').textContent = `Last: ${what} at ${when}`;
   if (last.kind === 'failed' || (last.kind === 'stopped' && last.error)) setError(what);
@@ -457,6 +516,7 @@ async function main() {
   document.body.dataset.ready = 'true'; // settings loaded: typing now is not overwritten
   refreshSaved();
   refreshHost(true);
+  setInterval(() => refreshHost(false).catch(() => {}), 1000);
   setInterval(checkSelectors, 1500);
   setInterval(async () => {
     if (!state.origin) return;
