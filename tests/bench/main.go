@@ -57,7 +57,11 @@ func main() {
 		servers = append(servers, fakeServer(bins, 50))
 	}
 	if *srv == "" || *srv == "everything" {
-		if s, ok := everythingServer(); ok {
+		s, ok, err := everythingServer()
+		if err != nil {
+			fatal(err)
+		}
+		if ok {
 			servers = append(servers, s)
 		} else {
 			fmt.Println("server-everything skipped: run npm ci and install node")

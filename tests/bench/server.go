@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
+	"math/rand/v2"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -55,33 +58,57 @@ func fakeServer(b binaries, extraTools int) server {
 
 // everythingServer is the real Node server @modelcontextprotocol/server-everything
 // from the repository's node_modules; ok is false when it or node is missing.
-// Its large result is an echo of a 16 MiB message (the request is as large:
-// both sides send it).
-func everythingServer() (s server, ok bool) {
+// Its large result is gzip-file-as-resource of 12 MiB of random bytes served
+// on the loopback interface, returned inline: random bytes do not compress,
+// so the result's base64 blob is 16 MiB. (An echo cannot be used: the Node
+// SDK refuses messages over 10 MiB, so the request could not carry 16 MiB.)
+func everythingServer() (s server, ok bool, err error) {
 	script, err := filepath.Abs("node_modules/@modelcontextprotocol/server-everything/dist/index.js")
 	if err != nil {
-		return s, false
+		return s, false, nil
 	}
 	if _, err := os.Stat(script); err != nil {
-		return s, false
+		return s, false, nil
 	}
 	node, err := exec.LookPath("node")
 	if err != nil {
-		return s, false
+		return s, false, nil
 	}
-	msg := strings.Repeat("a", bigBytes-len("Echo: "))
+	const raw = bigBytes / 4 * 3
+	url, err := serveRandom(raw)
+	if err != nil {
+		return s, false, err
+	}
 	return server{
 		name:    "server-everything (Node)",
 		command: node, args: []string{script, "stdio"},
+		env:  []string{"GZIP_MAX_FETCH_SIZE=" + strconv.Itoa(2*raw)},
 		echo: "echo", echoArgs: map[string]any{"message": "hello"},
-		big: "echo", bigArgs: map[string]any{"message": msg},
+		big: "gzip-file-as-resource", bigArgs: map[string]any{"name": "random.gz", "data": url, "outputType": "resource"},
 		bigCheck: func(res *mcp.CallToolResult) error {
-			if t, ok := res.Content[0].(mcp.TextContent); !ok || len(t.Text) != bigBytes {
-				return fmt.Errorf("direct echo of 16 MiB came back short")
+			r, ok := res.Content[0].(mcp.EmbeddedResource)
+			if !ok {
+				return fmt.Errorf("gzip-file-as-resource returned %T", res.Content[0])
+			}
+			if b, ok := r.Resource.(mcp.BlobResourceContents); !ok || len(b.Blob) < bigBytes {
+				return fmt.Errorf("gzip-file-as-resource returned less than 16 MiB")
 			}
 			return nil
 		},
-	}, true
+	}, true, nil
+}
+
+// serveRandom serves n random bytes over HTTP on the loopback interface
+// for the life of the process, and returns their URL.
+func serveRandom(n int) (string, error) {
+	body := make([]byte, n)
+	rand.NewChaCha8([32]byte{}).Read(body)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return "", err
+	}
+	go http.Serve(l, http.HandlerFunc(func(w http.ResponseWriter, _ *http.Request) { w.Write(body) }))
+	return "http://" + l.Addr().String() + "/random.bin", nil
 }
 
 // dial spawns s under a plain mcp-go client, the way the host's provider
