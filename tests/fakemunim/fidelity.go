@@ -21,13 +21,13 @@ var weatherOutput = json.RawMessage(`{"type":"object","properties":{"temperature
 func (f *fake) registerFidelity() {
 	progress := mcp.NewToolWithRawSchema("progress",
 		"Report progress steps times (total = steps), every delay_ms, then succeed; without a progress token, say so.",
-		json.RawMessage(`{"type":"object","properties":{"steps":{"type":"integer","minimum":0,"maximum":100000},"delay_ms":{"type":"integer","minimum":0},"message":{"type":"string"}},"required":["steps"],"additionalProperties":false}`))
+		schemaOf("progress"))
 	weather := mcp.NewToolWithRawSchema("weather",
 		"Return structured weather; mode wrong returns content that breaks the outputSchema, none returns no structuredContent.",
-		json.RawMessage(`{"type":"object","properties":{"mode":{"enum":["ok","wrong","none"]}},"additionalProperties":false}`))
+		schemaOf("weather"))
 	weather.RawOutputSchema = weatherOutput
 	research := mcp.NewToolWithRawSchema("research", "A tool that must be run as an MCP task.",
-		json.RawMessage(`{"type":"object","properties":{"topic":{"type":"string"}}}`))
+		schemaOf("research"))
 	research.Execution = &mcp.ToolExecution{TaskSupport: mcp.TaskSupportRequired}
 
 	f.server.AddTools(
@@ -37,6 +37,16 @@ func (f *fake) registerFidelity() {
 			return mcp.NewToolResultError("research requires task augmentation"), nil
 		})},
 	)
+}
+
+// schemaOf reads a tool's input schema from schemas/<name>.json, like the
+// built-in tools, so the tests' byte-for-byte schema check covers these too.
+func schemaOf(name string) json.RawMessage {
+	b, err := schemas.ReadFile("schemas/" + name + ".json")
+	if err != nil {
+		panic(err) // embedded at build time: cannot fail
+	}
+	return b
 }
 
 // logged records every call of h in the call log.
