@@ -7,7 +7,7 @@
 import { AgentSession, OUTCOME } from './agent_session.js';
 import { createBrowserBridge, connectPanel } from './browser_bridge.js';
 import { createModelClient } from './model_client.js';
-import { validateTask, normalizeSettings, REMEMBER_KEY_WARNING, DEFAULTS } from './config_validation.js';
+import { validateTask, normalizeSettings, needsSetup, settingsErrors, REMEMBER_KEY_WARNING, DEFAULTS } from './config_validation.js';
 import { loadSettings, saveSettings, ensureHostPermission } from './settings.js';
 import { openConversationStore } from './conversation_store.js';
 import { compactIfNeeded, createContextBuilder, createMeter, estimateTokens, formatMeter, KEEP_ROUNDS, lastPromptTokens, lastUsage, meterFromRecords } from './context_manager.js';
@@ -16,6 +16,7 @@ import { attachReferenceImages } from './reference_images.js';
 import { createProxiedRequest } from './host_proxy.js';
 import { createRelayFetch } from './relay_client.js';
 import { pageRelay } from './page_assistant_panel.js';
+import { retryText } from '../shared/ui.js';
 
 const $ = (id) => document.getElementById(id);
 const FIELDS = ['apiUrl', 'model', 'apiKey', 'rememberKey', 'maxSteps', 'temperature', 'requestTimeoutMs', 'retryBaseMs', 'retryMaxMs', 'coordinateMode', 'connection', 'compactAtTokens', 'keepScreenshots'];
@@ -61,6 +62,7 @@ function blockedMessage(v) {
   pageRelay.blocked(v);
   const li = addEntry('error blocked', v.message);
   li.dataset.code = v.code;
+  li.dataset.fix = v.fix;
   if (v.fix === 'settings') {
     const b = document.createElement('button');
     b.type = 'button';
@@ -71,6 +73,7 @@ function blockedMessage(v) {
 }
 
 function setStatus(state, text) {
+  if (state !== 'running') showRetry(null);
   $('status').dataset.state = state;
   $('status').textContent = text;
   const running = state === 'running';
@@ -98,13 +101,41 @@ function stepEl(step) {
   return el;
 }
 
+/** The retry card: the failed request's reason and a countdown to the next try, with Stop. */
+let retryTimer = 0;
+function showRetry(retry) {
+  clearInterval(retryTimer);
+  retryTimer = 0;
+  $('retry').hidden = !retry;
+  if (!retry) return;
+  const tick = () => { $('retry-text').textContent = retryText(retry, Date.now()); };
+  tick();
+  retryTimer = setInterval(tick, 250);
+}
+
+/** Error cards whose cause the person has fixed since stay in the log, marked as no longer current. */
+function resolveBlocked(note) {
+  for (const li of $('log').querySelectorAll('li.blocked:not(.resolved)')) {
+    if (li.dataset.fix !== 'settings' && li.dataset.fix !== 'permission') continue;
+    li.classList.remove('error');
+    li.classList.add('resolved');
+    li.querySelector('button')?.remove();
+    const span = document.createElement('span');
+    span.className = 'resolved-note';
+    span.textContent = note;
+    li.append(span);
+  }
+}
+
 function onEvent(e) {
   pageRelay.event(e);
+  if (e.type === 'delta' || e.type === 'action' || e.type === 'end' || e.type === 'result') showRetry(null);
   switch (e.type) {
     case 'attached':
       addEntry('info', `Controlling tab: ${e.target.title || ''} ${e.target.url}`);
       break;
     case 'step':
+      showRetry(null);
       setStatus('running', e.phase === 'observe' ? `Step ${e.step}: taking a screenshot…`
         : e.phase === 'request' ? `Step ${e.step}: waiting for the model…` : `Step ${e.step}: acting…`);
       break;
@@ -114,7 +145,8 @@ function onEvent(e) {
       break;
     }
     case 'retry':
-      setStatus('running', `Step ${e.step}: ${e.reason}; retrying in ${(e.delayMs / 1000).toFixed(1)} s (attempt ${e.attempt + 1})…`);
+      setStatus('running', `Step ${e.step}: the model request failed; waiting to try again.`);
+      showRetry({ reason: e.reason, attempt: e.attempt, until: Date.now() + e.delayMs });
       break;
     case 'parse_error':
       stepEl(e.step).querySelector('.result').textContent = `Unusable reply (${e.error}); asking the model again.`;
@@ -387,6 +419,7 @@ async function startTask(task, target = {}) {
   // Via the host the extension never fetches the endpoint itself: no permission needed.
   const granted = v.settings.connection === 'host' || await ensureHostPermission(v.originPattern);
   if (!granted) return blockedMessage(validateTask({ task: text, settings, granted: false }));
+  resolveBlocked('Resolved: the settings are complete now.');
   const refs = images.take();
   const userLi = addEntry('user', text);
   if (refs.length) {
@@ -461,51 +494,143 @@ function readForm() {
   return out;
 }
 
-async function onSave(ev) {
-  ev.preventDefault();
-  const values = readForm();
-  const n = normalizeSettings(values);
-  if (n.error) {
-    $('settings-status').textContent = n.error;
-    $('settings-status').className = 'error-text';
-    return;
+/** Shows each field's error under it (and marks it invalid); ids maps a field to its input's id. */
+function showFieldErrors(errors, ids) {
+  let first = null;
+  for (const [field, id] of Object.entries(ids)) {
+    const input = $(id);
+    const out = $(`${id}-error`);
+    if (!input || !out) continue;
+    const message = errors[field] || '';
+    out.textContent = message;
+    if (message) input.setAttribute('aria-invalid', 'true');
+    else input.removeAttribute('aria-invalid');
+    if (message && !first) first = input;
   }
-  await saveSettings({ ...n.settings, apiKey: values.apiKey });
-  settings = await loadSettings();
-  $('settings-status').textContent = 'Saved.';
-  $('settings-status').className = '';
+  // An error in a closed <details> is opened so it can be seen.
+  if (first) {
+    const d = first.closest('details');
+    if (d) d.open = true;
+  }
+  return first;
 }
 
-async function onTestConnection() {
-  const values = readForm();
+const FORM_IDS = Object.fromEntries(['apiUrl', 'model', 'maxSteps', 'temperature', 'requestTimeoutMs', 'retryBaseMs', 'retryMaxMs', 'compactAtTokens', 'keepScreenshots'].map((k) => [k, k]));
+const SETUP_IDS = { apiUrl: 'setup-apiUrl', model: 'setup-model' };
+
+function tell(out, tone, text, { busy = false } = {}) {
+  out.dataset.tone = tone;
+  out.replaceChildren();
+  if (busy) out.append(Object.assign(document.createElement('span'), { className: 'spinner', ariaHidden: 'true' }));
+  out.append(Object.assign(document.createElement('span'), { textContent: text }));
+}
+
+/** Saves values when Run would accept them; otherwise shows why at each field and saves nothing. */
+async function saveValues(values, ids, out) {
+  const errors = settingsErrors(values);
+  const first = showFieldErrors(errors, ids);
+  if (first) {
+    const n = Object.keys(errors).length;
+    tell(out, 'error', `Not saved: ${n === 1 ? Object.values(errors)[0] : `${n} fields need a fix (marked above).`}`);
+    first.focus();
+    return false;
+  }
+  const n = normalizeSettings(values);
+  await saveSettings({ ...n.settings, apiKey: values.apiKey });
+  settings = await loadSettings();
+  resolveBlocked('Resolved: the settings were saved since.');
+  tell(out, 'ok', 'Saved.');
+  return true;
+}
+
+async function onSave(ev) {
+  ev.preventDefault();
+  await saveValues(readForm(), FORM_IDS, $('settings-status'));
+  showSetup();
+}
+
+// The browser's own name for a failed request (net::ERR_…), when chrome.webRequest is available.
+const netErrors = new Map(); // url → {error, at}
+if (chrome.webRequest?.onErrorOccurred) {
+  chrome.webRequest.onErrorOccurred.addListener((d) => {
+    if (d.initiator === location.origin || d.tabId === -1 || !d.initiator) netErrors.set(d.url, { error: d.error, at: Date.now() });
+  }, { urls: ['http://*/*', 'https://*/*'] });
+}
+async function netError(url, since) {
+  for (let i = 0; i < 10; i++) {
+    const e = netErrors.get(url);
+    if (e && e.at >= since) return e.error;
+    await new Promise((r) => setTimeout(r, 30));
+  }
+  return undefined;
+}
+
+let testing = null; // AbortController of a connection test in flight
+
+/** Test connection: bounded tries, each shown; the result names what failed. */
+async function testConnection(values, ids, out, button) {
+  if (testing) return;
   const v = validateTask({ settings: values });
-  const out = $('settings-status');
-  out.className = '';
   if (!v.ok) {
-    out.textContent = v.message;
-    out.className = 'error-text';
+    showFieldErrors(v.field ? { [v.field]: v.message } : {}, ids);
+    tell(out, 'error', v.message);
     return;
   }
+  showFieldErrors({}, ids);
   if (v.settings.connection !== 'host' && !(await ensureHostPermission(v.originPattern))) {
-    out.textContent = validateTask({ settings: values, granted: false }).message;
-    out.className = 'error-text';
+    tell(out, 'error', validateTask({ settings: values, granted: false }).message);
     return;
   }
-  out.textContent = 'Testing…';
+  testing = new AbortController();
+  button.disabled = true;
+  const perTry = Math.min(v.settings.requestTimeoutMs, 20000);
+  tell(out, 'busy', `Testing ${new URL(v.endpoint).host}…`, { busy: true });
   try {
-    const r = await modelFor(v.settings).complete({
-      endpoint: v.endpoint, apiKey: values.apiKey, model: v.settings.model, temperature: 0, loopback: v.loopback,
-      origin: location.origin, messages: [{ role: 'user', content: 'Reply with the single word OK.' }],
-      timeoutMs: v.settings.requestTimeoutMs, retryBaseMs: v.settings.retryBaseMs, retryMaxMs: v.settings.retryMaxMs,
+    const r = await modelFor(v.settings).testConnection({
+      endpoint: v.endpoint, apiKey: values.apiKey, model: v.settings.model, loopback: v.loopback,
+      origin: location.origin, timeoutMs: perTry, attempts: 3, retryDelayMs: 1000,
     }, {
-      signal: AbortSignal.timeout(Math.max(30000, v.settings.requestTimeoutMs)),
-      onRetry: (i) => { out.textContent = `Testing… ${i.reason}; retrying.`; },
+      signal: testing.signal,
+      netError,
+      onProgress: (p) => {
+        if (p.phase === 'sending') tell(out, 'busy', `Testing… attempt ${p.attempt} of ${p.of}`, { busy: true });
+        else tell(out, 'busy', `Attempt ${p.attempt} of ${p.of} failed: ${p.text} Trying again…`, { busy: true });
+      },
     });
-    out.textContent = `Connected: the model answered ${JSON.stringify(r.content.slice(0, 80))}${r.usage ? ` (${r.usage.total_tokens ?? '?'} tokens)` : ''}.`;
+    if (r.ok) {
+      tell(out, 'ok', `Connected: the model answered ${JSON.stringify(r.content.slice(0, 80))} in ${(r.ms / 1000).toFixed(1)} s${r.usage ? ` (${r.usage.total_tokens ?? '?'} tokens)` : ''}.`);
+      out.dataset.kind = 'ok';
+    } else {
+      tell(out, 'error', `${r.text}${r.attempts > 1 ? ` (${r.attempts} attempts)` : ''}`);
+      out.dataset.kind = r.kind;
+    }
   } catch (err) {
-    out.textContent = err?.code === 'stopped' ? 'No answer within the time limit.' : `Connection failed: ${err.message}`;
-    out.className = 'error-text';
+    tell(out, 'error', err?.code === 'stopped' ? 'Test stopped.' : `Connection failed: ${err?.message || err}`);
+  } finally {
+    testing = null;
+    button.disabled = false;
   }
+}
+
+function onTestConnection() {
+  return testConnection(readForm(), FORM_IDS, $('settings-status'), $('test-connection'));
+}
+
+/** The setup card's values over the stored settings. */
+function readSetup() {
+  return { ...settings, apiUrl: $('setup-apiUrl').value.trim(), model: $('setup-model').value.trim(), apiKey: $('setup-apiKey').value };
+}
+
+/** The first-run card: shown while no API URL and no model are set. */
+function showSetup() {
+  const need = needsSetup(settings);
+  const card = $('setup');
+  if (need && card.hidden) {
+    $('setup-apiUrl').value = settings.apiUrl || '';
+    $('setup-model').value = settings.model || '';
+    $('setup-apiKey').value = settings.apiKey || '';
+  }
+  card.hidden = !need;
 }
 
 /** Shows what the host's workspace folder is (Upload/Download go through it). */
@@ -539,6 +664,16 @@ async function main() {
   images = attachReferenceImages({ button: $('attach'), input: $('image-input'), pasteTarget: $('task'), list: $('attachments'), error: $('attach-error') });
   $('settings-form').addEventListener('submit', onSave);
   $('test-connection').addEventListener('click', onTestConnection);
+  $('setup-test').addEventListener('click', () => testConnection(readSetup(), SETUP_IDS, $('setup-status'), $('setup-test')));
+  $('setup-save').addEventListener('click', async () => {
+    if (await saveValues(readSetup(), SETUP_IDS, $('setup-status'))) {
+      fillForm(settings);
+      $('setup').hidden = true;
+      $('task').focus();
+    }
+  });
+  $('setup-more').addEventListener('click', () => { show('settings'); checkWorkspace(); });
+  $('retry-stop').addEventListener('click', () => $('stop').click());
   $('rememberKey').addEventListener('change', () => { $('remember-warning').hidden = !$('rememberKey').checked; });
   $('task-form').addEventListener('submit', (ev) => { ev.preventDefault(); runSafely($('task').value); });
   $('task').addEventListener('keydown', (ev) => {
@@ -559,6 +694,7 @@ async function main() {
     settings = await loadSettings();
     // Keep the form in step with storage unless the user is editing it.
     if (!$('settings-view').contains(document.activeElement)) fillForm(settings);
+    if (!$('setup').contains(document.activeElement)) showSetup();
   });
   [settings, template, windowId] = await Promise.all([
     loadSettings(),
@@ -566,6 +702,7 @@ async function main() {
     chrome.windows.getCurrent().then((w) => w.id),
   ]);
   fillForm(settings);
+  showSetup();
   store = await openConversationStore({ indexedDB });
   bar = createConversationBar({
     store,
