@@ -1,0 +1,108 @@
+// Every surface at side-panel widths: nothing overflows sideways (scrollWidth
+// ≤ clientWidth) at 360, 400 and 480 px, a long conversation title ends in an
+// ellipsis, and the README's screenshots come from here: always into the
+// shots folder, and into docs/images/ when GNOSIS_UPDATE_IMAGES=1.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { REPO, launch, screenshotDir, waitFor } from './lib/harness.js';
+import { serve } from './lib/server.js';
+
+const WIDTHS = [360, 400, 480];
+let env;
+let site;
+before(async () => {
+  site = await serve();
+  env = await launch({ grantOrigins: ['http://127.0.0.1/*'], sites: [site.origin] });
+});
+after(async () => {
+  await env?.close();
+  await site?.close();
+});
+
+/** Elements wider than the page, and the page's own sideways overflow. */
+function overflow(page) {
+  return page.evaluate(() => {
+    const root = document.scrollingElement;
+    const wide = [...document.querySelectorAll('body *')].filter((el) => {
+      const r = el.getBoundingClientRect();
+      return r.width > 0 && r.right > root.clientWidth + 1 && getComputedStyle(el).position !== 'fixed';
+    }).slice(0, 5).map((el) => `${el.tagName.toLowerCase()}#${el.id}.${el.className}`);
+    return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, wide };
+  });
+}
+
+async function checkWidths(page, what) {
+  for (const width of WIDTHS) {
+    await page.setViewportSize({ width, height: 800 });
+    await page.waitForTimeout(50);
+    const o = await overflow(page);
+    assert.ok(o.scrollWidth <= o.clientWidth, `${what} at ${width} px: scrollWidth ${o.scrollWidth} > clientWidth ${o.clientWidth} (${o.wide.join(', ')})`);
+  }
+}
+
+/** Writes the PNG to the shots folder and, with GNOSIS_UPDATE_IMAGES=1, to docs/images/. */
+async function picture(page, name) {
+  const file = path.join(screenshotDir(), `${name}.png`);
+  await page.screenshot({ path: file });
+  assert.ok(fs.statSync(file).size <= 200 * 1024, `${name}.png is small`);
+  if (process.env.GNOSIS_UPDATE_IMAGES === '1') {
+    fs.mkdirSync(path.join(REPO, 'docs', 'images'), { recursive: true });
+    fs.copyFileSync(file, path.join(REPO, 'docs', 'images', `${name}.png`));
+  }
+}
+
+test('the options page fits 360, 400 and 480 px and is pictured connected', async () => {
+  await env.newPage(site.url('/chat.html'));
+  const options = await env.openOptions();
+  await options.locator('body[data-ready]').waitFor();
+  await waitFor(async () => (await options.locator('#host-chip').textContent()) === 'Connected', { what: 'connected', timeoutMs: 15_000 });
+  await waitFor(async () => (await options.locator('#grants-list li.grant').count()) > 0, { what: 'grants listed' });
+  await checkWidths(options, 'options page');
+  await options.setViewportSize({ width: 900, height: 900 });
+  await picture(options, 'options');
+  await options.close();
+});
+
+test('the side panel fits, with a long conversation title cut by an ellipsis; pictured at first run and with a conversation', async () => {
+  const panel = await env.openExtensionPage('agent/sidepanel.html');
+  await panel.waitForSelector('body[data-ready="true"]');
+  assert.equal(await panel.locator('#setup').isVisible(), true);
+  await checkWidths(panel, 'side panel (setup)');
+  await panel.setViewportSize({ width: 400, height: 720 });
+  await picture(panel, 'sidepanel_setup');
+
+  await panel.evaluate(() => {
+    const select = document.getElementById('conversation');
+    select.replaceChildren(new Option('Find the cheapest direct flight from Lisbon to Reykjavík in March and compare the baggage rules of every airline', 'x'));
+    const log = document.getElementById('log');
+    const li = (cls, text) => Object.assign(document.createElement('li'), { className: cls, textContent: text });
+    log.append(li('user', 'Open the pricing page and read me the cheapest plan'),
+      li('info', 'Controlling tab: Pricing https://example.com/a/very/long/path/that/keeps/going/and/going/without/any/break/at/all?with=query&and=more'),
+      li('outcome', 'Finished: the Starter plan, 9 € a month.'));
+  });
+  await checkWidths(panel, 'side panel (conversation)');
+  const ellipsis = await panel.locator('#conversation').evaluate((el) => ({ over: el.scrollWidth > el.clientWidth || getComputedStyle(el).textOverflow, fits: el.getBoundingClientRect().right <= document.documentElement.clientWidth }));
+  assert.equal(ellipsis.fits, true, 'the title select stays inside the panel');
+  assert.notEqual(ellipsis.over, false);
+  await panel.click('#show-settings');
+  await checkWidths(panel, 'side panel (settings)');
+  await panel.click('#show-chat');
+  await panel.evaluate(() => { document.getElementById('setup').hidden = true; });
+  await panel.setViewportSize({ width: 400, height: 720 });
+  await picture(panel, 'sidepanel');
+  await panel.close();
+});
+
+test('the approval window and the Page Assistant frame fit the narrow widths', async () => {
+  const approve = await env.openExtensionPage('bridge/approve.html', '?token=none');
+  await approve.locator('#gone').waitFor();
+  await approve.evaluate(() => { document.getElementById('approval').hidden = false; document.getElementById('arguments').textContent = JSON.stringify({ text: 'x'.repeat(400) }); });
+  await checkWidths(approve, 'approval window');
+  await approve.close();
+  const frame = await env.openExtensionPage('agent/page_assistant_frame.html');
+  await frame.evaluate(() => { document.querySelector('.bar').hidden = false; });
+  await checkWidths(frame, 'Page Assistant');
+  await frame.close();
+});
