@@ -34,8 +34,9 @@ import (
 //  4. the arguments are a JSON object and satisfy the input schema, else
 //     INVALID_ARGUMENTS with details {"errors": [{"path", "keyword", "message"}]}. A
 //     non-object is an argument problem, not a request-shape problem, so it
-//     is INVALID_ARGUMENTS too (path ""). A schema that failed to compile
-//     is not enforced (logged at discovery): the provider still validates;
+//     is INVALID_ARGUMENTS too (path ""). The schema is compiled at the
+//     capability's first call; one that fails to compile is not enforced
+//     (logged then): the provider still validates;
 //  5. when the policy says ask, the user approves it through c.Approve,
 //     else FORBIDDEN ({"reason": "denied"} or "timeout"), or CANCELLED;
 //  6. the call: TIMEOUT, CANCELLED (also once Close has begun),
@@ -149,10 +150,11 @@ func (r *Runtime) checkArguments(e *entry, raw json.RawMessage) (json.RawMessage
 			Details: violationDetails([]Violation{{Path: "", Keyword: "type", Message: "arguments must be a JSON object"}}),
 		}
 	}
-	if e.schema == nil {
+	schema, _ := r.compiledInput(e)
+	if schema == nil {
 		return args, nil
 	}
-	vs, err := e.schema.Validate(args)
+	vs, err := schema.Validate(args)
 	if err != nil {
 		r.log.Warn().Err(err).Str("capability", e.cap.Name).Msg("input schema could not be evaluated; arguments not validated")
 		return args, nil

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"sort"
 	"strconv"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 
@@ -21,27 +22,59 @@ type registry struct {
 }
 
 type entry struct {
-	cap  Capability
-	tool string // the provider's own tool name
-	// schema is the compiled input schema; nil when it failed to compile
-	// (validation is then skipped: see compileErr).
-	schema     Schema
-	compileErr error
+	cap   Capability
+	tool  string // the provider's own tool name
+	input *inputSchema
+}
+
+// inputSchema is a capability's input schema, compiled on first use: a
+// session calls few of a server's tools, and compiling every schema at
+// discovery delayed the provider's readiness by the whole compilation.
+// Registries built from the same tool list share it, so each schema is
+// compiled once.
+type inputSchema struct {
+	raw  json.RawMessage
+	name string // the capability's, for the log
+	once sync.Once
+	// schema is nil when it failed to compile (validation is then skipped:
+	// see err, logged at the first call).
+	schema Schema
+	err    error
+}
+
+// compiledInput returns e's compiled input schema, compiling it the first
+// time. A schema that does not compile is logged then, once, with what its
+// compilation left out (Warnings) for one that does.
+func (r *Runtime) compiledInput(e *entry) (Schema, error) {
+	in := e.input
+	in.once.Do(func() {
+		in.schema, in.err = r.validator.Compile(in.raw)
+		if in.err != nil {
+			in.schema = nil
+			r.log.Warn().Err(in.err).Str("capability", in.name).Msg("input schema does not compile; arguments will not be validated")
+		} else if w, ok := in.schema.(interface{ Warnings() []string }); ok {
+			for _, msg := range w.Warnings() {
+				r.log.Warn().Str("capability", in.name).Msg(msg)
+			}
+		}
+	})
+	return in.schema, in.err
 }
 
 // defaultInputSchema stands in for a tool that sent no inputSchema.
 var defaultInputSchema = json.RawMessage(`{"type":"object"}`)
 
-// buildRegistry must be called with r.mu held. It reuses prev's compiled
-// schemas for unchanged schema bytes, so each schema is compiled once.
+// buildRegistry must be called with r.mu held. It reuses prev's input
+// schemas for unchanged schema bytes, so each schema is compiled once (on
+// first use: see inputSchema).
 func (r *Runtime) buildRegistry(prev *registry) *registry {
 	reg := &registry{byName: map[string]*entry{}, perProvider: map[string]int{}}
 	for _, m := range metaCapabilities {
 		e := &entry{cap: m, tool: m.Name}
-		if prev != nil && prev.byName[m.Name] != nil {
-			e.schema = prev.byName[m.Name].schema
+		if old := prevEntry(prev, m.Name); old != nil {
+			e.input = old.input
 		} else {
-			e.schema, e.compileErr = r.validator.Compile(m.InputSchema)
+			e.input = &inputSchema{raw: m.InputSchema, name: m.Name}
 		}
 		reg.byName[m.Name] = e
 	}
@@ -69,16 +102,9 @@ func (r *Runtime) buildRegistry(prev *registry) *registry {
 				tool: t.Name,
 			}
 			if old := prevEntry(prev, name); old != nil && old.cap.Provider == p.Name() && bytes.Equal(old.cap.InputSchema, schema) {
-				e.schema, e.compileErr = old.schema, old.compileErr
+				e.input = old.input
 			} else {
-				e.schema, e.compileErr = r.validator.Compile(schema)
-				if e.compileErr != nil {
-					r.log.Warn().Err(e.compileErr).Str("capability", name).Msg("input schema does not compile; arguments will not be validated")
-				} else if w, ok := e.schema.(interface{ Warnings() []string }); ok {
-					for _, msg := range w.Warnings() {
-						r.log.Warn().Str("capability", name).Msg(msg)
-					}
-				}
+				e.input = &inputSchema{raw: schema, name: name}
 			}
 			reg.byName[name] = e
 			reg.perProvider[p.Name()]++

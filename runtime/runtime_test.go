@@ -342,6 +342,11 @@ func TestSchemasAreCompiledOncePerDistinctSchema(t *testing.T) {
 	}
 	changed := Tool{Name: "click", InputSchema: json.RawMessage(`{"type":"object"}`)}
 	f.set(Status{State: StateReady}, []Tool{changed})
+	for range 2 {
+		if _, err := r.Execute(context.Background(), Call{Capability: "computer.click", Arguments: json.RawMessage(`{}`)}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	if got := cv.n[`{"type":"object"}`]; got != 1 {
 		t.Errorf("changed schema compiled %d times, want 1", got)
 	}
@@ -356,11 +361,29 @@ func TestASchemaThatDoesNotCompileStillRegistersAndIsNotEnforced(t *testing.T) {
 	if err != nil || string(got.InputSchema) != string(bad.InputSchema) {
 		t.Fatalf("describe = %+v, %v", got, err)
 	}
-	if _, err := r.Execute(context.Background(), Call{Capability: "computer.odd", Arguments: json.RawMessage(`{"a":1}`)}); err != nil {
-		t.Errorf("execute = %v, want the call to go through", err)
+	for range 2 {
+		if _, err := r.Execute(context.Background(), Call{Capability: "computer.odd", Arguments: json.RawMessage(`{"a":1}`)}); err != nil {
+			t.Errorf("execute = %v, want the call to go through", err)
+		}
 	}
-	if !strings.Contains(logs.String(), "does not compile") {
-		t.Errorf("no warning logged:\n%s", logs.String())
+	if n := strings.Count(logs.String(), "input schema does not compile; arguments will not be validated"); n != 1 {
+		t.Errorf("warning logged %d times, want once:\n%s", n, logs.String())
+	}
+}
+
+func TestSchemasAreNotCompiledBeforeTheirFirstCall(t *testing.T) {
+	cv := &countingValidator{n: map[string]int{}, v: NewQRIValidator()}
+	r := started(t, []Option{WithValidator(cv)}, newFake("munim", "computer", clickTool, typeTool))
+	if got := cv.n[string(clickTool.InputSchema)] + cv.n[string(typeTool.InputSchema)]; got != 0 {
+		t.Fatalf("%d schemas compiled before any call, want 0", got)
+	}
+	_, err := r.Execute(context.Background(), Call{Capability: "computer.click", Arguments: json.RawMessage(`{"x":"left"}`)})
+	var e *wire.Error
+	if !errors.As(err, &e) || e.Code != wire.CodeInvalidArguments {
+		t.Fatalf("execute with a string x = %v, want INVALID_ARGUMENTS from the schema compiled on first use", err)
+	}
+	if diff := cmp.Diff(map[string]int{string(clickTool.InputSchema): 1}, cv.n); diff != "" {
+		t.Errorf("compiled schemas (-want +got):\n%s", diff)
 	}
 }
 

@@ -3,8 +3,8 @@ package runtime
 import "encoding/json"
 
 // Validator compiles input schemas. The runtime compiles each capability's
-// schema once, at discovery, and validates every call's arguments with the
-// result. The default is the qri-io/jsonschema implementation (NewQRIValidator).
+// schema once, at its first call, and validates every call's arguments with
+// the result. The default is the qri-io/jsonschema implementation (NewQRIValidator).
 type Validator interface {
 	// Compile prepares schema for validation. It must never touch the network
 	// or the disk, whatever the schema refers to.
