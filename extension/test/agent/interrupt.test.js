@@ -25,26 +25,46 @@ function fakeEnv(signal) {
   };
 }
 
-async function stoppedWithin(action, ms, abortAfter = 30) {
+/**
+ * Runs action and aborts it: after abortAfter ms, or when the executor sends
+ * the event abortOn for the abortOnCount-th time. The action must reject as
+ * stopped, within ms of its start (ms is well under the action's natural
+ * length, so only an interrupted action meets it).
+ */
+async function stopped(action, { ms, abortAfter, abortOn, abortOnCount = 1 }) {
   const ac = new AbortController();
   const env = fakeEnv(ac.signal);
-  setTimeout(() => ac.abort(), abortAfter);
+  if (abortOn) {
+    const send = env.send;
+    let seen = 0;
+    env.send = async (method, params) => {
+      const r = await send(method, params);
+      if (env.sent.at(-1) === abortOn && ++seen === abortOnCount) ac.abort();
+      return r;
+    };
+  } else {
+    setTimeout(() => ac.abort(), abortAfter);
+  }
   const t0 = Date.now();
   await assert.rejects(execute(action, env), (err) => err.code === 'stopped');
   const took = Date.now() - t0;
-  assert.ok(took < ms, `${action.name} ended ${took} ms after it started (abort after ${abortAfter} ms)`);
+  assert.ok(took < ms, `${action.name} ended ${took} ms after it started`);
   return env.sent;
 }
 
 test('a stopped LongPress ends at once and releases the mouse button', async () => {
-  const sent = await stoppedWithin({ name: 'LongPress', args: { point: [500, 500], duration: 3 } }, 200);
+  // 3 s press, stopped as soon as the button is down.
+  const sent = await stopped({ name: 'LongPress', args: { point: [500, 500], duration: 3 } }, { ms: 1500, abortOn: 'mousePressed' });
   assert.deepEqual(sent.slice(-2), ['mousePressed', 'mouseReleased']);
 });
 
 test('a stopped Wait, Scroll and Drag end at once; Drag releases the button', async () => {
-  await stoppedWithin({ name: 'Wait', args: {} }, 200);
-  await stoppedWithin({ name: 'Scroll', args: { point: [500, 500], direction: 'down' } }, 200, 5);
-  const drag = await stoppedWithin({ name: 'Drag', args: { start: [100, 100], end: [900, 900] } }, 200, 40);
+  await stopped({ name: 'Wait', args: {} }, { ms: 1250, abortAfter: 30 }); // Wait lasts 2.5 s
+  const scroll = await stopped({ name: 'Scroll', args: { point: [500, 500], direction: 'down' } }, { ms: 5000, abortOn: 'mouseWheel' });
+  assert.equal(scroll.at(-1), 'mouseWheel', 'nothing is sent after the stop');
+  // A drag moves in 10 steps; stopped at its second step, it moves no further and lets go.
+  const drag = await stopped({ name: 'Drag', args: { start: [100, 100], end: [900, 900] } }, { ms: 5000, abortOn: 'mouseMoved', abortOnCount: 3 });
+  assert.equal(drag.filter((m) => m === 'mouseMoved').length, 3);
   assert.equal(drag.at(-1), 'mouseReleased');
 });
 
