@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gnosis/gnosis/host/nmclient"
+	"github.com/gnosis/gnosis/internal/testwait"
 )
 
 // extensionOrigin is the origin Chrome passes as argv[1] for our extension.
@@ -489,19 +490,15 @@ func (h *host) hasExited() bool {
 // awaitReady polls health until every provider is ready.
 func (h *host) awaitReady() {
 	h.t.Helper()
-	deadline := time.Now().Add(replyTimeout)
-	for {
+	testwait.Until(h.t, replyTimeout, func() error {
 		r := h.call("health", nil)
 		var hr healthReply
 		json.Unmarshal(r.raw, &hr)
 		if r.OK && hr.Status == "ok" {
-			return
+			return nil
 		}
-		if time.Now().After(deadline) {
-			h.t.Fatalf("providers not ready within %v: %s", replyTimeout, r.raw)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+		return fmt.Errorf("providers not ready: %s", r.raw)
+	})
 }
 
 // healthReply is the health method's reply.

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -13,6 +12,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/gnosis/gnosis/internal/prereq"
 )
 
 // everythingEntry is the stdio entry point of the real third-party MCP
@@ -20,13 +21,8 @@ import (
 func everythingEntry(t *testing.T) string {
 	t.Helper()
 	p := filepath.Join(repoRoot, "node_modules", "@modelcontextprotocol", "server-everything", "dist", "index.js")
-	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("server-everything is not installed (run npm ci): %v", err)
-	}
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Fatalf("node is not on PATH: %v", err)
-	}
-	return p
+	prereq.Command(t, "install Node.js", "node")
+	return prereq.File(t, p, "the npm package @modelcontextprotocol/server-everything", prereq.NPM)
 }
 
 func everythingProvider(t *testing.T) ProviderConfig {
@@ -187,10 +183,11 @@ func TestEverythingServer(t *testing.T) {
 	})
 	t.Run("cancel a long-running operation", func(t *testing.T) {
 		h.use(t)
-		h.sendID("long", "execute", executeParams("everything.trigger-long-running-operation", map[string]any{"duration": 600, "steps": 5}, ""))
-		// No hook tells us when the server started; cancelling at any
-		// point of the call must end it with CANCELLED.
-		time.Sleep(200 * time.Millisecond)
+		mark := h.eventMark()
+		h.sendID("long", "execute", executeParams("everything.trigger-long-running-operation", map[string]any{"duration": 600, "steps": 600}, ""))
+		// The first progress event (after a second) shows the server is
+		// running the tool, so the cancel reaches a call in progress.
+		h.awaitEvent(mark, "progress of the long call", func(e event) bool { return e.Event == "progress" && string(e.ID) == `"long"` })
 		wantOK(t, h.call("cancel", map[string]any{"id": "long"}))
 		wantError(t, h.await(`"long"`), "CANCELLED")
 		wantOK(t, h.execute("everything.echo", map[string]any{"message": "still here"}))

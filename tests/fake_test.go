@@ -4,12 +4,14 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/gnosis/gnosis/internal/testwait"
 )
 
 // lockedOrigin is a web origin the policy restricts to computer.echo.
@@ -75,31 +77,30 @@ func (f *fake) calls() []callEntry {
 // awaitCall polls the call log until an entry matches.
 func (f *fake) awaitCall(what string, match func(callEntry) bool) callEntry {
 	f.t.Helper()
-	deadline := time.Now().Add(replyTimeout)
-	for time.Now().Before(deadline) {
-		for _, e := range f.calls() {
+	var found callEntry
+	testwait.Until(f.t, replyTimeout, func() error {
+		calls := f.calls()
+		for _, e := range calls {
 			if match(e) {
-				return e
+				found = e
+				return nil
 			}
 		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	f.t.Fatalf("fakemunim never logged %s; log: %+v", what, f.calls())
-	return callEntry{}
+		return fmt.Errorf("fakemunim has not logged %s; log: %+v", what, calls)
+	})
+	return found
 }
 
 // awaitStarted waits until the slow call tagged tag has begun at the server.
 func (f *fake) awaitStarted(tag string) {
 	f.t.Helper()
 	path := filepath.Join(f.state, tag+".started")
-	deadline := time.Now().Add(replyTimeout)
-	for time.Now().Before(deadline) {
-		if _, err := os.Stat(path); err == nil {
-			return
+	testwait.Until(f.t, replyTimeout, func() error {
+		if _, err := os.Stat(path); err != nil {
+			return fmt.Errorf("slow call %q has not started at the server: %w", tag, err)
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
-	f.t.Fatalf("slow call %q never started at the server", tag)
+		return nil
+	})
 }
 
 // standardConfig is one fakemunim with prefix "computer" and a policy that

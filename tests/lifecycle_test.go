@@ -2,6 +2,7 @@ package tests
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gnosis/gnosis/internal/testwait"
 )
 
 // TestCrashRestart: the server dying mid-call fails that call (and any other
@@ -218,18 +221,14 @@ func TestBrokenConfig(t *testing.T) {
 		cfg := standardConfig(f)
 		cfg.Providers = append(cfg.Providers, ProviderConfig{Name: "quitter", Command: "/bin/sh", Args: []string{"-c", "echo giving up >&2; exit 3"}, Prefix: "quitter", Timeout: "5s"})
 		h := startHost(t, hostOptions{config: cfg})
-		deadline := time.Now().Add(replyTimeout)
 		var hr healthReply
-		for {
+		testwait.Until(t, replyTimeout, func() error {
 			json.Unmarshal(h.call("health", nil).raw, &hr)
 			if providerState(hr, "munim") == "ready" && providerState(hr, "quitter") == "down" {
-				break
+				return nil
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("want munim ready and quitter down, got %+v", hr)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+			return fmt.Errorf("want munim ready and quitter down, got %+v", hr)
+		})
 		if hr.Status != "degraded" {
 			t.Errorf("status %q with a provider down", hr.Status)
 		}
@@ -246,18 +245,14 @@ func TestBrokenConfig(t *testing.T) {
 		cfg := standardConfig(f)
 		cfg.Providers = append(cfg.Providers, ProviderConfig{Name: "ghost", Command: "/nonexistent/munim", Prefix: "ghost", Timeout: "5s"})
 		h := startHost(t, hostOptions{config: cfg})
-		deadline := time.Now().Add(replyTimeout)
 		var hr healthReply
-		for {
+		testwait.Until(t, replyTimeout, func() error {
 			json.Unmarshal(h.call("health", nil).raw, &hr)
 			if providerState(hr, "munim") == "ready" && providerState(hr, "ghost") == "down" {
-				break
+				return nil
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("want munim ready and ghost down, got %+v", hr)
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+			return fmt.Errorf("want munim ready and ghost down, got %+v", hr)
+		})
 		if hr.Status != "degraded" {
 			t.Errorf("status %q with a provider down", hr.Status)
 		}

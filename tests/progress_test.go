@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/gnosis/gnosis/host/session"
 )
 
 // progressEvent is the payload of a progress event (docs/protocol.md).
@@ -45,10 +47,14 @@ func progressOf(t *testing.T, h *host, mark int, key string) []progressEvent {
 	return out
 }
 
-// settled waits briefly and fails if events of key arrived after its reply.
+// settled fails if progress events of key arrived after its reply. The
+// anchor is a later call through the same provider: its reply proves the host
+// has read and handled everything the provider sent before it, and, lasting
+// longer than ProgressInterval, that a coalesced report held back for key
+// would have gone out by then.
 func settled(t *testing.T, h *host, mark int, key string, seen int) {
 	t.Helper()
-	time.Sleep(200 * time.Millisecond)
+	wantOK(t, h.execute("computer.progress", map[string]any{"steps": 2, "delay_ms": 2 * session.ProgressInterval.Milliseconds()}))
 	if n := len(progressOf(t, h, mark, key)); n != seen {
 		t.Errorf("%d progress events arrived after the reply", n-seen)
 	}

@@ -13,6 +13,7 @@ import (
 	"github.com/gnosis/gnosis/host/chunk"
 	"github.com/gnosis/gnosis/host/framing"
 	"github.com/gnosis/gnosis/host/launch"
+	"github.com/gnosis/gnosis/internal/testwait"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -208,11 +209,12 @@ func TestStopClosesInputAndKillsOnlyAHostThatLingers(t *testing.T) {
 		t.Errorf("exit code %d, want 0", got)
 	}
 	// The log is copied as it comes; give the copier time to catch up.
-	for end := time.Now().Add(10 * time.Second); !strings.Contains(stderr.String(), "peer log line"); time.Sleep(10 * time.Millisecond) {
-		if time.Now().After(end) {
-			t.Fatalf("stderr %q lacks the host's log", stderr.String())
+	testwait.Until(t, 10*time.Second, func() error {
+		if got := stderr.String(); !strings.Contains(got, "peer log line") {
+			return fmt.Errorf("stderr %q lacks the host's log", got)
 		}
-	}
+		return nil
+	})
 
 	c = startPeer(t)
 	if _, err := c.Request("hang", nil); err != nil {

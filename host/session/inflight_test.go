@@ -12,6 +12,7 @@ import (
 
 	"github.com/gnosis/gnosis/host/config"
 	"github.com/gnosis/gnosis/host/framing"
+	"github.com/gnosis/gnosis/internal/testwait"
 )
 
 // gate is a method that blocks until the test releases it: each call
@@ -63,13 +64,12 @@ func padded(id, method string, n int, idLast bool) string {
 // given back right after a reply is written, so just after the client read it.
 func (h *host) awaitHeld(want int64) {
 	h.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for h.s.budget.held.Load() != want {
-		if time.Now().After(deadline) {
-			h.t.Fatalf("in-flight bytes = %d, want %d", h.s.budget.held.Load(), want)
+	testwait.Until(h.t, 10*time.Second, func() error {
+		if got := h.s.budget.held.Load(); got != want {
+			return fmt.Errorf("in-flight bytes = %d, want %d", got, want)
 		}
-		time.Sleep(time.Millisecond)
-	}
+		return nil
+	})
 }
 
 func TestRequestsPastTheInflightLimitAreOverloaded(t *testing.T) {

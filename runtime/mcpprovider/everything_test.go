@@ -3,12 +3,11 @@ package mcpprovider
 import (
 	"context"
 	"encoding/json"
-	"os"
-	"os/exec"
 	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/gnosis/gnosis/internal/prereq"
 	rt "github.com/gnosis/gnosis/runtime"
 	"github.com/gnosis/gnosis/runtime/wire"
 	"github.com/google/go-cmp/cmp"
@@ -18,17 +17,12 @@ import (
 // from the repository's node_modules (package-lock.json pins it).
 func everythingScript(t *testing.T) string {
 	t.Helper()
-	if _, err := exec.LookPath("node"); err != nil {
-		t.Skip("node is not installed")
-	}
+	prereq.Command(t, "install Node.js", "node")
 	p, err := filepath.Abs("../../node_modules/@modelcontextprotocol/server-everything/dist/index.js")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(p); err != nil {
-		t.Fatalf("server-everything is not installed (run npm ci at the repository root): %v", err)
-	}
-	return p
+	return prereq.File(t, p, "the npm package @modelcontextprotocol/server-everything", prereq.NPM)
 }
 
 func TestThirdPartyServerEverything(t *testing.T) {

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gnosis/gnosis/internal/testwait"
 	"github.com/gnosis/gnosis/runtime"
 	"github.com/gnosis/gnosis/runtime/wire"
 	"github.com/rs/zerolog"
@@ -67,13 +68,12 @@ func (b *logBuffer) String() string {
 // waitFor polls cond until it holds or the timeout passes.
 func waitFor(t *testing.T, what string, timeout time.Duration, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(timeout)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("timed out after %s waiting for %s", timeout, what)
+	testwait.Until(t, timeout, func() error {
+		if cond() {
+			return nil
 		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return fmt.Errorf("waiting for %s", what)
+	})
 }
 
 // events records runtime events.
