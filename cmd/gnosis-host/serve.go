@@ -85,8 +85,9 @@ func serve(l launch.Launch) error {
 		opts = append(opts, session.WithForbidden(reason))
 	}
 
+	// Both return a working (if unconfigured) value with their error: a bad
+	// section degrades health, it does not stop the host.
 	ws, wsErr := openWorkspace(cfg.Workspace, log)
-	defer ws.Close()
 	rl, rlErr := newRelay(cfg.Relay, log)
 	for _, err := range []error{wsErr, rlErr} {
 		if err != nil {
@@ -94,6 +95,7 @@ func serve(l launch.Launch) error {
 			reasons = append(reasons, err.Error())
 		}
 	}
+	defer ws.Close()
 	for name, m := range ws.Methods() {
 		opts = append(opts, session.WithMethod(name, adapt(m)))
 	}

@@ -173,15 +173,6 @@ func (p *Provider) Close() error {
 	return nil
 }
 
-func (p *Provider) isClosing() bool {
-	select {
-	case <-p.closing:
-		return true
-	default:
-		return false
-	}
-}
-
 // setStatus records st (and, with tools, that the tool list changed) and
 // tells the runtime.
 func (p *Provider) setStatus(st runtime.Status, toolsChanged bool) {
