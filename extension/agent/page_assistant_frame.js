@@ -30,6 +30,8 @@ let state = S.initialState();
 let draft = '';
 // The first visibility report has come in (before it, the bar shows no "covered" notice).
 let reported = false;
+// Redraws a retry's countdown while one shows.
+let ticker = 0;
 
 const send = (message) => chrome.runtime.sendMessage(message).catch((err) => ({ ok: false, error: String(err?.message || err) }));
 
@@ -41,13 +43,19 @@ function mode(v) {
 }
 
 function render() {
-  const v = S.view(state);
+  const v = S.view(state, Date.now());
+  if (v.retrying && !ticker) ticker = setInterval(render, 250);
+  else if (!v.retrying && ticker) {
+    clearInterval(ticker);
+    ticker = 0;
+  }
   const guard = reported ? v.guard : '';
   const m = mode(v);
   // A "covered" notice needs a report about the bar as shown, not from before it was shown.
   if (!v.visible) reported = false;
   ui.bar.hidden = !v.visible;
   ui.bar.dataset.mode = m;
+  ui.bar.dataset.retrying = String(v.retrying);
   ui.bar.dataset.covered = String(Boolean(guard));
   ui.bar.dataset.kind = v.card?.kind || '';
   ui.bar.dataset.outcome = v.card?.outcome || '';

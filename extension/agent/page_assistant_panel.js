@@ -14,15 +14,18 @@ export const DELTA_MAX = 4000;
 
 /**
  * A session event as the page's bar needs it, or null for events it ignores.
+ * A retry's delay becomes the time of the next try (`until`, ms epoch), so the
+ * bar's countdown does not depend on when the relayed event arrives.
  * @param {object} e an AgentSession event
+ * @param {number} [now] ms epoch
  */
-export function pageEvent(e) {
+export function pageEvent(e, now = Date.now()) {
   switch (e?.type) {
     case 'attached': return { type: 'attached' };
     case 'step': return { type: 'step', step: e.step, phase: e.phase };
     case 'delta': return { type: 'delta', step: e.step, text: String(e.text ?? '').slice(-DELTA_MAX) };
     case 'action': return { type: 'action', step: e.step, think: e.think, actionText: e.actionText };
-    case 'retry': return { type: 'retry', step: e.step };
+    case 'retry': return { type: 'retry', step: e.step, reason: String(e.reason ?? ''), attempt: e.attempt, until: now + (Number(e.delayMs) || 0) };
     // 'end' is relayed by outcome(): the panel also ends runs without a session event (Stop while asking).
     default: return null;
   }

@@ -13,6 +13,10 @@
 // same task. A bar loaded while its tab's run goes on (the agent navigated)
 // joins the run at the next relayed event.
 //
+// A failed model request that will be tried again ('retry') keeps its reason,
+// attempt and the time of the next try: the bar counts down to it, with Stop,
+// until the run moves on.
+//
 // The bar takes input only while nothing covers it: the frame reports what
 // IntersectionObserver v2 sees ({type:'visibility', visible, at}); while it is
 // covered (a page can lay a transparent element over the bar to trick the user
@@ -31,10 +35,12 @@
   const COVERED_MESSAGE = 'Paused: something on this page is covering the assistant.';
   /** Shown when a submit came while, or just after, the bar was covered. */
   const REFUSED_MESSAGE = 'Not sent: something on this page covered the assistant a moment ago. Check your task and press Enter again.';
+  /** Longest retry reason shown, in characters (the status is one line). */
+  const REASON_MAX = 120;
 
   /** Where the bar starts: hidden until the worker says the setting is on and a panel is open. */
   function initialState() {
-    return { enabled: false, panelOpen: false, shownSince: null, phase: 'idle', step: 0, stepPhase: '', summary: '', stopping: false, card: null, message: '', awaitingReply: false };
+    return { enabled: false, panelOpen: false, shownSince: null, phase: 'idle', step: 0, stepPhase: '', summary: '', stopping: false, card: null, message: '', awaitingReply: false, retry: null };
   }
 
   /** Collapses whitespace and keeps the newest `max` characters (a stream grows at its end). */
@@ -82,8 +88,22 @@
   }
 
   // A run event on an idle bar: the run is on, whatever the bar showed before.
+  // Any run event but 'retry' means the retried request got through (or the run moved on).
   function adopt(s) {
-    return s.phase === 'idle' ? { ...s, card: null, message: '', summary: '', stopping: false, awaitingReply: false } : { ...s };
+    return s.phase === 'idle' ? { ...s, card: null, message: '', summary: '', stopping: false, awaitingReply: false, retry: null } : { ...s, retry: null };
+  }
+
+  /** What a 'retry' event keeps: why the request failed, which attempt failed, when the next one starts (ms epoch). */
+  function retryOf(e) {
+    const attempt = Number.isInteger(e.attempt) && e.attempt > 0 ? e.attempt : 1;
+    const until = Number.isFinite(e.until) ? e.until : 0;
+    return { reason: truncateHead(e.reason || 'the model request failed', REASON_MAX), attempt, until };
+  }
+
+  /** "Retrying in 4s — HTTP 503 (attempt 2)": the countdown to the next try, which is attempt + 1. */
+  function retryStatus(retry, now) {
+    const left = Math.max(0, Math.ceil((retry.until - now) / 1000));
+    return `${left > 0 ? `Retrying in ${left}s` : 'Retrying now'} — ${retry.reason} (attempt ${retry.attempt + 1})`;
   }
 
   /**
@@ -92,7 +112,8 @@
    * {type:'visibility', visible, at} {type:'submit', at} {type:'stop'}
    * {type:'dismiss'} from the bar (at: a timestamp in ms); {type:'attached'|'step'|
    * 'delta'|'action'|'retry'|'end'} (the agent session's events, relayed by
-   * the panel), {type:'blocked', message} and {type:'error', message}.
+   * the panel; 'retry' carries reason, attempt and until), {type:'blocked',
+   * message} and {type:'error', message}.
    */
   function reduce(state, e) {
     const s = { ...state };
@@ -105,7 +126,7 @@
       case 'panel':
         s.panelOpen = Boolean(e.open);
         // The loop lives in the panel: closing it ends the run without an 'end' event.
-        if (!s.panelOpen && busy) return { ...s, phase: 'idle', stopping: false, summary: '', awaitingReply: false, message: 'The side panel was closed, so the task stopped.' };
+        if (!s.panelOpen && busy) return { ...s, phase: 'idle', stopping: false, summary: '', retry: null, awaitingReply: false, message: 'The side panel was closed, so the task stopped.' };
         if (!s.panelOpen) s.awaitingReply = false;
         return s;
       case 'visibility':
@@ -114,7 +135,7 @@
       case 'submit':
         if (busy || !visible(s)) return state;
         if (!uncoveredAt(s, e.at)) return { ...s, message: REFUSED_MESSAGE };
-        return { ...s, phase: 'pending', step: 0, stepPhase: '', summary: '', stopping: false, card: null, message: '' };
+        return { ...s, phase: 'pending', step: 0, stepPhase: '', summary: '', stopping: false, card: null, message: '', retry: null };
       // Run events reach only the tab whose bar started the run (the panel's
       // relay), so an idle bar that gets one was reloaded mid-run (the agent
       // navigated): it picks the run up.
@@ -129,16 +150,18 @@
         return { ...adopt(s), phase: 'running', step: e.step, stepPhase: 'request', summary: truncateTail(thinkingOf(e.text)) };
       case 'action':
         return { ...adopt(s), phase: 'running', step: e.step, summary: truncateHead(e.think || '') };
-      case 'retry':
-        return { ...adopt(s), phase: 'running', stepPhase: 'retry' };
+      case 'retry': {
+        const r = adopt(s);
+        return { ...r, phase: 'running', step: Number.isInteger(e.step) ? e.step : r.step, stepPhase: 'retry', retry: retryOf(e) };
+      }
       case 'stop':
         if (s.phase !== 'running') return state;
         return { ...s, stopping: true };
       case 'end':
-        return { ...s, phase: 'idle', stopping: false, summary: '', stepPhase: '', card: cardFor(e), message: '', awaitingReply: e.outcome === 'call_user' };
+        return { ...s, phase: 'idle', stopping: false, summary: '', stepPhase: '', retry: null, card: cardFor(e), message: '', awaitingReply: e.outcome === 'call_user' };
       case 'blocked':
       case 'error':
-        return { ...s, phase: 'idle', stopping: false, summary: '', stepPhase: '', message: String(e.message || 'the task could not start') };
+        return { ...s, phase: 'idle', stopping: false, summary: '', stepPhase: '', retry: null, message: String(e.message || 'the task could not start') };
       case 'dismiss':
         return { ...s, card: null, message: '' };
       default:
@@ -156,13 +179,18 @@
     return s.enabled && s.panelOpen;
   }
 
-  /** What to draw. */
-  function view(s) {
+  /**
+   * What to draw at time `now` (ms epoch; a retry's countdown depends on it).
+   * `retrying` is true while a countdown shows, so the frame redraws it as time passes.
+   */
+  function view(s, now = Date.now()) {
     const running = s.phase !== 'idle';
+    const retrying = s.phase === 'running' && !s.stopping && Boolean(s.retry);
     let status = '';
     if (s.phase === 'pending') status = 'Starting…';
+    else if (retrying) status = retryStatus(s.retry, now);
     else if (s.phase === 'running') {
-      status = s.stopping ? 'Stopping…' : s.step ? `Step ${s.step}: ${s.stepPhase === 'retry' ? 'retrying the model request' : STEP_LABEL[s.stepPhase] || 'working'}…` : 'Starting…';
+      status = s.stopping ? 'Stopping…' : s.step ? `Step ${s.step}: ${STEP_LABEL[s.stepPhase] || 'working'}…` : 'Starting…';
     }
     const covered = s.shownSince === null;
     return {
@@ -173,7 +201,8 @@
       guard: covered ? COVERED_MESSAGE : '',
       placeholder: s.awaitingReply ? 'Answer the agent’s question…' : 'Ask the agent to do something on this page…',
       status,
-      summary: running ? s.summary : '',
+      retrying,
+      summary: running ? s.summary || (retrying ? `Step ${s.step || 1}: the model request failed; it is sent again when the countdown ends.` : '') : '',
       // Stop appears once the run has started: before that the panel has nothing to stop.
       showStop: s.phase === 'running',
       stopDisabled: s.stopping,
@@ -187,5 +216,5 @@
     return { type: 'agent.pageTask', task: String(text ?? ''), reply: Boolean(s.awaitingReply) };
   }
 
-  globalThis.__gnosisPageAssistantState = Object.freeze({ SUMMARY_MAX, MIN_SHOWN_MS, COVERED_MESSAGE, REFUSED_MESSAGE, initialState, uncoveredAt, reduce, view, visible, submission, thinkingOf, truncateTail, truncateHead, cardFor });
+  globalThis.__gnosisPageAssistantState = Object.freeze({ SUMMARY_MAX, MIN_SHOWN_MS, COVERED_MESSAGE, REFUSED_MESSAGE, REASON_MAX, initialState, uncoveredAt, reduce, view, retryStatus, visible, submission, thinkingOf, truncateTail, truncateHead, cardFor });
 })();

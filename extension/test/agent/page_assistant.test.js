@@ -86,7 +86,7 @@ test('a run: pending → running with the current step\'s summary → result car
     [{ type: 'action', step: 1, think: 'I see a button.', actionText: 'Click(point=(1,2))' }, { summary: 'I see a button.' }],
     [{ type: 'step', step: 1, phase: 'act' }, { status: 'Step 1: acting…', summary: 'I see a button.' }],
     [{ type: 'step', step: 2, phase: 'observe' }, { status: 'Step 2: taking a screenshot…', summary: '' }],
-    [{ type: 'retry', step: 2 }, { status: 'Step 2: retrying the model request…' }],
+    [{ type: 'retry', step: 2, reason: 'HTTP 503', attempt: 1, until: 0 }, { status: 'Retrying now — HTTP 503 (attempt 2)', retrying: true, showStop: true }],
     [{ type: 'delta', step: 2, text: 'Done now <action>Fin' }, { status: 'Step 2: thinking…', summary: 'Done now' }],
     [{ type: 'end', outcome: 'finished', answer: '42' }, { phase: 'idle', showInput: true, showStop: false, status: '', summary: '', card: { kind: 'result', outcome: 'finished', title: 'Finished', text: '42' } }],
     [{ type: 'dismiss' }, { card: null, showInput: true }],
@@ -159,6 +159,60 @@ test('Stop marks the run as stopping until its end arrives; it is ignored when i
   assert.equal(S.view(end).showInput, true);
 });
 
+test('a retry shows its reason and a countdown to the next attempt, with Stop, until the run moves on', () => {
+  const t0 = 1_000_000;
+  const retry = { type: 'retry', step: 2, reason: 'HTTP 503', attempt: 1, until: t0 + 3000 };
+  const s = run([...ready, SUBMIT, { type: 'attached' }, { type: 'step', step: 2, phase: 'request' }, retry]);
+  assert.deepEqual(s.retry, { reason: 'HTTP 503', attempt: 1, until: t0 + 3000 });
+  const cases = [
+    [t0, 'Retrying in 3s — HTTP 503 (attempt 2)'],
+    [t0 + 1, 'Retrying in 3s — HTTP 503 (attempt 2)'],
+    [t0 + 1001, 'Retrying in 2s — HTTP 503 (attempt 2)'],
+    [t0 + 2999, 'Retrying in 1s — HTTP 503 (attempt 2)'],
+    [t0 + 3000, 'Retrying now — HTTP 503 (attempt 2)'],
+    [t0 + 60_000, 'Retrying now — HTTP 503 (attempt 2)'],
+  ];
+  for (const [now, status] of cases) {
+    const v = S.view(s, now);
+    assert.equal(v.status, status, `at +${now - t0} ms`);
+    assert.equal(v.retrying, true);
+    assert.equal(v.showStop, true, 'Stop stays available while waiting');
+    assert.equal(v.stopDisabled, false);
+    assert.equal(v.showInput, false);
+  }
+  assert.match(S.view(s, t0).summary, /^Step 2: the model request failed/, 'the text says what is waited for when nothing was streamed');
+
+  // A second failure replaces the first; a long reason is cut to one line's worth.
+  const again = S.reduce(s, { type: 'retry', step: 2, reason: `HTTP 429: ${'slow down '.repeat(40)}`, attempt: 2, until: t0 + 10_000 });
+  assert.equal(again.retry.attempt, 2);
+  assert.equal(again.retry.reason.length, S.REASON_MAX);
+  assert.match(S.view(again, t0).status, /^Retrying in 10s — HTTP 429: slow down .*… \(attempt 3\)$/);
+
+  // Stopping wins over the countdown; the stop's end clears it.
+  const stopping = S.reduce(s, { type: 'stop' });
+  assert.equal(S.view(stopping, t0).status, 'Stopping…');
+  assert.equal(S.view(stopping, t0).retrying, false);
+  assert.equal(S.reduce(stopping, { type: 'end', outcome: 'stopped' }).retry, null);
+
+  // The retried request got through: any run event ends the countdown.
+  for (const e of [{ type: 'delta', step: 2, text: '<think>ok' }, { type: 'step', step: 2, phase: 'act' }, { type: 'action', step: 2, think: 'ok' },
+    { type: 'end', outcome: 'finished', answer: 'a' }, { type: 'error', message: 'x' }]) {
+    const next = S.reduce(s, e);
+    assert.equal(next.retry, null, e.type);
+    assert.equal(S.view(next, t0).retrying, false, e.type);
+    assert.doesNotMatch(S.view(next, t0).status, /Retrying/, e.type);
+  }
+  // The panel closing ends it too.
+  assert.equal(S.reduce(s, { type: 'panel', open: false }).retry, null);
+
+  // A bar loaded during the wait (the agent navigated) joins the countdown.
+  const joined = S.reduce(run(ready), retry);
+  assert.equal(joined.phase, 'running');
+  assert.equal(S.view(joined, t0).status, 'Retrying in 3s — HTTP 503 (attempt 2)');
+  // An event without the details still reads as a retry.
+  assert.equal(S.view(S.reduce(run(ready), { type: 'retry', step: 1 }), 0).status, 'Retrying now — the model request failed (attempt 2)');
+});
+
 test('a bar reloaded mid-run (the agent navigated) picks the run up from the next relayed event', () => {
   const cases = [
     [{ type: 'attached' }, 'Starting…'],
@@ -219,12 +273,12 @@ test('pageEvent trims session events to what the bar draws', () => {
     [{ type: 'step', step: 2, phase: 'act', extra: 1 }, { type: 'step', step: 2, phase: 'act' }],
     [{ type: 'delta', step: 1, text: big }, { type: 'delta', step: 1, text: big.slice(-DELTA_MAX) }],
     [{ type: 'action', step: 1, think: 't', action: { name: 'Wait' }, actionText: 'Wait()' }, { type: 'action', step: 1, think: 't', actionText: 'Wait()' }],
-    [{ type: 'retry', step: 4, reason: 'HTTP 503', delayMs: 10 }, { type: 'retry', step: 4 }],
+    [{ type: 'retry', step: 4, reason: 'HTTP 503', attempt: 2, delayMs: 3000 }, { type: 'retry', step: 4, reason: 'HTTP 503', attempt: 2, until: 1_003_000 }],
     [{ type: 'end', outcome: 'finished', answer: 'a' }, null],
     [{ type: 'usage', usage: {} }, null],
     [{ type: 'parse_error', step: 1 }, null],
   ];
-  for (const [e, want] of cases) assert.deepEqual(pageEvent(e), want, e.type);
+  for (const [e, want] of cases) assert.deepEqual(pageEvent(e, 1_000_000), want, e.type);
 });
 
 test('the relay follows the tab that started the run; a panel task clears it; a panel reply keeps it', () => {
