@@ -1,9 +1,15 @@
 // The chat bridge's content script: injected by the worker (chrome.scripting)
 // only into tabs of armed origins, or of a page the options page is picking
 // or checking on. It watches the source for the newest message, hands its
-// text to the worker (which gates, dedups, executes), writes the reply into
+// text to the worker (which gates, dedups, executes) once the reply has
+// settled and the site no longer shows it streaming, writes the reply into
 // the destination as a person would, and clicks send. It keeps no settings
 // and never touches page storage or the clipboard.
+//
+// Each message handed over carries who it is: an id for its element in this
+// page load (a new id when the site writes a new reply into the same
+// element), the conversation (the URL path, which SPA navigations change) and
+// whether it was seen streaming, so the worker runs every new reply once.
 //
 // Classic script (content scripts cannot be ES modules); injected again on
 // every arm, so it is idempotent: the second run only re-configures.
@@ -13,11 +19,14 @@
   const SEND_WAIT_MS = 5000;
   const EDITABLE = 'textarea, input:not([type]), input[type=text], input[type=search], [contenteditable=""], [contenteditable="true"], [contenteditable="plaintext-only"]';
 
-  let config = null; // {source, destination, sendButton, autoSend, debounceMs}
+  const STREAM_POLL_MS = 200;
+  const PRESET_GRACE_MS = 3000;
+
+  let config = null; // {source, destination, sendButton, streaming, preset, autoSend, debounceMs}
   let observer = null;
   let timer = 0;
   let lastSeen = ''; // index + textContent of the newest message at the last mutation
-  let lastSent = ''; // index + text last handed to the worker
+  let lastSent = ''; // message id + text last handed to the worker
   let busy = false;
   let again = false;
   let injecting = false;
@@ -32,6 +41,35 @@
     }
   }
 
+  // ---- which message is which ---------------------------------------------
+
+  const page = Math.random().toString(36).slice(2, 10); // this page load
+  const tracked = new WeakMap(); // element -> {uid, gen, text, streamed}
+  let uids = 0;
+
+  /**
+   * Follows the newest message element's text: growing from a non-empty part
+   * means it is streaming; any other change means the site wrote a new reply
+   * into the same element (a new generation, a new message).
+   */
+  function track(el) {
+    const text = el.textContent;
+    let t = tracked.get(el);
+    if (!t) {
+      t = { uid: ++uids, gen: 0, text, streamed: false };
+      tracked.set(el, t);
+    } else if (text !== t.text) {
+      if (!text.startsWith(t.text)) {
+        t.gen += 1;
+        t.streamed = false;
+      } else if (t.text.trim()) {
+        t.streamed = true;
+      }
+      t.text = text;
+    }
+    return t;
+  }
+
   // ---- extract ----------------------------------------------------------
 
   function newest() {
@@ -40,9 +78,14 @@
     return { index: all.length, el: all[all.length - 1] };
   }
 
+  function streaming() {
+    return !!config?.streaming && queryAll(config.streaming).length > 0;
+  }
+
   function onMutation() {
     if (!config) return;
     const n = newest();
+    if (n) track(n.el);
     const seen = n ? `${n.index}\u0000${n.el.textContent}` : '';
     if (seen === lastSeen) return; // unrelated part of the page changed
     lastSeen = seen;
@@ -62,13 +105,23 @@
     }
     const n = newest();
     if (!n) return;
+    // The site still shows the reply being written: look again shortly.
+    if (!baseline && streaming()) {
+      clearTimeout(timer);
+      timer = setTimeout(settle, STREAM_POLL_MS);
+      return;
+    }
+    const t = track(n.el);
+    const id = `${t.uid}.${t.gen}`;
     const text = (n.el.innerText ?? n.el.textContent ?? '').trim();
-    const sent = `${n.index}\u0000${text}`;
+    const sent = `${id}\u0000${text}`;
     if (sent === lastSent && !baseline) return;
     lastSent = sent;
     busy = true;
     try {
-      const reply = await send({ type: 'bridge.extracted', index: n.index, text, baseline });
+      const reply = await send({
+        type: 'bridge.extracted', index: n.index, text, baseline, page, id, streamed: t.streamed, conversation: location.pathname,
+      });
       if (reply?.action === 'inject') await deliver(reply);
       else if (reply?.action === 'stopped') notice(reply.reason, 'error');
     } finally {
@@ -329,15 +382,37 @@
 
   // ---- configuration from the worker --------------------------------------
 
+  /** A preset whose input is not on the page (after the page had time to render) is reported, not left silent. */
+  let presetTimer = 0;
+  function checkPreset() {
+    clearTimeout(presetTimer);
+    if (!config?.preset) return;
+    const deadline = Date.now() + PRESET_GRACE_MS;
+    const look = () => {
+      if (!config?.preset) return;
+      if (destinationEditor(config.destination)) return;
+      if (Date.now() < deadline) {
+        presetTimer = setTimeout(look, 250);
+        return;
+      }
+      const error = config.presetMismatch;
+      notice(`Gnosis: ${error}`, 'error');
+      send({ type: 'bridge.report', ok: false, stage: 'preset', error });
+    };
+    look();
+  }
+
   function configure(next, baseline) {
     config = next;
     lastSeen = '';
+    checkPreset();
     if (!observer) {
       observer = new MutationObserver(onMutation);
       observer.observe(document.documentElement, { childList: true, subtree: true, characterData: true });
       addEventListener('keydown', onHumanInput, true);
     }
     const n = newest();
+    if (n) track(n.el);
     lastSeen = n ? `${n.index}\u0000${n.el.textContent}` : '';
     if (baseline) settle(true);
     else schedule();
@@ -346,6 +421,7 @@
   function disarm() {
     config = null;
     clearTimeout(timer);
+    clearTimeout(presetTimer);
     observer?.disconnect();
     observer = null;
     removeEventListener('keydown', onHumanInput, true);

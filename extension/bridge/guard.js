@@ -5,9 +5,11 @@
 // for each new text the site writes into the same element) within one page
 // load, plus whether it was seen streaming. Its place is the conversation
 // (the URL path), its position among the assistant messages and a hash of its
-// text. A message seen streaming is a new reply whatever its text; one that
-// appeared complete is new only at a place never seen before, so a reload, a
-// re-render or a second tab showing the same conversation runs nothing again.
+// text. A message is new at a place never seen before; at a place seen before
+// it is new only when it was seen streaming in the same page load that saw
+// the earlier one (a new reply written in place, or a new conversation at the
+// same path). So a reload, a re-render or a second tab showing the same
+// conversation runs nothing again, whatever its text.
 
 /** 64-bit FNV-1a of a string, as 16 hex digits (two 32-bit lanes). */
 export function hashText(text) {
@@ -32,16 +34,19 @@ export const MAX_KEYS = 200;
 
 /**
  * Decides whether an extracted call is a new message, and records it if so.
- * @param {Array<[string, string]>} seen [place, id] of earlier messages, newest last
- * @param {{conversation: string, index: number, text: string, id: string, streamed: boolean}} m
- * @returns {{fresh: boolean, reason?: string, seen: Array<[string, string]>}}
+ * @param {Array<[string, string, string]>} seen [place, id, page] of earlier messages, newest last
+ * @param {{conversation: string, index: number, text: string, id: string, page: string, streamed: boolean}} m
+ *   id: the message within its page load; page: the page load (tab and document)
+ * @returns {{fresh: boolean, reason?: string, seen: Array<[string, string, string]>}}
  */
 export function admitMessage(seen, m, max = MAX_KEYS) {
   const list = Array.isArray(seen) ? seen : [];
   const place = placeKey(m.conversation, m.index, m.text);
-  if (list.some(([, id]) => id === m.id)) return { fresh: false, reason: 'already executed', seen: list };
-  if (!m.streamed && list.some(([p]) => p === place)) return { fresh: false, reason: 'already executed', seen: list };
-  return { fresh: true, seen: [...list, [place, m.id]].slice(-max) };
+  const again = (reason = 'already executed') => ({ fresh: false, reason, seen: list });
+  if (list.some(([, id, page]) => id === m.id && page === m.page)) return again();
+  const earlier = list.filter(([p]) => p === place);
+  if (earlier.length && !(m.streamed && earlier.every(([, , page]) => page === m.page))) return again();
+  return { fresh: true, seen: [...list, [place, m.id, m.page]].slice(-max) };
 }
 
 /** Canonical JSON of a call (sorted keys), to spot repeats. */

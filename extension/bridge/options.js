@@ -1,15 +1,18 @@
-// The options page of the chat bridge: per-origin settings, what the site may
-// run (its grants in the host's policy), Start/Stop, Pick, a live selector
-// check, host status and one-click install, and the capability prompt.
+// The options page of the chat bridge: per-origin settings (filled in from a
+// preset on the major chat sites), what the site may run (its grants in the
+// host's policy), Start/Stop, Pick, a live selector check, host status and
+// one-click install, and the capability prompt.
 // Everything persistent goes through the worker (bridge/worker.js); this page
 // only calls chrome.tabs (to know the current page) and chrome.permissions
 // (requested from the click that needs it).
 import { eligibleOrigin, permissionPattern, pickTab } from './selector.js';
 import { DECISIONS, DECISION_LABELS, badgesFor, initialChoices, setAll, summarize, titleOf } from './grants.js';
 import { hostView, progressText, providerLine } from '../shared/ui.js';
+import { PRESET_MISMATCH, editedFromPreset, presetById, presetSettings } from './presets.js';
 
 const $ = (id) => document.getElementById(id);
-const FIELDS = ['source', 'destination', 'autoSend', 'sendButton', 'debounceMs', 'maxConsecutive', 'maxChars'];
+const FIELDS = ['source', 'destination', 'autoSend', 'sendButton', 'streaming', 'promptOnStart', 'debounceMs', 'maxConsecutive', 'maxChars'];
+const SELECTOR_FIELDS = ['source', 'destination', 'sendButton', 'streaming'];
 
 const state = {
   origin: null, // the origin being edited
@@ -18,6 +21,7 @@ const state = {
   armed: false,
   prompt: '',
   grants: null, // {origin, capabilities, choices, configured} once the host answered
+  preset: '', // the id of the preset the settings came from
 };
 
 function send(type, extra = {}) {
@@ -170,16 +174,47 @@ async function loadOrigin(origin, tab) {
     setError(r.error);
     return;
   }
-  for (const f of FIELDS) {
-    const el = $(f);
-    if (el.type === 'checkbox') el.checked = !!r.settings[f];
-    else el.value = r.settings[f] ?? '';
-  }
+  fillForm(r.settings);
+  state.preset = r.settings.preset || '';
+  showPreset();
+  await applyPreset(origin, r.settings);
   setArmed(r.armed);
   showLast(r.last);
   for (const b of document.querySelectorAll('.pick')) b.disabled = !state.tab;
   checkSelectors();
   await loadGrants(origin);
+}
+
+function fillForm(settings) {
+  for (const f of FIELDS) {
+    const el = $(f);
+    if (el.type === 'checkbox') el.checked = !!settings[f];
+    else el.value = settings[f] ?? '';
+  }
+}
+
+// ---- presets ------------------------------------------------------------------
+
+/** A page with no selectors of its own gets its preset's, when one fits (by origin or by structure). */
+async function applyPreset(origin, settings) {
+  if (settings.source || settings.destination) return;
+  const r = await send('bridge.detectPreset', { origin, tabId: state.tab?.id ?? null }).catch(() => null);
+  if (state.origin !== origin || !r?.ok || !r.preset) return;
+  fillForm({ ...settings, ...presetSettings(r.preset) });
+  state.preset = r.preset.id;
+  showPreset();
+  await save();
+}
+
+/** The preset line: which preset, edited or not, or that it no longer matches the page. */
+function showPreset(mismatch = false) {
+  const preset = presetById(state.preset);
+  const el = $('preset-state');
+  el.className = preset && mismatch ? 'preset error' : 'preset muted';
+  if (!preset) el.textContent = '';
+  else if (mismatch) el.textContent = `${preset.name}: ${PRESET_MISMATCH}`;
+  else el.textContent = `preset: ${preset.name}${editedFromPreset(readForm(), preset) ? ' (edited)' : ''}`;
+  show(el, !!preset);
 }
 
 // ---- what the site may run ---------------------------------------------------
@@ -326,7 +361,7 @@ function showLast(last) {
     stopped: last.error ? `stopped — ${last.error}` : 'stopped',
     executed: `ran ${last.capability}: ${last.ok ? 'ok' : last.code}`,
     delivered: `result delivered (${last.stage})`,
-    failed: `failed at ${last.stage}: ${last.error}`,
+    failed: last.stage === 'preset' ? last.error : `failed at ${last.stage}: ${last.error}`,
     approval: `waiting for your approval: ${last.capability}`,
     progress: progressText(last.capability, last),
   }[last.kind] || last.kind;
@@ -340,6 +375,7 @@ function readForm() {
     const el = $(f);
     out[f] = el.type === 'checkbox' ? el.checked : el.value;
   }
+  out.preset = state.preset;
   return out;
 }
 
@@ -380,14 +416,14 @@ async function refreshSaved() {
 let checking = false;
 async function checkSelectors() {
   if (checking || !state.origin || !state.tab || !state.granted) {
-    for (const f of ['source', 'destination', 'sendButton']) {
+    for (const f of SELECTOR_FIELDS) {
       $(`${f}-match`).textContent = state.origin && !state.tab ? 'open this page in a tab to check' : '';
     }
     return;
   }
   checking = true;
   try {
-    const selectors = { source: $('source').value, destination: $('destination').value, sendButton: $('sendButton').value };
+    const selectors = Object.fromEntries(SELECTOR_FIELDS.map((f) => [f, $(f).value]));
     const r = await send('bridge.check', { tabId: state.tab.id, origin: state.origin, selectors });
     for (const f of Object.keys(selectors)) {
       const el = $(`${f}-match`);
@@ -398,6 +434,12 @@ async function checkSelectors() {
       else if (!r.css?.[f] || res?.error) {
         el.textContent = '✗ not a valid selector';
         el.classList.add('bad');
+      } else if (!res?.count && f === 'streaming') {
+        el.textContent = `no reply streaming now (${r.css[f]})`;
+      } else if (!res?.count && f === 'source') {
+        el.textContent = `no message on the page yet (${r.css[f]})`;
+      } else if (!res?.count && f === 'sendButton') {
+        el.textContent = `not on the page now; some sites show it only once there is text (${r.css[f]})`;
       } else if (!res?.count) {
         el.textContent = `✗ matches nothing on the page (${r.css[f]})`;
         el.classList.add('bad');
@@ -409,6 +451,8 @@ async function checkSelectors() {
         el.classList.add('ok');
       }
     }
+    // A preset whose input is gone from the page: the site changed.
+    if (r.ok && state.preset) showPreset(!!selectors.destination && !r.results?.destination?.editable);
   } catch {
     // the tab navigated or closed; the next tick tries again
   } finally {
@@ -431,7 +475,7 @@ async function main() {
       }
       if (!(await save())) return;
       const g = state.grants?.origin === state.origin ? state.grants : null;
-      const r = await send('bridge.start', { origin: state.origin, ...(g ? { grants: { ...g.choices } } : {}) });
+      const r = await send('bridge.start', { origin: state.origin, tabId: state.tab?.id, ...(g ? { grants: { ...g.choices } } : {}) });
       if (!r.ok) {
         setError(r.error || Object.entries(r.errors || {}).map(([k, v]) => `${labelOf(k)}: ${v}`).join('; '));
         return;
@@ -441,6 +485,8 @@ async function main() {
         grantsNote(`Saved in the host for ${g.origin}.`);
       }
       setArmed(true);
+      if (r.prompted) $('prompt-state').textContent = 'Inserted into the page.';
+      else if (r.promptError) $('prompt-state').textContent = `Could not insert: ${r.promptError}`;
       if (r.failures?.length) setError(`Armed, but some tabs could not be watched: ${r.failures.join('; ')}`);
       checkSelectors();
     });
@@ -470,7 +516,7 @@ async function main() {
   }
 
   for (const f of FIELDS) $(f).addEventListener('change', () => state.origin && save());
-  for (const f of ['source', 'destination', 'sendButton']) $(f).addEventListener('input', () => checkSelectors());
+  for (const f of SELECTOR_FIELDS) $(f).addEventListener('input', () => checkSelectors());
 
   $('saved-pages').addEventListener('change', async () => {
     const origin = $('saved-pages').value;
@@ -532,7 +578,7 @@ async function main() {
 
 async function getPrompt() {
   $('prompt-state').textContent = 'Asking the host…';
-  const r = await send('bridge.capabilityPrompt');
+  const r = await send('bridge.capabilityPrompt', { origin: state.origin });
   if (!r.ok) {
     $('prompt-state').textContent = `Could not build the prompt: ${r.error}`;
     return '';

@@ -4,7 +4,9 @@
 // site's own) or by its structure (every `detect` selector matches
 // something), which is how self-hosted apps and copies of a site's page are
 // recognised. Pure: the content script counts the selectors, this module
-// decides. Selectors follow what is publicly known of each page's markup;
+// decides. Every selector is written with CSS syntax, so the options page
+// uses it as is (two bare words would read as a class list: see toCss).
+// Selectors follow what is publicly known of each page's markup;
 // when a site changes, the options page says the preset no longer matches.
 
 /**
@@ -40,7 +42,7 @@ export const PRESETS = Object.freeze([
   {
     id: 'gemini', name: 'Gemini', origins: ['https://gemini.google.com'],
     detect: ['rich-textarea div.ql-editor[contenteditable="true"]'],
-    source: 'model-response message-content',
+    source: 'model-response :is(message-content)',
     destination: 'rich-textarea div.ql-editor',
     sendButton: 'button.send-button:not(.stop)',
     streaming: 'button.send-button.stop',
@@ -103,9 +105,9 @@ export const PRESETS = Object.freeze([
   },
   {
     id: 'aistudio', name: 'Google AI Studio', origins: ['https://aistudio.google.com'],
-    detect: ['ms-prompt-input-wrapper textarea'],
+    detect: ['ms-prompt-input-wrapper :is(textarea)'],
     source: 'ms-chat-turn .chat-turn-container.model',
-    destination: 'ms-prompt-input-wrapper textarea',
+    destination: 'ms-prompt-input-wrapper :is(textarea)',
     sendButton: 'ms-run-button button:not(.stoppable)',
     streaming: 'ms-run-button button.stoppable',
   },

@@ -1,7 +1,7 @@
 // The chat bridge in the service worker: arming per origin, the gate, dedup
 // and safety, execution through the shared host connection, badges, the
-// options page's requests (settings, the origin's grants, host status and
-// install, pick, live selector check, capability prompt), and the approval
+// options page's requests (settings, presets, the origin's grants, host status
+// and install, pick, live selector check, capability prompt), and the approval
 // window for calls the host asks the person about. Logic lives in the pure
 // modules; this file is the chrome.* glue around them. Handlers follow
 // router.js's shape; everything that reads or changes grants, or answers an
@@ -11,7 +11,8 @@ import { TransportCode, makeTransportError } from '../shared/native_client.js';
 import { parseToolCall } from './parser.js';
 import { eligibleOrigin, originOfKey, siteKey, toCss } from './selector.js';
 import { buildCapabilityPrompt } from './capability_prompt.js';
-import { admitCall, freshSafety, humanMessage, messageKey, remember } from './guard.js';
+import { admitCall, admitMessage, freshSafety, humanMessage } from './guard.js';
+import { PRESET_MISMATCH, detectSelectors, matchPreset, presetById } from './presets.js';
 import { formatReply, transportReply } from './result_format.js';
 import { badgeFor, progressBadge } from './badge.js';
 import { defaultSettings, normalizeSettings } from './settings.js';
@@ -82,7 +83,8 @@ async function showBadge(tabId, b) {
 function contentConfig(settings) {
   return {
     source: toCss(settings.source), destination: toCss(settings.destination),
-    sendButton: toCss(settings.sendButton), autoSend: !!settings.autoSend, debounceMs: settings.debounceMs,
+    sendButton: toCss(settings.sendButton), streaming: toCss(settings.streaming) || '', autoSend: !!settings.autoSend,
+    debounceMs: settings.debounceMs, preset: presetById(settings.preset)?.id || '', presetMismatch: PRESET_MISMATCH,
   };
 }
 
@@ -153,7 +155,7 @@ async function writeGrants(origin, grants) {
   return { ok: true, origin, configured: !!reply.configured, decisions: reply.decisions || {} };
 }
 
-async function start(origin, grants) {
+async function start(origin, grants, tabId) {
   requireOrigin(origin);
   const settings = await loadSettings(origin);
   const { errors } = normalizeSettings(settings, { requireSelectors: true });
@@ -170,14 +172,29 @@ async function start(origin, grants) {
   await session.set({ armed, [`safety:${origin}`]: freshSafety() });
   await setLastEvent(origin, { kind: 'armed' });
   const failures = [];
-  for (const tab of await tabsOf(origin)) {
+  const tabs = await tabsOf(origin);
+  for (const tab of tabs) {
     try {
       await configureTab(tab.id, origin, true);
     } catch (err) {
       failures.push(`tab ${tab.id}: ${err.message}`);
     }
   }
-  return { ok: true, armed: true, failures };
+  if (!settings.promptOnStart) return { ok: true, armed: true, failures };
+  // The capability prompt goes into the tab the person started from (else the
+  // origin's most recently used one), after the grants it describes were saved.
+  const target = tabs.find((t) => t.id === tabId) || [...tabs].sort((a, b) => (b.lastAccessed || 0) - (a.lastAccessed || 0))[0];
+  const prompted = target ? await insertPrompt(target.id, origin) : { ok: false, error: 'no tab shows this page' };
+  return { ok: true, armed: true, failures, prompted: !!prompted.ok, ...(prompted.ok ? {} : { promptError: prompted.error }) };
+}
+
+/** Writes the capability prompt for origin into the tab's chat input (it is not sent). */
+async function insertPrompt(tabId, origin) {
+  const prompt = await capabilityPrompt(origin);
+  if (!prompt.ok) return prompt;
+  const settings = await loadSettings(origin);
+  await ensureContent(tabId);
+  return chrome.tabs.sendMessage(tabId, { type: 'bridge.insert', text: prompt.text, destination: toCss(settings.destination) });
 }
 
 async function stop(origin, reason) {
@@ -214,6 +231,10 @@ async function extracted(message, sender) {
   if (!origin || !(await isArmed(origin))) return { action: 'none', reason: 'not armed' };
   const text = typeof message.text === 'string' ? message.text : '';
   const index = Number.isInteger(message.index) ? message.index : 0;
+  const conversation = typeof message.conversation === 'string' ? message.conversation.slice(0, 2048) : '/';
+  const id = typeof message.id === 'string' ? message.id.slice(0, 100) : '';
+  const page = typeof message.page === 'string' ? `${sender.tab?.id}/${message.page.slice(0, 100)}` : '';
+  if (!id || !page) return { action: 'none', reason: 'no message id' };
   const gate = parseToolCall(text, { prefixes: await prefixes() });
   if (!gate.ok) return { action: 'none', reason: gate.reason };
 
@@ -221,12 +242,11 @@ async function extracted(message, sender) {
   // Check-and-record under a per-origin lock: two tabs showing the same
   // conversation must not both run its newest call.
   const verdict = await serially(origin, async () => {
-    const key = messageKey(index, text);
-    const keys = await getSession(`dedup:${origin}`, []);
-    if (keys.includes(key)) return { action: 'none', reason: 'already executed' };
-    await session.set({ [`dedup:${origin}`]: remember(keys, key) });
+    const seen = admitMessage(await getSession(`seen:${origin}`, []), { conversation, index, text, id, page, streamed: message.streamed === true });
+    if (!seen.fresh) return { action: 'none', reason: seen.reason };
+    await session.set({ [`seen:${origin}`]: seen.seen });
     if (message.baseline) return { action: 'none', reason: 'baseline' };
-    const admitted = admitCall(await getSession(`safety:${origin}`, freshSafety()), gate.call, { maxConsecutive: settings.maxConsecutive });
+    const admitted = admitCall(await getSession(`safety:${origin}`, freshSafety()), gate.call, { maxConsecutive: settings.maxConsecutive }, conversation);
     if (!admitted.allowed) return { action: 'stopped', code: admitted.code, reason: admitted.reason };
     await session.set({ [`safety:${origin}`]: admitted.state });
     return null;
@@ -366,14 +386,40 @@ async function installTarget() {
   return { ok: true, path: bin.path, file: bin.file, advice: installAdvice(bin.goos, bin.file) };
 }
 
-async function capabilityPrompt() {
+/**
+ * The capability prompt. With an origin it lists only what that origin may
+ * run (the host's decisions: allow and ask, ask marked; deny left out).
+ */
+async function capabilityPrompt(origin) {
+  let decisions;
+  if (origin) {
+    requireOrigin(origin);
+    const policy = await host.request('policy.get', { origin }, { timeoutMs: 10_000 });
+    if (!policy.ok) return { ok: false, error: hostError(policy) };
+    decisions = policy.decisions || {};
+  }
   const list = await host.request('capabilities.list', undefined, { timeoutMs: 10_000 });
-  if (!list.ok) return { ok: false, error: `${list.code}: ${list.message}` };
-  const described = await Promise.all(list.capabilities.map(async (c) => {
+  if (!list.ok) return { ok: false, error: hostError(list) };
+  const wanted = list.capabilities.filter((c) => !decisions || c.name.startsWith('capabilities.') || ['allow', 'ask'].includes(decisions[c.name]));
+  const described = await Promise.all(wanted.map(async (c) => {
     const d = await host.request('capabilities.describe', { name: c.name }, { timeoutMs: 10_000 });
     return d.ok ? { ...c, description: d.description ?? c.description, inputSchema: d.inputSchema } : c;
   }));
-  return { ok: true, text: buildCapabilityPrompt(described, { prefixes: await prefixes() }), count: described.length };
+  const text = buildCapabilityPrompt(described, { prefixes: await prefixes(), decisions });
+  return { ok: true, text, count: described.length };
+}
+
+/** Which preset fits the page in the tab: by its origin, else by its structure. */
+async function detectPreset(tabId, origin) {
+  const selectors = detectSelectors();
+  let counts = {};
+  if (await chrome.permissions.contains({ origins: [`${origin}/*`] })) {
+    await ensureContent(tabId);
+    const reply = await chrome.tabs.sendMessage(tabId, { type: 'bridge.check', selectors: Object.fromEntries(selectors.map((css, i) => [`d${i}`, css])) });
+    counts = reply?.results || {};
+  }
+  const found = matchPreset(origin, (css) => (counts[`d${selectors.indexOf(css)}`]?.count || 0) > 0);
+  return found ? { ok: true, preset: found.preset, by: found.by } : { ok: true, preset: null };
 }
 
 async function tabForOrigin(tabId, origin) {
@@ -414,7 +460,7 @@ export const handlers = {
       return { ok: true, origins: Object.keys(all).map(originOfKey).filter(Boolean).sort() };
     },
   },
-  'bridge.start': { from: 'extension', run: ({ origin, grants }) => start(origin, grants) },
+  'bridge.start': { from: 'extension', run: ({ origin, grants, tabId }) => start(origin, grants, tabId) },
   'bridge.getGrants': { from: 'extension', run: ({ origin }) => readGrants(origin) },
   'bridge.setGrants': { from: 'extension', run: ({ origin, grants }) => writeGrants(origin, grants) },
   'bridge.approval': {
@@ -438,16 +484,21 @@ export const handlers = {
   'bridge.stop': { from: 'extension', run: ({ origin }) => stop(requireOrigin(origin)) },
   'bridge.hostStatus': { from: 'extension', run: ({ refresh }) => hostStatus(!!refresh) },
   'bridge.installTarget': { from: 'extension', run: () => installTarget() },
-  'bridge.capabilityPrompt': { from: 'extension', run: () => capabilityPrompt() },
+  'bridge.capabilityPrompt': { from: 'extension', run: ({ origin }) => capabilityPrompt(origin || undefined) },
   'bridge.insertPrompt': {
     from: 'extension',
     async run({ tabId, origin }) {
       await tabForOrigin(tabId, origin);
-      const prompt = await capabilityPrompt();
-      if (!prompt.ok) return prompt;
-      const settings = await loadSettings(origin);
-      await ensureContent(tabId);
-      return chrome.tabs.sendMessage(tabId, { type: 'bridge.insert', text: prompt.text, destination: toCss(settings.destination) });
+      return insertPrompt(tabId, origin);
+    },
+  },
+  'bridge.detectPreset': {
+    from: 'extension',
+    async run({ tabId, origin }) {
+      requireOrigin(origin);
+      if (tabId == null) return { ok: true, ...matchPresetByOrigin(origin) };
+      await tabForOrigin(tabId, origin);
+      return detectPreset(tabId, origin);
     },
   },
   'bridge.pick': {
@@ -493,6 +544,11 @@ export const handlers = {
     },
   },
 };
+
+function matchPresetByOrigin(origin) {
+  const found = matchPreset(origin, () => false);
+  return found ? { preset: found.preset, by: found.by } : { preset: null };
+}
 
 /** Registers the bridge's listeners: re-arms tabs of armed origins after navigation and reload. */
 export function init() {

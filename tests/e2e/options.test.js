@@ -13,7 +13,8 @@ describe('options page with the host installed', () => {
   let site;
   before(async () => {
     site = await serve();
-    env = await launch({ grantOrigins: ['http://127.0.0.1/*'] });
+    // The site may run the computer.* tools, so the capability prompt lists them.
+    env = await launch({ grantOrigins: ['http://127.0.0.1/*'], sites: [site.origin] });
   });
   after(async () => {
     await env?.close();

@@ -36,19 +36,22 @@ test('places: the same conversation, position and text collide; any of them diff
   assert.notEqual(hashText('ab'), hashText('ba'));
 });
 
-test('a message runs once; a streamed reply runs at a place seen before, a complete re-render does not', () => {
+test('a message runs once; a reply streamed in the same page runs at a place seen before, a re-render or another page does not', () => {
   const text = '{"capability":"computer.screenshot"}';
-  const msg = (id, over = {}) => ({ conversation: '/c/1', index: 1, text, id, streamed: true, ...over });
+  const msg = (page, id, over = {}) => ({ conversation: '/c/1', index: 1, text, page, id, streamed: true, ...over });
   const cases = [
     // [name, earlier messages, the message, fresh?]
-    ['a first message', [], msg('p:1.0'), true],
-    ['the same message again', [msg('p:1.0')], msg('p:1.0'), false],
-    ['a new element streamed at the same place (replaced in place)', [msg('p:1.0')], msg('p:2.0'), true],
-    ['a new reply written into the same element', [msg('p:1.0')], msg('p:1.1'), true],
-    ['the same call in another conversation, complete', [msg('p:1.0')], msg('q:1.0', { conversation: '/c/2', streamed: false }), true],
-    ['a reload: complete at a place seen before', [msg('p:1.0')], msg('q:1.0', { streamed: false }), false],
-    ['a re-render in the same page: complete at a place seen before', [msg('p:1.0')], msg('p:7.0', { streamed: false }), false],
-    ['a complete message at a new position', [msg('p:1.0')], msg('p:2.0', { index: 2, streamed: false }), true],
+    ['a first message', [], msg('p', '1.0'), true],
+    ['the same message again', [msg('p', '1.0')], msg('p', '1.0'), false],
+    ['a new element streamed at the same place (replaced in place)', [msg('p', '1.0')], msg('p', '2.0'), true],
+    ['a new reply written into the same element', [msg('p', '1.0')], msg('p', '1.1'), true],
+    ['a new conversation at the same path in the same page', [msg('p', '1.0')], msg('p', '9.0'), true],
+    ['the same call in another conversation, complete', [msg('p', '1.0')], msg('q', '1.0', { conversation: '/c/2', streamed: false }), true],
+    ['a reload: complete at a place seen before', [msg('p', '1.0')], msg('q', '1.0', { streamed: false }), false],
+    ['a second tab streaming the same conversation', [msg('p', '1.0')], msg('q', '1.0'), false],
+    ['a re-render in the same page: complete at a place seen before', [msg('p', '1.0')], msg('p', '7.0', { streamed: false }), false],
+    ['a complete message at a new position', [msg('p', '1.0')], msg('p', '2.0', { index: 2, streamed: false }), true],
+    ['the same element id in another page', [msg('p', '1.0')], msg('q', '1.0', { index: 2 }), true],
   ];
   for (const [name, earlier, m, fresh] of cases) {
     let seen = [];
@@ -61,9 +64,9 @@ test('a message runs once; a streamed reply runs at a place seen before, a compl
 
 test('remembered messages are bounded, newest kept', () => {
   let seen = [];
-  for (let i = 0; i < 5; i++) seen = admitMessage(seen, { conversation: '/', index: i, text: 'x', id: `p:${i}.0`, streamed: false }, 3).seen;
-  assert.deepEqual(seen.map(([, id]) => id), ['p:2.0', 'p:3.0', 'p:4.0']);
-  assert.equal(admitMessage(seen, { conversation: '/', index: 0, text: 'x', id: 'q:0.0', streamed: false }).fresh, true, 'forgotten places run again');
+  for (let i = 0; i < 5; i++) seen = admitMessage(seen, { conversation: '/', index: i, text: 'x', page: 'p', id: `${i}.0`, streamed: false }, 3).seen;
+  assert.deepEqual(seen.map(([, id]) => id), ['2.0', '3.0', '4.0']);
+  assert.equal(admitMessage(seen, { conversation: '/', index: 0, text: 'x', page: 'q', id: '0.0', streamed: false }).fresh, true, 'forgotten places run again');
 });
 
 test('call signatures ignore key order', () => {

@@ -12,7 +12,9 @@ test('the table has the major chat sites, each with usable selectors and a way t
   assert.deepEqual(PRESETS.map((p) => p.id), SITES);
   for (const p of PRESETS) {
     assert.ok(p.name && p.detect.length, p.id);
-    for (const f of ['source', 'destination', 'sendButton']) assert.ok(toCss(p[f]), `${p.id}.${f}`);
+    for (const f of ['source', 'destination', 'sendButton']) assert.ok(p[f], `${p.id}.${f}`);
+    // Used as typed: toCss must not read a selector as an id/class shorthand.
+    for (const css of [...p.detect, p.source, p.destination, p.sendButton, p.streaming].filter(Boolean)) assert.equal(toCss(css), css, `${p.id}: ${css}`);
     const { errors } = normalizeSettings(presetSettings(p), { requireSelectors: true });
     assert.deepEqual(errors, {}, p.id);
     for (const o of p.origins) assert.match(o, /^https:\/\/[a-z0-9.-]+$/, p.id);

@@ -46,3 +46,20 @@ export async function badgeText(env, url) {
     return chrome.action.getBadgeText({ tabId: tab.id });
   }, url);
 }
+
+/**
+ * Opens the options page on the newest chat tab, waits until it has filled in
+ * the preset it says (`preset: <name>`), sets the settle delay and clicks Start.
+ */
+export async function armPreset(env, name, { debounceMs = 300, options } = {}) {
+  const page = options || await env.openOptions();
+  await page.locator('body[data-ready]').waitFor();
+  await waitFor(async () => (await page.locator('#preset-state').textContent()) === `preset: ${name}`, { what: `preset: ${name}` });
+  await page.locator('summary', { hasText: 'Timing and safety' }).click();
+  const delay = page.getByLabel('Settle delay (ms)', { exact: true });
+  await delay.fill(String(debounceMs));
+  await delay.dispatchEvent('change');
+  await page.getByRole('button', { name: 'Start', exact: true }).click();
+  await waitFor(async () => (await page.locator('#armed-state').textContent())?.startsWith('Armed'), { what: 'armed state' });
+  return page;
+}
