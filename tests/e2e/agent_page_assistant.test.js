@@ -362,6 +362,54 @@ test('Stop in the bar stops the run at once, detaches, and restores the input', 
   }
 });
 
+test('a failed model request shows its reason and a countdown on the bar until the next attempt; Stop ends the wait', async () => {
+  const s = await setup('retry', ({ n }) => {
+    if (n === 1) return { status: 429, headers: { 'retry-after': '3' }, body: '{"error":{"message":"slow down"}}' };
+    if (n === 2) return { status: 503, body: 'busy' };
+    return { status: 400, body: 'unexpected' };
+  });
+  const { panel, target, cdp, model, targetUrl } = s;
+  try {
+    // Waits long enough to read: Retry-After (3 s) is honoured up to 6 s, a 503 waits 3 to 6 s.
+    await storeSettings(panel, { ...fast, apiUrl: model.url, model: 'venus-test', retryBaseMs: 6000, retryMaxMs: 6000 });
+    await target.bringToFront();
+    await enableToggle(panel);
+    await submitOnPage(target, cdp, 'Do it despite the busy model');
+    const first = await waitFor(async () => { const b = await bar(target, cdp); return /^Retrying/.test(b.status) && b; }, { what: 'the 429 countdown on the bar' });
+    assert.match(first.status, /^Retrying in [1-3]s — HTTP 429 \(attempt 2\)$/);
+    assert.equal(first.mode, 'running');
+    assert.equal(first.stop.shown, true, 'Stop is offered while waiting');
+    assert.equal(first.stop.disabled, false);
+    assert.equal(first.input.shown, false);
+    assert.match(first.text, /^Step 1: the model request failed/);
+    // The countdown moves on its own (no event comes between two tries).
+    await waitFor(async () => (await bar(target, cdp)).status !== first.status, { what: 'the countdown moving', timeoutMs: 3000 });
+    await shoot(target, 'retrying_light');
+    const second = await waitFor(async () => { const b = await bar(target, cdp); return /HTTP 503/.test(b.status) && b; }, { what: 'the 503 countdown', timeoutMs: 8000 });
+    assert.match(second.status, /^Retrying in [1-6]s — HTTP 503 \(attempt 3\)$/);
+    assert.equal(model.requests.length, 2);
+    await target.emulateMedia({ colorScheme: 'dark' });
+    await target.waitForTimeout(300);
+    await shoot(target, 'retrying_dark');
+    await target.emulateMedia({ colorScheme: 'light' });
+    // Chromium drops input to a cross-origin frame for a moment after its geometry changed (the screenshot re-lays the page out).
+    await target.waitForTimeout(800);
+    const b = await bar(target, cdp);
+    await target.mouse.click(b.stop.at.x, b.stop.at.y);
+    const end = await waitFor(async () => { const x = await bar(target, cdp); return x.card.shown && x; }, { timeoutMs: 3000, what: 'the stopped notice' });
+    assert.equal(end.card.outcome, 'stopped');
+    assert.doesNotMatch(end.status, /Retrying/);
+    assert.equal(end.input.shown, true);
+    await panel.waitForSelector('#log li.outcome[data-outcome="stopped"]');
+    assert.equal(await debuggerFree(env, targetUrl), true);
+    assert.equal(model.requests.length, 2, 'no try after Stop');
+  } finally {
+    await model.close();
+    await panel.close();
+    await target.close();
+  }
+});
+
 test('missing settings show the panel\'s own message on the page and keep the typed task; toggling off removes the bar, on brings it back', async () => {
   const s = await setup('missing', null);
   const { panel, target, cdp, targetUrl } = s;
