@@ -17,6 +17,7 @@ import { createProxiedRequest } from './host_proxy.js';
 import { createRelayFetch } from './relay_client.js';
 import { pageRelay } from './page_assistant_panel.js';
 import { retryText } from '../shared/ui.js';
+import { AGENT_NEEDS_CHROMIUM, features } from '../shared/browser.js';
 
 const $ = (id) => document.getElementById(id);
 const FIELDS = ['apiUrl', 'model', 'apiKey', 'rememberKey', 'maxSteps', 'temperature', 'requestTimeoutMs', 'retryBaseMs', 'retryMaxMs', 'coordinateMode', 'connection', 'compactAtTokens', 'keepScreenshots'];
@@ -657,7 +658,17 @@ async function checkWorkspace() {
 
 // ---- start-up ------------------------------------------------------------------
 
+/** Where the browser agent cannot run (Firefox: no chrome.debugger), says so instead of the agent's views. */
+function showNeedsChromium() {
+  $('needs-chromium').textContent = AGENT_NEEDS_CHROMIUM;
+  $('needs-chromium').hidden = false;
+  for (const id of ['chat-view', 'settings-view', 'page-assistant']) $(id).hidden = true;
+  for (const id of ['show-chat', 'show-settings']) $(id).disabled = true;
+  document.body.dataset.ready = 'true';
+}
+
 async function main() {
+  if (!features(chrome).agent) return showNeedsChromium();
   $('show-chat').addEventListener('click', () => show('chat'));
   $('show-settings').addEventListener('click', () => { show('settings'); checkWorkspace(); });
   $('workspace-refresh').addEventListener('click', checkWorkspace);
