@@ -5,7 +5,7 @@ HOST    := $(BIN)/gnosis-host
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 
-.PHONY: all build install setup test test-go test-unit test-lint lint-go lint-js test-e2e bench dist fuzz clean
+.PHONY: all build install setup test test-go test-unit test-lint lint-go lint-js test-e2e test-firefox bench dist fuzz clean
 
 all: build
 
@@ -20,7 +20,7 @@ build:
 install: build
 	./$(HOST) install --browsers all $(ARGS)
 
-# The tests need Debian's chromium, wine64, mingw, osslsigncode and the npm packages: setup installs
+# The tests need Debian's chromium and firefox-esr, wine64, mingw, osslsigncode and the npm packages: setup installs
 # whatever is missing (tests/setup.sh), so `make test` works on a fresh machine.
 setup:
 	./tests/setup.sh
@@ -52,13 +52,20 @@ test-unit:
 
 # eslint (eslint.config.js) over the extension and the end-to-end tests.
 lint-js:
-	npx eslint extension tests/e2e eslint.config.js
+	npx eslint extension tests/e2e tests/firefox eslint.config.js
 
 # Needs Chromium: without it the suite fails under CI and is skipped elsewhere (tests/prereq.sh).
 test-e2e: build
 	@./tests/prereq.sh chromium "$${GNOSIS_CHROMIUM:-/usr/bin/chromium}" "run tests/setup.sh, or make setup"; \
 	s=$$?; if [ $$s -eq 3 ]; then exit 0; elif [ $$s -ne 0 ]; then exit $$s; fi; \
 	node --test --test-concurrency=1 tests/e2e/
+
+# The chat bridge in headless Firefox ESR over WebDriver BiDi, through the real host (docs/firefox.md).
+# Needs firefox-esr, with the same prerequisite policy as Chromium.
+test-firefox: build
+	@./tests/prereq.sh firefox-esr "$${GNOSIS_FIREFOX:-/usr/bin/firefox-esr}" "run tests/setup.sh, or make setup"; \
+	s=$$?; if [ $$s -eq 3 ]; then exit 0; elif [ $$s -ne 0 ]; then exit $$s; fi; \
+	node --test --test-concurrency=1 tests/firefox/
 
 bench: build
 	$(GO) run ./tests/bench

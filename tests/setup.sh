@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what `make test` needs on a fresh Debian machine, and nothing that is already there:
-# Debian's chromium (end-to-end tests), wine64 and the mingw compiler (the Windows build under Wine),
+# Debian's chromium and firefox-esr (end-to-end tests), wine64 and the mingw compiler (the Windows build under Wine),
 # osslsigncode and openssl (signing test), unzip, the npm packages from the committed lock file, and
 # the Go modules. Safe to run again; `make test` runs it first.
 set -euo pipefail
@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 
 need=()
 command -v chromium >/dev/null || need+=(chromium)
+command -v firefox-esr >/dev/null || need+=(firefox-esr)
 command -v wine64 >/dev/null || [ -x /usr/lib/wine/wine64 ] || need+=(wine64)
 command -v x86_64-w64-mingw32-gcc >/dev/null || need+=(gcc-mingw-w64-x86-64-win32)
 command -v osslsigncode >/dev/null || need+=(osslsigncode)

@@ -1,0 +1,291 @@
+// Headless Firefox for end-to-end tests, driven over WebDriver BiDi (bidi.js):
+// Debian's firefox-esr (never a downloaded browser) in a fresh profile under a
+// temporary HOME, the extension installed from the source tree as a temporary
+// add-on, and the real gnosis-host registered where Firefox looks on Linux
+// (~/.mozilla/native-messaging-hosts) with the fake Munim as its provider.
+//
+//   const ff = await launchFirefox({ sites: [chat.origin], allow: ['computer.click'] });
+//   const chat = await ff.newTab(url);
+//   const options = await ff.openExtensionPage('bridge/options.html');
+//   ...
+//   await ff.close();
+//
+// How the pieces are reached (docs/firefox.md, "Testing"):
+// - Extension pages cannot be navigated to over BiDi. The profile pins the
+//   add-on's moz-extension UUID (extensions.webextensions.uuids), so a web page
+//   can open the extension's web-accessible page, whose realm then opens any
+//   extension page with tabs.create; those appear in browsingContext.getTree.
+// - Host permissions are optional in the manifest and granted per site by
+//   permissions.request from Start. Firefox needs a real user gesture for it
+//   (a trusted click, input.performActions) and shows a prompt that automation
+//   cannot answer; extensions.webextOptionalPermissionPrompts=false grants
+//   the request without the prompt, still only from a user gesture.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
+import { clearTimeout, setTimeout } from 'node:timers';
+import { Bidi } from './bidi.js';
+import { EXTENSION_DIR, HOST_NAME, fakeMunim, hostBinary, hostConfig, tempDir, testPolicy } from '../../e2e/lib/harness.js';
+import { serve } from '../../e2e/lib/server.js';
+
+/** The browser under test. */
+export const FIREFOX = process.env.GNOSIS_FIREFOX || '/usr/bin/firefox-esr';
+/** Fixed by browser_specific_settings.gecko.id in extension/manifest.json. */
+export const ADDON_ID = 'gnosis@gnosis.dev';
+/** The moz-extension UUID the test profile gives the add-on. */
+export const ADDON_UUID = '6f1d0c3a-8b2e-4f57-9a61-3c0e5d7b9f24';
+/** The extension's base URL in the test profile. */
+export const EXTENSION_URL = `moz-extension://${ADDON_UUID}/`;
+/** The extension page a web page may open (web_accessible_resources). */
+const WEB_ACCESSIBLE = 'agent/page_assistant_frame.html';
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** Polls fn until it returns a truthy value; returns it. */
+export async function waitFor(fn, { timeoutMs = 10_000, what = 'condition' } = {}) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(50);
+  }
+}
+
+/**
+ * Writes what Firefox needs to start the host: a wrapper script carrying the
+ * host's environment (Firefox starts the host with its own), and the manifest
+ * in <home>/.mozilla/native-messaging-hosts with allowed_extensions.
+ */
+export function registerHost(home, { hostPath, configPath, dir }) {
+  const wrapper = path.join(dir, 'gnosis-host-wrapper.sh');
+  const vars = { GNOSIS_CONFIG: configPath, XDG_CACHE_HOME: path.join(dir, 'cache'), XDG_STATE_HOME: path.join(dir, 'state') };
+  const exports = Object.entries(vars).map(([k, v]) => `export ${k}=${shellQuote(v)}`).join('\n');
+  fs.writeFileSync(wrapper, `#!/bin/sh\n${exports}\nexec ${shellQuote(hostPath)} "$@"\n`, { mode: 0o755 });
+  const manifestDir = path.join(home, '.mozilla', 'native-messaging-hosts');
+  fs.mkdirSync(manifestDir, { recursive: true });
+  fs.writeFileSync(path.join(manifestDir, `${HOST_NAME}.json`), JSON.stringify({
+    name: HOST_NAME, description: 'Gnosis host (Firefox end-to-end test)', path: wrapper, type: 'stdio',
+    allowed_extensions: [ADDON_ID],
+  }, null, 2));
+  return wrapper;
+}
+
+function shellQuote(s) {
+  return `'${String(s).replace(/'/g, `'\\''`)}'`;
+}
+
+/** The profile's preferences (user.js): quiet start-up, the pinned UUID, prompt-free optional permissions. */
+function writePrefs(profile) {
+  const prefs = {
+    'extensions.webextensions.uuids': JSON.stringify({ [ADDON_ID]: ADDON_UUID }),
+    'extensions.webextOptionalPermissionPrompts': false,
+    'browser.shell.checkDefaultBrowser': false,
+    'browser.startup.homepage_override.mstone': 'ignore',
+    'browser.startup.page': 0,
+    'datareporting.policy.dataSubmissionEnabled': false,
+    'toolkit.telemetry.reportingpolicy.firstRun': false,
+    'app.update.disabledForTesting': true,
+    'browser.aboutwelcome.enabled': false,
+    // Console messages of pages and of the extension go to stdout, which the
+    // harness keeps with stderr for failure messages.
+    'devtools.console.stdout.content': true,
+    'devtools.console.stdout.chrome': true,
+  };
+  const lines = Object.entries(prefs).map(([k, v]) => `user_pref(${JSON.stringify(k)}, ${JSON.stringify(v)});`);
+  fs.writeFileSync(path.join(profile, 'user.js'), lines.join('\n') + '\n');
+}
+
+/**
+ * Starts Firefox with the extension and the host.
+ * Options: sites (origins granted every `computer.*`), policy (a whole host
+ * policy), host (false: register none).
+ * Returns {bidi, newTab(url), openExtensionPage(path), page(context) helpers,
+ * calls(), waitForCalls(n), stderr(), close()}.
+ */
+export async function launchFirefox({ sites = [], policy, host = true } = {}) {
+  const dir = tempDir('gnosis-firefox-');
+  const home = path.join(dir, 'home');
+  const profile = path.join(dir, 'profile');
+  fs.mkdirSync(home);
+  fs.mkdirSync(profile);
+  writePrefs(profile);
+  const callLog = path.join(dir, 'fakemunim.jsonl');
+  if (host) {
+    const configPath = path.join(dir, 'config.json');
+    const config = hostConfig({ fakemunim: await fakeMunim(), log: callLog, policy: testPolicy({ policy, sites }) });
+    fs.writeFileSync(configPath, JSON.stringify(config, null, 2));
+    registerHost(home, { hostPath: hostBinary(), configPath, dir });
+  }
+
+  const proc = spawn(FIREFOX, ['--headless', '--no-remote', '--profile', profile, '--remote-debugging-port=0'], {
+    env: { ...process.env, HOME: home, MOZ_CRASHREPORTER_DISABLE: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  const exited = new Promise((resolve) => proc.once('exit', resolve));
+  proc.stdout.on('data', (d) => { stderr = (stderr + d).slice(-20_000); });
+  const wsURL = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`firefox did not start BiDi within 30 s:\n${stderr}`)), 30_000);
+    proc.stderr.on('data', (d) => {
+      stderr = (stderr + d).slice(-20_000);
+      const m = /WebDriver BiDi listening on (ws:\/\/\S+)/.exec(stderr);
+      if (m) { clearTimeout(timer); resolve(m[1]); }
+    });
+    proc.once('exit', (code) => { clearTimeout(timer); reject(new Error(`firefox exited (${code}):\n${stderr}`)); });
+  });
+  const bidi = await Bidi.connect(`${wsURL}/session`);
+  await bidi.send('session.new', { capabilities: { alwaysMatch: { acceptInsecureCerts: true } } });
+  const { extension } = await bidi.send('webExtension.install', { extensionData: { type: 'path', path: EXTENSION_DIR } });
+  if (extension !== ADDON_ID) throw new Error(`installed add-on ${extension}, want ${ADDON_ID}`);
+
+  // A web page to open the web-accessible extension page from.
+  const launcher = await serve({ routes: { '/': { body: '<!doctype html><title>launcher</title>' } } });
+  const contexts = async () => (await bidi.send('browsingContext.getTree', {})).contexts;
+  const [first] = await contexts();
+  let firstFree = true;
+
+  const ff = {
+    bidi,
+    dir,
+    home,
+    /** Opens url in a tab (the start-up tab first) and returns its page. */
+    async newTab(url) {
+      const context = firstFree ? first.context : (await bidi.send('browsingContext.create', { type: 'tab' })).context;
+      firstFree = false;
+      await bidi.send('browsingContext.navigate', { context, url, wait: 'complete' });
+      return page(bidi, context);
+    },
+    /**
+     * Opens an extension page (path relative to the extension, with query)
+     * the way the extension itself would, and returns its page.
+     */
+    async openExtensionPage(rel) {
+      const before = new Set((await contexts()).map((c) => c.context));
+      const { context } = await bidi.send('browsingContext.create', { type: 'tab' });
+      await bidi.send('browsingContext.navigate', { context, url: launcher.url('/'), wait: 'complete' });
+      const helper = page(bidi, context);
+      await helper.evaluate(`location.href = ${JSON.stringify(EXTENSION_URL + WEB_ACCESSIBLE)}`).catch(() => {});
+      await waitFor(async () => (await contexts()).find((c) => c.context === context)?.url.startsWith(EXTENSION_URL),
+        { what: 'the web-accessible extension page' });
+      await waitFor(() => helper.evaluate('typeof chrome?.tabs?.create === "function"'), { what: 'extension APIs' });
+      await helper.evaluate(`chrome.tabs.create({ url: chrome.runtime.getURL(${JSON.stringify(rel)}) }).then(() => true)`);
+      await bidi.send('browsingContext.close', { context });
+      const target = await waitFor(async () => (await contexts()).find((c) => !before.has(c.context) && c.url.startsWith(EXTENSION_URL + rel.split('?')[0])),
+        { what: rel });
+      const p = page(bidi, target.context);
+      await waitFor(() => p.evaluate('document.readyState === "complete"'), { what: `${rel} loaded` });
+      return p;
+    },
+    /**
+     * Grants host permissions (match patterns) as a person would: a trusted
+     * click (input.performActions) on a button of an extension page whose
+     * handler calls permissions.request. The profile turns the prompt off, so
+     * the request is granted at once. Firefox's match patterns carry no port:
+     * 'http://127.0.0.1/*' covers the test servers.
+     */
+    async grantOrigins(extensionPage, origins) {
+      await extensionPage.evaluate(`(() => {
+        const b = document.createElement('button');
+        b.id = 'gnosis-test-grant';
+        b.textContent = 'grant';
+        b.addEventListener('click', () => {
+          chrome.permissions.request({ origins: ${JSON.stringify(origins)} })
+            .then((ok) => { b.dataset.granted = String(ok); }, (err) => { b.dataset.granted = String(err); });
+        });
+        document.body.prepend(b);
+        return true;
+      })()`);
+      await extensionPage.click('#gnosis-test-grant');
+      const granted = await waitFor(() => extensionPage.evaluate("document.getElementById('gnosis-test-grant').dataset.granted"),
+        { what: 'permissions.request' });
+      await extensionPage.evaluate("document.getElementById('gnosis-test-grant').remove() ?? true");
+      if (granted !== 'true') throw new Error(`permissions.request(${origins}): ${granted}`);
+    },
+    /** The calls fake Munim received. */
+    calls() {
+      if (!fs.existsSync(callLog)) return [];
+      return fs.readFileSync(callLog, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
+    },
+    /** Waits until fake Munim has recorded at least n calls; returns them. */
+    waitForCalls(n, timeoutMs = 10_000) {
+      return waitFor(() => { const c = ff.calls(); return c.length >= n && c; }, { timeoutMs, what: `${n} provider calls` });
+    },
+    stderr: () => stderr,
+    async close() {
+      await bidi.send('browser.close', {}).catch(() => {});
+      bidi.close();
+      await launcher.close();
+      const timer = setTimeout(() => proc.kill('SIGKILL'), 5_000);
+      await exited;
+      clearTimeout(timer);
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+  return ff;
+}
+
+/**
+ * A browsing context's helpers: evaluate(expression) → its value (promises
+ * awaited), element(selector) → a shared reference, click(selector) → a
+ * trusted click (input.performActions), fill(selector, value), text(selector).
+ */
+export function page(bidi, context) {
+  const p = {
+    context,
+    /** Brings the tab to the front (background tabs' timers run at most once a second). */
+    activate: () => bidi.send('browsingContext.activate', { context }),
+    async evaluate(expression) {
+      const r = await bidi.send('script.evaluate', {
+        target: { context }, expression, awaitPromise: true, resultOwnership: 'none',
+        serializationOptions: { maxObjectDepth: 20 },
+      });
+      if (r.type === 'exception') throw new Error(`${expression.slice(0, 80)}: ${r.exceptionDetails.text}`);
+      return deserialize(r.result);
+    },
+    async click(selector) {
+      const r = await bidi.send('script.evaluate', {
+        target: { context }, awaitPromise: false,
+        expression: `(() => { const el = document.querySelector(${JSON.stringify(selector)}); el?.scrollIntoView({ block: 'center' }); return el; })()`,
+      });
+      if (r.result?.type !== 'node') throw new Error(`no element ${selector}`);
+      const origin = { type: 'element', element: { sharedId: r.result.sharedId } };
+      await bidi.send('input.performActions', {
+        context,
+        actions: [{ type: 'pointer', id: 'mouse', parameters: { pointerType: 'mouse' }, actions: [
+          { type: 'pointerMove', x: 0, y: 0, origin },
+          { type: 'pointerDown', button: 0 },
+          { type: 'pointerUp', button: 0 },
+        ] }],
+      });
+      await bidi.send('input.releaseActions', { context });
+    },
+    /** Sets a form control the way typing would end: value, then input and change events. */
+    fill(selector, value) {
+      return p.evaluate(`(() => {
+        const el = document.querySelector(${JSON.stringify(selector)});
+        if (el.type === 'checkbox') el.checked = ${JSON.stringify(Boolean(value))};
+        else el.value = ${JSON.stringify(String(value))};
+        el.dispatchEvent(new Event('input', { bubbles: true }));
+        el.dispatchEvent(new Event('change', { bubbles: true }));
+        return true;
+      })()`);
+    },
+    text(selector) {
+      return p.evaluate(`document.querySelector(${JSON.stringify(selector)})?.textContent ?? null`);
+    },
+  };
+  return p;
+}
+
+/** Turns a BiDi remote value into a plain JSON value. */
+function deserialize(v) {
+  switch (v?.type) {
+    case 'undefined': case 'null': return null;
+    case 'string': case 'number': case 'boolean': return v.value;
+    case 'array': return v.value.map(deserialize);
+    case 'object': return Object.fromEntries(v.value.map(([k, val]) => [typeof k === 'string' ? k : deserialize(k), deserialize(val)]));
+    default: return v;
+  }
+}
