@@ -1,9 +1,9 @@
 #!/bin/sh
 # Registers gnosis-host for the current user on Linux or macOS: copies the binary to
 # $XDG_DATA_HOME/gnosis (~/.local/share/gnosis) or ~/Library/Application Support/Gnosis, and writes
-# the host manifest into each browser's NativeMessagingHosts folder: those found on this machine
-# (profile present or program installed), or all of them with --all, or all of them if none is
-# found. It writes exactly what "gnosis-host install" writes; "gnosis-host uninstall" undoes both.
+# the host manifest into each browser's manifest folder (NativeMessagingHosts for the Chromium
+# family, ~/.mozilla/native-messaging-hosts for Firefox): those found on this machine (profile
+# present or program installed), or all of them with --all, or all of them if none is found. It writes exactly what "gnosis-host install" writes; "gnosis-host uninstall" undoes both.
 #
 #   install.sh [--all] [path/to/gnosis-host]
 #
@@ -31,20 +31,25 @@ if [ -z "$src" ] || [ ! -f "$src" ]; then
   exit 1
 fi
 
-# One line per browser: id | Linux folder under ~/.config | macOS folder under
-# ~/Library/Application Support | Linux commands | macOS application.
+# One line per browser: id | family | Linux data folder | macOS data folder | Linux commands |
+# macOS application | Linux manifest folder | macOS manifest folder. Linux folders are under
+# $XDG_CONFIG_HOME (~/.config), or under the home folder when they start with "~/"; macOS folders are
+# under ~/Library/Application Support. An empty manifest folder means the data folder's
+# NativeMessagingHosts. The family says which manifest the browser reads and which file shows it has
+# run: chromium (allowed_origins, "Local State") or firefox (allowed_extensions, profiles.ini).
 # Keep in step with host/register/browsers.go (tests/register_test.go compares the results).
-browsers='chrome|google-chrome|Google/Chrome|google-chrome google-chrome-stable|Google Chrome
-chrome-beta|google-chrome-beta|Google/Chrome Beta|google-chrome-beta|Google Chrome Beta
-chrome-dev|google-chrome-unstable|Google/Chrome Dev|google-chrome-unstable|Google Chrome Dev
-chrome-canary|google-chrome-canary|Google/Chrome Canary|google-chrome-canary|Google Chrome Canary
-chromium|chromium|Chromium|chromium chromium-browser|Chromium
-edge|microsoft-edge|Microsoft Edge|microsoft-edge microsoft-edge-stable|Microsoft Edge
-edge-beta|microsoft-edge-beta|Microsoft Edge Beta|microsoft-edge-beta|Microsoft Edge Beta
-edge-dev|microsoft-edge-dev|Microsoft Edge Dev|microsoft-edge-dev|Microsoft Edge Dev
-edge-canary||Microsoft Edge Canary||Microsoft Edge Canary
-brave|BraveSoftware/Brave-Browser|BraveSoftware/Brave-Browser|brave-browser brave|Brave Browser
-vivaldi|vivaldi|Vivaldi|vivaldi vivaldi-stable|Vivaldi'
+browsers='chrome|chromium|google-chrome|Google/Chrome|google-chrome google-chrome-stable|Google Chrome||
+chrome-beta|chromium|google-chrome-beta|Google/Chrome Beta|google-chrome-beta|Google Chrome Beta||
+chrome-dev|chromium|google-chrome-unstable|Google/Chrome Dev|google-chrome-unstable|Google Chrome Dev||
+chrome-canary|chromium|google-chrome-canary|Google/Chrome Canary|google-chrome-canary|Google Chrome Canary||
+chromium|chromium|chromium|Chromium|chromium chromium-browser|Chromium||
+edge|chromium|microsoft-edge|Microsoft Edge|microsoft-edge microsoft-edge-stable|Microsoft Edge||
+edge-beta|chromium|microsoft-edge-beta|Microsoft Edge Beta|microsoft-edge-beta|Microsoft Edge Beta||
+edge-dev|chromium|microsoft-edge-dev|Microsoft Edge Dev|microsoft-edge-dev|Microsoft Edge Dev||
+edge-canary|chromium||Microsoft Edge Canary||Microsoft Edge Canary||
+brave|chromium|BraveSoftware/Brave-Browser|BraveSoftware/Brave-Browser|brave-browser brave|Brave Browser||
+vivaldi|chromium|vivaldi|Vivaldi|vivaldi vivaldi-stable|Vivaldi||
+firefox|firefox|~/.mozilla/firefox|Firefox|firefox firefox-esr firefox-developer-edition firefox-nightly|Firefox|~/.mozilla/native-messaging-hosts|Mozilla/NativeMessagingHosts'
 
 case $(uname -s) in
   Darwin)
@@ -61,19 +66,38 @@ case $(uname -s) in
     base=$config ;;
 esac
 
+field() { printf '%s' "$1" | cut -d'|' -f"$2"; }
+
+# place FOLDER: a folder of the table as a full path on this system.
+place() {
+  case $1 in
+    "~/"*) printf '%s/%s' "$HOME" "${1#"~/"}" ;;
+    *) printf '%s/%s' "$base" "$1" ;;
+  esac
+}
+
 # folder ID-LINE: the browser's user data folder on this system, empty if it has none.
 folder() {
-  if [ $os = darwin ]; then printf '%s' "$1" | cut -d'|' -f3; else printf '%s' "$1" | cut -d'|' -f2; fi
+  if [ $os = darwin ]; then field "$1" 4; else field "$1" 3; fi
+}
+
+# hosts ID-LINE: the full path of the folder the browser reads host manifests from.
+hosts() {
+  if [ $os = darwin ]; then h=$(field "$1" 8); else h=$(field "$1" 7); fi
+  [ -n "$h" ] || h="$(folder "$1")/NativeMessagingHosts"
+  place "$h"
 }
 
 found() {
   dir=$(folder "$1")
   [ -n "$dir" ] || return 1
-  [ -f "$base/$dir/Local State" ] && return 0
+  marker="Local State"
+  [ "$(field "$1" 2)" = firefox ] && marker=profiles.ini
+  [ -f "$(place "$dir")/$marker" ] && return 0
   if [ $os = darwin ]; then
-    [ -d "/Applications/$(printf '%s' "$1" | cut -d'|' -f5).app" ] && return 0
+    [ -d "/Applications/$(field "$1" 6).app" ] && return 0
   else
-    for c in $(printf '%s' "$1" | cut -d'|' -f4); do
+    for c in $(field "$1" 5); do
       command -v "$c" >/dev/null 2>&1 && return 0
     done
   fi
@@ -106,15 +130,21 @@ if [ "$(cd "$(dirname "$src")" && pwd)/$(basename "$src")" != "$host" ]; then
 fi
 
 jpath=$(printf '%s' "$host" | sed -e 's/\\/\\\\/g' -e 's/"/\\"/g')
+# manifest FAMILY: the host manifest a browser of that family reads (manifests/com.gnosis.host*.json).
 manifest() {
+  if [ "$1" = firefox ]; then
+    field='allowed_extensions' entry='gnosis@gnosis.dev'
+  else
+    field='allowed_origins' entry='chrome-extension://mbegimjagonemgohdcndepbpfbmlmgdd/'
+  fi
   cat <<JSON
 {
   "name": "com.gnosis.host",
   "description": "Gnosis capability host",
   "path": "$jpath",
   "type": "stdio",
-  "allowed_origins": [
-    "chrome-extension://mbegimjagonemgohdcndepbpfbmlmgdd/"
+  "$field": [
+    "$entry"
   ]
 }
 JSON
@@ -122,15 +152,18 @@ JSON
 
 printf '%s\n' "$selected" | while IFS= read -r line; do
   id=${line%%|*}
-  dir="$base/$(folder "$line")/NativeMessagingHosts"
+  family=$(field "$line" 2)
+  dir=$(hosts "$line")
   mkdir -p "$dir"
-  manifest > "$dir/com.gnosis.host.json.new.$$"
+  manifest "$family" > "$dir/com.gnosis.host.json.new.$$"
   mv -f "$dir/com.gnosis.host.json.new.$$" "$dir/com.gnosis.host.json"
-  manifest | cmp -s - "$dir/com.gnosis.host.json" || { echo "read back $dir failed" >&2; exit 1; }
+  manifest "$family" | cmp -s - "$dir/com.gnosis.host.json" || { echo "read back $dir failed" >&2; exit 1; }
   printf '  %-14s wrote %s\n' "$id" "$dir/com.gnosis.host.json"
 done
 
 echo
 echo "Next: open chrome://extensions (edge://extensions, brave://extensions, ...), turn on"
-echo "Developer mode, click \"Load unpacked\" and pick the extension folder. If the host does not"
+echo "Developer mode, click \"Load unpacked\" and pick the extension folder; in Firefox open"
+echo "about:debugging#/runtime/this-firefox, click \"Load Temporary Add-on...\" and pick the Firefox"
+echo "package (gnosis-firefox.xpi) or the extension's manifest.json. If the host does not"
 echo "connect, run: \"$host\" doctor"

@@ -159,6 +159,71 @@ func TestRegisterLinuxInstallDoctorUninstall(t *testing.T) {
 	}
 }
 
+// TestRegisterFirefoxInstallDoctorUninstall: Firefox has run (its
+// profiles.ini exists); install registers the host for it alone, in
+// ~/.mozilla/native-messaging-hosts with allowed_extensions; doctor's
+// self-test starts the registered host as Firefox does (manifest path, then
+// our add-on id), which trusts the caller and reports fakemunim's
+// capabilities; uninstall leaves the home folder as it was.
+func TestRegisterFirefoxInstallDoctorUninstall(t *testing.T) {
+	h := newRegHome(t)
+	profiles := filepath.Join(h.home, ".mozilla", "firefox", "profiles.ini")
+	os.MkdirAll(filepath.Dir(profiles), 0o755)
+	if err := os.WriteFile(profiles, []byte("[General]\nStartWithLastProfile=1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	beforeAll := h.entries(t)
+	out, err := h.run(t, hostBin, "install", "--munim", fakemunimBin)
+	if err != nil {
+		t.Fatalf("install: %v\n%s", err, out)
+	}
+	mf := filepath.Join(h.home, ".mozilla", "native-messaging-hosts", "com.gnosis.host.json")
+	for _, want := range []string{"firefox", "wrote " + mf, "about:debugging"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("install output lacks %q:\n%s", want, out)
+		}
+	}
+	want := []string{
+		".config/gnosis/config.json",
+		".local/share/gnosis/gnosis-host",
+		".local/share/gnosis/install-record.json",
+		".mozilla/firefox/profiles.ini",
+		".mozilla/native-messaging-hosts/com.gnosis.host.json",
+	}
+	if d := cmp.Diff(want, h.files(t)); d != "" {
+		t.Errorf("files after install (-want +got):\n%s", d)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(mustRead(t, mf), &m); err != nil {
+		t.Fatal(err)
+	}
+	wantM := map[string]any{"name": "com.gnosis.host", "description": "Gnosis capability host",
+		"path": filepath.Join(h.data, "gnosis", "gnosis-host"), "type": "stdio", "allowed_extensions": []any{"gnosis@gnosis.dev"}}
+	if d := cmp.Diff(wantM, m); d != "" {
+		t.Errorf("Firefox manifest (-want +got):\n%s", d)
+	}
+
+	out, err = h.run(t, hostBin, "doctor")
+	if err != nil {
+		t.Fatalf("doctor on a fresh Firefox install: %v\n%s", err, out)
+	}
+	for _, want := range []string{"firefox", "1 allowed_extensions well-formed", "health ok, ", "All checks passed"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("doctor output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "health ok, 0 capabilities") {
+		t.Errorf("the host did not trust Firefox's launch of our add-on (no capabilities):\n%s", out)
+	}
+
+	if out, err := h.run(t, hostBin, "uninstall"); err != nil {
+		t.Fatalf("uninstall: %v\n%s", err, out)
+	}
+	if d := cmp.Diff(beforeAll, h.entries(t)); d != "" {
+		t.Errorf("files and folders after uninstall (-before +after):\n%s", d)
+	}
+}
+
 // TestRegisterDoctorExitsNonZeroOnMisregistration: a relative path in the
 // manifest makes doctor print the explanation and exit 1.
 func TestRegisterDoctorExitsNonZeroOnMisregistration(t *testing.T) {
@@ -190,7 +255,7 @@ func TestRegisterDryRunWritesNothing(t *testing.T) {
 	if got := h.files(t); len(got) != 0 {
 		t.Errorf("dry run wrote %v", got)
 	}
-	if strings.Count(out, "would write") != 10 || !strings.Contains(out, "would set provider munim = /opt/munim --stdio") {
+	if strings.Count(out, "would write") != 11 || !strings.Contains(out, "would set provider munim = /opt/munim --stdio") {
 		t.Errorf("dry run output:\n%s", out)
 	}
 }
@@ -222,8 +287,13 @@ func TestRegisterInstallShMatchesGoInstall(t *testing.T) {
 		return m
 	}
 	gotGo, gotSh := contents(goHome), contents(shHome)
-	if len(gotGo) != 11 {
-		t.Errorf("gnosis-host install wrote %d files, want 10 manifests and the binary", len(gotGo))
+	if len(gotGo) != 12 {
+		t.Errorf("gnosis-host install wrote %d files, want 11 manifests (10 Chromium, 1 Firefox) and the binary", len(gotGo))
+	}
+	if m := gotGo[".mozilla/native-messaging-hosts/com.gnosis.host.json"]; !strings.Contains(m, `"allowed_extensions": [
+    "gnosis@gnosis.dev"
+  ]`) {
+		t.Errorf("Firefox manifest from gnosis-host install:\n%s", m)
 	}
 	if d := cmp.Diff(gotGo, gotSh); d != "" {
 		t.Errorf("install.sh differs from gnosis-host install (-go +sh):\n%s", d)
@@ -266,11 +336,13 @@ func TestRegisterOneClick(t *testing.T) {
 	h := newRegHome(t)
 	h.haveRun(t, "BraveSoftware/Brave-Browser")
 	h.haveRun(t, "microsoft-edge")
+	os.MkdirAll(filepath.Join(h.home, ".mozilla", "firefox"), 0o755)
+	os.WriteFile(filepath.Join(h.home, ".mozilla", "firefox", "profiles.ini"), []byte("[General]\n"), 0o644)
 	out, err := h.run(t, hostBin)
 	if err != nil {
 		t.Fatalf("one click: %v\n%s", err, out)
 	}
-	for _, want := range []string{"brave", "edge", "Load unpacked"} {
+	for _, want := range []string{"brave", "edge", "firefox", "Load unpacked", "Load Temporary Add-on"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("one-click output lacks %q:\n%s", want, out)
 		}
@@ -282,6 +354,8 @@ func TestRegisterOneClick(t *testing.T) {
 		".config/microsoft-edge/NativeMessagingHosts/com.gnosis.host.json",
 		".local/share/gnosis/gnosis-host",
 		".local/share/gnosis/install-record.json",
+		".mozilla/firefox/profiles.ini",
+		".mozilla/native-messaging-hosts/com.gnosis.host.json",
 	}
 	if d := cmp.Diff(want, h.files(t)); d != "" {
 		t.Errorf("files after one click (-want +got):\n%s", d)
