@@ -25,6 +25,12 @@ const ui = {
 };
 
 const HINT = 'Type a task for this page and press Enter. The page cannot see what you type here.';
+/** Shown while a step has no reasoning to show yet. */
+const WAITING = 'The agent’s reasoning for this step shows here as it comes in.';
+/** The chip (shared/ui.css) each outcome's title wears: green for what worked, amber for a look, red for a failure. */
+const OUTCOME_CHIP = { finished: 'connected', call_user: 'info', stopped: 'degraded', step_limit: 'degraded', error: 'down' };
+/** The text's tone class (shared/ui.css) per what it says. */
+const TONE = { warning: 'tone-warn', error: 'tone-error', hint: 'muted' };
 
 let state = S.initialState();
 let draft = '';
@@ -59,17 +65,21 @@ function render() {
   ui.bar.dataset.covered = String(Boolean(guard));
   ui.bar.dataset.kind = v.card?.kind || '';
   ui.bar.dataset.outcome = v.card?.outcome || '';
-  ui.title.textContent = m === 'card' ? v.card.title : 'Gnosis';
+  ui.title.textContent = m === 'card' ? v.card.title : '';
+  ui.title.className = m === 'card' ? `title chip ${OUTCOME_CHIP[v.card.outcome] || ''}` : 'title';
   ui.status.textContent = v.status;
+  ui.status.className = v.retrying ? 'status chip degraded' : 'status';
   ui.stop.hidden = !v.showStop;
   ui.stop.disabled = v.stopDisabled;
   ui.dismiss.hidden = !(m === 'card' || m === 'message');
   let text = HINT;
-  if (m === 'running') text = v.summary;
+  if (m === 'running') text = v.summary || WAITING;
   else if (m === 'card') text = v.card.text;
   else if (m === 'message') text = v.message;
   ui.text.textContent = guard || text;
-  ui.text.dataset.tone = guard ? 'warning' : m === 'message' ? 'error' : m === 'idle' ? 'hint' : '';
+  const tone = guard ? 'warning' : m === 'message' ? 'error' : m === 'idle' || (m === 'running' && !v.summary) ? 'hint' : '';
+  ui.text.dataset.tone = tone;
+  ui.text.className = `text ${TONE[tone] || ''}`.trim();
 
   const wasHidden = ui.composer.hidden;
   ui.composer.hidden = !v.showInput;

@@ -110,7 +110,7 @@ async function bar(page, cdp) {
       input: { shown: shown(input), value: input.value, placeholder: input.placeholder, readOnly: input.readOnly, fontSize: cs.fontSize, color: cs.color, at: at(input) },
       go: { at: at(q('.go')), disabled: q('.go').disabled },
       status: q('.status').textContent,
-      summary: mode === 'running' ? q('.text').textContent : '',
+      summary: mode === 'running' && q('.text').dataset.tone !== 'hint' ? q('.text').textContent : '',
       stop: { shown: shown(q('.stop')), disabled: q('.stop').disabled, at: at(q('.stop')) },
       card: { shown: mode === 'card', kind: b.dataset.kind, outcome: b.dataset.outcome, text: `${q('.title').textContent}: ${q('.text').textContent}`, dismissAt: at(q('.dismiss')) },
       message: mode === 'message' ? q('.text').textContent : '',
@@ -188,7 +188,7 @@ test('a task typed in the page bar runs like the panel\'s: streamed step summary
     // Injected into the already open page, inside a closed shadow root the page's CSS and scripts cannot reach.
     const b0 = await waitFor(async () => { const b = await bar(target, cdp); return b?.visible && b; }, { what: 'the bar on the open page' });
     assert.equal(b0.shadowType, 'closed');
-    assert.equal(b0.input.fontSize, '14px');
+    assert.equal(b0.input.fontSize, '13px', 'the design system\'s type scale, not the page\'s 40px');
     assert.notEqual(b0.input.color, 'rgb(255, 0, 0)');
     assert.deepEqual(await target.evaluate(() => ({
       shadowRoot: document.querySelector('gnosis-page-assistant').shadowRoot,
@@ -520,10 +520,18 @@ test('a hostile page cannot read, rewrite, start or notice a task typed in the b
     assert.equal(await panel.textContent('#log li.user'), TASK, 'exactly the typed task');
     const running = await waitFor(async () => { const b = await bar(target, cdp); return b.mode === 'running' && /Step 1/.test(b.status) && b; }, { what: 'the run on the bar' });
     await shoot(target, 'running_light');
+    await target.emulateMedia({ colorScheme: 'dark' });
+    await target.waitForTimeout(300);
+    await shoot(target, 'running_dark');
+    await target.emulateMedia({ colorScheme: 'light' });
     release();
     const done = await waitFor(async () => { const b = await bar(target, cdp); return b.card.shown && b; }, { what: 'the result card' });
     assert.match(done.card.text, /Finished: Revenue grew in every region\./);
     await shoot(target, 'finished_light');
+    await target.emulateMedia({ colorScheme: 'dark' });
+    await target.waitForTimeout(300);
+    await shoot(target, 'finished_dark');
+    await target.emulateMedia({ colorScheme: 'light' });
     // Chromium drops input to a cross-origin frame for a moment after its geometry changed (the screenshot re-lays the page out).
     await target.waitForTimeout(800);
     await target.mouse.click(done.card.dismissAt.x, done.card.dismissAt.y);
