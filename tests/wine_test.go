@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -34,8 +35,10 @@ const (
 )
 
 // winKeys are the keys every Windows installer writes (Chrome's is also read
-// by Chrome's channels, Brave and Vivaldi; Edge's by its channels).
-var winKeys = []string{`HKCU\Software\Google\Chrome` + regSuffix, `HKCU\Software\Chromium` + regSuffix, `HKCU\Software\Microsoft\Edge` + regSuffix}
+// by Chrome's channels, Brave and Vivaldi; Edge's by its channels; the last
+// is Firefox's, which names Firefox's own manifest).
+var winKeys = []string{`HKCU\Software\Google\Chrome` + regSuffix, `HKCU\Software\Chromium` + regSuffix, `HKCU\Software\Microsoft\Edge` + regSuffix,
+	`HKCU\Software\Mozilla` + regSuffix}
 
 type wine struct {
 	loader, server string
@@ -203,9 +206,10 @@ func (w *wine) regValue(t *testing.T, key string) (string, bool) {
 // registration is what the browsers see: each key's value, and the manifest
 // they name (line endings normalised: cmd's echo writes CRLF).
 type registration struct {
-	Keys     map[string]string
-	Manifest string
-	ExeSame  bool
+	Keys            map[string]string
+	Manifest        string
+	FirefoxManifest string
+	ExeSame         bool
 }
 
 func (w *wine) registration(t *testing.T) registration {
@@ -219,6 +223,9 @@ func (w *wine) registration(t *testing.T) registration {
 	manifest := w.localAppData + `\Gnosis\com.gnosis.host.json`
 	if data, err := os.ReadFile(w.unix(manifest)); err == nil {
 		r.Manifest = strings.ReplaceAll(string(data), "\r\n", "\n")
+	}
+	if data, err := os.ReadFile(w.unix(w.localAppData + `\Gnosis\com.gnosis.host.firefox.json`)); err == nil {
+		r.FirefoxManifest = strings.ReplaceAll(string(data), "\r\n", "\n")
 	}
 	if data, err := os.ReadFile(w.unix(w.localAppData + `\Gnosis\gnosis-host.exe`)); err == nil {
 		r.ExeSame = bytes.Equal(data, w.exe)
@@ -241,16 +248,18 @@ func TestWine(t *testing.T) {
 	w := newWine(t)
 	exe := wineRelease + `\gnosis-host.exe`
 	manifest := w.localAppData + `\Gnosis\com.gnosis.host.json`
+	firefoxManifest := w.localAppData + `\Gnosis\com.gnosis.host.firefox.json`
 	installed := w.localAppData + `\Gnosis\gnosis-host.exe`
 	wantKeys := map[string]string{}
 	for _, k := range winKeys {
 		wantKeys[k] = manifest
 	}
+	wantKeys[`HKCU\Software\Mozilla`+regSuffix] = firefoxManifest
 	var goReg registration
 
 	ok := t.Run("InstallWritesKeysNamingTheCopiedExe", func(t *testing.T) {
 		// No browser is installed in the prefix: install registers for all,
-		// which on Windows is three keys.
+		// which on Windows is three Chromium keys and Firefox's.
 		out, err := w.cmd(t, exe, "install", "--munim", wineMunim)
 		if err != nil {
 			t.Fatalf("install: %v\n%s", err, out)
@@ -272,6 +281,15 @@ func TestWine(t *testing.T) {
 		want := []string{"com.gnosis.host", installed, "stdio", "chrome-extension://mbegimjagonemgohdcndepbpfbmlmgdd/"}
 		if d := cmp.Diff(want, append([]string{m.Name, m.Path, m.Type}, m.AllowedOrigins...)); d != "" {
 			t.Errorf("manifest (-want +got):\n%s", d)
+		}
+		var fm map[string]any
+		if err := json.Unmarshal([]byte(goReg.FirefoxManifest), &fm); err != nil {
+			t.Fatalf("Firefox manifest %s: %v\n%s", firefoxManifest, err, goReg.FirefoxManifest)
+		}
+		wantFM := map[string]any{"name": "com.gnosis.host", "description": "Gnosis capability host", "path": installed,
+			"type": "stdio", "allowed_extensions": []any{"gnosis@gnosis.dev"}}
+		if d := cmp.Diff(wantFM, fm); d != "" {
+			t.Errorf("Firefox manifest (-want +got):\n%s", d)
 		}
 		for _, absent := range []string{`HKLM\Software\Google\Chrome` + regSuffix, `HKCU\Software\BraveSoftware` + regSuffix} {
 			if _, ok := w.regValue(t, absent); ok {
@@ -336,9 +354,15 @@ func TestWine(t *testing.T) {
 	})
 
 	t.Run("DoctorPasses", func(t *testing.T) {
-		out, err := w.cmdEnv(t, []string{gcOften}, installed, "doctor", "--browsers", "chrome,edge,brave")
+		out, err := w.cmdEnv(t, []string{gcOften}, installed, "doctor", "--browsers", "chrome,edge,brave,firefox")
 		if err != nil {
 			t.Fatalf("doctor: %v\n%s", err, out)
+		}
+		// Firefox's row: its key names its manifest, and the self-test starts
+		// the .exe as Firefox does (manifest path, add-on id), which it trusts.
+		ffKey := `HKCU\Software\Mozilla` + regSuffix + " = " + firefoxManifest
+		if !strings.Contains(out, ffKey) || !regexp.MustCompile(`firefox\s+self-test\s+ok\s+health ok, [1-9]`).MatchString(out) {
+			t.Errorf("doctor's Firefox rows lack %q or a self-test with capabilities:\n%s", ffKey, out)
 		}
 		for _, want := range []string{"registry value  ok", "self-test", "health", "provider munim  ok", "Edge reads only the first key"} {
 			if !strings.Contains(out, want) {
@@ -406,8 +430,12 @@ func TestWine(t *testing.T) {
 	})
 
 	t.Run("OneClickRegistersAndWaitsForEnter", func(t *testing.T) {
-		// Double-clicked: no arguments. It registers, then waits for Enter
-		// (given here on stdin) so the console window stays readable.
+		// Double-clicked: no arguments. It registers for the browsers found,
+		// then waits for Enter (given here on stdin) so the console window
+		// stays readable. Firefox is found by the key its installer writes.
+		if out, err := w.cmd(t, "reg", "add", `HKCU\Software\Mozilla\Mozilla Firefox`, "/f"); err != nil {
+			t.Fatalf("reg add: %v\n%s", err, out)
+		}
 		out, err := w.cmdIn(t, nil, strings.NewReader("\r\n"), exe)
 		if err != nil {
 			t.Fatalf("one click: %v\n%s", err, out)

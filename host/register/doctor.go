@@ -145,7 +145,7 @@ type doctor struct {
 	DoctorOptions
 	checks  []Check
 	later   []Check         // rows about the registry, printed after "registered"
-	tested  map[string]bool // host binaries already self-tested
+	tested  map[string]bool // host binary and family already self-tested
 	skipped []string        // browsers neither installed nor registered
 	health  *Health         // the first self-test's health reply
 }
@@ -238,11 +238,14 @@ func (d *doctor) browser(b Browser, named bool) {
 	if !d.SelfTest {
 		return
 	}
-	if d.tested[bin] {
+	// A host is started once per family: Firefox launches it differently,
+	// and the host trusts each launch on its own terms.
+	key := bin + "\x00" + b.Family.ID
+	if d.tested[key] {
 		d.add(b.ID, "self-test", OK, "same host as above")
 		return
 	}
-	d.tested[bin] = true
+	d.tested[key] = true
 	h, err := SelfTest(bin, b.Family.LaunchArgs(e.GOOS, mpath), d.Timeout, d.settleTime())
 	switch {
 	case err != nil:

@@ -1,6 +1,7 @@
 @echo off
 rem Registers gnosis-host for the current user with Chrome (and its channels; Chromium, Brave and
-rem Vivaldi read Chrome's key too), Chromium and Edge (and its channels). Double-click it, or run it
+rem Vivaldi read Chrome's key too), Chromium, Edge (and its channels) and Firefox, which reads its own
+rem manifest (allowed_extensions instead of allowed_origins). Double-click it, or run it
 rem from a terminal, in the folder that holds gnosis-host.exe (the release zip's layout).
 rem It writes exactly what "gnosis-host.exe install" writes; no administrator rights needed.
 rem Errors are checked with "if errorlevel 1" after each command, which behaves the same on
@@ -20,6 +21,7 @@ if "%LOCALAPPDATA%"=="" (
 set "DEST=%LOCALAPPDATA%\Gnosis"
 set "HOST=%DEST%\gnosis-host.exe"
 set "MANIFEST=%DEST%\com.gnosis.host.json"
+set "FFMANIFEST=%DEST%\com.gnosis.host.firefox.json"
 set "JHOST=%HOST:\=\\%"
 
 echo Installing gnosis-host in %DEST%:
@@ -45,27 +47,45 @@ move /y "%MANIFEST%.new" "%MANIFEST%" >nul
 if errorlevel 1 goto fail
 echo   wrote %MANIFEST%
 
-call :register "Software\Google\Chrome" "Chrome and its channels; Chromium, Brave and Vivaldi read it too"
+> "%FFMANIFEST%.new" echo {
+>>"%FFMANIFEST%.new" echo   "name": "com.gnosis.host",
+>>"%FFMANIFEST%.new" echo   "description": "Gnosis capability host",
+>>"%FFMANIFEST%.new" echo   "path": "%JHOST%",
+>>"%FFMANIFEST%.new" echo   "type": "stdio",
+>>"%FFMANIFEST%.new" echo   "allowed_extensions": [
+>>"%FFMANIFEST%.new" echo     "gnosis@gnosis.dev"
+>>"%FFMANIFEST%.new" echo   ]
+>>"%FFMANIFEST%.new" echo }
 if errorlevel 1 goto fail
-call :register "Software\Chromium" "Chromium's own key; one of Edge's fallbacks"
+move /y "%FFMANIFEST%.new" "%FFMANIFEST%" >nul
 if errorlevel 1 goto fail
-call :register "Software\Microsoft\Edge" "Edge and its channels"
+echo   wrote %FFMANIFEST%
+
+call :register "Software\Google\Chrome" "%MANIFEST%" "Chrome and its channels; Chromium, Brave and Vivaldi read it too"
+if errorlevel 1 goto fail
+call :register "Software\Chromium" "%MANIFEST%" "Chromium's own key; one of Edge's fallbacks"
+if errorlevel 1 goto fail
+call :register "Software\Microsoft\Edge" "%MANIFEST%" "Edge and its channels"
+if errorlevel 1 goto fail
+call :register "Software\Mozilla" "%FFMANIFEST%" "Firefox"
 if errorlevel 1 goto fail
 
 echo.
 echo Next: open chrome://extensions (or edge://extensions), turn on Developer mode, click
-echo "Load unpacked" and pick the extension folder; the Gnosis options page should then say the
+echo "Load unpacked" and pick the extension folder; in Firefox open about:debugging, click "Load
+echo Temporary Add-on..." and pick gnosis-firefox.xpi. The Gnosis options page should then say the
 echo host is connected. If not, run: "%HOST%" doctor
 if /i not "%~1"=="/quiet" pause
 exit /b 0
 
 :register
+rem   :register KEY-UNDER-HKCU MANIFEST NOTE
 set "KEY=HKCU\%~1\NativeMessagingHosts\com.gnosis.host"
-reg add "%KEY%" /ve /t REG_SZ /d "%MANIFEST%" /f >nul
+reg add "%KEY%" /ve /t REG_SZ /d "%~2" /f >nul
 if errorlevel 1 exit /b 1
 reg query "%KEY%" /ve >nul 2>&1
 if errorlevel 1 exit /b 1
-echo   set %KEY% (%~2)
+echo   set %KEY% (%~3)
 exit /b 0
 
 :fail

@@ -1,12 +1,13 @@
 @echo off
 rem Removes what install.cmd (or "gnosis-host.exe install") wrote for the current user:
-rem the three registry keys, the manifest, the copied gnosis-host.exe and its folder.
+rem the four registry keys (Chrome, Chromium, Edge, Firefox), the two manifests, the copied
+rem gnosis-host.exe and its folder.
 rem   uninstall.cmd [/quiet]
 setlocal EnableExtensions DisableDelayedExpansion
 set "DEST=%LOCALAPPDATA%\Gnosis"
 echo Uninstalling gnosis-host from %DEST%:
-for %%K in ("Software\Google\Chrome" "Software\Chromium" "Software\Microsoft\Edge") do call :unregister "%%~K"
-for %%F in (com.gnosis.host.json gnosis-host.exe install-record.json) do (
+for %%K in ("Software\Google\Chrome" "Software\Chromium" "Software\Microsoft\Edge" "Software\Mozilla") do call :unregister "%%~K"
+for %%F in (com.gnosis.host.json com.gnosis.host.firefox.json gnosis-host.exe install-record.json) do (
   if exist "%DEST%\%%F" (
     del /f /q "%DEST%\%%F"
     echo   removed %DEST%\%%F
