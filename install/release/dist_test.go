@@ -130,6 +130,16 @@ func TestDistPacksSignsAndServesBinaries(t *testing.T) {
 			t.Errorf("zip holds files it should not: %v", bad)
 		}
 	}
+	// The Firefox package carries the binaries the options page hands out.
+	xpi := zipEntries(t, filepath.Join(out, FirefoxPackage))
+	for _, name := range []string{"manifest.json", "hostbin/gnosis-host-linux-amd64", "hostbin/gnosis-host-windows-amd64.exe"} {
+		if _, ok := xpi[name]; !ok {
+			t.Errorf("%s lacks %s", FirefoxPackage, name)
+		}
+	}
+	if _, ok := win["gnosis-windows-amd64/manifests/com.gnosis.host.firefox.json"]; !ok {
+		t.Error("windows zip lacks the Firefox manifest template")
+	}
 	if _, ok := linux["gnosis-linux-amd64/install.cmd"]; ok {
 		t.Error("linux zip holds the Windows scripts")
 	}

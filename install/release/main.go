@@ -2,7 +2,9 @@
 // packed with the installer scripts, the extension and the docs into
 // dist/gnosis-<os>-<arch>.zip, and the same binaries copied into
 // extension/hostbin/gnosis-host-<goos>-<goarch>[.exe], where the extension's
-// options page hands the right one to the user (chrome.downloads).
+// options page hands the right one to the user (chrome.downloads). The
+// extension is also packed for Firefox as dist/gnosis-firefox.xpi, with the
+// manifest adjusted for it (firefox.go).
 //
 // Windows binaries are signed with osslsigncode when a certificate is given
 // (unsigned native hosts get quarantined by antivirus):
@@ -90,6 +92,11 @@ func run(version, out, hostbin string, targets []string) error {
 		}
 		fmt.Printf("packed   %s\n", zipPath)
 	}
+	xpi := filepath.Join(out, FirefoxPackage)
+	if err := packFirefox(xpi, hostbin); err != nil {
+		return fmt.Errorf("pack %s: %w", xpi, err)
+	}
+	fmt.Printf("packed   %s\n", xpi)
 	return nil
 }
 
@@ -166,7 +173,9 @@ func pack(zipPath, name, goos, bin string) error {
 		return err
 	}
 	files := [][2]string{{bin, filepath.Base(bin)}, {"README.md", "README.md"}, {"docs/install.md", "docs/install.md"},
-		{"docs/protocol.md", "docs/protocol.md"}, {"manifests/com.gnosis.host.json", "manifests/com.gnosis.host.json"}}
+		{"docs/protocol.md", "docs/protocol.md"}, {"docs/firefox.md", "docs/firefox.md"},
+		{"manifests/com.gnosis.host.json", "manifests/com.gnosis.host.json"},
+		{"manifests/com.gnosis.host.firefox.json", "manifests/com.gnosis.host.firefox.json"}}
 	if goos == "windows" {
 		files = append(files, [2]string{"install/windows/install.cmd", "install.cmd"},
 			[2]string{"install/windows/uninstall.cmd", "uninstall.cmd"}, [2]string{"install/windows/install.ps1", "install.ps1"})
