@@ -197,7 +197,9 @@ export function seedPreferences(userDataDir, { grantOrigins = [], downloadDir, e
  *   allowedOrigins  the manifest's allowed_origins (default: our extension)
  *   downloadDir   seed a download directory (and default download behaviour)
  *   prefs         extra Preferences to merge
- *   extensionDir  load the extension from here (e.g. a copy with extra files; see copyExtension)
+ *   extensionDir  load the extension from here (e.g. a copy with extra files; see copyExtension);
+ *                 default $GNOSIS_E2E_EXTENSION (another build of the extension, e.g. an older
+ *                 commit's, to see a test fail on it), else extension/
  *
  * Returns an Env: {context, userDataDir, dir, callLog, configPath, worker(),
  * evalInWorker(fn, arg), openOptions(query), newPage(url), calls(),
@@ -230,8 +232,8 @@ export async function launch(opts = {}) {
     headless: true,
     ignoreDefaultArgs: ['--disable-extensions'],
     args: [
-      `--disable-extensions-except=${opts.extensionDir || EXTENSION_DIR}`,
-      `--load-extension=${opts.extensionDir || EXTENSION_DIR}`,
+      `--disable-extensions-except=${opts.extensionDir || process.env.GNOSIS_E2E_EXTENSION || EXTENSION_DIR}`,
+      `--load-extension=${opts.extensionDir || process.env.GNOSIS_E2E_EXTENSION || EXTENSION_DIR}`,
       '--no-sandbox', '--disable-gpu', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--no-first-run',
       '--silent-debugger-extension-api',
