@@ -40,6 +40,8 @@ echo "$line"
 # What was skipped for a missing prerequisite, and its fix (internal/prereq's message).
 grep -hE ' is missing: ' "$log" | sed -E 's/^\s*([a-z_]+\.go:[0-9]+: |skipped: )?//' | sort -u | sed 's/^/         skipped: /'
 if [ "$status" -ne 0 ]; then
+  # The failures themselves (go test's --- FAIL and FAIL lines, node's "not ok"), then the tail.
+  grep -nE -- '^\s*--- FAIL|^FAIL|^\s*not ok ' "$log" | head -n 40
   echo "---- last 60 lines of $log ----"
   tail -n 60 "$log"
   echo "----"
