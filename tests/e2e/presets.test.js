@@ -98,6 +98,13 @@ describe('a preset that no longer matches', () => {
     await waitFor(async () => /preset no longer matches this page: pick the elements/.test(await options.locator('#form-error').textContent()), { what: 'the reason under Start' });
     assert.match(await chat.locator('gnosis-notice [role=alert]').textContent(), /preset no longer matches this page/);
     await env.screenshot(options.locator('#page'), 'options_preset_mismatch');
+
+    // The fields stay editable: pointing Inject into at the new input clears the state.
+    const inject = options.getByLabel('Inject into', { exact: true });
+    await inject.fill('.composer-input-v2');
+    await inject.dispatchEvent('change');
+    await waitFor(async () => (await options.locator('#preset-state').textContent()) === 'preset: ChatGPT (edited)', { what: 'edited preset' });
+    await waitFor(async () => /✓ matches 1 element/.test(await options.locator('#destination-match').textContent()), { what: 'the new input matches' });
     await options.close();
     await chat.close();
   });
