@@ -6,6 +6,7 @@
 // only calls chrome.tabs (to know the current page) and chrome.permissions
 // (requested from the click that needs it).
 import { eligibleOrigin, permissionPattern, pickTab } from './selector.js';
+import { features } from '../shared/browser.js';
 import { DECISIONS, DECISION_LABELS, badgesFor, initialChoices, setAll, summarize, titleOf } from './grants.js';
 import { hostView, progressText, providerLine } from '../shared/ui.js';
 import { PRESET_MISMATCH, editedFromPreset, presetById, presetSettings } from './presets.js';
@@ -168,7 +169,7 @@ async function loadOrigin(origin, tab) {
   for (const el of document.querySelectorAll('#settings input, #settings button')) el.disabled = !eligible;
   clearGrants(eligible ? 'Asking the host what this site may run…' : '');
   if (!eligible) return;
-  state.granted = await chrome.permissions.contains({ origins: [permissionPattern(origin)] });
+  state.granted = await chrome.permissions.contains({ origins: [permissionPattern(origin, { portless: features().firefox })] });
   const r = await send('bridge.getSite', { origin });
   if (!r.ok) {
     setError(r.error);
@@ -397,7 +398,7 @@ function labelOf(field) {
 /** Asks for access to the origin, from the click that needs it (contains first). */
 function ensureAccess() {
   if (state.granted) return Promise.resolve(true);
-  return chrome.permissions.request({ origins: [permissionPattern(state.origin)] }).then((ok) => {
+  return chrome.permissions.request({ origins: [permissionPattern(state.origin, { portless: features().firefox })] }).then((ok) => {
     state.granted = ok;
     return ok;
   }, () => false);

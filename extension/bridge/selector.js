@@ -17,9 +17,17 @@ export function eligibleOrigin(url) {
   return u.protocol === 'http:' || u.protocol === 'https:' ? u.origin : null;
 }
 
-/** The optional host permission pattern that covers one origin. */
-export function permissionPattern(origin) {
-  return `${origin}/*`;
+/**
+ * The optional host permission pattern that covers one origin. Firefox's
+ * match patterns cannot name a port (`http://host:3000/*` never matches), so
+ * there the pattern covers every port of the host.
+ * @param {string} origin
+ * @param {{portless?: boolean}} [opts] portless: leave the port out (Firefox)
+ */
+export function permissionPattern(origin, { portless = false } = {}) {
+  if (!portless) return `${origin}/*`;
+  const u = new URL(origin);
+  return `${u.protocol}//${u.hostname}/*`;
 }
 
 /** The chrome.storage key of an origin's settings. */

@@ -9,7 +9,8 @@
 import { host } from '../shared/host.js';
 import { TransportCode, makeTransportError } from '../shared/native_client.js';
 import { parseToolCall } from './parser.js';
-import { eligibleOrigin, originOfKey, siteKey, toCss } from './selector.js';
+import { eligibleOrigin, originOfKey, permissionPattern, siteKey, toCss } from './selector.js';
+import { features } from '../shared/browser.js';
 import { buildCapabilityPrompt } from './capability_prompt.js';
 import { admitCall, admitMessage, freshSafety, humanMessage } from './guard.js';
 import { PRESET_MISMATCH, detectSelectors, matchPreset, presetById } from './presets.js';
@@ -19,6 +20,10 @@ import { defaultSettings, normalizeSettings } from './settings.js';
 import { hostBinaryFor, installAdvice } from './platform.js';
 import { checkGrants, providerCapabilities } from './grants.js';
 import { APPROVAL_BADGE, APPROVAL_WINDOW, PendingApprovals } from './approval.js';
+
+
+/** The host permission pattern of an origin in this browser. */
+const sitePattern = (origin) => permissionPattern(origin, { portless: features().firefox });
 
 /** How long one execute may take before the worker gives up (the host has its own per-provider timeout). */
 const EXECUTE_TIMEOUT_MS = 150_000;
@@ -160,7 +165,7 @@ async function start(origin, grants, tabId) {
   const settings = await loadSettings(origin);
   const { errors } = normalizeSettings(settings, { requireSelectors: true });
   if (Object.keys(errors).length) return { ok: false, errors };
-  if (!(await chrome.permissions.contains({ origins: [`${origin}/*`] }))) {
+  if (!(await chrome.permissions.contains({ origins: [sitePattern(origin)] }))) {
     return { ok: false, error: `no access to ${origin}: allow it when Start asks` };
   }
   if (grants !== undefined) {
@@ -413,7 +418,7 @@ async function capabilityPrompt(origin) {
 async function detectPreset(tabId, origin) {
   const selectors = detectSelectors();
   let counts = {};
-  if (await chrome.permissions.contains({ origins: [`${origin}/*`] })) {
+  if (await chrome.permissions.contains({ origins: [sitePattern(origin)] })) {
     await ensureContent(tabId);
     const reply = await chrome.tabs.sendMessage(tabId, { type: 'bridge.check', selectors: Object.fromEntries(selectors.map((css, i) => [`d${i}`, css])) });
     counts = reply?.results || {};
@@ -516,7 +521,7 @@ export const handlers = {
     from: 'extension',
     async run({ tabId, origin, selectors }) {
       await tabForOrigin(tabId, origin);
-      if (!(await chrome.permissions.contains({ origins: [`${origin}/*`] }))) return { ok: false, error: 'no access to the page yet' };
+      if (!(await chrome.permissions.contains({ origins: [sitePattern(origin)] }))) return { ok: false, error: 'no access to the page yet' };
       await ensureContent(tabId);
       const css = {};
       for (const [k, v] of Object.entries(selectors || {})) css[k] = toCss(v);

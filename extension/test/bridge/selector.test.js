@@ -39,6 +39,10 @@ test('storage keys round-trip an origin', () => {
   assert.equal(originOfKey(siteKey('https://a.b')), 'https://a.b');
   assert.equal(originOfKey('armed:https://a.b'), null);
   assert.equal(permissionPattern('http://127.0.0.1:9'), 'http://127.0.0.1:9/*');
+  // Firefox's match patterns cannot name a port: the pattern covers the host.
+  assert.equal(permissionPattern('http://127.0.0.1:9', { portless: true }), 'http://127.0.0.1/*');
+  assert.equal(permissionPattern('http://[::1]:3000', { portless: true }), 'http://[::1]/*');
+  assert.equal(permissionPattern('https://chat.example.com', { portless: true }), 'https://chat.example.com/*');
 });
 
 test('pickTab takes the most recently used eligible tab, optionally of one origin', () => {
