@@ -27,18 +27,37 @@ const ADVICE = {
   TIMEOUT: 'The host did not answer in time. The capability may still be running; check `gnosis-host doctor` and the host log.',
 };
 
+// Firefox gives one message for a missing manifest and for a manifest whose
+// allowed_extensions lacks this add-on, so its advice covers both.
+const FIREFOX_ADVICE = {
+  HOST_NOT_FOUND: 'The Gnosis host is not installed for Firefox, or its manifest does not list this add-on in allowed_extensions. Use "Install the host" on the options page (one click), or run `gnosis-host install`.',
+  HOST_FORBIDDEN: "The host's manifest does not list this add-on's id in allowed_extensions. Run `gnosis-host install` again.",
+};
+
+// The browsers' disconnect messages, Chrome's first, then Firefox's
+// (NativeMessaging.sys.mjs; older Firefox had its own "permission" message).
+const MESSAGES = [
+  { pattern: /not found/i, code: TransportCode.HOST_NOT_FOUND },
+  { pattern: /forbidden/i, code: TransportCode.HOST_FORBIDDEN },
+  { pattern: /has exited/i, code: TransportCode.HOST_EXITED },
+  { pattern: /^No such native application\b/i, code: TransportCode.HOST_NOT_FOUND, firefox: true },
+  { pattern: /does not have permission to use native application/i, code: TransportCode.HOST_FORBIDDEN, firefox: true },
+];
+
 /**
  * Maps the browser's port error message to a transport code and advice.
- * @param {string|undefined} message chrome.runtime.lastError.message on disconnect
+ * Chrome reports a disconnect in chrome.runtime.lastError, Firefox in the
+ * port's error; neither means the host ran and exited cleanly (Firefox then
+ * gives no error at all).
+ * @param {string|undefined} message the disconnect's error message
  * @returns {{code: string, message: string, advice: string}}
  */
 export function transportError(message) {
   const text = String(message || 'Native host has exited.');
-  let code = TransportCode.HOST_ERROR;
-  if (/not found/i.test(text)) code = TransportCode.HOST_NOT_FOUND;
-  else if (/forbidden/i.test(text)) code = TransportCode.HOST_FORBIDDEN;
-  else if (/has exited/i.test(text)) code = TransportCode.HOST_EXITED;
-  return { code, message: text, advice: ADVICE[code] };
+  const known = MESSAGES.find((m) => m.pattern.test(text));
+  const code = known?.code ?? TransportCode.HOST_ERROR;
+  const advice = (known?.firefox && FIREFOX_ADVICE[code]) || ADVICE[code];
+  return { code, message: text, advice };
 }
 
 /** Makes the Error a request rejects with: .code and .advice set. */
@@ -67,7 +86,8 @@ export class NativeClient {
    * @param {boolean} [options.autoReconnect=true] reconnect after a disconnect
    * @param {boolean} [options.probe=true] send `health` after each connect
    * @param {() => string|undefined} [options.lastError] reads the browser's
-   *   error for a disconnect (default: chrome.runtime.lastError?.message)
+   *   error for a disconnect when the port's own error (Firefox's port.error)
+   *   is not set (default: chrome.runtime.lastError?.message)
    * @param {object} [options.timers] {setTimeout, clearTimeout} (tests)
    */
   constructor(connect, options = {}) {
@@ -211,7 +231,7 @@ export class NativeClient {
       this._onMessage(msg);
     });
     port.onDisconnect.addListener(() => {
-      const message = this._lastError();
+      const message = port.error?.message || this._lastError();
       if (this._port !== port) return;
       this._onDisconnect(message);
     });

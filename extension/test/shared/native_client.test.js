@@ -17,7 +17,10 @@ function fakePort() {
     onMessage: { addListener: (f) => port.msgListeners.push(f) },
     onDisconnect: { addListener: (f) => port.discListeners.push(f) },
     reply(m) { for (const f of port.msgListeners) f(m); },
-    drop() { port.disconnected = true; for (const f of port.discListeners) f(port); },
+    error: null,
+    // drop disconnects from the browser's side; error is what Firefox puts in
+    // port.error (Chrome leaves it unset and fills runtime.lastError).
+    drop(error = null) { port.disconnected = true; port.error = error; for (const f of port.discListeners) f(port); },
   };
   return port;
 }
@@ -133,6 +136,11 @@ test("the browser's disconnect messages become codes with advice", () => {
     ['Native host has exited.', 'HOST_EXITED', /gnosis-host doctor/],
     ['Error when communicating with the native messaging host.', 'HOST_ERROR', /doctor/],
     [undefined, 'HOST_EXITED', /doctor/],
+    // Firefox (NativeMessaging.sys.mjs): one message for a missing manifest
+    // and for one that does not list the add-on.
+    ['No such native application com.gnosis.host', 'HOST_NOT_FOUND', /allowed_extensions.*gnosis-host install/],
+    ['This extension does not have permission to use native application com.gnosis.host', 'HOST_FORBIDDEN', /allowed_extensions/],
+    ['An unexpected error occurred', 'HOST_ERROR', /doctor/],
   ];
   for (const [message, code, advice] of table) {
     const got = transportError(message);
@@ -203,4 +211,31 @@ test('close fails pending requests and stops reconnecting', async () => {
   await assert.rejects(p, { code: 'HOST_EXITED' });
   assert.deepEqual(timers.pending(), []);
   assert.equal(client.status().state, 'idle');
+});
+
+test("with no host registered, Chrome's lastError and Firefox's port.error both give HOST_NOT_FOUND", async () => {
+  const browsers = [
+    { name: 'chrome', lastError: 'Specified native messaging host not found.', portError: null, advice: /gnosis-host install/ },
+    { name: 'firefox', lastError: undefined, portError: new Error('No such native application com.gnosis.host'), advice: /allowed_extensions/ },
+  ];
+  for (const b of browsers) {
+    const { client, ports, setLastError } = setup({ autoReconnect: false });
+    const p = client.request('health');
+    setLastError(b.lastError);
+    ports[0].drop(b.portError);
+    await assert.rejects(p, (err) => err.code === 'HOST_NOT_FOUND' && b.advice.test(err.advice), b.name);
+    assert.equal(client.status().error.code, 'HOST_NOT_FOUND', b.name);
+  }
+});
+
+test("Firefox's port.error wins over a stale lastError, and a clean exit (no error) is HOST_EXITED", async () => {
+  const { client, ports, setLastError } = setup({ autoReconnect: false });
+  setLastError('Native host has exited.');
+  const first = client.request('health');
+  ports[0].drop(new Error('No such native application com.gnosis.host'));
+  await assert.rejects(first, { code: 'HOST_NOT_FOUND' });
+  setLastError(undefined);
+  const second = client.request('health');
+  ports[1].drop(null);
+  await assert.rejects(second, { code: 'HOST_EXITED' });
 });
