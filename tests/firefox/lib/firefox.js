@@ -178,31 +178,6 @@ export async function launchFirefox({ sites = [], policy, host = true } = {}) {
       await waitFor(() => p.evaluate('document.readyState === "complete"'), { what: `${rel} loaded` });
       return p;
     },
-    /**
-     * Grants host permissions (match patterns) as a person would: a trusted
-     * click (input.performActions) on a button of an extension page whose
-     * handler calls permissions.request. The profile turns the prompt off, so
-     * the request is granted at once. Firefox's match patterns carry no port:
-     * 'http://127.0.0.1/*' covers the test servers.
-     */
-    async grantOrigins(extensionPage, origins) {
-      await extensionPage.evaluate(`(() => {
-        const b = document.createElement('button');
-        b.id = 'gnosis-test-grant';
-        b.textContent = 'grant';
-        b.addEventListener('click', () => {
-          chrome.permissions.request({ origins: ${JSON.stringify(origins)} })
-            .then((ok) => { b.dataset.granted = String(ok); }, (err) => { b.dataset.granted = String(err); });
-        });
-        document.body.prepend(b);
-        return true;
-      })()`);
-      await extensionPage.click('#gnosis-test-grant');
-      const granted = await waitFor(() => extensionPage.evaluate("document.getElementById('gnosis-test-grant').dataset.granted"),
-        { what: 'permissions.request' });
-      await extensionPage.evaluate("document.getElementById('gnosis-test-grant').remove() ?? true");
-      if (granted !== 'true') throw new Error(`permissions.request(${origins}): ${granted}`);
-    },
     /** The calls fake Munim received. */
     calls() {
       if (!fs.existsSync(callLog)) return [];
