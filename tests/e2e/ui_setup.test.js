@@ -10,31 +10,20 @@ import https from 'node:https';
 import net from 'node:net';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { EXTENSION_DIR, copyExtension, launch, tempDir, waitFor } from './lib/harness.js';
+import { launch, tempDir, waitFor } from './lib/harness.js';
 import { startModelServer } from './lib/model_server.js';
 import { serve } from './lib/server.js';
 import { openPanelAndTarget, storeSettings } from './lib/agent_fixture.js';
 
 let env;
 let site;
-let extensionDir = null;
 before(async () => {
-  // Test connection names network failures from chrome.webRequest's net::ERR_… (the manifest's
-  // "webRequest" permission); a copy with it is used while the shipped manifest lacks it.
-  const manifest = JSON.parse(fs.readFileSync(path.join(EXTENSION_DIR, 'manifest.json'), 'utf8'));
-  if (!manifest.permissions.includes('webRequest')) {
-    extensionDir = copyExtension();
-    const m = JSON.parse(fs.readFileSync(path.join(extensionDir, 'manifest.json'), 'utf8'));
-    m.permissions.push('webRequest');
-    fs.writeFileSync(path.join(extensionDir, 'manifest.json'), JSON.stringify(m, null, 2));
-  }
   site = await serve();
-  env = await launch({ host: false, grantOrigins: ['http://127.0.0.1/*', 'https://127.0.0.1/*', 'https://*/*'], ...(extensionDir ? { extensionDir } : {}) });
+  env = await launch({ host: false, grantOrigins: ['http://127.0.0.1/*', 'https://127.0.0.1/*', 'https://*/*'] });
 });
 after(async () => {
   await env?.close();
   await site?.close();
-  if (extensionDir) fs.rmSync(path.dirname(extensionDir), { recursive: true, force: true });
 });
 
 const fast = { maxSteps: 5, temperature: 0, requestTimeoutMs: 5000, retryBaseMs: 20, retryMaxMs: 40, coordinateMode: 'normalized', connection: 'direct', compactAtTokens: 32000, keepScreenshots: 20, rememberKey: false };
