@@ -2,6 +2,7 @@ package main
 
 import (
 	"archive/zip"
+	"fmt"
 	"io"
 	"os"
 	"os/exec"
@@ -9,21 +10,56 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
+	"github.com/gnosis/gnosis/internal/prereq"
 	"github.com/google/go-cmp/cmp"
 )
 
-func need(t *testing.T, tool string) string {
-	t.Helper()
-	p, err := exec.LookPath(tool)
-	if err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatalf("%s not installed", tool)
-		}
-		t.Skipf("%s not installed", tool)
+// testVersion is stamped into every test build, so the tests share them.
+const testVersion = "v-test-1"
+
+// buildCache builds each target once per test binary and hands out copies
+// (a copy, because signing rewrites the binary in place).
+type buildCache struct {
+	dir    string
+	mu     sync.Mutex
+	builds map[string]*cachedBuild
+}
+
+type cachedBuild struct {
+	once sync.Once
+	path string
+	err  error
+}
+
+func (c *buildCache) build(goos, goarch, version, bin string) error {
+	key := goos + "-" + goarch + "-" + version
+	c.mu.Lock()
+	b, ok := c.builds[key]
+	if !ok {
+		b = &cachedBuild{path: filepath.Join(c.dir, key, filepath.Base(bin))}
+		c.builds[key] = b
 	}
-	return p
+	c.mu.Unlock()
+	b.once.Do(func() { b.err = build(goos, goarch, version, b.path) })
+	if b.err != nil {
+		return b.err
+	}
+	return copyFile(b.path, bin, 0o755)
+}
+
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "gnosis-release-test-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	buildHost = (&buildCache{dir: dir, builds: map[string]*cachedBuild{}}).build
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
 }
 
 // zipEntries lists a zip's files with their modes.
@@ -73,8 +109,8 @@ func extract(t *testing.T, zipName, entry, dst string) {
 // does, with a throwaway self-signed certificate, and checks the zips, the
 // extension's hostbin copies and the Windows signature.
 func TestDistPacksSignsAndServesBinaries(t *testing.T) {
-	osslsigncode := need(t, "osslsigncode")
-	openssl := need(t, "openssl")
+	osslsigncode := prereq.Command(t, prereq.Setup, "osslsigncode")
+	openssl := prereq.Command(t, prereq.Setup, "openssl")
 	tmp := t.TempDir()
 	cert, key := filepath.Join(tmp, "cert.pem"), filepath.Join(tmp, "key.pem")
 	if out, err := exec.Command(openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2",
@@ -85,7 +121,7 @@ func TestDistPacksSignsAndServesBinaries(t *testing.T) {
 	t.Setenv("SIGN_KEY", key)
 	out, hostbin := filepath.Join(tmp, "dist"), filepath.Join(tmp, "hostbin")
 	t.Chdir("../..")
-	if err := run("v-test-1", out, hostbin, []string{"windows/amd64", "linux/amd64"}); err != nil {
+	if err := run(testVersion, out, hostbin, []string{"windows/amd64", "linux/amd64"}); err != nil {
 		t.Fatal(err)
 	}
 
@@ -147,7 +183,7 @@ func TestDistPacksSignsAndServesBinaries(t *testing.T) {
 	// The Linux binary from the zip runs and carries the version.
 	host := filepath.Join(tmp, "gnosis-host")
 	extract(t, filepath.Join(out, "gnosis-linux-amd64.zip"), "gnosis-linux-amd64/gnosis-host", host)
-	if v, err := exec.Command(host, "version").Output(); err != nil || !strings.Contains(string(v), "v-test-1") {
+	if v, err := exec.Command(host, "version").Output(); err != nil || !strings.Contains(string(v), testVersion) {
 		t.Errorf("gnosis-host version: %q %v", v, err)
 	}
 
@@ -181,13 +217,13 @@ func TestDistPacksSignsAndServesBinaries(t *testing.T) {
 // Without a certificate the Windows binary is left unsigned, and a
 // half-given certificate is an error rather than a silent unsigned build.
 func TestDistSigningConfiguration(t *testing.T) {
-	osslsigncode := need(t, "osslsigncode")
+	osslsigncode := prereq.Command(t, prereq.Setup, "osslsigncode")
 	tmp := t.TempDir()
 	t.Setenv("SIGN_CERT", "")
 	t.Setenv("SIGN_KEY", "")
 	t.Setenv("SIGN_PFX", "")
 	t.Chdir("../..")
-	if err := run("v-test-2", filepath.Join(tmp, "dist"), filepath.Join(tmp, "hostbin"), []string{"windows/amd64"}); err != nil {
+	if err := run(testVersion, filepath.Join(tmp, "dist"), filepath.Join(tmp, "hostbin"), []string{"windows/amd64"}); err != nil {
 		t.Fatal(err)
 	}
 	out, _ := exec.Command(osslsigncode, "verify", "-in", filepath.Join(tmp, "hostbin", "gnosis-host-windows-amd64.exe")).CombinedOutput()
@@ -195,7 +231,7 @@ func TestDistSigningConfiguration(t *testing.T) {
 		t.Errorf("unsigned build: verify says\n%s", out)
 	}
 	t.Setenv("SIGN_CERT", filepath.Join(tmp, "cert.pem"))
-	if err := run("v-test-2", filepath.Join(tmp, "dist"), "", []string{"windows/amd64"}); err == nil || !strings.Contains(err.Error(), "SIGN_KEY") {
+	if err := run(testVersion, filepath.Join(tmp, "dist"), "", []string{"windows/amd64"}); err == nil || !strings.Contains(err.Error(), "SIGN_KEY") {
 		t.Errorf("SIGN_CERT without SIGN_KEY: err %v", err)
 	}
 }
