@@ -168,7 +168,6 @@ func (d *doctor) flush() {
 // registered" fails even if the browser is not installed.
 func (d *doctor) browser(b Browser, named bool) {
 	e := d.Env
-	errNotFound, errForbidden, errStart := says(b.Family.NotFound), says(b.Family.Forbidden), says(b.Family.StartFailed)
 	found := e.Found(b, d.Registry, d.LookPath)
 	for _, dir := range e.SandboxDirs(b) {
 		if _, err := os.Stat(dir); err == nil {
@@ -182,23 +181,37 @@ func (d *doctor) browser(b Browser, named bool) {
 			d.flush()
 			return
 		}
-		d.add(b.ID, "registered", Fail, "%s (%s); run: gnosis-host install --browsers %s", where, errNotFound, b.ID)
+		d.add(b.ID, "registered", Fail, "%s (%s); run: gnosis-host install --browsers %s", where, says(b.Family.NotFound), b.ID)
 		d.flush()
 		return
 	}
 	d.add(b.ID, "registered", OK, "%s", where)
 	d.flush()
+	m, ok := d.manifest(b, mpath)
+	if !ok {
+		return
+	}
+	bin, ok := d.hostBinary(b, mpath, m)
+	if ok && d.SelfTest {
+		d.selfTest(b, bin, mpath)
+	}
+}
+
+// manifest checks the manifest at mpath that browser b reads; ok is false
+// when it cannot be read or parsed.
+func (d *doctor) manifest(b Browser, mpath string) (m Manifest, ok bool) {
+	errNotFound, errForbidden := says(b.Family.NotFound), says(b.Family.Forbidden)
 	data, err := os.ReadFile(mpath)
 	if err != nil {
 		d.add(b.ID, "manifest", Fail, "%s: %v (%s)", mpath, err, errNotFound)
-		return
+		return m, false
 	}
-	m, err := ParseManifest(data)
+	m, err = ParseManifest(data)
 	if err != nil {
 		d.add(b.ID, "manifest", Fail, "%s: %v (%s); run: gnosis-host install --browsers %s", mpath, err, errNotFound, b.ID)
-		return
+		return m, false
 	}
-	problems := m.Check(e.GOOS, b.Family)
+	problems := m.Check(d.Env.GOOS, b.Family)
 	for _, p := range problems {
 		why := errNotFound
 		fix := "gnosis-host install --browsers " + b.ID
@@ -215,38 +228,48 @@ func (d *doctor) browser(b Browser, named bool) {
 	if len(problems) == 0 {
 		d.add(b.ID, "manifest", OK, "%s: name, type and %d %s well-formed", mpath, len(m.Entries(b.Family)), b.Family.Field)
 	}
-	bin := m.Path
-	if e.GOOS == "windows" && bin != "" && !isAbs(e.GOOS, bin) {
-		bin = join(e.GOOS, dirOf(e.GOOS, mpath), bin)
+	return m, true
+}
+
+// hostBinary checks the program manifest m names (relative to the
+// manifest's folder on Windows); ok is true when the browser can start it.
+func (d *doctor) hostBinary(b Browser, mpath string, m Manifest) (bin string, ok bool) {
+	goos := d.Env.GOOS
+	errStart := says(b.Family.StartFailed)
+	bin = m.Path
+	if goos == "windows" && bin != "" && !isAbs(goos, bin) {
+		bin = join(goos, dirOf(goos, mpath), bin)
 	}
-	if bin == "" || (!isAbs(e.GOOS, bin)) {
-		return
+	if bin == "" || !isAbs(goos, bin) {
+		return "", false
 	}
 	st, err := os.Stat(bin)
 	switch {
 	case err != nil:
 		d.add(b.ID, "host binary", Fail, "%s: %v (%s); run: gnosis-host install", bin, errors.Unwrap(err), errStart)
-		return
+		return "", false
 	case st.IsDir():
 		d.add(b.ID, "host binary", Fail, "%s is a folder (%s); run: gnosis-host install --browsers %s", bin, errStart, b.ID)
-		return
-	case !executable(e.GOOS, bin, st):
+		return "", false
+	case !executable(goos, bin, st):
 		d.add(b.ID, "host binary", Fail, "%s is not executable (%s); run: chmod +x %q", bin, errStart, bin)
-		return
+		return "", false
 	}
 	d.add(b.ID, "host binary", OK, "%s", bin)
-	if !d.SelfTest {
-		return
-	}
-	// A host is started once per family: Firefox launches it differently,
-	// and the host trusts each launch on its own terms.
+	return bin, true
+}
+
+// selfTest starts bin as browser b would and asks for its health. A host is
+// started once per family: Firefox launches it differently, and the host
+// trusts each launch on its own terms.
+func (d *doctor) selfTest(b Browser, bin, mpath string) {
 	key := bin + "\x00" + b.Family.ID
 	if d.tested[key] {
 		d.add(b.ID, "self-test", OK, "same host as above")
 		return
 	}
 	d.tested[key] = true
-	h, err := SelfTest(bin, b.Family.LaunchArgs(e.GOOS, mpath), d.Timeout, d.settleTime())
+	h, err := SelfTest(bin, b.Family.LaunchArgs(d.Env.GOOS, mpath), d.Timeout, d.settleTime())
 	switch {
 	case err != nil:
 		d.add(b.ID, "self-test", Fail, "%v; run: gnosis-host install --browsers %s", err, b.ID)
