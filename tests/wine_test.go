@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,6 +16,8 @@ import (
 	"time"
 
 	"github.com/gnosis/gnosis/host/nmclient"
+	"github.com/gnosis/gnosis/internal/prereq"
+	"github.com/gnosis/gnosis/internal/testwait"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -48,27 +51,13 @@ type wine struct {
 	exe            []byte // the built gnosis-host.exe
 }
 
-// needTool finds a tool the Wine tests need: in CI its absence fails the
-// test, elsewhere it skips it.
-func needTool(t *testing.T, names ...string) string {
-	t.Helper()
-	for _, n := range names {
-		if p, err := exec.LookPath(n); err == nil {
-			return p
-		}
-	}
-	msg := fmt.Sprintf("%s not installed (apt-get install wine64 gcc-mingw-w64-x86-64-win32)", names[0])
-	if os.Getenv("CI") != "" {
-		t.Fatal(msg)
-	}
-	t.Skip(msg)
-	return ""
-}
+// wineFix is how to get what the Wine tests need.
+const wineFix = prereq.Setup + " (apt-get install wine64 gcc-mingw-w64-x86-64-win32)"
 
 func newWine(t *testing.T) *wine {
 	t.Helper()
-	w := &wine{loader: needTool(t, "wine64", "/usr/lib/wine/wine64")}
-	gcc := needTool(t, "x86_64-w64-mingw32-gcc")
+	w := &wine{loader: prereq.Command(t, wineFix, "wine64", "/usr/lib/wine/wine64")}
+	gcc := prereq.Command(t, wineFix, "x86_64-w64-mingw32-gcc")
 	w.server = filepath.Join(filepath.Dir(w.loader), "wineserver")
 	if _, err := os.Stat(w.server); err != nil {
 		w.server, _ = exec.LookPath("wineserver")
@@ -203,6 +192,17 @@ func (w *wine) regValue(t *testing.T, key string) (string, bool) {
 	return "", false
 }
 
+// keyExists reports whether a registry key exists.
+func (w *wine) keyExists(t *testing.T, key string) bool {
+	t.Helper()
+	_, err := w.cmd(t, "reg", "query", key)
+	return err == nil
+}
+
+// vendorKeys are the browsers' own keys above the ones install writes, which
+// install creates when the browser is absent.
+var vendorKeys = []string{`HKCU\Software\Google`, `HKCU\Software\Chromium`, `HKCU\Software\Microsoft\Edge`, `HKCU\Software\Mozilla`}
+
 // registration is what the browsers see: each key's value, and the manifest
 // they name (line endings normalised: cmd's echo writes CRLF).
 type registration struct {
@@ -256,6 +256,10 @@ func TestWine(t *testing.T) {
 	}
 	wantKeys[`HKCU\Software\Mozilla`+regSuffix] = firefoxManifest
 	var goReg registration
+	before := map[string]bool{}
+	for _, k := range vendorKeys {
+		before[k] = w.keyExists(t, k)
+	}
 
 	ok := t.Run("InstallWritesKeysNamingTheCopiedExe", func(t *testing.T) {
 		// No browser is installed in the prefix: install registers for all,
@@ -313,14 +317,13 @@ func TestWine(t *testing.T) {
 				t.Errorf("host did not exit within 10 s of stdin closing")
 			}
 		}()
-		deadline := time.Now().Add(60 * time.Second)
 		var h struct {
 			OK           bool
 			Status       string
 			Capabilities int
 			Providers    []struct{ Name, State, Error string }
 		}
-		for {
+		testwait.Until(t, 60*time.Second, func() error {
 			b, err := c.Call("health", nil, nil)
 			if err != nil {
 				t.Fatalf("health: %v; stderr:\n%s", err, stderr.String())
@@ -328,11 +331,11 @@ func TestWine(t *testing.T) {
 			if err := json.Unmarshal(b, &h); err != nil {
 				t.Fatalf("health reply %s: %v", b, err)
 			}
-			if h.Status == "ok" || time.Now().After(deadline) {
-				break
+			if h.Status != "ok" {
+				return fmt.Errorf("health under Wine is %q, want ok: %+v\nstderr:\n%s", h.Status, h, stderr.String())
 			}
-			time.Sleep(200 * time.Millisecond)
-		}
+			return nil
+		})
 		if !h.OK || h.Status != "ok" || len(h.Providers) != 1 || h.Providers[0].State != "ready" || h.Capabilities < 10 {
 			t.Fatalf("health under Wine: %+v\nstderr:\n%s", h, stderr.String())
 		}
@@ -397,12 +400,43 @@ func TestWine(t *testing.T) {
 	})
 
 	ok = t.Run("UninstallRemovesKeysAndFiles", func(t *testing.T) {
+		// Edge is installed after Gnosis: its key now holds more than ours.
+		const edgeOwn = `HKCU\Software\Microsoft\Edge\BLBeacon`
+		if out, err := w.cmd(t, "reg", "add", edgeOwn, "/v", "version", "/d", "1.0", "/f"); err != nil {
+			t.Fatalf("reg add: %v\n%s", err, out)
+		}
 		out, err := w.cmd(t, exe, "uninstall")
 		if err != nil {
 			t.Fatalf("uninstall: %v\n%s", err, out)
 		}
 		if got := w.registration(t); len(got.Keys) != 0 || got.Manifest != "" {
 			t.Errorf("left after uninstall: %+v", got)
+		}
+		// The parent keys install created go when empty; Edge's stays, without
+		// its NativeMessagingHosts key.
+		after := map[string]bool{}
+		for _, k := range vendorKeys {
+			after[k] = w.keyExists(t, k)
+		}
+		want := maps.Clone(before)
+		want[`HKCU\Software\Microsoft\Edge`] = true
+		if d := cmp.Diff(want, after); d != "" {
+			t.Errorf("keys after uninstall (-want +got):\n%s\n%s", d, out)
+		}
+		for _, k := range []string{edgeOwn, `HKCU\Software\Microsoft\Edge\NativeMessagingHosts`} {
+			if got, want := w.keyExists(t, k), k == edgeOwn; got != want {
+				t.Errorf("%s exists: %v, want %v\n%s", k, got, want, out)
+			}
+		}
+		// Edge goes again, for the steps below.
+		gone := []string{edgeOwn}
+		if !before[`HKCU\Software\Microsoft\Edge`] {
+			gone = append(gone, `HKCU\Software\Microsoft\Edge`)
+		}
+		for _, k := range gone {
+			if out, err := w.cmd(t, "reg", "delete", k, "/f"); err != nil {
+				t.Fatalf("reg delete %s: %v\n%s", k, err, out)
+			}
 		}
 		if _, err := os.Stat(w.unix(w.localAppData + `\Gnosis`)); !os.IsNotExist(err) {
 			t.Errorf("install folder still there: %v", err)
@@ -432,7 +466,9 @@ func TestWine(t *testing.T) {
 	t.Run("OneClickRegistersAndWaitsForEnter", func(t *testing.T) {
 		// Double-clicked: no arguments. It registers for the browsers found,
 		// then waits for Enter (given here on stdin) so the console window
-		// stays readable. Firefox is found by the key its installer writes.
+		// stays readable. Firefox is found by the key its installer writes;
+		// the keys uninstall.cmd left under Software\Chromium and the others
+		// (an empty NativeMessagingHosts) do not make those browsers found.
 		if out, err := w.cmd(t, "reg", "add", `HKCU\Software\Mozilla\Mozilla Firefox`, "/f"); err != nil {
 			t.Fatalf("reg add: %v\n%s", err, out)
 		}
@@ -443,8 +479,9 @@ func TestWine(t *testing.T) {
 		if !strings.Contains(out, "Press Enter") {
 			t.Errorf("one click does not wait for Enter:\n%s", out)
 		}
-		if d := cmp.Diff(goReg.Keys, w.registration(t).Keys); d != "" {
-			t.Errorf("one click registration (-install +one-click):\n%s", d)
+		ffKey := `HKCU\Software\Mozilla` + regSuffix
+		if d := cmp.Diff(map[string]string{ffKey: goReg.Keys[ffKey]}, w.registration(t).Keys); d != "" {
+			t.Errorf("one click registration with only Firefox installed (-want +got):\n%s\n%s", d, out)
 		}
 		if out, err := w.cmd(t, exe, "uninstall"); err != nil {
 			t.Errorf("uninstall: %v\n%s", err, out)

@@ -224,6 +224,11 @@ func (in *installer) setKey(b Browser, key, mpath string) error {
 	}
 	in.written[full] = b.ID
 	if !in.DryRun {
+		for _, p := range parentKeys(key) {
+			if !in.Registry.Exists(root, p) {
+				in.rec.ParentKeys = append(in.rec.ParentKeys, string(root)+`\`+p)
+			}
+		}
 		if err := in.Registry.Set(root, key, mpath); err != nil {
 			return err
 		}

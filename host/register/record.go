@@ -20,6 +20,10 @@ type Record struct {
 	Keys []string `json:"keys,omitempty"`
 	// Dirs are the folders install created, removed by uninstall when empty.
 	Dirs []string `json:"dirs,omitempty"`
+	// ParentKeys are the registry keys above Keys that install created
+	// (Software\Chromium, ...\NativeMessagingHosts), removed by uninstall
+	// when empty.
+	ParentKeys []string `json:"parent_keys,omitempty"`
 	// Config is the configuration file, when install created it.
 	Config string `json:"config,omitempty"`
 }
@@ -49,6 +53,7 @@ func (r Record) merge(o Record) Record {
 	r.Files = union(r.Files, o.Files)
 	r.Keys = union(r.Keys, o.Keys)
 	r.Dirs = union(r.Dirs, o.Dirs)
+	r.ParentKeys = union(r.ParentKeys, o.ParentKeys)
 	return r
 }
 

@@ -71,3 +71,23 @@ func (winRegistry) Exists(root Root, key string) bool {
 	k.Close()
 	return true
 }
+
+func (winRegistry) Contents(root Root, key string) ([]string, int, error) {
+	k, err := registry.OpenKey(hive(root), key, registry.QUERY_VALUE|registry.ENUMERATE_SUB_KEYS|registry.WOW64_64KEY)
+	if errors.Is(err, registry.ErrNotExist) {
+		return nil, 0, fmt.Errorf("%s\\%s: %w", root, key, ErrNoKey)
+	}
+	if err != nil {
+		return nil, 0, fmt.Errorf("open %s\\%s: %w", root, key, err)
+	}
+	defer k.Close()
+	info, err := k.Stat()
+	if err != nil {
+		return nil, 0, fmt.Errorf("stat %s\\%s: %w", root, key, err)
+	}
+	subs, err := k.ReadSubKeyNames(-1)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list %s\\%s: %w", root, key, err)
+	}
+	return subs, int(info.ValueCount), nil
+}

@@ -10,7 +10,8 @@ import (
 // Found reports whether browser b is installed for this user: its user data
 // folder has its family's Marker file (it has run), its executable is on PATH
 // (Linux), its application bundle exists (macOS), or its vendor registry key
-// exists (Windows). lookPath may be nil for exec.LookPath.
+// exists and holds more than our own registration (Windows). lookPath may
+// be nil for exec.LookPath.
 func (e Env) Found(b Browser, reg Registry, lookPath func(string) (string, error)) bool {
 	if !b.Supported(e.GOOS) {
 		return false
@@ -35,7 +36,7 @@ func (e Env) Found(b Browser, reg Registry, lookPath func(string) (string, error
 			return true
 		}
 	case "windows":
-		if reg != nil && (reg.Exists(HKCU, b.WinVendorKey) || reg.Exists(HKLM, b.WinVendorKey)) {
+		if reg != nil && (vendorKey(reg, HKCU, b.WinVendorKey) || vendorKey(reg, HKLM, b.WinVendorKey)) {
 			return true
 		}
 	}
@@ -81,4 +82,10 @@ func (e Env) Select(list string, reg Registry, lookPath func(string) (string, er
 		}
 	}
 	return out, nil
+}
+
+// vendorKey reports whether a browser's installer created key: it exists
+// and is not just what registering the host left there.
+func vendorKey(reg Registry, root Root, key string) bool {
+	return reg.Exists(root, key) && !onlyOurs(reg, root, key)
 }

@@ -12,60 +12,107 @@ import (
 
 // Uninstall removes what Install wrote, as listed in the install record:
 // the manifests, the registry keys (only while they still name our
-// manifest), the configuration file if install created it, the binary, the
-// record and the install folder if it is then empty. Without a record (a
-// registration made by the scripts) it removes our manifest from every
-// browser's folder and our keys from the registry, found through the table.
+// manifest) and the parent keys install created (only when empty), the
+// configuration file if install created it, the binary, the record and the
+// install folder if it is then empty. Without a record (a registration made
+// by the scripts) it removes our manifest from every browser's folder and
+// our keys from the registry, found through the table.
 func Uninstall(o Options) ([]Action, error) {
-	e := o.Env
-	out := o.Out
-	if out == nil {
-		out = io.Discard
+	u := &uninstaller{Options: o, out: o.Out}
+	if u.out == nil {
+		u.out = io.Discard
 	}
-	var acts []Action
-	say := func(format string, args ...any) {
-		a := Action{What: fmt.Sprintf(format, args...)}
-		acts = append(acts, a)
-		fmt.Fprintf(out, "  %s\n", a.What)
-	}
-	rec, err := readRecord(e.RecordFile())
+	rec, err := readRecord(o.Env.RecordFile())
 	if err != nil {
 		return nil, err
 	}
 	if rec.Binary == "" && len(rec.Files) == 0 && len(rec.Keys) == 0 {
-		rec = e.scan(o.Registry)
-		rec.Binary = e.InstalledBinary()
+		rec = o.Env.scan(o.Registry)
+		rec.Binary = o.Env.InstalledBinary()
 	}
-	var errs []error
-	for _, k := range rec.Keys {
+	u.rec = rec
+	u.removeKeys()
+	u.removeParentKeys()
+	u.removeFiles()
+	u.removeDirs()
+	return u.acts, errors.Join(u.errs...)
+}
+
+// uninstaller is one run of Uninstall: the record it follows, the actions
+// reported and the errors met (it goes on past each one).
+type uninstaller struct {
+	Options
+	out  io.Writer
+	rec  Record
+	acts []Action
+	errs []error
+}
+
+func (u *uninstaller) say(format string, args ...any) {
+	a := Action{What: fmt.Sprintf(format, args...)}
+	u.acts = append(u.acts, a)
+	fmt.Fprintf(u.out, "  %s\n", a.What)
+}
+
+// removeKeys deletes the recorded registry keys that still name our manifest.
+func (u *uninstaller) removeKeys() {
+	for _, k := range u.rec.Keys {
 		root, key, _ := strings.Cut(k, `\`)
-		if o.Registry == nil {
-			errs = append(errs, fmt.Errorf("remove %s: %w", k, ErrNoRegistry))
+		if u.Registry == nil {
+			u.errs = append(u.errs, fmt.Errorf("remove %s: %w", k, ErrNoRegistry))
 			continue
 		}
-		v, err := o.Registry.Get(Root(root), key)
+		v, err := u.Registry.Get(Root(root), key)
 		if errors.Is(err, ErrNoKey) {
 			continue
 		}
-		if err == nil && !e.ours(v) {
-			say("left %s: it now names %s, not ours", k, v)
+		if err == nil && !u.Env.ours(v) {
+			u.say("left %s: it now names %s, not ours", k, v)
 			continue
 		}
-		if o.DryRun {
-			say("would remove %s", k)
+		if u.DryRun {
+			u.say("would remove %s", k)
 			continue
 		}
-		if err := o.Registry.Delete(Root(root), key); err != nil && !errors.Is(err, ErrNoKey) {
-			errs = append(errs, err)
+		if err := u.Registry.Delete(Root(root), key); err != nil && !errors.Is(err, ErrNoKey) {
+			u.errs = append(u.errs, err)
 			continue
 		}
-		say("removed %s", k)
+		u.say("removed %s", k)
 	}
-	files := append([]string{}, rec.Files...)
-	if rec.Config != "" {
-		files = append(files, rec.Config)
+}
+
+// removeParentKeys deletes, deepest first, the parent keys install created
+// that are now empty; a key holding anything (a browser installed since, a
+// key we left because it names another manifest) stays.
+func (u *uninstaller) removeParentKeys() {
+	if u.Registry == nil || u.DryRun {
+		return
 	}
-	files = append(files, rec.Binary, e.RecordFile())
+	keys := append([]string{}, u.rec.ParentKeys...)
+	sort.Sort(sort.Reverse(sort.StringSlice(keys)))
+	for _, k := range keys {
+		root, key, _ := strings.Cut(k, `\`)
+		if !emptyKey(u.Registry, Root(root), key) {
+			continue
+		}
+		if err := u.Registry.Delete(Root(root), key); err != nil && !errors.Is(err, ErrNoKey) {
+			u.errs = append(u.errs, err)
+			continue
+		}
+		u.say("removed %s", k)
+	}
+}
+
+// removeFiles deletes the recorded files, the binary, the record, and what
+// the host itself leaves in the install folder.
+func (u *uninstaller) removeFiles() {
+	e := u.Env
+	files := append([]string{}, u.rec.Files...)
+	if u.rec.Config != "" {
+		files = append(files, u.rec.Config)
+	}
+	files = append(files, u.rec.Binary, e.RecordFile())
 	// On Windows the host's log (in the user cache folder, %LOCALAPPDATA%\gnosis)
 	// lands in the install folder, whose name differs only in case; and a
 	// binary replaced while running was moved aside to .old.
@@ -79,33 +126,37 @@ func Uninstall(o Options) ([]Action, error) {
 		if _, err := os.Lstat(f); errors.Is(err, fs.ErrNotExist) {
 			continue
 		}
-		if o.DryRun {
-			say("would remove %s", f)
+		if u.DryRun {
+			u.say("would remove %s", f)
 			continue
 		}
 		if err := os.Remove(f); err != nil {
-			if self, _ := os.Executable(); f == rec.Binary && sameFile(self, f) {
+			if self, _ := os.Executable(); f == u.rec.Binary && sameFile(self, f) {
 				// Windows cannot delete a running program.
-				say("could not remove %s while it runs; delete it once this program has exited", f)
+				u.say("could not remove %s while it runs; delete it once this program has exited", f)
 				continue
 			}
-			errs = append(errs, fmt.Errorf("remove %s: %w", f, err))
+			u.errs = append(u.errs, fmt.Errorf("remove %s: %w", f, err))
 			continue
 		}
-		say("removed %s", f)
+		u.say("removed %s", f)
 	}
-	if !o.DryRun {
-		// Deepest first; a folder that is not empty (a browser profile, a
-		// file someone else put there) stays.
-		dirs := union(rec.Dirs, []string{e.InstallDir()})
-		sort.Sort(sort.Reverse(sort.StringSlice(dirs)))
-		for _, d := range dirs {
-			if err := os.Remove(d); err == nil {
-				say("removed %s", d)
-			}
+}
+
+// removeDirs deletes, deepest first, the folders install created and the
+// install folder; one that is not empty (a browser profile, a file someone
+// else put there) stays.
+func (u *uninstaller) removeDirs() {
+	if u.DryRun {
+		return
+	}
+	dirs := union(u.rec.Dirs, []string{u.Env.InstallDir()})
+	sort.Sort(sort.Reverse(sort.StringSlice(dirs)))
+	for _, d := range dirs {
+		if err := os.Remove(d); err == nil {
+			u.say("removed %s", d)
 		}
 	}
-	return acts, errors.Join(errs...)
 }
 
 // scan finds our registration through the table, for uninstalling what the
