@@ -25,6 +25,11 @@ var configs atomic.Int64
 // without an origin, as the benchmark's calls are: the policy's check stays
 // on the measured path.
 func startHost(b binaries, dir string, s *server) (*hostClient, error) {
+	return launchHost(b, dir, s, nmclient.WithInlineReads())
+}
+
+// launchHost starts the host as startHost describes, with nmclient's options.
+func launchHost(b binaries, dir string, s *server, opts ...nmclient.Option) (*hostClient, error) {
 	providers := []map[string]any{}
 	if s != nil {
 		providers = append(providers, s.provider())
@@ -40,7 +45,7 @@ func startHost(b binaries, dir string, s *server) (*hostClient, error) {
 	if p := os.Getenv("GNOSIS_CPUPROFILE"); p != "" {
 		env = append(env, "GNOSIS_CPUPROFILE="+p)
 	}
-	c, err := nmclient.Start(b.host, nmclient.WithEnv(env), nmclient.WithInlineReads())
+	c, err := nmclient.Start(b.host, append([]nmclient.Option{nmclient.WithEnv(env)}, opts...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -101,6 +106,51 @@ func (h *hostClient) waitReady() error {
 		time.Sleep(200 * time.Microsecond)
 	}
 	return fmt.Errorf("host not ready in 60 s")
+}
+
+// startAwaitReady starts the host and returns once it has answered a health
+// request and reported its provider ready, whichever comes last: the
+// provider.state event a browser waits for, or the health reply itself when
+// the provider was ready first. Nothing is polled, so the measurement adds no
+// load to the start it measures.
+func startAwaitReady(b binaries, dir string, s *server) (*hostClient, error) {
+	h, err := launchHost(b, dir, s)
+	if err != nil {
+		return nil, err
+	}
+	id, err := h.c.Request("health", nil)
+	if err != nil {
+		h.close()
+		return nil, err
+	}
+	replied, ready := false, false
+	timeout := time.After(60 * time.Second)
+	for !replied || !ready {
+		select {
+		case m, open := <-h.c.Messages():
+			if !open {
+				h.close()
+				return nil, fmt.Errorf("host output ended before it was ready: %w", h.c.Err())
+			}
+			var v struct {
+				Event  string `json:"event"`
+				State  string `json:"state"`
+				Status string `json:"status"`
+			}
+			json.Unmarshal(m.Body, &v)
+			switch {
+			case m.Reply && string(m.ID) == id:
+				replied = true
+				ready = ready || v.Status == "ok"
+			case !m.Reply && v.Event == "provider.state" && v.State == "ready":
+				ready = true
+			}
+		case <-timeout:
+			h.close()
+			return nil, fmt.Errorf("host not ready in 60 s")
+		}
+	}
+	return h, nil
 }
 
 func (h *hostClient) close() { h.c.Stop(5 * time.Second) }

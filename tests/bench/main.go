@@ -34,6 +34,7 @@ func main() {
 	bigRuns := flag.Int("big", 5, "16 MiB transfers per side")
 	only := flag.String("only", "", "run one part: latency, cold, rss or big (e.g. under perf record)")
 	srv := flag.String("server", "", "run against one server: fake or everything")
+	hostBin := flag.String("host", "", "measure this gnosis-host binary instead of building one (to compare two trees)")
 	keep := flag.String("keep", "", "build the binaries into this directory and keep them (so perf can resolve symbols)")
 	flag.Parse()
 	want := func(part string) bool { return *only == "" || *only == part }
@@ -50,6 +51,9 @@ func main() {
 	bins, err := build(binDir)
 	if err != nil {
 		fatal(err)
+	}
+	if *hostBin != "" {
+		bins.host = *hostBin
 	}
 
 	servers := []server{}

@@ -86,8 +86,9 @@ func latency(b binaries, dir string, s server, rounds, batch int) ([]row, error)
 	}}, nil
 }
 
-// coldStart measures, in rotating order, (1) the host from exec to its first
-// health reply saying "ok" (its provider ready, tools listed), (2) the host
+// coldStart measures, in rotating order, (1) the host from exec to ready:
+// its provider ready with its tools listed, and a health reply (see
+// startAwaitReady), (2) the host
 // with no provider from exec to its first health reply, and (3) a direct
 // client's spawn of the server through initialize and tools/list.
 func coldStart(b binaries, dir string, s server, runs int) ([]row, error) {
@@ -96,7 +97,7 @@ func coldStart(b binaries, dir string, s server, runs int) ([]row, error) {
 	steps := []func() error{
 		func() error {
 			t0 := time.Now()
-			h, err := startReady(b, dir, &s)
+			h, err := startAwaitReady(b, dir, &s)
 			if err != nil {
 				return err
 			}
