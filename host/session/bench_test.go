@@ -104,3 +104,25 @@ func BenchmarkHealthRoundTrip(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkExecuteRoundTrip is BenchmarkHealthRoundTrip for an execute
+// whose runtime answers at once: the session's own cost of the path every
+// tool call takes (dispatch off the quick path, the reply written by the
+// request's goroutine), beside health's.
+func BenchmarkExecuteRoundTrip(b *testing.B) {
+	s := New()
+	inR, inW, _ := os.Pipe()
+	outR, outW, _ := os.Pipe()
+	rt := bigRuntime{result: json.RawMessage(`{"content":[{"type":"text","text":"hello"}]}`)}
+	go s.Serve(context.Background(), rt, inR, outW)
+	defer inW.Close()
+	r := framing.NewReader(outR, 0)
+	req := []byte(`{"id":1,"method":"execute","params":{"capability":"toy.echo","arguments":{"text":"hello"}}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		framing.Write(inW, req)
+		if _, err := r.Read(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
