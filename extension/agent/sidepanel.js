@@ -34,6 +34,22 @@ let images;
 let builder = null; // the context builder of the current task (context_manager.js)
 let meter = null; // the current task's step and token meter
 let writes = Promise.resolve(); // record appends, in order
+let pendingWrites = 0;
+
+/**
+ * Queues a conversation write after the earlier ones. While any is pending
+ * the body says data-saving="true", so a test (or a person) can tell the
+ * panel is safe to close.
+ */
+function queueWrite(write, onError = () => {}) {
+  pendingWrites += 1;
+  document.body.dataset.saving = 'true';
+  writes = writes.then(write).catch(onError).finally(() => {
+    pendingWrites -= 1;
+    if (pendingWrites === 0) document.body.dataset.saving = 'false';
+  });
+  return writes;
+}
 let compacting = null; // AbortController of a compaction request in flight
 let settings = { ...DEFAULTS, apiKey: '' };
 let template = '';
@@ -224,8 +240,8 @@ function showMeter() {
 
 /** Stores a record of the running task, in order, without its images. */
 function persist(conversationId, record) {
-  writes = writes.then(() => store.append(conversationId, record))
-    .catch((err) => { addEntry('error', `Could not save to the conversation: ${err?.message || err}`); });
+  queueWrite(() => store.append(conversationId, record),
+    (err) => { addEntry('error', `Could not save to the conversation: ${err?.message || err}`); });
 }
 
 /** The active conversation changed (panel opened, selector, New, Delete). */
@@ -391,7 +407,7 @@ function newSession(conversationId, b, config, { browser = null, refs = [] } = {
       if (rec.images) {
         const seq = taskSeq;
         const imgs = refs;
-        writes = writes.then(() => store.putReferenceImages(conversationId, seq, imgs)).catch(() => {});
+        queueWrite(() => store.putReferenceImages(conversationId, seq, imgs));
         refs = [];
       }
     },
@@ -399,8 +415,8 @@ function newSession(conversationId, b, config, { browser = null, refs = [] } = {
       const seq = taskSeq;
       const shot = { mime: ctx.current.mime, image: ctx.current.image };
       const keep = session?.config?.settings.keepScreenshots ?? settings.keepScreenshots;
-      writes = writes.then(() => store.putScreenshot(conversationId, seq, ctx.step, shot, { keep }))
-        .catch((err) => { addEntry('error', `Could not keep the screenshot: ${err?.message || err}`); });
+      queueWrite(() => store.putScreenshot(conversationId, seq, ctx.step, shot, { keep }),
+        (err) => { addEntry('error', `Could not keep the screenshot: ${err?.message || err}`); });
       await compactWithinTask(conversationId, b, ctx);
     },
   });
@@ -440,7 +456,7 @@ async function startTask(task, target = {}) {
     if (refs.length) {
       builder?.setReferenceImages(refs);
       const seq = taskSeq;
-      writes = writes.then(() => store.putReferenceImages(bar.activeId, seq, refs)).catch(() => {});
+      queueWrite(() => store.putReferenceImages(bar.activeId, seq, refs));
     }
     const extra = refs.length ? { images: refs.map(({ name, mime, size }) => ({ name, mime, size })) } : {};
     await session.reply(text, { extra, preferTabId: session.lastTabId });

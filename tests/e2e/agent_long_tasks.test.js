@@ -44,7 +44,8 @@ async function newConversation(panel) {
 
 /** Waits for the n-th outcome entry of the live log (1-based) and returns {outcome, text}. */
 async function outcome(panel, timeout = 30_000, n = 1) {
-  await panel.waitForFunction((k) => document.querySelectorAll('#log li.outcome').length >= k, n, { timeout });
+  // The outcome is shown at once; the panel is safe to close when its records are saved.
+  await panel.waitForFunction((k) => document.querySelectorAll('#log li.outcome').length >= k && document.body.dataset.saving !== 'true', n, { timeout });
   return panel.evaluate((k) => {
     const li = document.querySelectorAll('#log li.outcome')[k - 1];
     return { outcome: li.dataset.outcome, text: li.textContent };
