@@ -5,7 +5,7 @@ HOST    := $(BIN)/gnosis-host
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 
-.PHONY: all build install setup test test-go test-unit test-lint lint-go lint-js test-e2e test-firefox bench dist fuzz clean
+.PHONY: all build install setup test test-go test-unit test-lint lint-go lint-js test-e2e test-firefox run-go run-lint run-unit run-e2e run-firefox bench dist fuzz clean
 
 all: build
 
@@ -27,15 +27,24 @@ setup:
 
 # make test runs every suite, even after one fails, each with its full output in
 # build/test-logs/<suite>.log and one summary line (tests/run-suite.sh); a failed suite shows the end
-# of its log. The firefox suite runs when this Makefile has a test-firefox target.
-TEST_SUITES := go lint unit e2e $(shell grep -q '^test-firefox:' $(firstword $(MAKEFILE_LIST)) && echo firefox)
+# of its log. The end-to-end suite, which mostly waits on the browser, runs beside the others (the host
+# is built once, first). The firefox suite runs when this Makefile has a test-firefox target.
+TEST_SUITES := go lint unit $(shell grep -q '^test-firefox:' $(firstword $(MAKEFILE_LIST)) && echo firefox)
 
-test: setup
-	@rm -rf build/test-logs
-	@status=0; for s in $(TEST_SUITES); do \
-		./tests/run-suite.sh $$s $(MAKE) --no-print-directory test-$$s || status=1; \
+test: setup build
+	@rm -rf build/test-logs; mkdir -p build/test-logs
+	@status=0; \
+	./tests/run-suite.sh e2e $(MAKE) --no-print-directory run-e2e > build/test-logs/e2e.out 2>&1 & e2e=$$!; \
+	for s in $(TEST_SUITES); do \
+		./tests/run-suite.sh $$s $(MAKE) --no-print-directory run-$$s || status=1; \
 	done; \
+	wait $$e2e || status=1; cat build/test-logs/e2e.out; \
 	echo; echo "make test (full logs in build/test-logs/):"; cat build/test-logs/summary.txt; exit $$status
+
+# Each suite alone (test-X builds what it needs; run-X is the suite itself, for make test).
+run-go: test-go
+run-lint: test-lint
+run-unit: test-unit
 
 test-go:
 	$(GO) test -count=1 -v ./...
@@ -56,6 +65,9 @@ lint-js:
 
 # Needs Chromium: without it the suite fails under CI and is skipped elsewhere (tests/prereq.sh).
 test-e2e: build
+	@$(MAKE) --no-print-directory run-e2e
+
+run-e2e:
 	@./tests/prereq.sh chromium "$${GNOSIS_CHROMIUM:-/usr/bin/chromium}" "run tests/setup.sh, or make setup"; \
 	s=$$?; if [ $$s -eq 3 ]; then exit 0; elif [ $$s -ne 0 ]; then exit $$s; fi; \
 	node --test --test-concurrency=1 tests/e2e/
@@ -63,6 +75,9 @@ test-e2e: build
 # The chat bridge in headless Firefox ESR over WebDriver BiDi, through the real host (docs/firefox.md).
 # Needs firefox-esr, with the same prerequisite policy as Chromium.
 test-firefox: build
+	@$(MAKE) --no-print-directory run-firefox
+
+run-firefox:
 	@./tests/prereq.sh firefox-esr "$${GNOSIS_FIREFOX:-/usr/bin/firefox-esr}" "run tests/setup.sh, or make setup"; \
 	s=$$?; if [ $$s -eq 3 ]; then exit 0; elif [ $$s -ne 0 ]; then exit $$s; fi; \
 	node --test --test-concurrency=1 tests/firefox/
@@ -74,7 +89,8 @@ bench: build
 FUZZTIME ?= 30s
 FUZZ_TARGETS := host/framing:FuzzReadFrame host/session:FuzzDecodeRequest host/chunk:FuzzSplit \
 	host/nmclient:FuzzFrames host/workspace:FuzzNames host/relay:FuzzPolicy runtime/rawjson:FuzzObject \
-	runtime/mcpprovider:FuzzScanEnvelope runtime:FuzzCompileAndValidate runtime:FuzzGlobMatch runtime:FuzzNormalizeOrigin
+	runtime/mcpprovider:FuzzScanEnvelope runtime:FuzzCompileAndValidate runtime:FuzzGlobMatch runtime:FuzzNormalizeOrigin runtime:FuzzRedact \
+	host/session:FuzzIDScanner
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
