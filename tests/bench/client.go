@@ -18,6 +18,7 @@ type hostClient struct {
 	c *nmclient.Client
 }
 
+// configs numbers the config files written, one per host started.
 var configs atomic.Int64
 
 // startHost starts the host with a config naming the given server, or no
@@ -88,7 +89,8 @@ func ok(reply []byte) error {
 }
 
 // waitReady asks for health every 200 µs until the host reports "ok": every
-// provider ready with its tools listed.
+// provider ready with its tools listed. The parts that measure a ready host,
+// not its start, use it; coldStart uses startAwaitReady.
 func (h *hostClient) waitReady() error {
 	deadline := time.Now().Add(60 * time.Second)
 	for time.Now().Before(deadline) {

@@ -88,9 +88,9 @@ func latency(b binaries, dir string, s server, rounds, batch int) ([]row, error)
 
 // coldStart measures, in rotating order, (1) the host from exec to ready:
 // its provider ready with its tools listed, and a health reply (see
-// startAwaitReady), (2) the host
-// with no provider from exec to its first health reply, and (3) a direct
-// client's spawn of the server through initialize and tools/list.
+// startAwaitReady), (2) the host with no provider from exec to its first
+// health reply, and (3) a direct client's spawn of the server through
+// initialize and tools/list.
 func coldStart(b binaries, dir string, s server, runs int) ([]row, error) {
 	var ready, bare, direct []time.Duration
 	tools := 0

@@ -136,7 +136,7 @@ func (s server) dial() (*client.Client, int, error) {
 	return c, len(tools.Tools), nil
 }
 
-// call runs one tool through the direct client.
+// callDirect runs one tool through the direct client; a tool error is an error.
 func callDirect(c *client.Client, name string, args map[string]any) (*mcp.CallToolResult, error) {
 	req := mcp.CallToolRequest{}
 	req.Params.Name = name
