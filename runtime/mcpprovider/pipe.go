@@ -5,12 +5,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
 	"sync/atomic"
-	"syscall"
-	"time"
 
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -44,50 +43,82 @@ type pipeTransport struct {
 	// program that is not an MCP server, or one that logs to stdout.
 	firstNonJSON atomic.Pointer[string]
 
-	// tok is the right to read the server's stdout (reader.go): a buffer
-	// of one holding the token while nobody reads.
-	tok      chan struct{}
-	lr       lineReader
-	replies  []reply         // routed, not yet delivered
-	deadline deadliner       // nil if reads cannot be interrupted: calls never read
-	raw      syscall.RawConn // the pipe's descriptor, to ask what waits unread
-	calls    atomic.Uint64
-
-	ctx        context.Context
-	done       chan struct{}
-	readDone   chan struct{} // closed when the stream has ended
-	closeOnce  sync.Once
-	startOnce  sync.Once
-	finishOnce sync.Once
+	ctx       context.Context
+	done      chan struct{}
+	readDone  chan struct{} // closed when the reader has returned
+	closeOnce sync.Once
+	startOnce sync.Once
 }
 
 var _ transport.BidirectionalInterface = (*pipeTransport)(nil)
 
 func newPipeTransport(r io.Reader, w io.WriteCloser, log zerolog.Logger) *pipeTransport {
-	t := &pipeTransport{r: r, w: w, log: log, pending: map[string]chan *transport.JSONRPCResponse{},
-		tok: make(chan struct{}, 1), lr: lineReader{br: bufio.NewReaderSize(r, 64<<10)},
-		done: make(chan struct{}), readDone: make(chan struct{}), ctx: context.Background()}
-	t.tok <- struct{}{}
-	if d, ok := r.(deadliner); ok && knowsAvailable && d.SetReadDeadline(time.Time{}) == nil {
-		t.deadline = d
-		t.raw, _ = d.SyscallConn()
-	}
-	return t
+	return &pipeTransport{r: r, w: w, log: log, pending: map[string]chan *transport.JSONRPCResponse{}, done: make(chan struct{}), readDone: make(chan struct{}), ctx: context.Background()}
 }
 
 // Start starts reading. ctx is handed to handlers of server requests.
 func (t *pipeTransport) Start(ctx context.Context) error {
 	t.startOnce.Do(func() {
 		t.ctx = ctx
-		go t.background()
+		go t.read()
 	})
 	return nil
 }
 
-// route handles one line from the server and reports whether it was a
-// response to one of our requests (kept in t.replies for readOne to
-// deliver).
-func (t *pipeTransport) route(line []byte) bool {
+// maxLine bounds one incoming message: beyond it the server is broken or
+// hostile, and the connection is dropped rather than memory exhausted.
+const maxLine = 512 << 20
+
+// read routes every line until the child's stdout ends; then every request
+// still waiting fails with transport.ErrTransportClosed.
+func (t *pipeTransport) read() {
+	defer close(t.readDone)
+	defer t.shut()
+	br := bufio.NewReaderSize(t.r, 64<<10)
+	for {
+		line, err := readLine(br)
+		if len(line) > 0 {
+			t.route(line)
+		}
+		if err != nil {
+			if !errors.Is(err, io.EOF) {
+				t.log.Debug().Err(err).Msg("reading from the server")
+			}
+			return
+		}
+	}
+}
+
+// readLine returns the next line without its newline, in a buffer of its
+// own (results alias it).
+func readLine(br *bufio.Reader) ([]byte, error) {
+	frag, err := br.ReadSlice('\n')
+	if err == nil {
+		return trimEOL(append([]byte(nil), frag...)), nil
+	}
+	if !errors.Is(err, bufio.ErrBufferFull) {
+		return trimEOL(append([]byte(nil), frag...)), err
+	}
+	var buf bytes.Buffer
+	buf.Write(frag)
+	for {
+		frag, err = br.ReadSlice('\n')
+		buf.Write(frag)
+		if buf.Len() > maxLine {
+			return nil, fmt.Errorf("a message from the server exceeds %d bytes", maxLine)
+		}
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return trimEOL(buf.Bytes()), err
+		}
+	}
+}
+
+func trimEOL(b []byte) []byte {
+	b = bytes.TrimSuffix(b, []byte("\n"))
+	return bytes.TrimSuffix(b, []byte("\r"))
+}
+
+func (t *pipeTransport) route(line []byte) {
 	env, ok := scanEnvelope(line)
 	if !ok {
 		if len(bytes.TrimSpace(line)) > 0 {
@@ -96,13 +127,13 @@ func (t *pipeTransport) route(line []byte) bool {
 				t.firstNonJSON.CompareAndSwap(nil, &s)
 			}
 		}
-		return false
+		return
 	}
 	switch {
 	case env.method != nil && env.id == nil:
 		var n mcp.JSONRPCNotification
 		if err := json.Unmarshal(line, &n); err != nil {
-			return false
+			return
 		}
 		t.handlerMu.RLock()
 		h := t.onNotification
@@ -113,13 +144,13 @@ func (t *pipeTransport) route(line []byte) bool {
 	case env.method != nil:
 		var req transport.JSONRPCRequest
 		if err := json.Unmarshal(line, &req); err != nil {
-			return false
+			return
 		}
 		go t.serve(req)
 	case env.id != nil:
 		id, key, ok := responseID(env.id)
 		if !ok {
-			return false
+			return
 		}
 		resp := &transport.JSONRPCResponse{JSONRPC: mcp.JSONRPC_VERSION, ID: id}
 		if env.err != nil && !bytes.Equal(env.err, []byte("null")) {
@@ -135,11 +166,9 @@ func (t *pipeTransport) route(line []byte) bool {
 		delete(t.pending, key)
 		t.mu.Unlock()
 		if ch != nil {
-			t.replies = append(t.replies, reply{ch, resp}) // delivered by readOne
+			ch <- resp // buffered: never blocks
 		}
-		return true
 	}
-	return false
 }
 
 // responseID decodes a response's id and its key in the pending table
@@ -232,27 +261,13 @@ func (t *pipeTransport) roundTrip(ctx context.Context, key string, line []byte) 
 		delete(t.pending, key)
 		t.mu.Unlock()
 	}
-	t.calls.Add(1)
 	if err := t.write(line); err != nil {
 		forget()
 		return nil, err
 	}
-	tok := t.tok
-	if t.deadline == nil {
-		tok = nil // reads cannot be interrupted: only the background goroutine reads
-	}
 	select {
 	case resp := <-ch:
 		return resp, nil
-	case <-tok:
-		stop := context.AfterFunc(ctx, t.interrupt)
-		resp, err := t.lead(ctx, ch)
-		stop()
-		if resp != nil {
-			return resp, nil
-		}
-		forget()
-		return nil, err
 	case <-ctx.Done():
 		forget()
 		return nil, ctx.Err()
@@ -317,6 +332,5 @@ func (t *pipeTransport) shut() {
 		t.mu.Lock()
 		close(t.done)
 		t.mu.Unlock()
-		t.interrupt() // a call reading for itself stops and fails
 	})
 }
