@@ -231,6 +231,30 @@ function serially(origin, fn) {
 }
 
 /** One extracted message: gate → dedup → safety → execute → the text to inject. */
+const acks = new Map(); // origin -> how many extracted messages were judged
+
+/**
+ * Records that the bridge judged one extracted message of the sender's
+ * origin, whatever the verdict: storage.session "ack:<origin>" holds the
+ * count, the message's index in the page and the verdict, so the tests know
+ * a message was seen and answered, not merely that nothing happened yet.
+ */
+async function acknowledged(message, sender, verdict) {
+  let v;
+  try {
+    v = await verdict;
+    return v;
+  } finally {
+    const origin = senderOrigin(sender);
+    if (origin) {
+      const count = (acks.get(origin) || 0) + 1;
+      acks.set(origin, count);
+      const index = Number.isInteger(message?.index) ? message.index : -1;
+      await session.set({ [`ack:${origin}`]: { count, index, action: v?.action || 'error', reason: v?.reason || '' } }).catch(() => {});
+    }
+  }
+}
+
 async function extracted(message, sender) {
   const origin = senderOrigin(sender);
   if (!origin || !(await isArmed(origin))) return { action: 'none', reason: 'not armed' };
@@ -529,7 +553,7 @@ export const handlers = {
       return { ...reply, css };
     },
   },
-  'bridge.extracted': { from: 'content', run: (message, sender) => extracted(message, sender) },
+  'bridge.extracted': { from: 'content', run: (message, sender) => acknowledged(message, sender, extracted(message, sender)) },
   'bridge.report': {
     from: 'content',
     async run({ ok, stage, error }, sender) {

@@ -7,11 +7,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { launch, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
-import { armFromOptions, badgeText, sent, waitForSent } from './lib/bridge.js';
+import { ackCount, armFromOptions, badgeText, judged, judgedUpTo, sent, waitForSent } from './lib/bridge.js';
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const SETTLE = 300; // the settle delay the tests configure (ms)
-const QUIET = SETTLE * 4; // long enough that a call would have run
 
 // Two sites = two origins: the textarea chat and the contenteditable chat.
 let plain;
@@ -66,16 +64,19 @@ describe('textarea chat', () => {
     assert.equal(parsed.ok, true);
     assert.equal(parsed.capability, 'computer.click');
     assert.ok(Array.isArray(parsed.result.content), reply);
-    await sleep(QUIET);
+    await judgedUpTo(env, plain.origin, chat);
     assert.equal(callsTo('click').length, 1, 'executed at most once');
     assert.equal(await badgeText(env, url()), 'ON');
   });
 
   test('prose and half-streamed JSON are never executed; the completed call is', async () => {
     const before = env.calls().length;
+    const after = await ackCount(env, plain.origin);
     await chat.evaluate(() => window.chat.stream('Sure, I will type "hello" for you: {"capability": "computer.type_text"}'));
     await chat.evaluate(() => window.chat.stream('{"capability": "computer.type_text", "argu'));
-    await sleep(QUIET); // the half message settles while incomplete
+    // The half message settles while incomplete, and the bridge judges it.
+    const index = await chat.evaluate(() => document.querySelectorAll('.assistant').length);
+    assert.equal((await judged(env, plain.origin, { after, index })).action, 'none');
     assert.equal(env.calls().length, before, 'nothing ran for prose or partial JSON');
     await chat.evaluate(() => window.chat.stream('ments": {"text": "hello"}}', { resume: true }));
     await waitFor(() => callsTo('type_text').length === 1, { what: 'type_text call' });
@@ -122,9 +123,11 @@ describe('textarea chat', () => {
     // The page re-renders the same conversation after a reload; the user
     // message sent last is not the newest assistant message, so make the
     // call the newest message again by reloading before anything else.
+    const after = await ackCount(env, plain.origin);
     await chat.reload();
     await chat.waitForFunction(() => document.querySelectorAll('.assistant').length >= 6);
-    await sleep(QUIET);
+    const index = await chat.evaluate(() => document.querySelectorAll('.assistant').length);
+    assert.equal((await judged(env, plain.origin, { after, index })).action, 'none', 'the reloaded call was judged, not run');
     assert.equal(callsTo('scroll').length, 1, 'the old message was not executed again');
     await chat.evaluate(() => window.chat.stream('{"capability": "computer.scroll", "arguments": {"direction": "down", "amount": 3}}'));
     await waitFor(() => callsTo('scroll').length === 2, { what: 'second scroll call' });
@@ -134,10 +137,17 @@ describe('textarea chat', () => {
     await options.getByRole('button', { name: 'Stop', exact: true }).click();
     await waitFor(async () => (await options.locator('#armed-state').textContent()) === 'Stopped', { what: 'stopped' });
     const before = env.calls().length;
+    const after = await ackCount(env, plain.origin);
     await chat.evaluate(() => window.chat.stream('{"capability": "computer.click", "arguments": {"x": 1, "y": 1}}'));
-    await sleep(QUIET);
-    assert.equal(env.calls().length, before);
     assert.equal(await badgeText(env, url()), '');
+    // Start again: the bridge now reads the page and judges that call as the
+    // page's state at arming (seen, not run), so by then it would have run if
+    // the stopped bridge had taken it.
+    const index = await chat.evaluate(() => document.querySelectorAll('.assistant').length);
+    await options.getByRole('button', { name: 'Start', exact: true }).click();
+    await judged(env, plain.origin, { after, index });
+    assert.equal(env.calls().length, before, 'nothing ran for the call made while stopped');
+    await options.getByRole('button', { name: 'Stop', exact: true }).click();
   });
 });
 
@@ -230,12 +240,15 @@ describe('safety limits and Stop during a call', () => {
 
   test('the badge shows a running call, and Stop cancels it: nothing is injected', async () => {
     const sentBefore = (await sent(chat)).length;
+    const after = await ackCount(env, guarded.origin);
     await chat.evaluate(() => window.chat.stream('{"capability": "computer.slow", "arguments": {"ms": 4000}}'));
     await waitFor(async () => (await badgeText(env, url())) === '…', { what: 'running badge' });
     await options.getByRole('button', { name: 'Stop', exact: true }).click();
     await waitFor(() => env.calls().some((c) => c.tool === 'slow' && c.cancelled), { what: 'cancelled slow call', timeoutMs: 3000 });
     await waitFor(async () => (await badgeText(env, url())) === '', { what: 'badge cleared' });
-    await sleep(QUIET);
+    // The bridge's verdict on the cancelled call is to inject nothing.
+    const verdict = await judged(env, guarded.origin, { after });
+    assert.deepEqual([verdict.action, verdict.reason], ['none', 'stopped while running']);
     assert.equal((await sent(chat)).length, sentBefore, 'nothing was injected or sent after Stop');
     assert.equal(await chat.evaluate(() => window.chat.input()), '');
   });

@@ -10,11 +10,9 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { launch, waitFor } from './lib/harness.js';
 import { FIXTURES, serve } from './lib/server.js';
-import { armFromOptions, waitForSent } from './lib/bridge.js';
+import { ackCount, armFromOptions, judged, judgedUpTo, waitForSent } from './lib/bridge.js';
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const SETTLE = 300;
-const QUIET = SETTLE * 4;
 
 // The chat page also answers at conversation paths, so a reload of one works.
 const page = { body: fs.readFileSync(path.join(FIXTURES, 'chat.html'), 'utf8') };
@@ -82,10 +80,11 @@ VARIANTS.forEach((v, i) => {
     test('a reload of the conversation runs none of its calls again; a new identical call runs', async () => {
       await options.getByRole('button', { name: 'Start', exact: true }).click();
       await waitFor(async () => (await options.locator('#armed-state').textContent())?.startsWith('Armed'), { what: 'armed' });
+      const after = await ackCount(env, sites[i].origin);
       await chat.reload();
       await chat.waitForFunction(() => document.querySelectorAll('.assistant').length === 3);
       assert.equal(new URL(chat.url()).pathname, '/conv/c');
-      await sleep(QUIET);
+      assert.equal((await judged(env, sites[i].origin, { after, index: 3 })).action, 'none', 'the reloaded call was judged, not run');
       assert.equal(shots(), 4, 'nothing ran again after the reload');
       await stream(chat);
       await waitFor(() => shots() === 5, { what: 'a new call after the reload' });
@@ -107,7 +106,7 @@ VARIANTS.forEach((v, i) => {
       await stream(single, { inPlace: 'reuse' });
       await waitFor(() => shots() === 8, { what: 'the reply written over the same element' });
       await waitForSent(single, 4);
-      await sleep(QUIET);
+      await judgedUpTo(env, sites[i].origin, single);
       assert.equal(shots(), 8, 'each reply ran once');
       await single.close();
     });

@@ -10,10 +10,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { launch, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
-import { armPreset, badgeText, waitForSent } from './lib/bridge.js';
+import { ackCount, armPreset, badgeText, lastAck, waitForSent } from './lib/bridge.js';
 import { PRESETS } from '../../extension/bridge/presets.js';
 
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const SETTLE = 300;
 
 const servers = {};
@@ -52,8 +51,13 @@ describe('every preset on its replica', () => {
       if (preset.streaming) {
         // The reply holds a complete call for a while, but the site still
         // shows it streaming; it ends as prose, which is not a call.
+        const after = await ackCount(env, site.origin);
         await chat.evaluate(([c, pauseMs]) => window.chat.stream(`${c} — that was only an example.`, { pauseAt: c.length, pauseMs }), [call, SETTLE * 4]);
-        await sleep(SETTLE * 3);
+        // The bridge judges the reply once it has finished: prose, nothing ran, not even during the pause.
+        await waitFor(async () => {
+          const ack = await lastAck(env, site.origin);
+          return ack && ack.count > after && ack.reason !== 'baseline' && ack;
+        }, { what: `${preset.id}: the verdict on the finished reply`, timeoutMs: 15_000 });
         assert.equal(echoes(preset.id).length, 0, 'nothing ran while the reply was streaming');
       }
 

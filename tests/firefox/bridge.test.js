@@ -5,7 +5,6 @@
 // armed from the options page with a trusted click on Start.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { serve } from '../e2e/lib/server.js';
 import { launchFirefox, waitFor } from './lib/firefox.js';
 
@@ -73,7 +72,12 @@ test('a streamed tool call runs once through the host, and its result is injecte
   const parsed = JSON.parse(reply);
   assert.equal(parsed.ok, true, reply);
   assert.equal(parsed.capability, 'computer.click');
-  await sleep(1000);
+  // A later reply, once judged by the bridge, proves every earlier one was: the call did not run twice.
+  const index = await chat.evaluate("window.chat.stream('Noted.').then(() => document.querySelectorAll('.assistant').length)");
+  await waitFor(async () => {
+    const ack = await options.evaluate(`chrome.storage.session.get('ack:${site.origin}').then((g) => g['ack:${site.origin}'] || null)`);
+    return ack && ack.index >= index;
+  }, { what: 'the bridge judged the later reply' });
   assert.equal(ff.calls().length, 1, 'executed at most once');
 });
 

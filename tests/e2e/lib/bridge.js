@@ -63,3 +63,42 @@ export async function armPreset(env, name, { debounceMs = 300, options } = {}) {
   await waitFor(async () => (await page.locator('#armed-state').textContent())?.startsWith('Armed'), { what: 'armed state' });
   return page;
 }
+
+/**
+ * The bridge's last acknowledgment for origin: {count, index, action,
+ * reason} — how many extracted messages it has judged, and the last one's
+ * index among the page's messages (1 for the first) and verdict; null
+ * before any. A "nothing ran" check made once the bridge has judged the
+ * message in question cannot pass merely because the machine was slow.
+ */
+export async function lastAck(env, origin) {
+  const got = await env.evalInWorker((o) => chrome.storage.session.get(`ack:${o}`), origin);
+  return got?.[`ack:${origin}`] || null;
+}
+
+/** How many extracted messages of origin the bridge has judged so far. */
+export async function ackCount(env, origin) {
+  return (await lastAck(env, origin))?.count || 0;
+}
+
+/**
+ * Waits until the bridge has judged a message of origin after the first
+ * `after` ones, and that message is at index or later; returns the verdict.
+ */
+export async function judged(env, origin, { after = 0, index = 0 } = {}) {
+  return waitFor(async () => {
+    const ack = await lastAck(env, origin);
+    return ack && ack.count > after && ack.index >= index ? ack : null;
+  }, { what: `the bridge's verdict on a message of ${origin} (after ${after}, index ≥ ${index})`, timeoutMs: 15_000 });
+}
+
+/**
+ * Streams a prose reply into the fixture chat and waits until the bridge has
+ * judged it. The content script sends one message at a time, in order, so
+ * every earlier message was judged too.
+ */
+export async function judgedUpTo(env, origin, chat) {
+  const after = await ackCount(env, origin);
+  const index = await chat.evaluate(() => window.chat.stream('Noted.').then(() => document.querySelectorAll('.assistant').length));
+  return judged(env, origin, { after, index });
+}

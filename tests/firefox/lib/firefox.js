@@ -42,8 +42,8 @@ const WEB_ACCESSIBLE = 'agent/page_assistant_frame.html';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
-/** Polls fn until it returns a truthy value; returns it. */
-export async function waitFor(fn, { timeoutMs = 10_000, what = 'condition' } = {}) {
+/** Polls fn until it returns a truthy value; returns it. Generous on purpose: tests assert what happens, not how fast. */
+export async function waitFor(fn, { timeoutMs = 30_000, what = 'condition' } = {}) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await fn();
