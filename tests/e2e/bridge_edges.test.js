@@ -39,7 +39,10 @@ test('a long text result is capped with a marker', async () => {
   await options.locator('summary', { hasText: 'Timing and safety' }).click();
   await options.getByLabel('Longest result (characters)', { exact: true }).fill('2000');
   await options.getByLabel('Longest result (characters)', { exact: true }).dispatchEvent('change');
-  await options.waitForTimeout(300);
+  await waitFor(async () => {
+    const got = await env.evalInWorker((o) => chrome.storage.local.get(`site:${o}`), site.origin);
+    return got[`site:${site.origin}`]?.maxChars === 2000;
+  }, { what: 'the new result limit saved' });
   const long = 'word '.repeat(3000);
   await chat.evaluate((t) => window.chat.stream(JSON.stringify({ capability: 'computer.echo', arguments: { long: t } }), { tokenSize: 400, tokenMs: 5 }), long);
   const replies = await waitForSent(chat, 2);
