@@ -518,6 +518,10 @@ test('a hostile page cannot read, rewrite, start or notice a task typed in the b
     assert.doesNotMatch(system, /EVIL/);
     await waitFor(async () => (await panel.textContent('#log li.user').catch(() => '')) === TASK, { what: 'the panel logging the task' });
     assert.equal(await panel.textContent('#log li.user'), TASK, 'exactly the typed task');
+    // This positive end anchors the checks above: any task a script, an overlay or a late event had
+    // started would have reached the model and the panel before this one.
+    assert.equal(model.requests.length, 1, 'the user\'s task is the first and only one the model got');
+    assert.equal(await panel.locator('#log li.user').count(), 1, 'the panel logged one task');
     const running = await waitFor(async () => { const b = await bar(target, cdp); return b.mode === 'running' && /Step 1/.test(b.status) && b; }, { what: 'the run on the bar' });
     await shoot(target, 'running_light');
     await target.emulateMedia({ colorScheme: 'dark' });
