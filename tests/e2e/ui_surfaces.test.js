@@ -14,7 +14,8 @@ let env;
 let site;
 before(async () => {
   site = await serve();
-  env = await launch({ grantOrigins: ['http://127.0.0.1/*'], sites: [site.origin] });
+  // No grants for the site: the options page shows what it suggests to a new user.
+  env = await launch({ grantOrigins: ['http://127.0.0.1/*'] });
 });
 after(async () => {
   await env?.close();
@@ -53,14 +54,15 @@ async function picture(page, name) {
   }
 }
 
-test('the options page fits 360, 400 and 480 px and is pictured connected', async () => {
-  await env.newPage(site.url('/chat.html'));
+test('the options page fits 360, 400 and 480 px and is pictured connected, on a recognised site', async () => {
+  await env.newPage(site.url('/sites/claude.html'));
   const options = await env.openOptions();
   await options.locator('body[data-ready]').waitFor();
   await waitFor(async () => (await options.locator('#host-chip').textContent()) === 'Connected', { what: 'connected', timeoutMs: 15_000 });
   await waitFor(async () => (await options.locator('#grants-list li.grant').count()) > 0, { what: 'grants listed' });
+  await waitFor(async () => /^preset: /.test(await options.locator('#preset-state').textContent()), { what: 'the preset filled in' });
   await checkWidths(options, 'options page');
-  await options.setViewportSize({ width: 900, height: 900 });
+  await options.setViewportSize({ width: 900, height: 1250 });
   await picture(options, 'options');
   await options.close();
 });
