@@ -18,7 +18,8 @@ export function buildCapabilityPrompt(capabilities, { prefixes = ['computer'], d
     .sort((a, b) => a.name.localeCompare(b.name));
   const decided = (c) => !decisions || decisions[c.name] === 'allow' || decisions[c.name] === 'ask';
   const asks = (c) => decisions?.[c.name] === 'ask';
-  const tools = caps.filter((c) => !c.name.startsWith('capabilities.') && decided(c));
+  // A tool the host cannot run (it requires MCP tasks: `unavailable`) is not offered to the model.
+  const tools = caps.filter((c) => !c.name.startsWith('capabilities.') && decided(c) && !c.unavailable);
   const meta = caps.filter((c) => c.name.startsWith('capabilities.'));
   const lines = [];
   lines.push('You can operate a computer through tools. To call a tool, reply with ONLY a JSON object in this exact shape, and nothing else in that message:');

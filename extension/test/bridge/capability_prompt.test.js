@@ -80,3 +80,13 @@ test("with the origin's decisions the prompt lists what it may run: ask ones mar
   assert.match(allowed, /Tools \(2\):/);
   assert.match(buildCapabilityPrompt([typeText, click], { decisions: {} }), /Tools \(0\):/, 'undecided tools are not offered');
 });
+
+test('a tool the host cannot run (unavailable) is not offered to the model', () => {
+  const text = buildCapabilityPrompt([
+    { name: 'computer.click', description: 'Click.', inputSchema: { type: 'object' } },
+    { name: 'computer.research', description: 'Research.', inputSchema: { type: 'object' }, unavailable: 'requires MCP task augmentation, which gnosis-host does not support' },
+  ]);
+  assert.match(text, /computer\.click/);
+  assert.doesNotMatch(text, /computer\.research/);
+  assert.match(text, /Tools \(1\):/);
+});
