@@ -82,7 +82,7 @@ func (r *Runtime) Execute(ctx context.Context, c Call) (result json.RawMessage, 
 		if p.Status().State != StateReady {
 			return nil, unavailable(p)
 		}
-		if why := unavailableReason(e.cap.Tool); why != "" {
+		if why := e.unavailable; why != "" {
 			return nil, &wire.Error{Code: wire.CodeExecutionError, Message: c.Capability + " " + why,
 				Details: map[string]string{"reason": "task-required"}}
 		}

@@ -25,6 +25,9 @@ type entry struct {
 	cap   Capability
 	tool  string // the provider's own tool name
 	input *inputSchema
+	// unavailable says why the tool cannot run through this host ("" when
+	// it can), read once from the tool object at discovery.
+	unavailable string
 }
 
 // inputSchema is a capability's input schema, compiled on first use: a
@@ -99,7 +102,8 @@ func (r *Runtime) buildRegistry(prev *registry) *registry {
 			e := &entry{
 				cap: Capability{Name: name, Description: t.Description, InputSchema: schema, Provider: p.Name(),
 					Title: t.Title, Annotations: t.Annotations, Tool: t.Raw},
-				tool: t.Name,
+				tool:        t.Name,
+				unavailable: unavailableReason(t.Raw),
 			}
 			if old := prevEntry(prev, name); old != nil && old.cap.Provider == p.Name() && bytes.Equal(old.cap.InputSchema, schema) {
 				e.input = old.input
@@ -112,7 +116,7 @@ func (r *Runtime) buildRegistry(prev *registry) *registry {
 	}
 	for name, e := range reg.byName {
 		reg.list = append(reg.list, Summary{Name: name, Description: e.cap.Description, Title: e.cap.Title,
-			Annotations: e.cap.Annotations, Unavailable: unavailableReason(e.cap.Tool)})
+			Annotations: e.cap.Annotations, Unavailable: e.unavailable})
 	}
 	sort.Slice(reg.list, func(i, j int) bool { return reg.list[i].Name < reg.list[j].Name })
 	return reg

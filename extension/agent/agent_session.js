@@ -5,7 +5,7 @@
 // (browser_bridge.js talks to the service worker); the model behind `model`
 // (model_client.js). Both are injected, so the loop is tested with fakes.
 //
-// Hooks for part 2:
+// Hooks (the side panel sets them):
 //   buildMessages(ctx) -> messages   replaces prompt.js's builder (bounded context, summary, images)
 //   onRecord(record)                 every task, analysis, action, result and outcome as it happens, in
 //                                    conversation_store.js's record kinds (task, user, analysis, action,
@@ -165,11 +165,11 @@ export class AgentSession {
       if (signal.aborted) throw stoppedError();
       const warnings = [];
       if (this.repeated) warnings.push(LOOP_WARNING);
-      // Lines the browser side queued for this request (part 2: workspace inventory, pending download).
+      // Lines the browser side queued for this request (the workspace inventory, a pending download).
       for (const n of observation.notes || []) warnings.push(n);
       const previousScreenshots = this.history.filter((e) => e.kind === 'round' && e.observation.image)
         .slice(-(MAX_SCREENSHOTS - 1)).map((e) => ({ step: e.step, image: e.observation.image, mime: e.observation.mime }));
-      // The coordinate sentence is filled here so any builder (prompt.js, part 2's
+      // The coordinate sentence is filled here so any builder (prompt.js, the
       // context manager) only needs date, task and viewport.
       const template = fillTemplate(this.template, { coordinate_rules: coordinateRules(settings.coordinateMode, observation.viewport) });
       const ctx = { template, now: this.now(), task: this.task, history: this.history, previousScreenshots, current: observation, warnings, step, maxSteps: settings.maxSteps, coordinateMode: settings.coordinateMode, usage: this.usage.at(-1) || null, signal };

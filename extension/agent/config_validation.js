@@ -1,6 +1,6 @@
 // Settings rules for the browser agent, shared by every way of starting a task.
 //
-// The Side Panel and (part 2) the Page Assistant both call validateTask before
+// The Side Panel and the Page Assistant both call validateTask before
 // a run, so a missing URL, model or permission always produces the same
 // actionable message. The API URL may be a `/v1` base or a full
 // `/chat/completions` URL; plain http is allowed only for loopback hosts.

@@ -12,7 +12,7 @@
 // LongPress, Wait, Scroll, Drag, Hotkey repeat or long Type within
 // milliseconds; a pressed mouse button is released on the way out.
 //
-// Part 2 registers Upload/Download with registerAction.
+// The file transfers (transfer_worker.js) register Upload/Download with registerAction.
 
 import { toCss } from './coords.js';
 import { chordEvents } from './hotkey.js';
@@ -49,7 +49,7 @@ function checkSignal(env) {
 }
 
 /**
- * Adds or replaces an action implementation (part 2: Upload, Download).
+ * Adds or replaces an action implementation (Upload and Download come from transfer_worker.js).
  * @param {string} name action name from the parser's table
  * @param {(args:object, env:object) => Promise<{text:string, error?:boolean}>} fn
  */

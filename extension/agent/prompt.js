@@ -3,8 +3,8 @@
 // The system prompt is a text file written by us (agent/prompts/venus_system.txt)
 // filled with the date, the task and the viewport. The request carries the
 // task, a text trajectory of earlier rounds, and at most three screenshots:
-// the two previous observations and the current one. Part 2's context
-// manager replaces buildMessages through the session's hook to add a summary
+// the two previous observations and the current one. The side panel's context
+// manager (context_manager.js) replaces buildMessages through the session's hook to add a summary
 // and reference images. Pure module.
 
 /** Most screenshots in one request (two previous + current). */

@@ -22,7 +22,7 @@ const attachListeners = new Set();
 let platform = 'linux';
 
 /**
- * Subscribes to CDP events of attached tabs (part 2: Page.fileChooserOpened).
+ * Subscribes to CDP events of attached tabs (the file transfers: Page.fileChooserOpened).
  * @param {(event:{sessionId:string, tabId:number, method:string, params:object}) => void} fn
  * @returns {() => void} unsubscribe
  */
@@ -32,8 +32,8 @@ export function onCdpEvent(fn) {
 }
 
 /**
- * Subscribes to every attach, including to tabs the task follows, so part 2
- * can enable Page.setInterceptFileChooserDialog on each.
+ * Subscribes to every attach, including to tabs the task follows, so the file
+ * transfers can enable Page.setInterceptFileChooserDialog on each.
  * @param {(event:{sessionId:string, tabId:number}) => void|Promise<void>} fn
  * @returns {() => void} unsubscribe
  */
@@ -43,7 +43,7 @@ export function onAttach(fn) {
 }
 
 /**
- * Queues a line for the session's next model request (part 2: the workspace
+ * Queues a line for the session's next model request (the workspace
  * inventory after a file chooser opened, a download that is waiting for a name).
  */
 export function addNote(sessionId, text) {
@@ -108,7 +108,7 @@ export function panelOpen(windowId) {
   return [...sessions.values()].some((s) => s.port && s.windowId === windowId);
 }
 
-/** Sends a CDP command to a session's current tab (part 2 uses it too). */
+/** Sends a CDP command to a session's current tab (the file transfers use it too). */
 export function sendCdp(sessionId, method, params = {}) {
   const s = mustSession(sessionId);
   if (!s.attached) throw new Error('the debugger is not attached (the task has ended)');

@@ -86,11 +86,8 @@ func (g *Grants) view(origin string) View {
 	p := g.rt.Policy()
 	rule := p.RuleFor(origin)
 	v := View{Origin: origin, Configured: p.HasExact(origin), Decisions: map[string]runtime.Decision{}}
-	for _, s := range g.rt.List() {
-		if strings.HasPrefix(s.Name, runtime.MetaPrefix+".") {
-			continue
-		}
-		v.Decisions[s.Name] = rule.Decide(s.Name)
+	for _, name := range g.registered() {
+		v.Decisions[name] = rule.Decide(name)
 	}
 	return v
 }

@@ -134,12 +134,7 @@ func TestRefusesAddressesWhereverTheNameResolves(t *testing.T) {
 			defer cancel()
 			res, err := New(Config{Allow: tt.allow}, withHosts(hosts)).fetch(ctx, json.RawMessage(`1`),
 				params(t, Request{URL: tt.url, Method: "GET", Headers: map[string]string{"Authorization": "Bearer k"}}), nopEmit)
-			var got outcome
-			if err != nil {
-				got.Code = codeOf(err)
-			} else {
-				got.Status = res.(reply).Status
-			}
+			got := outcomeOf(res, err)
 			if d := cmp.Diff(tt.want, got); d != "" {
 				t.Errorf("outcome (-want +got):\n%s\n(err %v)", d, err)
 			}
@@ -216,12 +211,7 @@ func TestPrivateAddressesNeedTheirOriginListed(t *testing.T) {
 			defer cancel()
 			res, err := New(Config{Allow: tt.allow}, withHosts(hosts)).fetch(ctx, json.RawMessage(`1`),
 				params(t, Request{URL: tt.url, Method: "GET"}), nopEmit)
-			var got outcome
-			if err != nil {
-				got.Code = codeOf(err)
-			} else {
-				got.Status = res.(reply).Status
-			}
+			got := outcomeOf(res, err)
 			if d := cmp.Diff(tt.want, got); d != "" {
 				t.Errorf("outcome (-want +got):\n%s\n(err %v)", d, err)
 			}

@@ -57,12 +57,7 @@ func requestsThroughTheEnvironment(t *testing.T) {
 			defer cancel()
 			rec := newRecorder()
 			res, err := New(Config{}, withHosts(hosts)).fetch(ctx, json.RawMessage(`1`), params(t, Request{URL: tt.url, Method: "GET"}), rec.emit)
-			var got outcome
-			if err != nil {
-				got.Code = codeOf(err)
-			} else {
-				got.Status = res.(reply).Status
-			}
+			got := outcomeOf(res, err)
 			if d := cmp.Diff(tt.want, got); d != "" {
 				t.Errorf("outcome (-want +got):\n%s\n(err %v)", d, err)
 			}

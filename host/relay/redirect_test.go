@@ -56,6 +56,16 @@ type outcome struct {
 	Code     wire.Code
 }
 
+// outcomeOf is what a fetch ended with: its error's code, or the reply's
+// status and Location header.
+func outcomeOf(res any, err error) outcome {
+	if err != nil {
+		return outcome{Code: codeOf(err)}
+	}
+	r := res.(reply)
+	return outcome{Status: r.Status, Location: r.Headers["location"]}
+}
+
 func TestRedirectsNeverLeaveTheOrigin(t *testing.T) {
 	const body = `{"messages":[{"role":"user","content":"private conversation"}]}`
 	first := hit{"POST", "/v1/chat/completions", "key=QUERYKEY", body, "Bearer sk-secret", "", "", "application/json"}
@@ -128,13 +138,7 @@ func TestRedirectsNeverLeaveTheOrigin(t *testing.T) {
 				URL: a.URL + "/v1/chat/completions?key=QUERYKEY", Body: body,
 				Headers: map[string]string{"Authorization": "Bearer sk-secret", "Content-Type": "application/json", "Cookie": "sid=1"},
 			}), nopEmit)
-			var got outcome
-			if err != nil {
-				got.Code = codeOf(err)
-			} else {
-				got.Status = res.(reply).Status
-				got.Location = res.(reply).Headers["location"]
-			}
+			got := outcomeOf(res, err)
 			want := tt.want
 			want.Location = strings.NewReplacer("{a:localhost}", strings.Replace(a.URL, "127.0.0.1", "localhost", 1), "{b}", b.URL).Replace(want.Location)
 			if d := cmp.Diff(want, got); d != "" {

@@ -1,16 +1,13 @@
 package main
 
 import (
-	"archive/zip"
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
-	"time"
 )
 
 // FirefoxPackage is the Firefox package's file name in the output folder.
@@ -78,40 +75,19 @@ func packFirefox(xpiPath, hostbin string) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.Create(xpiPath + ".tmp")
+	a, err := createArchive(xpiPath)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(xpiPath + ".tmp")
-	zw := zip.NewWriter(f)
-	add := func(name string, data []byte) error {
-		h := &zip.FileHeader{Name: name, Method: zip.Deflate, Modified: time.Now()}
-		h.SetMode(0o644)
-		w, err := zw.CreateHeader(h)
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(data)
+	defer a.discard()
+	if err := a.add("manifest.json", manifest, 0o644); err != nil {
 		return err
 	}
-	if err := add("manifest.json", manifest); err != nil {
-		return err
-	}
-	err = filepath.WalkDir("extension", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (p == "extension/hostbin" || p == "extension/test" || strings.HasPrefix(d.Name(), ".")) {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || strings.HasPrefix(d.Name(), ".") || p == "extension/manifest.json" {
+	err = extensionFiles(func(p string) error {
+		if p == "extension/manifest.json" {
 			return nil
 		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return add(strings.TrimPrefix(filepath.ToSlash(p), "extension/"), data)
+		return a.addFile(p, strings.TrimPrefix(filepath.ToSlash(p), "extension/"), 0o644)
 	})
 	if err != nil {
 		return err
@@ -125,20 +101,10 @@ func packFirefox(xpiPath, hostbin string) error {
 			if b.IsDir() || !strings.HasPrefix(b.Name(), "gnosis-host-") || strings.HasSuffix(b.Name(), ".tmp") {
 				continue
 			}
-			data, err := os.ReadFile(filepath.Join(hostbin, b.Name()))
-			if err != nil {
-				return err
-			}
-			if err := add(path.Join("hostbin", b.Name()), data); err != nil {
+			if err := a.addFile(filepath.Join(hostbin, b.Name()), path.Join("hostbin", b.Name()), 0o644); err != nil {
 				return err
 			}
 		}
 	}
-	if err := zw.Close(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(xpiPath+".tmp", xpiPath)
+	return a.commit()
 }

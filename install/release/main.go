@@ -19,7 +19,6 @@
 package main
 
 import (
-	"archive/zip"
 	"flag"
 	"fmt"
 	"io"
@@ -29,7 +28,6 @@ import (
 	"path"
 	"path/filepath"
 	"strings"
-	"time"
 )
 
 // Targets are the platforms a release covers.
@@ -156,26 +154,12 @@ func signer() (func(string) error, error) {
 // executable, the scripts for its system, the extension (without the
 // binaries it serves and its tests), the manifest template and the docs.
 func pack(zipPath, name, goos, bin string) error {
-	f, err := os.Create(zipPath + ".tmp")
+	a, err := createArchive(zipPath)
 	if err != nil {
 		return err
 	}
-	defer os.Remove(zipPath + ".tmp")
-	zw := zip.NewWriter(f)
-	add := func(src, dst string, mode fs.FileMode) error {
-		data, err := os.ReadFile(src)
-		if err != nil {
-			return err
-		}
-		h := &zip.FileHeader{Name: path.Join(name, dst), Method: zip.Deflate, Modified: time.Now()}
-		h.SetMode(mode)
-		w, err := zw.CreateHeader(h)
-		if err != nil {
-			return err
-		}
-		_, err = w.Write(data)
-		return err
-	}
+	defer a.discard()
+	add := func(src, dst string, mode fs.FileMode) error { return a.addFile(src, path.Join(name, dst), mode) }
 	files := [][2]string{{bin, filepath.Base(bin)}, {"README.md", "README.md"}, {"docs/install.md", "docs/install.md"},
 		{"docs/protocol.md", "docs/protocol.md"}, {"docs/firefox.md", "docs/firefox.md"},
 		{"manifests/com.gnosis.host.json", "manifests/com.gnosis.host.json"},
@@ -195,28 +179,10 @@ func pack(zipPath, name, goos, bin string) error {
 			return err
 		}
 	}
-	err = filepath.WalkDir("extension", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (p == "extension/hostbin" || p == "extension/test" || strings.HasPrefix(d.Name(), ".")) {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || strings.HasPrefix(d.Name(), ".") {
-			return nil
-		}
-		return add(p, filepath.ToSlash(p), 0o644)
-	})
-	if err != nil {
+	if err := extensionFiles(func(p string) error { return add(p, filepath.ToSlash(p), 0o644) }); err != nil {
 		return err
 	}
-	if err := zw.Close(); err != nil {
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(zipPath+".tmp", zipPath)
+	return a.commit()
 }
 
 func copyFile(src, dst string, mode fs.FileMode) error {
