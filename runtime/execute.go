@@ -8,7 +8,10 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
+
+	"github.com/rs/zerolog"
 
 	"github.com/gnosis/gnosis/runtime/wire"
 )
@@ -45,10 +48,91 @@ import (
 //     as Details (a json.RawMessage);
 //  7. a tool that declares an outputSchema must return structuredContent
 //     that matches it, else EXECUTION_ERROR with OutputMismatch details.
-func (r *Runtime) Execute(ctx context.Context, c Call) (result json.RawMessage, err error) {
-	start := time.Now()
-	defer func() { r.logExecute(c, start, len(result), err) }()
+func (r *Runtime) Execute(ctx context.Context, c Call) (json.RawMessage, error) {
+	type outcome struct {
+		result json.RawMessage
+		err    error
+	}
+	ch := make(chan outcome, 1)
+	r.ExecuteAsync(ctx, c, func(result json.RawMessage, err error) { ch <- outcome{result, err} })
+	o := <-ch
+	return o.result, o.err
+}
 
+// ExecuteAsync is Execute without the wait: it runs the checks of steps 1
+// to 4, starts the call and returns. done receives what Execute returns,
+// exactly once: on this goroutine when a check fails or for a
+// meta-capability; otherwise from the goroutine that ends the call (for an
+// MCP provider, the one reading the server's messages), so done must not
+// block for long. A call that needs the user's approval waits for it on a
+// goroutine of its own.
+func (r *Runtime) ExecuteAsync(ctx context.Context, c Call, done func(json.RawMessage, error)) {
+	start := time.Now()
+	o := &outcome{log: r.log, done: func(result json.RawMessage, err error) {
+		r.logExecute(c, start, len(result), err)
+		done(result, err)
+	}}
+	defer o.recover()
+	e, p, decision, err := r.admit(c)
+	if err != nil {
+		o.finish(nil, err)
+		return
+	}
+	args, err := r.checkArguments(e, c.Arguments)
+	if err != nil {
+		o.finish(nil, err)
+		return
+	}
+	if p == nil {
+		o.finish(r.executeMeta(e.cap.Name, args))
+		return
+	}
+	if decision == Ask {
+		go func() {
+			defer o.recover()
+			if err := r.approve(ctx, c, e, args); err != nil {
+				o.finish(nil, err)
+				return
+			}
+			r.call(ctx, c, e, p, args, o)
+		}()
+		return
+	}
+	r.call(ctx, c, e, p, args, o)
+}
+
+// outcome delivers an execute's result to its caller once, and turns a
+// panic on the way (a validator's, on a hostile schema) into an error: it
+// runs on goroutines such as a provider's reader, where a panic would take
+// the host down.
+type outcome struct {
+	log    zerolog.Logger
+	done   func(json.RawMessage, error)
+	called atomic.Bool
+}
+
+func (o *outcome) finish(result json.RawMessage, err error) {
+	if o.called.CompareAndSwap(false, true) {
+		o.done(result, err)
+	}
+}
+
+// recover must be deferred directly.
+func (o *outcome) recover() {
+	v := recover()
+	if v == nil {
+		return
+	}
+	if o.called.Load() {
+		o.log.Error().Interface("panic", v).Msg("panic after an execute was answered")
+		return
+	}
+	o.finish(nil, &wire.Error{Code: wire.CodeExecutionError, Message: fmt.Sprintf("internal error: %v", v)})
+}
+
+// admit runs steps 1 to 3: it finds c's capability and its provider (nil
+// for a meta-capability) and the policy's decision.
+func (r *Runtime) admit(c Call) (*entry, Provider, Decision, error) {
 	reg := r.reg.Load()
 	e := reg.byName[c.Capability]
 	var p Provider
@@ -58,53 +142,61 @@ func (r *Runtime) Execute(ctx context.Context, c Call) (result json.RawMessage, 
 			p = r.byPrefix[prefix]
 		}
 		if !hasDot || prefix == metaPrefix || (p != nil && r.discovered(p)) {
-			return nil, wire.Errorf(wire.CodeCapabilityNotFound, "no capability named %q", c.Capability)
+			return nil, nil, Deny, wire.Errorf(wire.CodeCapabilityNotFound, "no capability named %q", c.Capability)
 		}
 	}
 	decision := Allow
 	if e == nil || e.cap.Provider != "" {
 		decision = r.policy.Load().Decide(c.Origin, c.Capability)
 		if decision == Deny {
-			return nil, notGranted(c)
+			return nil, nil, Deny, notGranted(c)
 		}
 	}
 	if e == nil {
 		if p == nil {
-			return nil, wire.Errorf(wire.CodeProviderNotFound, "no provider registered for capability %q", c.Capability)
+			return nil, nil, Deny, wire.Errorf(wire.CodeProviderNotFound, "no provider registered for capability %q", c.Capability)
 		}
-		return nil, unavailable(p)
+		return nil, nil, Deny, unavailable(p)
 	}
-	if e.cap.Provider != "" {
-		p = r.byName[e.cap.Provider]
-		if p == nil {
-			return nil, wire.Errorf(wire.CodeProviderNotFound, "provider %q of capability %q is not registered", e.cap.Provider, c.Capability)
-		}
-		if p.Status().State != StateReady {
-			return nil, unavailable(p)
-		}
-		if why := e.unavailable; why != "" {
-			return nil, &wire.Error{Code: wire.CodeExecutionError, Message: c.Capability + " " + why,
-				Details: map[string]string{"reason": "task-required"}}
-		}
+	if e.cap.Provider == "" {
+		return e, nil, decision, nil
 	}
-
-	args, err := r.checkArguments(e, c.Arguments)
-	if err != nil {
-		return nil, err
-	}
+	p = r.byName[e.cap.Provider]
 	if p == nil {
-		return r.executeMeta(e.cap.Name, args)
+		return nil, nil, Deny, wire.Errorf(wire.CodeProviderNotFound, "provider %q of capability %q is not registered", e.cap.Provider, c.Capability)
 	}
+	if p.Status().State != StateReady {
+		return nil, nil, Deny, unavailable(p)
+	}
+	if why := e.unavailable; why != "" {
+		return nil, nil, Deny, &wire.Error{Code: wire.CodeExecutionError, Message: c.Capability + " " + why,
+			Details: map[string]string{"reason": "task-required"}}
+	}
+	return e, p, decision, nil
+}
 
-	if decision == Ask {
-		if err := r.approve(ctx, c, e, args); err != nil {
-			return nil, err
-		}
-	}
+// call runs steps 6 and 7: the provider's call, then the checks of its
+// result, which run where the call ends.
+func (r *Runtime) call(ctx context.Context, c Call, e *entry, p Provider, args json.RawMessage, o *outcome) {
 	if r.closed.Load() {
-		return nil, wire.Errorf(wire.CodeCancelled, "the runtime is shutting down")
+		o.finish(nil, wire.Errorf(wire.CodeCancelled, "the runtime is shutting down"))
+		return
 	}
-	result, err = p.Call(ctx, e.tool, args)
+	ended := func(result json.RawMessage, err error) {
+		defer o.recover()
+		o.finish(r.checkResult(ctx, c, e, result, err))
+	}
+	if a, ok := p.(AsyncCaller); ok {
+		a.CallAsync(ctx, e.tool, args, ended)
+		return
+	}
+	go func() { ended(p.Call(ctx, e.tool, args)) }()
+}
+
+// checkResult turns a provider's outcome into Execute's: its error given a
+// protocol code, a tool error (isError) or a result that does not match the
+// tool's outputSchema made an EXECUTION_ERROR.
+func (r *Runtime) checkResult(ctx context.Context, c Call, e *entry, result json.RawMessage, err error) (json.RawMessage, error) {
 	if err != nil {
 		return nil, callError(ctx, err)
 	}

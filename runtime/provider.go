@@ -71,6 +71,16 @@ type Provider interface {
 	Close() error
 }
 
+// AsyncCaller is implemented by a provider that can run a call without a
+// goroutine waiting on it (the MCP provider does). CallAsync starts the call
+// Call would make and returns; done receives what Call would return, exactly
+// once, from any goroutine (the one reading the provider's messages, for the
+// MCP provider). The runtime uses it when a provider has it: an execute then
+// holds no goroutine while the tool runs, and none is woken to end it.
+type AsyncCaller interface {
+	CallAsync(ctx context.Context, tool string, arguments json.RawMessage, done func(json.RawMessage, error))
+}
+
 // Change is what a provider reports to the runtime: its state changed, or its
 // tool list changed (after list_changed or a re-discovery).
 type Change struct {

@@ -20,8 +20,8 @@ type bigRuntime struct {
 	result json.RawMessage
 }
 
-func (b bigRuntime) Execute(context.Context, runtime.Call) (json.RawMessage, error) {
-	return b.result, nil
+func (b bigRuntime) ExecuteAsync(_ context.Context, _ runtime.Call, done func(json.RawMessage, error)) {
+	done(b.result, nil)
 }
 func (bigRuntime) Close() error { return nil }
 

@@ -1,18 +1,24 @@
 // Package session serves the native-messaging protocol of docs/protocol.md
 // over one pair of streams (the host's stdin and stdout).
 //
-// One goroutine at a time reads frames and decodes requests. The built-in
-// methods that cannot block (health, capabilities.list, capabilities.describe
-// and cancel) are answered by the reader itself. Any other request runs on
-// the goroutine that read it, which first passes the reading on to another
-// (pooled) goroutine: a slow tool never holds up health or cancel, and no
-// thread has to be woken to start the request. Output goes through one
-// mutex-guarded writer: a request's goroutine writes its own events and
-// reply, and a writer goroutine writes the reader's replies and runtime
-// events (so the reader never blocks on the output). A message is written
-// whole, so frames never interleave and a chunked reply's frames go out back
-// to back. Every failure, whatever its source, is
-// turned into the protocol's error reply in one place (reply.go).
+// One goroutine reads frames and decodes requests. The built-in methods
+// that cannot block (health, capabilities.list, capabilities.describe and
+// cancel) are answered by the reader itself. execute is an AsyncMethod: the
+// reader starts it (the runtime's checks, then the request written to the
+// provider) and goes back to reading; the provider's reader, on the
+// server's answer, runs the rest and writes the reply. So an execute in
+// flight holds no goroutine, and none is woken to answer it. A request
+// larger than 64 KiB starts on a pooled goroutine instead, so decoding it
+// never holds up the requests behind it, and so do the methods other parts
+// of the host add (WithMethod), which run and reply there: a slow method
+// never holds up health or cancel.
+//
+// Output goes through one mutex-guarded writer: a request that has left the
+// reader writes its own events and reply, and a writer goroutine writes what
+// the reader produces and runtime events (so the reader never blocks on the
+// output). A message is written whole, so frames never interleave and a
+// chunked reply's frames go out back to back. Every failure, whatever its
+// source, is turned into the protocol's error reply in one place (reply.go).
 //
 // The bytes held for requests in flight are bounded (WithMaxInflightBytes):
 // a frame's length is checked against the budget before its body is

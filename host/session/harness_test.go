@@ -115,9 +115,17 @@ func startHost(t *testing.T, opts ...Option) *host {
 	if err := rt.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
+	h := serve(t, s, rt)
+	h.toy = toy
+	return h
+}
+
+// serve runs s over rt with pipes a test drives through the returned host.
+func serve(t *testing.T, s *Session, rt Runtime) *host {
+	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
-	h := &host{t: t, s: s, toy: toy, in: inW, msgs: make(chan map[string]any, 64), raw: make(chan []byte, 1024), served: make(chan error, 1), limit: s.maxFrame}
+	h := &host{t: t, s: s, in: inW, msgs: make(chan map[string]any, 64), raw: make(chan []byte, 1024), served: make(chan error, 1), limit: s.maxFrame}
 	go func() {
 		h.served <- s.Serve(context.Background(), rt, inR, outW)
 		outW.Close()

@@ -14,13 +14,15 @@ import (
 const Service = "Agent Capability Runtime"
 
 // builtins returns the method table of docs/protocol.md bound to rt.
-func builtins(rt Runtime, s *Session) map[string]Method {
-	return map[string]Method{
-		"health":                func(context.Context, *Call) (any, error) { return health(rt, s.version), nil },
-		"capabilities.list":     func(context.Context, *Call) (any, error) { return listResult{rt.List()}, nil },
-		"capabilities.describe": func(_ context.Context, c *Call) (any, error) { return describe(rt, c) },
-		"execute":               func(ctx context.Context, c *Call) (any, error) { return execute(ctx, rt, s.approver, c) },
-		"cancel":                func(_ context.Context, c *Call) (any, error) { return cancel(s, c) },
+func builtins(rt Runtime, s *Session) map[string]handler {
+	return map[string]handler{
+		"health":                {quick: true, run: func(context.Context, *Call) (any, error) { return health(rt, s.version), nil }},
+		"capabilities.list":     {quick: true, run: func(context.Context, *Call) (any, error) { return listResult{rt.List()}, nil }},
+		"capabilities.describe": {quick: true, run: func(_ context.Context, c *Call) (any, error) { return describe(rt, c) }},
+		"cancel":                {quick: true, run: func(_ context.Context, c *Call) (any, error) { return cancel(s, c) }},
+		"execute": {start: func(ctx context.Context, c *Call, reply func(any, error)) {
+			execute(ctx, rt, s.approver, c, reply)
+		}},
 	}
 }
 
@@ -124,15 +126,18 @@ type executeParams struct {
 	Origin     *string         `json:"origin"`
 }
 
-// execute builds its reply by hand: result can be many megabytes of provider
-// JSON, and re-encoding it would cost as much as the chunking that follows.
-func execute(ctx context.Context, rt Runtime, approver Approver, c *Call) (any, error) {
+// execute starts the call and replies when it ends. Its reply is built by
+// hand: result can be many megabytes of provider JSON, and re-encoding it
+// would cost as much as the chunking that follows.
+func execute(ctx context.Context, rt Runtime, approver Approver, c *Call, reply func(any, error)) {
 	var p executeParams
 	if err := json.Unmarshal(c.Params, &p); err != nil {
-		return nil, wire.Errorf(wire.CodeInvalidRequest, "params of execute: %v", strings.TrimPrefix(err.Error(), "json: "))
+		reply(nil, wire.Errorf(wire.CodeInvalidRequest, "params of execute: %v", strings.TrimPrefix(err.Error(), "json: ")))
+		return
 	}
 	if p.Capability == nil {
-		return nil, wire.Errorf(wire.CodeInvalidRequest, "params.capability must be a string")
+		reply(nil, wire.Errorf(wire.CodeInvalidRequest, "params.capability must be a string"))
+		return
 	}
 	origin := ""
 	if p.Origin != nil {
@@ -142,18 +147,28 @@ func execute(ctx context.Context, rt Runtime, approver Approver, c *Call) (any, 
 	if approver != nil {
 		call.Approve = func(ctx context.Context, a runtime.Approval) error { return approver(ctx, c, a) }
 	}
+	var progress *coalescer
 	if c.Emit != nil {
 		// The provider's progress reports become this request's events,
 		// coalesced; the last one is written before the reply.
-		progress := newCoalescer(func(p runtime.Progress) { _ = c.Emit(newProgressEvent(p)) }, ProgressInterval, time.After)
-		defer progress.close()
+		progress = newCoalescer(func(p runtime.Progress) { _ = c.Emit(newProgressEvent(p)) }, ProgressInterval, time.After)
 		ctx = runtime.WithProgress(ctx, progress.offer)
 	}
-	result, err := rt.Execute(ctx, call)
-	if err != nil {
-		return nil, err
-	}
-	name, err := marshal(*p.Capability)
+	rt.ExecuteAsync(ctx, call, func(result json.RawMessage, err error) {
+		if progress != nil {
+			progress.close()
+		}
+		if err != nil {
+			reply(nil, err)
+			return
+		}
+		reply(executeResult(*p.Capability, result))
+	})
+}
+
+// executeResult is execute's payload: {"capability", "result"}.
+func executeResult(capability string, result json.RawMessage) (any, error) {
+	name, err := marshal(capability)
 	if err != nil {
 		return nil, err
 	}

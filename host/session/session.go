@@ -23,7 +23,9 @@ import (
 type Runtime interface {
 	List() []runtime.Summary
 	Describe(name string) (runtime.Capability, error)
-	Execute(ctx context.Context, c runtime.Call) (json.RawMessage, error)
+	// ExecuteAsync starts an execute and returns; done receives its result
+	// once, from any goroutine (see runtime.Runtime.ExecuteAsync).
+	ExecuteAsync(ctx context.Context, c runtime.Call, done func(json.RawMessage, error))
 	Health() runtime.Health
 	// Close stops the providers and their process trees.
 	Close() error
@@ -50,6 +52,15 @@ type Call struct {
 // *wire.Error to choose the code.
 type Method func(ctx context.Context, c *Call) (any, error)
 
+// AsyncMethod starts one request and returns without waiting for it to end;
+// reply receives its result or error (as a Method returns them) exactly once,
+// from any goroutine. It may be called on the goroutine that reads requests,
+// so it must neither block nor emit before it returns; whatever waits (a
+// tool, the user) must end in a call to reply, not in a goroutine parked on
+// it. execute is one: no goroutine is held while a tool runs, and none has
+// to be woken to write its reply.
+type AsyncMethod func(ctx context.Context, c *Call, reply func(result any, err error))
+
 // ShutdownGrace bounds how long Serve waits, after its input ends, for
 // cancelled requests to finish, queued frames to be written and the runtime
 // to close. Chrome kills a host 2 s after closing its pipes.
@@ -65,8 +76,7 @@ type Session struct {
 	forbidden string
 	approver  Approver // asks the user about calls the policy marks "ask"
 	extra     map[string]Method
-	quick     map[string]bool // built-in methods that never block: run on the reader
-	budget    budget          // bytes held for requests in flight
+	budget    budget // bytes held for requests in flight
 
 	queue      chan message
 	writerDone chan struct{} // closed when the writer goroutine stops
@@ -175,10 +185,8 @@ func (s *Session) Serve(ctx context.Context, rt Runtime, in io.Reader, out io.Wr
 	ctx, cancelAll := context.WithCancel(ctx)
 	defer cancelAll()
 	methods := builtins(rt, s)
-	s.quick = map[string]bool{"health": true, "capabilities.list": true, "capabilities.describe": true, "cancel": true}
 	for name, m := range s.extra {
-		methods[name] = m
-		delete(s.quick, name)
+		methods[name] = handler{run: m}
 	}
 
 	s.out.start(out, s.maxFrame, s.log, cancelAll)
@@ -196,7 +204,7 @@ func (s *Session) Serve(ctx context.Context, rt Runtime, in io.Reader, out io.Wr
 	// one read instead of two is measurable per call.
 	br := bufio.NewReaderSize(in, 64<<10)
 	r := framing.NewReader(br, s.maxIn)
-	go s.serveInput(&input{ctx: ctx, br: br, r: r, methods: methods, handlers: &handlers, done: readDone})
+	go func() { readDone <- s.readLoop(&input{ctx: ctx, br: br, r: r, methods: methods, handlers: &handlers}) }()
 	var readErr error
 	select {
 	case readErr = <-readDone:
@@ -275,35 +283,19 @@ func (s *Session) writeQueued(m message) bool {
 	return ok
 }
 
-// input is the reading side of a session. One goroutine at a time reads it:
-// the role passes from goroutine to goroutine (serveInput).
+// input is the reading side of a session, read by one goroutine.
 type input struct {
 	ctx      context.Context
 	br       *bufio.Reader // what r reads from, for admit and refuse
 	r        *framing.Reader
-	methods  map[string]Method
+	methods  map[string]handler
 	handlers *sync.WaitGroup
-	done     chan<- error // receives readLoop's result when the input ends
 }
 
-// serveInput reads requests until one must run on a goroutine of its own;
-// then it runs that request right here, on the goroutine (and thread) that
-// is already awake, and passes the reading on to a pooled goroutine. Handing
-// the request over instead would wake another thread on the critical path.
-func (s *Session) serveInput(in *input) {
-	run, err := s.readLoop(in)
-	if run == nil {
-		in.done <- err
-		return
-	}
-	s.workers.run(func() { s.serveInput(in) })
-	run()
-}
-
-// readLoop reads and dispatches requests until the input ends or a request
-// must run on its own goroutine (returned as run). At the end it returns nil
-// when the input ended (cleanly or not) and an error for other read failures.
-func (s *Session) readLoop(in *input) (run func(), err error) {
+// readLoop reads and dispatches requests until the input ends. It returns
+// nil when the input ended (cleanly or not) and an error for other read
+// failures.
+func (s *Session) readLoop(in *input) error {
 	ctx, r := in.ctx, in.r
 	for {
 		// The frame's length is checked against the in-flight budget
@@ -324,114 +316,32 @@ func (s *Session) readLoop(in *input) (run func(), err error) {
 		case err == nil:
 		case errors.Is(err, io.EOF):
 			s.log.Debug().Msg("input closed")
-			return nil, nil
+			return nil
 		case errors.As(err, &tooLarge):
 			s.log.Warn().Uint32("length", tooLarge.Length).Msg("inbound frame too large; closing")
 			s.send(message{body: errorReply(nil, &wire.Error{
 				Code:    wire.CodeMessageTooLarge,
 				Message: fmt.Sprintf("message of %d bytes exceeds the %d-byte limit; the host closes the connection", tooLarge.Length, s.maxIn),
 			})})
-			return nil, nil
+			return nil
 		case errors.Is(err, framing.ErrTruncated):
 			s.log.Warn().Err(err).Msg("input ended inside a frame")
-			return nil, nil
+			return nil
 		default:
 			if ctx.Err() != nil {
-				return nil, nil
+				return nil
 			}
-			return nil, fmt.Errorf("reading request: %w", err)
+			return fmt.Errorf("reading request: %w", err)
 		}
 		if !fits {
 			continue // refused and answered
 		}
 		if ctx.Err() != nil { // the writer failed: nobody hears replies
 			s.budget.release(size)
-			return nil, nil
+			return nil
 		}
-		run := s.dispatch(ctx, body, size, in.methods, in.handlers)
-		if run != nil {
-			return run, nil
-		}
-		s.budget.release(size) // answered here: the request's bytes are dropped
+		s.dispatch(ctx, body, size, in.methods, in.handlers)
 	}
-}
-
-// dispatch decodes one request and answers it at once, or returns the
-// function that runs it (on a goroutine other than the reader's). That
-// function gives back the size bytes of the budget the request took when
-// it ends, however it ends; if dispatch answers at once the caller does.
-func (s *Session) dispatch(ctx context.Context, body []byte, size int64, methods map[string]Method, handlers *sync.WaitGroup) func() {
-	req, err := DecodeRequest(body)
-	if s.forbidden != "" {
-		s.reply(req.ID, nil, &wire.Error{Code: wire.CodeForbidden, Message: s.forbidden})
-		return nil
-	}
-	if err != nil {
-		s.reply(req.ID, nil, err)
-		return nil
-	}
-	m := methods[req.Method]
-	if m == nil {
-		s.reply(req.ID, nil, wire.Errorf(wire.CodeUnknownMethod, "unknown method %q", req.Method))
-		return nil
-	}
-	key := idKey(req.ID)
-	quick := s.quick[req.Method]
-	reqCtx, cancel := context.WithCancel(ctx)
-	s.mu.Lock()
-	closing := s.closing
-	_, busy := s.inflight[key]
-	if !busy && !closing && !quick {
-		s.inflight[key] = cancel
-		handlers.Add(1)
-	}
-	s.mu.Unlock()
-	if closing {
-		cancel()
-		return nil
-	}
-	if busy {
-		cancel()
-		s.reply(req.ID, nil, wire.Errorf(wire.CodeInvalidRequest, "a request with id %s is already in flight", req.ID))
-		return nil
-	}
-	if quick {
-		// Answered on the reader: it never blocks, and skipping two
-		// goroutine hand-offs is most of the host's per-call latency.
-		result, err := run(reqCtx, m, &Call{ID: req.ID, Params: req.Params, Emit: s.emitter(req.ID)})
-		cancel()
-		s.reply(req.ID, result, err)
-		return nil
-	}
-	// The goroutine that runs it writes its own reply: no hand-off to the
-	// writer goroutine. It is pooled, so its stack has already grown to what
-	// a request needs.
-	return func() {
-		held := size
-		defer func() { s.budget.release(held) }()
-		defer handlers.Done()
-		c := &Call{ID: req.ID, Params: req.Params, Emit: s.direct(req.ID)}
-		result, err := run(reqCtx, m, c)
-		s.mu.Lock()
-		delete(s.inflight, key)
-		s.mu.Unlock()
-		cancel()
-		reply := s.replyMessage(req.ID, req.Params, result, err)
-		s.budget.hold(int64(len(reply.body)))
-		held += int64(len(reply.body))
-		s.out.write(reply)
-	}
-}
-
-// run calls m, turning a panic into an error: one bad handler must not take
-// the host (and every other request) down.
-func run(ctx context.Context, m Method, c *Call) (result any, err error) {
-	defer func() {
-		if p := recover(); p != nil {
-			err = fmt.Errorf("internal error: %v", p)
-		}
-	}()
-	return m(ctx, c)
 }
 
 // reply queues the reply to a request: success with result, or failure.
@@ -480,38 +390,3 @@ var ErrEventTooLarge = errors.New("event too large for one frame")
 
 // ErrSessionClosed is returned by Emit once the session has stopped writing.
 var ErrSessionClosed = errors.New("session closed")
-
-// emitter returns Call.Emit for a request answered on the reader: events
-// go through the writer goroutine's queue, as its reply does.
-func (s *Session) emitter(id json.RawMessage) func(any) error {
-	return s.emitVia(id, s.send)
-}
-
-// direct returns Call.Emit for a request on its own goroutine: events are
-// written at once, as its reply is, so they precede it.
-func (s *Session) direct(id json.RawMessage) func(any) error {
-	return s.emitVia(id, s.out.write)
-}
-
-func (s *Session) emitVia(id json.RawMessage, send func(message) bool) func(any) error {
-	return func(event any) error {
-		body, err := withID(id, "", event)
-		if err != nil {
-			return fmt.Errorf("event: %w", err)
-		}
-		var probe struct {
-			Event string `json:"event"`
-		}
-		if json.Unmarshal(body, &probe) != nil || probe.Event == "" {
-			return errors.New(`event: must have a non-empty "event" field`)
-		}
-		if len(body) > s.maxFrame {
-			// Clients reassemble chunks as replies: events are never chunked.
-			return fmt.Errorf("%w: event of %d bytes, limit %d", ErrEventTooLarge, len(body), s.maxFrame)
-		}
-		if !send(message{id: id, body: body}) {
-			return ErrSessionClosed
-		}
-		return nil
-	}
-}

@@ -31,8 +31,11 @@ type pipeTransport struct {
 
 	writeMu sync.Mutex
 
-	mu      sync.Mutex
-	pending map[string]chan *transport.JSONRPCResponse
+	mu sync.Mutex
+	// pending maps a request's key (mcp.RequestId.String) to what receives
+	// its response: called once, on the reader, with the response, or with
+	// nil when the transport closes first.
+	pending map[string]func(*transport.JSONRPCResponse)
 
 	handlerMu      sync.RWMutex
 	onNotification func(mcp.JSONRPCNotification)
@@ -53,7 +56,7 @@ type pipeTransport struct {
 var _ transport.BidirectionalInterface = (*pipeTransport)(nil)
 
 func newPipeTransport(r io.Reader, w io.WriteCloser, log zerolog.Logger) *pipeTransport {
-	return &pipeTransport{r: r, w: w, log: log, pending: map[string]chan *transport.JSONRPCResponse{}, done: make(chan struct{}), readDone: make(chan struct{}), ctx: context.Background()}
+	return &pipeTransport{r: r, w: w, log: log, pending: map[string]func(*transport.JSONRPCResponse){}, done: make(chan struct{}), readDone: make(chan struct{}), ctx: context.Background()}
 }
 
 // Start starts reading. ctx is handed to handlers of server requests.
@@ -162,11 +165,11 @@ func (t *pipeTransport) route(line []byte) {
 			resp.Result = json.RawMessage(env.result)
 		}
 		t.mu.Lock()
-		ch := t.pending[key]
+		answer := t.pending[key]
 		delete(t.pending, key)
 		t.mu.Unlock()
-		if ch != nil {
-			ch <- resp // buffered: never blocks
+		if answer != nil {
+			answer(resp)
 		}
 	}
 }
@@ -247,39 +250,59 @@ func (t *pipeTransport) roundTrip(ctx context.Context, key string, line []byte) 
 		return nil, err
 	}
 	ch := make(chan *transport.JSONRPCResponse, 1)
-	t.mu.Lock()
-	select {
-	case <-t.done:
-		t.mu.Unlock()
-		return nil, transport.ErrTransportClosed
-	default:
-	}
-	t.pending[key] = ch
-	t.mu.Unlock()
-	forget := func() {
-		t.mu.Lock()
-		delete(t.pending, key)
-		t.mu.Unlock()
-	}
-	if err := t.write(line); err != nil {
-		forget()
+	if err := t.send(key, line, func(r *transport.JSONRPCResponse) { ch <- r }); err != nil {
 		return nil, err
 	}
 	select {
 	case resp := <-ch:
-		return resp, nil
+		return answered(resp)
 	case <-ctx.Done():
-		forget()
-		return nil, ctx.Err()
-	case <-t.done:
-		select {
-		case resp := <-ch: // answered just before the end
-			return resp, nil
-		default:
+		if t.forget(key) {
+			return nil, ctx.Err()
 		}
-		forget()
+		return answered(<-ch) // answered (or closed) as ctx ended
+	}
+}
+
+func answered(resp *transport.JSONRPCResponse) (*transport.JSONRPCResponse, error) {
+	if resp == nil {
 		return nil, transport.ErrTransportClosed
 	}
+	return resp, nil
+}
+
+// send registers answer for the response to key and writes line, a request
+// already encoded (newline included). answer is called exactly once, on the
+// reader, with the response, or with nil when the transport closes first,
+// unless forget(key) takes it back. When send returns an error, answer is
+// never called.
+func (t *pipeTransport) send(key string, line []byte, answer func(*transport.JSONRPCResponse)) error {
+	t.mu.Lock()
+	select {
+	case <-t.done:
+		t.mu.Unlock()
+		return transport.ErrTransportClosed
+	default:
+	}
+	t.pending[key] = answer
+	t.mu.Unlock()
+	if err := t.write(line); err != nil {
+		if t.forget(key) {
+			return err
+		}
+		// Closed meanwhile: answer has been called with nil.
+	}
+	return nil
+}
+
+// forget takes back the answer registered for key; false when it has been
+// (or is being) called.
+func (t *pipeTransport) forget(key string) bool {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	_, ok := t.pending[key]
+	delete(t.pending, key)
+	return ok
 }
 
 // SendNotification implements transport.Interface.
@@ -331,6 +354,11 @@ func (t *pipeTransport) shut() {
 	t.closeOnce.Do(func() {
 		t.mu.Lock()
 		close(t.done)
+		waiting := t.pending
+		t.pending = map[string]func(*transport.JSONRPCResponse){}
 		t.mu.Unlock()
+		for _, answer := range waiting {
+			answer(nil)
+		}
 	})
 }

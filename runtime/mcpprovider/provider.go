@@ -188,8 +188,23 @@ func (p *Provider) setStatus(st runtime.Status, toolsChanged bool) {
 	}
 }
 
-// Call implements runtime.Provider: a raw tools/call on the current child.
+// Call implements runtime.Provider: CallAsync, waited for.
 func (p *Provider) Call(ctx context.Context, tool string, arguments json.RawMessage) (json.RawMessage, error) {
+	type outcome struct {
+		result json.RawMessage
+		err    error
+	}
+	ch := make(chan outcome, 1)
+	p.CallAsync(ctx, tool, arguments, func(r json.RawMessage, err error) { ch <- outcome{r, err} })
+	o := <-ch
+	return o.result, o.err
+}
+
+// CallAsync implements runtime.AsyncCaller: it sends tools/call and returns.
+// done runs on the goroutine that reads the server's messages when the
+// server answers with a small result, so no goroutine waits on a call and
+// none is woken to end it.
+func (p *Provider) CallAsync(ctx context.Context, tool string, arguments json.RawMessage, done func(json.RawMessage, error)) {
 	p.mu.Lock()
 	s := p.current
 	st := p.status
@@ -199,9 +214,10 @@ func (p *Provider) Call(ctx context.Context, tool string, arguments json.RawMess
 		if st.Err != "" {
 			msg += ": " + st.Err
 		}
-		return nil, &wire.Error{Code: wire.CodeProviderUnavailable, Message: msg}
+		done(nil, &wire.Error{Code: wire.CodeProviderUnavailable, Message: msg})
+		return
 	}
-	return s.call(ctx, tool, arguments, p.cfg.Timeout)
+	s.start(ctx, tool, arguments, p.cfg.Timeout, done)
 }
 
 // currentPID is the running child's pid, 0 if none (for tests and logs).

@@ -15,7 +15,6 @@ import (
 	"time"
 
 	"github.com/gnosis/gnosis/runtime"
-	"github.com/gnosis/gnosis/runtime/wire"
 	"github.com/mark3labs/mcp-go/client"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
@@ -269,28 +268,13 @@ func (s *session) request(ctx context.Context, method string, params any) (json.
 // requestID is the JSON-RPC id of our request number n, "gnosis-<n>".
 func requestID(n int64) string { return "gnosis-" + strconv.FormatInt(n, 10) }
 
-// send encodes the request {"jsonrpc","id","method","params"} with id
-// requestID(n) into buf (params written by params; none if it writes
-// nothing), sends it and returns the raw result. The request is encoded by
-// hand: it is on every call's path, where encoding/json's reflection showed
-// in profiles.
+// send sends the request {"jsonrpc","id","method","params"} with id
+// requestID(n), encoded into buf by encodeRequest, and returns the raw
+// result.
 func (s *session) send(ctx context.Context, buf *bytes.Buffer, n int64, method string, params func(*bytes.Buffer) error) (json.RawMessage, error) {
-	b := buf.AvailableBuffer()
-	b = append(b, `{"jsonrpc":"2.0","id":"gnosis-`...)
-	b = strconv.AppendInt(b, n, 10)
-	b = append(b, `","method":`...)
-	b = appendString(b, method)
-	buf.Write(b)
-	at := buf.Len()
-	buf.WriteString(`,"params":`)
-	mark := buf.Len()
-	if err := params(buf); err != nil {
-		return nil, fmt.Errorf("encoding request: %w", err)
+	if err := encodeRequest(buf, n, method, params); err != nil {
+		return nil, err
 	}
-	if buf.Len() == mark {
-		buf.Truncate(at)
-	}
-	buf.WriteString("}\n")
 	v := requestID(n)
 	resp, err := s.tr.roundTrip(ctx, "string:"+v, buf.Bytes())
 	if err != nil {
@@ -301,13 +285,41 @@ func (s *session) send(ctx context.Context, buf *bytes.Buffer, n int64, method s
 		return nil, s.explain(err)
 	}
 	if resp.Error != nil {
-		e := &rpcError{Code: resp.Error.Code, Message: resp.Error.Message}
-		if resp.Error.Data != nil {
-			e.Data, _ = json.Marshal(resp.Error.Data)
-		}
-		return nil, e
+		return nil, newRPCError(resp.Error)
 	}
 	return resp.Result, nil
+}
+
+func newRPCError(d *mcp.JSONRPCErrorDetails) *rpcError {
+	e := &rpcError{Code: d.Code, Message: d.Message}
+	if d.Data != nil {
+		e.Data, _ = json.Marshal(d.Data)
+	}
+	return e
+}
+
+// encodeRequest encodes the request {"jsonrpc","id","method","params"} with
+// id requestID(n) into buf, newline included (params written by params;
+// none if it writes nothing). It is encoded by hand: it is on every call's
+// path, where encoding/json's reflection showed in profiles.
+func encodeRequest(buf *bytes.Buffer, n int64, method string, params func(*bytes.Buffer) error) error {
+	b := buf.AvailableBuffer()
+	b = append(b, `{"jsonrpc":"2.0","id":"gnosis-`...)
+	b = strconv.AppendInt(b, n, 10)
+	b = append(b, `","method":`...)
+	b = appendString(b, method)
+	buf.Write(b)
+	at := buf.Len()
+	buf.WriteString(`,"params":`)
+	mark := buf.Len()
+	if err := params(buf); err != nil {
+		return fmt.Errorf("encoding request: %w", err)
+	}
+	if buf.Len() == mark {
+		buf.Truncate(at)
+	}
+	buf.WriteString("}\n")
+	return nil
 }
 
 // appendString appends v as a JSON string: as is when it is printable ASCII
@@ -358,57 +370,6 @@ func (s *session) explain(err error) error {
 	default:
 		return err
 	}
-}
-
-// call runs tools/call raw, bounded by timeout, and gives failures their
-// protocol codes. The request carries a progress token, its own id; the
-// server's progress reports for it go to runtime.ProgressFrom(ctx), if any.
-func (s *session) call(ctx context.Context, tool string, args json.RawMessage, timeout time.Duration) (json.RawMessage, error) {
-	cctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	n := s.nextID.Add(1)
-	if report := runtime.ProgressFrom(ctx); report != nil {
-		token := requestID(n)
-		s.progress.add(token, report)
-		defer s.progress.remove(token)
-	}
-	var buf bytes.Buffer
-	buf.Grow(len(args) + len(tool) + 128)
-	res, err := s.send(cctx, &buf, n, string(mcp.MethodToolsCall), func(b *bytes.Buffer) error {
-		b.WriteString(`{"name":`)
-		b.Write(appendString(b.AvailableBuffer(), tool))
-		b.WriteString(`,"arguments":`)
-		if len(args) == 0 {
-			b.WriteString("null")
-		} else if err := json.Compact(b, args); err != nil { // one line, as stdio requires
-			return err
-		}
-		b.WriteString(`,"_meta":{"progressToken":"gnosis-`)
-		b.Write(strconv.AppendInt(b.AvailableBuffer(), n, 10))
-		b.WriteString(`"}}`)
-		return nil
-	})
-	if err == nil {
-		return res, nil
-	}
-	var rpc *rpcError
-	switch {
-	case errors.Is(ctx.Err(), context.Canceled):
-		return nil, &wire.Error{Code: wire.CodeCancelled, Message: "the call was cancelled", Err: err}
-	case ctx.Err() != nil || cctx.Err() != nil:
-		return nil, &wire.Error{Code: wire.CodeTimeout, Message: fmt.Sprintf("%s did not answer within %s", tool, timeout), Err: err}
-	case s.stopping.Load():
-		return nil, &wire.Error{Code: wire.CodeCancelled, Message: "the provider is shutting down", Err: err}
-	case errors.As(err, &rpc):
-		var details any
-		if b, merr := json.Marshal(rpc); merr == nil {
-			details = json.RawMessage(b)
-		}
-		return nil, &wire.Error{Code: wire.CodeExecutionError, Message: rpc.Message, Details: details, Err: err}
-	case errors.Is(err, errExited):
-		return nil, &wire.Error{Code: wire.CodeProviderUnavailable, Message: "the provider exited during the call", Err: err}
-	}
-	return nil, &wire.Error{Code: wire.CodeProviderUnavailable, Message: "the provider connection failed", Err: err}
 }
 
 // stop ends the session on purpose: stdin is closed (the polite way to ask

@@ -1,0 +1,150 @@
+package mcpprovider
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"sync/atomic"
+	"time"
+
+	"github.com/gnosis/gnosis/runtime"
+	"github.com/gnosis/gnosis/runtime/wire"
+	"github.com/mark3labs/mcp-go/client/transport"
+	"github.com/mark3labs/mcp-go/mcp"
+)
+
+// inlineResult is the largest result whose call ends on the transport's
+// reader. A larger one ends on a goroutine of its own: what follows (the
+// runtime's checks, the reply to the browser) takes long enough to hold up
+// the server's other messages, and a goroutine hand-off costs nothing next
+// to it.
+const inlineResult = 64 << 10
+
+// toolCall is one tools/call in flight. No goroutine waits on it: it ends
+// when the server answers (on the transport's reader), when its context
+// ends or its timeout passes (on the context's AfterFunc goroutine), or
+// when the transport closes, whichever comes first; end makes sure only the
+// first one counts.
+type toolCall struct {
+	s      *session
+	tool   string
+	token  string // the request's id and progress token, "gnosis-<n>"
+	ctx    context.Context
+	cctx   context.Context // ctx bounded by the provider's timeout
+	cancel context.CancelFunc
+	stop   func() bool // unregisters expire from cctx
+	limit  time.Duration
+	report func(runtime.Progress) // nil: the caller wants no progress
+	done   func(json.RawMessage, error)
+	ended  atomic.Bool
+}
+
+// start sends tools/call for tool with args and returns at once. done gets
+// the raw result, or an error with its protocol code, exactly once: from
+// the transport's reader when the server answers a small result, else from
+// another goroutine (possibly this one, when the call cannot be sent).
+// The server's progress reports for the call go to
+// runtime.ProgressFrom(ctx), if any, in order and before done.
+func (s *session) start(ctx context.Context, tool string, args json.RawMessage, limit time.Duration, done func(json.RawMessage, error)) {
+	n := s.nextID.Add(1)
+	c := &toolCall{s: s, tool: tool, token: requestID(n), ctx: ctx, limit: limit, report: runtime.ProgressFrom(ctx), done: done}
+	var buf bytes.Buffer
+	buf.Grow(len(args) + len(tool) + 128)
+	if err := encodeRequest(&buf, n, string(mcp.MethodToolsCall), c.params(args, n)); err != nil {
+		done(nil, &wire.Error{Code: wire.CodeExecutionError, Message: "the call could not be encoded", Err: err})
+		return
+	}
+	c.cctx, c.cancel = context.WithTimeout(ctx, limit)
+	if c.report != nil {
+		s.progress.add(c.token, c.report)
+	}
+	c.stop = context.AfterFunc(c.cctx, c.expire)
+	if err := s.tr.send("string:"+c.token, buf.Bytes(), c.answer); err != nil {
+		c.end(nil, c.failure(s.explain(err)))
+		return
+	}
+	if c.cctx.Err() != nil {
+		c.expire() // ended before the call was registered: expire found nothing to take back
+	}
+}
+
+// params writes tools/call's params: the tool, its arguments on one line
+// (as stdio requires) and the progress token.
+func (c *toolCall) params(args json.RawMessage, n int64) func(*bytes.Buffer) error {
+	return func(b *bytes.Buffer) error {
+		b.WriteString(`{"name":`)
+		b.Write(appendString(b.AvailableBuffer(), c.tool))
+		b.WriteString(`,"arguments":`)
+		if len(args) == 0 {
+			b.WriteString("null")
+		} else if err := json.Compact(b, args); err != nil {
+			return err
+		}
+		b.WriteString(`,"_meta":{"progressToken":"gnosis-`)
+		b.Write(strconv.AppendInt(b.AvailableBuffer(), n, 10))
+		b.WriteString(`"}}`)
+		return nil
+	}
+}
+
+// answer receives the server's response, or nil when the transport closed.
+func (c *toolCall) answer(resp *transport.JSONRPCResponse) {
+	switch {
+	case resp == nil:
+		c.end(nil, c.failure(c.s.explain(transport.ErrTransportClosed)))
+	case resp.Error != nil:
+		c.end(nil, c.failure(newRPCError(resp.Error)))
+	case len(resp.Result) > inlineResult:
+		go c.end(resp.Result, nil)
+	default:
+		c.end(resp.Result, nil)
+	}
+}
+
+// expire ends the call when its context ends or its timeout passes, unless
+// the server's answer came first, and tells the server to stop.
+func (c *toolCall) expire() {
+	if !c.s.tr.forget("string:" + c.token) {
+		return
+	}
+	c.s.cancelled(mcp.NewRequestId(c.token), c.cctx.Err())
+	c.end(nil, c.failure(c.cctx.Err()))
+}
+
+// end delivers the outcome once and releases the call's timer and route.
+func (c *toolCall) end(result json.RawMessage, err error) {
+	if !c.ended.CompareAndSwap(false, true) {
+		return
+	}
+	c.stop()
+	c.cancel()
+	if c.report != nil {
+		c.s.progress.remove(c.token)
+	}
+	c.done(result, err)
+}
+
+// failure gives a failed call its protocol code.
+func (c *toolCall) failure(err error) error {
+	var rpc *rpcError
+	switch {
+	case errors.Is(c.ctx.Err(), context.Canceled):
+		return &wire.Error{Code: wire.CodeCancelled, Message: "the call was cancelled", Err: err}
+	case c.ctx.Err() != nil || c.cctx.Err() != nil:
+		return &wire.Error{Code: wire.CodeTimeout, Message: fmt.Sprintf("%s did not answer within %s", c.tool, c.limit), Err: err}
+	case c.s.stopping.Load():
+		return &wire.Error{Code: wire.CodeCancelled, Message: "the provider is shutting down", Err: err}
+	case errors.As(err, &rpc):
+		var details any
+		if b, merr := json.Marshal(rpc); merr == nil {
+			details = json.RawMessage(b)
+		}
+		return &wire.Error{Code: wire.CodeExecutionError, Message: rpc.Message, Details: details, Err: err}
+	case errors.Is(err, errExited):
+		return &wire.Error{Code: wire.CodeProviderUnavailable, Message: "the provider exited during the call", Err: err}
+	}
+	return &wire.Error{Code: wire.CodeProviderUnavailable, Message: "the provider connection failed", Err: err}
+}
