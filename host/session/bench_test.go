@@ -107,8 +107,8 @@ func BenchmarkHealthRoundTrip(b *testing.B) {
 
 // BenchmarkExecuteRoundTrip is BenchmarkHealthRoundTrip for an execute
 // whose runtime answers at once: the session's own cost of the path every
-// tool call takes (dispatch off the quick path, the reply written by the
-// request's goroutine), beside health's.
+// tool call takes (started by the reader, its reply written where the call
+// ends), beside health's.
 func BenchmarkExecuteRoundTrip(b *testing.B) {
 	s := New()
 	inR, inW, _ := os.Pipe()
