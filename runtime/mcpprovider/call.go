@@ -7,7 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"sync/atomic"
+	"sync"
 	"time"
 
 	"github.com/gnosis/gnosis/runtime"
@@ -33,13 +33,17 @@ type toolCall struct {
 	tool   string
 	token  string // the request's id and progress token, "gnosis-<n>"
 	ctx    context.Context
-	cctx   context.Context // ctx bounded by the provider's timeout
-	cancel context.CancelFunc
-	stop   func() bool // unregisters expire from cctx
 	limit  time.Duration
 	report func(runtime.Progress) // nil: the caller wants no progress
 	done   func(json.RawMessage, error)
-	ended  atomic.Bool
+
+	// mu guards what follows. start holds it from sending the request to
+	// arming the call, so an answer that comes first waits for the arming.
+	mu     sync.Mutex
+	cctx   context.Context    // ctx bounded by the provider's timeout; nil until armed
+	cancel context.CancelFunc // cctx's
+	stop   func() bool        // unregisters expire from cctx
+	ended  bool
 }
 
 // start sends tools/call for tool with args and returns at once. done gets
@@ -48,27 +52,35 @@ type toolCall struct {
 // another goroutine (possibly this one, when the call cannot be sent).
 // The server's progress reports for the call go to
 // runtime.ProgressFrom(ctx), if any, in order and before done.
+//
+// The timeout and the watch on ctx are armed after the request is written:
+// the request leaves a microsecond sooner, and the server, woken by it,
+// gets on with it while this goroutine finishes its part.
 func (s *session) start(ctx context.Context, tool string, args json.RawMessage, limit time.Duration, done func(json.RawMessage, error)) {
 	n := s.nextID.Add(1)
 	c := &toolCall{s: s, tool: tool, token: requestID(n), ctx: ctx, limit: limit, report: runtime.ProgressFrom(ctx), done: done}
+	if err := ctx.Err(); err != nil {
+		done(nil, c.failure(err))
+		return
+	}
 	var buf bytes.Buffer
 	buf.Grow(len(args) + len(tool) + 128)
 	if err := encodeRequest(&buf, n, string(mcp.MethodToolsCall), c.params(args, n)); err != nil {
 		done(nil, &wire.Error{Code: wire.CodeExecutionError, Message: "the call could not be encoded", Err: err})
 		return
 	}
-	c.cctx, c.cancel = context.WithTimeout(ctx, limit)
 	if c.report != nil {
 		s.progress.add(c.token, c.report)
 	}
-	c.stop = context.AfterFunc(c.cctx, c.expire)
+	c.mu.Lock()
 	if err := s.tr.send("string:"+c.token, buf.Bytes(), c.answer); err != nil {
+		c.mu.Unlock()
 		c.end(nil, c.failure(s.explain(err)))
 		return
 	}
-	if c.cctx.Err() != nil {
-		c.expire() // ended before the call was registered: expire found nothing to take back
-	}
+	c.cctx, c.cancel = context.WithTimeout(ctx, limit)
+	c.stop = context.AfterFunc(c.cctx, c.expire) // at once, on its own goroutine, if ctx has ended
+	c.mu.Unlock()
 }
 
 // params writes tools/call's params: the tool, its arguments on one line
@@ -110,21 +122,38 @@ func (c *toolCall) expire() {
 	if !c.s.tr.forget("string:" + c.token) {
 		return
 	}
-	c.s.cancelled(mcp.NewRequestId(c.token), c.cctx.Err())
-	c.end(nil, c.failure(c.cctx.Err()))
+	c.mu.Lock()
+	why := c.cctx.Err()
+	c.mu.Unlock()
+	c.s.cancelled(mcp.NewRequestId(c.token), why)
+	c.end(nil, c.failure(why))
 }
 
 // end delivers the outcome once and releases the call's timer and route.
 func (c *toolCall) end(result json.RawMessage, err error) {
-	if !c.ended.CompareAndSwap(false, true) {
+	c.mu.Lock()
+	if c.ended {
+		c.mu.Unlock()
 		return
 	}
-	c.stop()
-	c.cancel()
+	c.ended = true
+	stop, cancel := c.stop, c.cancel
+	c.mu.Unlock()
+	if stop != nil {
+		stop()
+		cancel()
+	}
 	if c.report != nil {
 		c.s.progress.remove(c.token)
 	}
 	c.done(result, err)
+}
+
+// timedOut reports whether the call's timeout has passed.
+func (c *toolCall) timedOut() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.cctx != nil && c.cctx.Err() != nil
 }
 
 // failure gives a failed call its protocol code.
@@ -133,7 +162,7 @@ func (c *toolCall) failure(err error) error {
 	switch {
 	case errors.Is(c.ctx.Err(), context.Canceled):
 		return &wire.Error{Code: wire.CodeCancelled, Message: "the call was cancelled", Err: err}
-	case c.ctx.Err() != nil || c.cctx.Err() != nil:
+	case c.ctx.Err() != nil || c.timedOut():
 		return &wire.Error{Code: wire.CodeTimeout, Message: fmt.Sprintf("%s did not answer within %s", c.tool, c.limit), Err: err}
 	case c.s.stopping.Load():
 		return &wire.Error{Code: wire.CodeCancelled, Message: "the provider is shutting down", Err: err}
