@@ -22,6 +22,11 @@
 // A provider's tools stay registered while it restarts, so a call in that
 // window fails with PROVIDER_UNAVAILABLE rather than CAPABILITY_NOT_FOUND.
 //
+// ExecuteAsync runs the checks and starts a call without waiting for it;
+// a provider that implements AsyncCaller (the MCP provider does) ends it
+// from the goroutine that reads its server, so a call in flight holds no
+// goroutine. Execute is ExecuteAsync waited for.
+//
 // # Errors
 //
 // Every failure Execute and Describe return is a *wire.Error whose Code is one
