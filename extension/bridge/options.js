@@ -2,9 +2,10 @@
 // preset on the major chat sites), what the site may run (its grants in the
 // host's policy), Start/Stop, Pick, a live selector check, host status and
 // one-click install, and the capability prompt.
-// Everything persistent goes through the worker (bridge/worker.js); this page
-// only calls chrome.tabs (to know the current page) and chrome.permissions
-// (requested from the click that needs it).
+// Everything persistent goes through the worker (bridge/worker.js, by
+// chrome.runtime messages); besides that the page calls only chrome.tabs (to
+// know the current page), chrome.permissions (requested from the click that
+// needs it) and chrome.downloads (the host's installer).
 // This file wires Start and Stop and the page's polling; each section lives
 // in its own options_*.js module.
 import { $, send, setError, state } from './options_page.js';

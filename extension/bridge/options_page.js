@@ -8,7 +8,6 @@ export const state = {
   tab: null, // an open tab of that origin, if any
   granted: false, // optional host permission for origin
   armed: false,
-  prompt: '',
   grants: null, // {origin, capabilities, choices, configured} once the host answered
   preset: '', // the id of the preset the settings came from
 };
