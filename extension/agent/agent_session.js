@@ -16,7 +16,7 @@
 import { parseReply, formatAction } from './action_parser.js';
 import { buildMessages as defaultBuildMessages, coordinateRules, fillTemplate, LOOP_WARNING, MAX_SCREENSHOTS, reaskMessage } from './prompt.js';
 import { stoppedError } from './model_client.js';
-import { usageOrEstimate } from './context_manager.js';
+import { usageOrEstimate } from './token_estimate.js';
 
 /** Largest pixel coordinate accepted in the 'absolute' coordinate mode. */
 const ABSOLUTE_MAX = 20000;

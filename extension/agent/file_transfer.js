@@ -15,7 +15,7 @@
 // function (workspace_client.js list()).
 
 import { CodedError } from '../shared/coded_error.js';
-import { formatBytes } from './context_manager.js';
+import { formatBytes } from './image_data.js';
 
 const MiB = 1024 * 1024;
 /** Largest file an upload supplies. */

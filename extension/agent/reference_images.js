@@ -1,10 +1,10 @@
 // The Side Panel's reference images: attached with the file picker or pasted
 // into the task field, shown as thumbnails with a remove button, checked
-// against the limits (context_manager.js validateReferenceImages: up to four
+// against the limits (image_data.js validateReferenceImages: up to four
 // a message, 10 MiB each, 20 MiB together) before any byte is read, and
-// handed to the next task. DOM glue only; the rules are in context_manager.js.
+// handed to the next task. DOM glue only; the rules are in image_data.js.
 
-import { validateReferenceImages } from './context_manager.js';
+import { validateReferenceImages } from './image_data.js';
 
 function readDataUrl(file) {
   return new Promise((resolve, reject) => {

@@ -1,9 +1,10 @@
 // Compaction in the Side Panel: before a task, when the previous request's
 // prompt passed the threshold, and inside a task, before a request that
-// would pass it. The folding is context_manager.js; this runs it with the
+// would pass it. The folding is context_compaction.js; this runs it with the
 // task's connection and says so in the status line and the log.
 
-import { compactIfNeeded, estimateTokens, KEEP_ROUNDS, lastPromptTokens, lastUsage } from './context_manager.js';
+import { compactIfNeeded, KEEP_ROUNDS, lastPromptTokens, lastUsage } from './context_compaction.js';
+import { estimateTokens } from './token_estimate.js';
 import { panel } from './sidepanel_state.js';
 import { modelFor } from './sidepanel_models.js';
 import { addEntry, setStatus } from './sidepanel_log.js';

@@ -3,7 +3,7 @@
 // that say how to fix what blocked a run, the status line and the step and
 // token meter. Renders AgentSession events (agent_session.js); DOM glue.
 
-import { formatMeter } from './context_manager.js';
+import { formatMeter } from './task_meter.js';
 import { pageRelay } from './page_assistant_panel.js';
 import { retryText } from '../shared/ui.js';
 import { panel, writesSettled } from './sidepanel_state.js';

@@ -8,7 +8,8 @@ import { AgentSession, OUTCOME } from './agent_session.js';
 import { createBrowserBridge } from './browser_bridge.js';
 import { validateTask } from './config_validation.js';
 import { ensureHostPermission } from './settings.js';
-import { createContextBuilder, createMeter, meterFromRecords } from './context_manager.js';
+import { createContextBuilder } from './context_builder.js';
+import { createMeter, meterFromRecords } from './task_meter.js';
 import { thumbnails } from './conversation_view.js';
 import { pageRelay } from './page_assistant_panel.js';
 import { panel, queueWrite, writesSettled } from './sidepanel_state.js';
@@ -18,7 +19,7 @@ import { compactBeforeTask, compactWithinTask, resetCompaction } from './sidepan
 import { pendingQuestion } from './sidepanel_outcome.js';
 
 const $ = (id) => document.getElementById(id);
-let builder = null; // the context builder of the current task (context_manager.js)
+let builder = null; // the context builder of the current task (context_builder.js)
 let taskSeq = 0; // the seq of the current task's record (screenshots and reference images are kept under it)
 
 /** True while a task or the compaction before one runs. */

@@ -2,10 +2,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { IDBFactory } from 'fake-indexeddb';
 import { openConversationStore } from '../../agent/conversation_store.js';
-import {
-  applyCompaction, compactIfNeeded, createContextBuilder, buildRequestMessages, CONTEXT_CODES, COMPACTION_THRESHOLD, countImages, createMeter, formatMeter,
-  groupEntries, lastPromptTokens, MAX_ROUNDS, meterFromRecords, planCompaction, selectHistory, validateReferenceImages,
-} from '../../agent/context_manager.js';
+import { createContextBuilder, buildRequestMessages, countImages } from '../../agent/context_builder.js';
+import { applyCompaction, compactIfNeeded, COMPACTION_THRESHOLD, lastPromptTokens, planCompaction } from '../../agent/context_compaction.js';
+import { CONTEXT_CODES } from '../../agent/context_error.js';
+import { groupEntries, MAX_ROUNDS, selectHistory } from '../../agent/context_history.js';
+import { validateReferenceImages } from '../../agent/image_data.js';
+import { createMeter, formatMeter, meterFromRecords } from '../../agent/task_meter.js';
 
 const MiB = 1024 * 1024;
 

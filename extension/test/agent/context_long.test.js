@@ -4,10 +4,11 @@
 // the continuation of the task.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import {
-  buildRequestMessages, createMeter, estimateTokens, formatMeter, imageSize, imageTokens, KEEP_ROUNDS, meterFromRecords,
-  planCompaction, applyCompaction, usageOrEstimate,
-} from '../../agent/context_manager.js';
+import { buildRequestMessages } from '../../agent/context_builder.js';
+import { applyCompaction, KEEP_ROUNDS, planCompaction } from '../../agent/context_compaction.js';
+import { imageSize } from '../../agent/image_data.js';
+import { createMeter, formatMeter, meterFromRecords } from '../../agent/task_meter.js';
+import { estimateTokens, imageTokens, usageOrEstimate } from '../../agent/token_estimate.js';
 
 function conversation() {
   const records = [];

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { CodedError } from '../../shared/coded_error.js';
-import { ContextError } from '../../agent/context_manager.js';
+import { ContextError } from '../../agent/context_error.js';
 import { TransferError, formatSize } from '../../agent/file_transfer.js';
 import { ModelError } from '../../agent/model_client.js';
 import { RelayError } from '../../agent/relay_client.js';
