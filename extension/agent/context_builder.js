@@ -11,12 +11,10 @@
 //
 // Pure module: records come from conversation_store.js, nothing is fetched.
 
-import { fillTemplate, formatDate } from './prompt.js';
-import { MAX_ROUNDS, selectHistory } from './context_history.js';
+import { fillTemplate, formatDate, MAX_ROUNDS, MAX_SCREENSHOTS } from './prompt.js';
+import { selectHistory } from './context_history.js';
 import { validateReferenceImages } from './image_data.js';
 
-/** Most observation screenshots in one request (two previous + current). */
-export const MAX_SCREENSHOTS = 3;
 
 function observationText(o) {
   if (!o) return '';

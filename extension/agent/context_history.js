@@ -8,8 +8,7 @@
 //
 // Pure module.
 
-/** Most rounds of text history replayed. */
-export const MAX_ROUNDS = 30;
+import { MAX_ROUNDS } from './prompt.js';
 
 /**
  * The latest summary record and the records it does not cover, in order.

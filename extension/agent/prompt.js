@@ -3,9 +3,10 @@
 // The system prompt is a text file written by us (agent/prompts/venus_system.txt)
 // filled with the date, the task and the viewport. The request carries the
 // task, a text trajectory of earlier rounds, and at most three screenshots:
-// the two previous observations and the current one. The side panel's context
-// manager (context_manager.js) replaces buildMessages through the session's hook to add a summary
-// and reference images. Pure module.
+// the two previous observations and the current one. The side panel's request
+// builder (context_builder.js) replaces buildMessages through the session's
+// hook to add a summary and reference images; it keeps to the same limits
+// (MAX_SCREENSHOTS, MAX_ROUNDS). Pure module.
 
 /** Most screenshots in one request (two previous + current). */
 export const MAX_SCREENSHOTS = 3;

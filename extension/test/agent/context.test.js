@@ -5,7 +5,8 @@ import { openConversationStore } from '../../agent/conversation_store.js';
 import { createContextBuilder, buildRequestMessages, countImages } from '../../agent/context_builder.js';
 import { applyCompaction, compactIfNeeded, COMPACTION_THRESHOLD, lastPromptTokens, planCompaction } from '../../agent/context_compaction.js';
 import { CONTEXT_CODES } from '../../agent/context_error.js';
-import { groupEntries, MAX_ROUNDS, selectHistory } from '../../agent/context_history.js';
+import { groupEntries, selectHistory } from '../../agent/context_history.js';
+import { MAX_ROUNDS } from '../../agent/prompt.js';
 import { validateReferenceImages } from '../../agent/image_data.js';
 import { createMeter, formatMeter, meterFromRecords } from '../../agent/task_meter.js';
 
