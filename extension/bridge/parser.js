@@ -1,5 +1,5 @@
 // The gate: decides whether text extracted from a chat page is exactly one
-// tool call under the seed's contract, and nothing else. Free-form text,
+// tool call under the contract below, and nothing else. Free-form text,
 // partial JSON still streaming, arrays and several objects are never calls.
 // Pure: no chrome.* and no DOM, so it is tested exhaustively with node --test.
 //

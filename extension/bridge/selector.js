@@ -1,6 +1,6 @@
 // Selectors, per-page keys and tab picking for the chat bridge. Pure: no
 // chrome.* and no DOM. The options page and the worker turn what the user
-// typed ("class, id, or CSS selector", as the seed's settings say) into one
+// typed (a class, an id or a CSS selector) into one
 // CSS selector here, and the content script only runs querySelectorAll on it.
 
 /**

@@ -1,5 +1,5 @@
-// The per-origin settings of the chat bridge (the seed's options: source,
-// destination, auto-send and its button), the sign that a reply is still
+// The per-origin settings of the chat bridge (source, destination,
+// auto-send and its button), the sign that a reply is still
 // streaming, the preset they came from, whether Start inserts the capability
 // prompt, plus the safety and timing knobs.
 // Pure normalisation; the worker stores them in chrome.storage.local.
