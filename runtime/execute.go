@@ -49,14 +49,7 @@ import (
 //  7. a tool that declares an outputSchema must return structuredContent
 //     that matches it, else EXECUTION_ERROR with OutputMismatch details.
 func (r *Runtime) Execute(ctx context.Context, c Call) (json.RawMessage, error) {
-	type outcome struct {
-		result json.RawMessage
-		err    error
-	}
-	ch := make(chan outcome, 1)
-	r.ExecuteAsync(ctx, c, func(result json.RawMessage, err error) { ch <- outcome{result, err} })
-	o := <-ch
-	return o.result, o.err
+	return Await(func(done func(json.RawMessage, error)) { r.ExecuteAsync(ctx, c, done) })
 }
 
 // ExecuteAsync is Execute without the wait: it runs the checks of steps 1

@@ -81,6 +81,19 @@ type AsyncCaller interface {
 	CallAsync(ctx context.Context, tool string, arguments json.RawMessage, done func(json.RawMessage, error))
 }
 
+// Await starts an asynchronous call with start and waits for its outcome:
+// the blocking form of an AsyncCaller or of Runtime.ExecuteAsync.
+func Await(start func(done func(json.RawMessage, error))) (json.RawMessage, error) {
+	type outcome struct {
+		result json.RawMessage
+		err    error
+	}
+	ch := make(chan outcome, 1)
+	start(func(result json.RawMessage, err error) { ch <- outcome{result, err} })
+	o := <-ch
+	return o.result, o.err
+}
+
 // Change is what a provider reports to the runtime: its state changed, or its
 // tool list changed (after list_changed or a re-discovery).
 type Change struct {

@@ -32,6 +32,7 @@ type toolCall struct {
 	s      *session
 	tool   string
 	token  string // the request's id and progress token, "gnosis-<n>"
+	key    string // its key in the transport's pending table
 	ctx    context.Context
 	limit  time.Duration
 	report func(runtime.Progress) // nil: the caller wants no progress
@@ -58,7 +59,8 @@ type toolCall struct {
 // gets on with it while this goroutine finishes its part.
 func (s *session) start(ctx context.Context, tool string, args json.RawMessage, limit time.Duration, done func(json.RawMessage, error)) {
 	n := s.nextID.Add(1)
-	c := &toolCall{s: s, tool: tool, token: requestID(n), ctx: ctx, limit: limit, report: runtime.ProgressFrom(ctx), done: done}
+	token := requestID(n)
+	c := &toolCall{s: s, tool: tool, token: token, key: pendingKey(token), ctx: ctx, limit: limit, report: runtime.ProgressFrom(ctx), done: done}
 	if err := ctx.Err(); err != nil {
 		done(nil, c.failure(err))
 		return
@@ -73,7 +75,7 @@ func (s *session) start(ctx context.Context, tool string, args json.RawMessage, 
 		s.progress.add(c.token, c.report)
 	}
 	c.mu.Lock()
-	if err := s.tr.send("string:"+c.token, buf.Bytes(), c.answer); err != nil {
+	if err := s.tr.send(c.key, buf.Bytes(), c.answer); err != nil {
 		c.mu.Unlock()
 		c.end(nil, c.failure(s.explain(err)))
 		return
@@ -119,7 +121,7 @@ func (c *toolCall) answer(resp *transport.JSONRPCResponse) {
 // expire ends the call when its context ends or its timeout passes, unless
 // the server's answer came first, and tells the server to stop.
 func (c *toolCall) expire() {
-	if !c.s.tr.forget("string:" + c.token) {
+	if !c.s.tr.forget(c.key) {
 		return
 	}
 	c.mu.Lock()

@@ -180,7 +180,7 @@ func (t *pipeTransport) route(line []byte) {
 func responseID(raw []byte) (mcp.RequestId, string, bool) {
 	if n := len(raw); n >= 2 && raw[0] == '"' && raw[n-1] == '"' && bytes.IndexByte(raw[1:n-1], '\\') < 0 && bytes.IndexByte(raw[1:n-1], '"') < 0 {
 		v := string(raw[1 : n-1])
-		return mcp.NewRequestId(v), "string:" + v, true
+		return mcp.NewRequestId(v), pendingKey(v), true
 	}
 	var id mcp.RequestId
 	if err := json.Unmarshal(raw, &id); err != nil {

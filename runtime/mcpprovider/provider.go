@@ -190,14 +190,7 @@ func (p *Provider) setStatus(st runtime.Status, toolsChanged bool) {
 
 // Call implements runtime.Provider: CallAsync, waited for.
 func (p *Provider) Call(ctx context.Context, tool string, arguments json.RawMessage) (json.RawMessage, error) {
-	type outcome struct {
-		result json.RawMessage
-		err    error
-	}
-	ch := make(chan outcome, 1)
-	p.CallAsync(ctx, tool, arguments, func(r json.RawMessage, err error) { ch <- outcome{r, err} })
-	o := <-ch
-	return o.result, o.err
+	return runtime.Await(func(done func(json.RawMessage, error)) { p.CallAsync(ctx, tool, arguments, done) })
 }
 
 // CallAsync implements runtime.AsyncCaller: it sends tools/call and returns.

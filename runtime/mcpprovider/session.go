@@ -268,6 +268,10 @@ func (s *session) request(ctx context.Context, method string, params any) (json.
 // requestID is the JSON-RPC id of our request number n, "gnosis-<n>".
 func requestID(n int64) string { return "gnosis-" + strconv.FormatInt(n, 10) }
 
+// pendingKey is the transport's pending-table key (mcp.RequestId.String) of
+// our string request id v.
+func pendingKey(v string) string { return "string:" + v }
+
 // send sends the request {"jsonrpc","id","method","params"} with id
 // requestID(n), encoded into buf by encodeRequest, and returns the raw
 // result.
@@ -276,7 +280,7 @@ func (s *session) send(ctx context.Context, buf *bytes.Buffer, n int64, method s
 		return nil, err
 	}
 	v := requestID(n)
-	resp, err := s.tr.roundTrip(ctx, "string:"+v, buf.Bytes())
+	resp, err := s.tr.roundTrip(ctx, pendingKey(v), buf.Bytes())
 	if err != nil {
 		if ctx.Err() != nil {
 			s.cancelled(mcp.NewRequestId(v), ctx.Err())
