@@ -5,7 +5,8 @@
 // Enter says no; Allow takes clicks only after the window has been seen for a
 // moment. Closing the window is a No (the worker sees it close).
 import { countdown } from './approval.js';
-import { badgesFor, titleOf } from './grants.js';
+import { titleOf } from './grants.js';
+import { hintBadges } from './hint_badges.js';
 
 const $ = (id) => document.getElementById(id);
 /** How long Allow stays disabled after the window opens (ms). */
@@ -55,13 +56,7 @@ function render(view) {
   $('cap-title').textContent = titleOf(cap);
   $('cap-name').textContent = view.capability;
   $('cap-name').hidden = titleOf(cap) === view.capability;
-  $('cap-badges').replaceChildren(...badgesFor(view.annotations).map((b) => {
-    const li = document.createElement('li');
-    li.className = `badge ${b.key}`;
-    li.textContent = b.label;
-    li.title = b.hint;
-    return li;
-  }));
+  $('cap-badges').replaceChildren(...hintBadges(view.annotations));
   $('arguments').textContent = view.argumentsJson;
   const chars = view.argumentsJson.length;
   $('args-size').textContent = `${chars.toLocaleString()} character${chars === 1 ? '' : 's'}, shown in full`;

@@ -3,7 +3,8 @@
 // the summary, the quick buttons, and saving the choices in the host (at
 // once while the site is armed; otherwise Start saves them).
 import { $, send, state } from './options_page.js';
-import { DECISIONS, DECISION_LABELS, badgesFor, initialChoices, setAll, summarize, titleOf } from './grants.js';
+import { DECISIONS, DECISION_LABELS, initialChoices, setAll, summarize, titleOf } from './grants.js';
+import { hintBadges } from './hint_badges.js';
 
 let grantsLoading = false;
 
@@ -61,13 +62,7 @@ function renderGrants() {
     }
     const badges = document.createElement('ul');
     badges.className = 'badges';
-    badges.append(...badgesFor(c.annotations).map((b) => {
-      const item = document.createElement('li');
-      item.className = `badge ${b.key}`;
-      item.textContent = b.label;
-      item.title = b.hint;
-      return item;
-    }));
+    badges.append(...hintBadges(c.annotations));
     info.append(badges);
     if (c.description) {
       const desc = document.createElement('p');
