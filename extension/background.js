@@ -5,11 +5,11 @@
 // ways). The browser agent needs chrome.debugger, which Firefox lacks: there
 // only the chat bridge is wired, and the sidebar says why the agent is absent.
 // Feature logic lives in the imported modules; this file is only the glue.
-import { senderKind, route, mergeHandlers } from './shared/router.js';
+import { senderKind, route, mergeHandlers } from './shared/core/router.js';
 import { features } from './shared/browser.js';
-import { handlers as bridgeHandlers, init as initBridge } from './bridge/worker.js';
-import { handlers as agentHandlers, init as initAgent } from './agent/worker.js';
-import { handlers as pageAssistantHandlers, init as initPageAssistant } from './agent/page_assistant_worker.js';
+import { handlers as bridgeHandlers, init as initBridge } from './bridge/worker/worker.js';
+import { handlers as agentHandlers, init as initAgent } from './agent/worker/worker.js';
+import { handlers as pageAssistantHandlers, init as initPageAssistant } from './agent/worker/page_assistant_worker.js';
 
 const can = features(chrome);
 const handlers = can.agent

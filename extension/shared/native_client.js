@@ -8,7 +8,7 @@
 // this file makes no chrome.* call of its own. host.js holds the one shared
 // instance.
 
-import { cappedExponential } from './backoff.js';
+import { cappedExponential } from './core/backoff.js';
 
 /** Transport error codes (Error.code on a rejected request). */
 export const TransportCode = Object.freeze({

@@ -43,8 +43,8 @@ func TestFirefoxManifest(t *testing.T) {
 	want := map[string]any{
 		"gecko":      map[string]any{"gecko": map[string]any{"id": "gnosis@gnosis.dev", "strict_min_version": "128.0"}},
 		"background": map[string]any{"scripts": []any{"background.js"}, "type": "module"},
-		"sidebar":    "agent/sidepanel.html",
-		"options":    "bridge/options.html",
+		"sidebar":    "agent/panel/sidepanel.html",
+		"options":    "bridge/options/options.html",
 	}
 	var perms []any
 	for _, p := range chrome["permissions"].([]any) {
@@ -89,8 +89,8 @@ func TestFirefoxPackage(t *testing.T) {
 		t.Fatal(err)
 	}
 	entries := zipEntries(t, xpi)
-	for _, want := range []string{"manifest.json", "background.js", "shared/browser.js", "bridge/options.html",
-		"agent/sidepanel.html", "icons/icon48.png", "hostbin/gnosis-host-linux-amd64"} {
+	for _, want := range []string{"manifest.json", "background.js", "shared/browser.js", "bridge/options/options.html",
+		"agent/panel/sidepanel.html", "icons/icon48.png", "hostbin/gnosis-host-linux-amd64"} {
 		if _, ok := entries[want]; !ok {
 			t.Errorf("package lacks %s", want)
 		}

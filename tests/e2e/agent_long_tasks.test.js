@@ -54,7 +54,7 @@ async function outcome(panel, timeout = 30_000, n = 1) {
 
 /** Opens the side panel again (as after closing it) and waits until it restored the conversation. */
 async function reopenPanel() {
-  const panel = await env.openExtensionPage('agent/sidepanel.html');
+  const panel = await env.openExtensionPage('agent/panel/sidepanel.html');
   await panel.waitForSelector('body[data-ready="true"]');
   return panel;
 }

@@ -55,7 +55,7 @@ after(async () => {
 const fast = { maxSteps: 10, temperature: 0.5, requestTimeoutMs: 60000, retryBaseMs: 20, retryMaxMs: 300 };
 const act = (think, action) => ({ content: `<think>${think}</think>\n<action>${action}</action>` });
 
-const FRAME_URL = `${EXTENSION_ORIGIN}agent/page_assistant_frame.html`;
+const FRAME_URL = `${EXTENSION_ORIGIN}agent/frame/page_assistant_frame.html`;
 /** Where the bar's screenshots go (GNOSIS_E2E_SHOTS, else a folder under the system's temp dir). */
 const SHOTS = process.env.GNOSIS_E2E_SHOTS || path.join(os.tmpdir(), 'gnosis-e2e-shots');
 
@@ -238,8 +238,8 @@ test('a task typed in the page bar runs like the panel\'s: streamed step summary
     const windowId = await panel.evaluate(async () => (await chrome.windows.getCurrent()).id);
     await panel.close();
     await waitFor(async () => !(await bar(target, cdp))?.visible, { what: 'the bar gone with the panel closed' });
-    const reopened = env.context.waitForEvent('page', { predicate: (p) => p.url().startsWith(`${EXTENSION_ORIGIN}agent/sidepanel.html`) });
-    await env.evalInWorker((w) => chrome.tabs.create({ url: 'agent/sidepanel.html', windowId: w, active: false }), windowId);
+    const reopened = env.context.waitForEvent('page', { predicate: (p) => p.url().startsWith(`${EXTENSION_ORIGIN}agent/panel/sidepanel.html`) });
+    await env.evalInWorker((w) => chrome.tabs.create({ url: 'agent/panel/sidepanel.html', windowId: w, active: false }), windowId);
     const panel2 = await reopened;
     await waitFor(async () => (await bar(target, cdp))?.visible === true, { what: 'the bar back with the panel open' });
     // A page loaded now gets the bar from the registered content script.

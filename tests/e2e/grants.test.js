@@ -22,7 +22,7 @@ async function checked(options, name) {
   return null;
 }
 const row = (options, name) => options.locator('#grants-list li.grant', { has: options.getByRole('radiogroup', { name }) });
-const approvalWindow = (env) => env.context.waitForEvent('page', { predicate: (p) => p.url().startsWith(`${EXTENSION_ORIGIN}bridge/approve.html`), timeout: 10_000 });
+const approvalWindow = (env) => env.context.waitForEvent('page', { predicate: (p) => p.url().startsWith(`${EXTENSION_ORIGIN}bridge/approval/approve.html`), timeout: 10_000 });
 /** The origin's entry in the host's config file, as sets. */
 function entry(env, origin) {
   const e = env.config().policy?.origins?.[origin];

@@ -11,7 +11,7 @@ import { after, before, describe, test } from 'node:test';
 import { launch, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
 import { ackCount, armPreset, badgeText, lastAck, waitForSent } from './lib/bridge.js';
-import { PRESETS } from '../../extension/bridge/presets.js';
+import { PRESETS } from '../../extension/bridge/core/presets.js';
 
 const SETTLE = 300;
 

@@ -29,7 +29,7 @@ after(async () => {
 const fast = { maxSteps: 5, temperature: 0, requestTimeoutMs: 5000, retryBaseMs: 20, retryMaxMs: 40, coordinateMode: 'normalized', connection: 'direct', compactAtTokens: 32000, keepScreenshots: 20, rememberKey: false };
 
 async function freshPanel() {
-  const panel = await env.openExtensionPage('agent/sidepanel.html');
+  const panel = await env.openExtensionPage('agent/panel/sidepanel.html');
   await panel.waitForSelector('body[data-ready="true"]');
   return panel;
 }

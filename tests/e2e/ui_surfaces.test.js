@@ -68,7 +68,7 @@ test('the options page fits 360, 400 and 480 px and is pictured connected, on a 
 });
 
 test('the side panel fits, with a long conversation title cut by an ellipsis; pictured at first run and with a conversation', async () => {
-  const panel = await env.openExtensionPage('agent/sidepanel.html');
+  const panel = await env.openExtensionPage('agent/panel/sidepanel.html');
   await panel.waitForSelector('body[data-ready="true"]');
   assert.equal(await panel.locator('#setup').isVisible(), true);
   await checkWidths(panel, 'side panel (setup)');
@@ -98,12 +98,12 @@ test('the side panel fits, with a long conversation title cut by an ellipsis; pi
 });
 
 test('the approval window and the Page Assistant frame fit the narrow widths', async () => {
-  const approve = await env.openExtensionPage('bridge/approve.html', '?token=none');
+  const approve = await env.openExtensionPage('bridge/approval/approve.html', '?token=none');
   await approve.locator('#gone').waitFor();
   await approve.evaluate(() => { document.getElementById('approval').hidden = false; document.getElementById('arguments').textContent = JSON.stringify({ text: 'x'.repeat(400) }); });
   await checkWidths(approve, 'approval window');
   await approve.close();
-  const frame = await env.openExtensionPage('agent/page_assistant_frame.html');
+  const frame = await env.openExtensionPage('agent/frame/page_assistant_frame.html');
   await frame.evaluate(() => { document.querySelector('.bar').hidden = false; });
   await checkWidths(frame, 'Page Assistant');
   await frame.close();

@@ -28,7 +28,7 @@ const sent = () => chat.evaluate('window.chat.sent');
 const waitForSent = (n) => waitFor(async () => { const s = await sent(); return s.length >= n && s; }, { what: `${n} sent messages` });
 
 test('the options page finds the host through Firefox and shows the chat page', async () => {
-  options = await ff.openExtensionPage(`bridge/options.html?origin=${encodeURIComponent(site.origin)}`);
+  options = await ff.openExtensionPage(`bridge/options/options.html?origin=${encodeURIComponent(site.origin)}`);
   await waitFor(() => options.evaluate('document.body.dataset.ready !== undefined'), { what: 'options page ready' });
   const state = await waitFor(async () => {
     const t = await options.text('#host-state');
@@ -91,7 +91,7 @@ test("a capability the host's policy forbids for this origin injects FORBIDDEN a
 });
 
 test('the sidebar says the browser agent needs a Chromium browser instead of failing silently', async () => {
-  const panel = await ff.openExtensionPage('agent/sidepanel.html');
+  const panel = await ff.openExtensionPage('agent/panel/sidepanel.html');
   await waitFor(() => panel.evaluate('document.body.dataset.ready === "true"'), { what: 'side panel ready' });
   const notice = await panel.evaluate(`(() => {
     const n = document.getElementById('needs-chromium');

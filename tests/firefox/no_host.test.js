@@ -16,7 +16,7 @@ after(async () => {
 });
 
 test('with no host registered the options page says HOST_NOT_FOUND and how to install it', async () => {
-  const options = await ff.openExtensionPage('bridge/options.html');
+  const options = await ff.openExtensionPage('bridge/options/options.html');
   const state = await waitFor(async () => {
     const t = await options.text('#host-state');
     return /^Not connected/.test(t ?? '') && t;

@@ -61,7 +61,7 @@ export function centerOf(page, selector) {
  * Returns {panel, target}.
  */
 export async function openPanelAndTarget(env, targetUrl) {
-  const panel = await env.openExtensionPage('agent/sidepanel.html');
+  const panel = await env.openExtensionPage('agent/panel/sidepanel.html');
   await panel.waitForSelector('body[data-ready="true"]');
   const pagePromise = env.context.waitForEvent('page', { predicate: (p) => p.url().startsWith(targetUrl.split('?')[0]) || p.url() === 'about:blank' });
   await panel.evaluate(async (url) => {

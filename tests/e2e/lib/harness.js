@@ -272,15 +272,15 @@ export async function launch(opts = {}) {
     async evalInWorker(fn, arg) {
       return (await env.worker()).evaluate(fn, arg);
     },
-    /** Opens an extension page (default bridge/options.html) in a new tab. */
-    async openExtensionPage(file = 'bridge/options.html', query = '') {
+    /** Opens an extension page (default bridge/options/options.html) in a new tab. */
+    async openExtensionPage(file = 'bridge/options/options.html', query = '') {
       await env.worker();
       const page = await context.newPage();
       await page.goto(`${EXTENSION_ORIGIN}${file}${query}`);
       return page;
     },
     openOptions(query = '') {
-      return env.openExtensionPage('bridge/options.html', query);
+      return env.openExtensionPage('bridge/options/options.html', query);
     },
     /** Opens url in a new tab. */
     async newPage(url) {

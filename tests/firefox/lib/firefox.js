@@ -6,7 +6,7 @@
 //
 //   const ff = await launchFirefox({ sites: [chat.origin], allow: ['computer.click'] });
 //   const chat = await ff.newTab(url);
-//   const options = await ff.openExtensionPage('bridge/options.html');
+//   const options = await ff.openExtensionPage('bridge/options/options.html');
 //   ...
 //   await ff.close();
 //
@@ -38,7 +38,7 @@ export const ADDON_UUID = '6f1d0c3a-8b2e-4f57-9a61-3c0e5d7b9f24';
 /** The extension's base URL in the test profile. */
 export const EXTENSION_URL = `moz-extension://${ADDON_UUID}/`;
 /** The extension page a web page may open (web_accessible_resources). */
-const WEB_ACCESSIBLE = 'agent/page_assistant_frame.html';
+const WEB_ACCESSIBLE = 'agent/frame/page_assistant_frame.html';
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,0 +1,179 @@
+// The Page Assistant's bar: an extension page the content script embeds in an
+// iframe at the bottom of web pages (page_assistant.js). The task is typed
+// here, in a document the page cannot script and whose key events never reach
+// the page, and sent from here to the service worker (agent.pageTask, which
+// accepts it only from this kind of sender and takes the tab from sender.tab).
+//
+// The run's events, the setting and the panel state arrive on this frame's
+// runtime port (page_assistant_worker.js); the state machine is
+// page_assistant_state.js, loaded before this module. Nothing here changes the
+// iframe's size, so the page learns nothing of a submission from the layout.
+//
+// Clickjacking: IntersectionObserver v2 reports whether anything covers the
+// bar or makes it translucent; while it does, the input takes no typing and
+// Run is refused (the state machine decides; the bar says why).
+
+import { cappedExponential } from '../../shared/core/backoff.js';
+import { FRAME_PORT } from '../core/page_assistant_settings.js';
+
+const S = globalThis.__gnosisPageAssistantState;
+
+const $ = (selector) => document.querySelector(selector);
+const ui = {
+  bar: $('.bar'), title: $('.title'), status: $('.status'), stop: $('.stop'), dismiss: $('.dismiss'),
+  text: $('.text'), composer: $('.composer'), input: $('.task'), go: $('.go'),
+};
+
+const HINT = 'Type a task for this page and press Enter. The page cannot see what you type here.';
+/** Shown while a step has no reasoning to show yet. */
+const WAITING = 'The agent’s reasoning for this step shows here as it comes in.';
+/** The chip (shared/ui.css) each outcome's title wears: green for what worked, amber for a look, red for a failure. */
+const OUTCOME_CHIP = { finished: 'connected', call_user: 'info', stopped: 'degraded', step_limit: 'degraded', error: 'down' };
+/** The text's tone class (shared/ui.css) per what it says. */
+const TONE = { warning: 'tone-warn', error: 'tone-error', hint: 'muted' };
+
+let state = S.initialState();
+let draft = '';
+// The first visibility report has come in (before it, the bar shows no "covered" notice).
+let reported = false;
+// Redraws a retry's countdown while one shows.
+let ticker = 0;
+
+const send = (message) => chrome.runtime.sendMessage(message).catch((err) => ({ ok: false, error: String(err?.message || err) }));
+
+function mode(v) {
+  if (v.status) return 'running';
+  if (v.card) return 'card';
+  if (v.message) return 'message';
+  return 'idle';
+}
+
+function render() {
+  const v = S.view(state, Date.now());
+  if (v.retrying && !ticker) ticker = setInterval(render, 250);
+  else if (!v.retrying && ticker) {
+    clearInterval(ticker);
+    ticker = 0;
+  }
+  const guard = reported ? v.guard : '';
+  const m = mode(v);
+  // A "covered" notice needs a report about the bar as shown, not from before it was shown.
+  if (!v.visible) reported = false;
+  ui.bar.hidden = !v.visible;
+  ui.bar.dataset.mode = m;
+  ui.bar.dataset.retrying = String(v.retrying);
+  ui.bar.dataset.covered = String(Boolean(guard));
+  ui.bar.dataset.kind = v.card?.kind || '';
+  ui.bar.dataset.outcome = v.card?.outcome || '';
+  ui.title.textContent = m === 'card' ? v.card.title : '';
+  ui.title.className = m === 'card' ? `title chip ${OUTCOME_CHIP[v.card.outcome] || ''}` : 'title';
+  ui.status.textContent = v.status;
+  ui.status.className = v.retrying ? 'status chip degraded' : 'status';
+  ui.stop.hidden = !v.showStop;
+  ui.stop.disabled = v.stopDisabled;
+  ui.dismiss.hidden = !(m === 'card' || m === 'message');
+  let text = HINT;
+  if (m === 'running') text = v.summary || WAITING;
+  else if (m === 'card') text = v.card.text;
+  else if (m === 'message') text = v.message;
+  ui.text.textContent = guard || text;
+  const tone = guard ? 'warning' : m === 'message' ? 'error' : m === 'idle' || (m === 'running' && !v.summary) ? 'hint' : '';
+  ui.text.dataset.tone = tone;
+  ui.text.className = `text ${TONE[tone] || ''}`.trim();
+
+  const wasHidden = ui.composer.hidden;
+  ui.composer.hidden = !v.showInput;
+  ui.input.placeholder = v.placeholder;
+  ui.input.readOnly = v.locked;
+  ui.go.disabled = v.locked;
+  if (v.showInput && wasHidden) {
+    // Back after a run: keep what was typed when the task could not start, clear after a run.
+    ui.input.value = state.message && !state.card ? draft : '';
+    draft = ui.input.value;
+    if (document.hasFocus()) ui.input.focus();
+  }
+}
+
+function dispatch(event) {
+  const next = S.reduce(state, event);
+  if (next === state) return;
+  state = next;
+  render();
+}
+
+async function submit() {
+  const task = ui.input.value.trim();
+  if (!task) return;
+  const before = state;
+  dispatch({ type: 'submit', at: performance.now() });
+  if (state.phase !== 'pending' || before.phase !== 'idle') return;
+  const r = await send(S.submission(before, task));
+  if (!r || r.ok === false) dispatch({ type: 'error', message: r?.error || 'the side panel did not answer' });
+}
+
+ui.input.addEventListener('input', () => { draft = ui.input.value; });
+// Belt and braces: a covered bar's input is read-only, and edits are refused too.
+ui.input.addEventListener('beforeinput', (ev) => { if (S.view(state).locked) ev.preventDefault(); });
+// Tasks start only from the user's own Enter or click. The page cannot reach
+// this document at all; the checks also keep script-made events in it inert (a
+// form's submit event is trusted even after requestSubmit(), so it is not used).
+ui.composer.addEventListener('submit', (ev) => ev.preventDefault());
+ui.input.addEventListener('keydown', (ev) => {
+  if (ev.key !== 'Enter' || ev.isComposing) return;
+  ev.preventDefault();
+  if (ev.isTrusted) submit();
+});
+ui.go.addEventListener('click', (ev) => {
+  if (ev.isTrusted) submit();
+});
+ui.stop.addEventListener('click', (ev) => {
+  if (!ev.isTrusted) return;
+  dispatch({ type: 'stop' });
+  send({ type: 'agent.pageStop' }).then((r) => { if (r?.ok === false) dispatch({ type: 'error', message: r.error }); });
+});
+ui.dismiss.addEventListener('click', (ev) => {
+  if (ev.isTrusted) dispatch({ type: 'dismiss' });
+});
+
+// IntersectionObserver v2: isVisible is false while anything is drawn over the
+// bar or an opacity, filter or transform applies to it or the iframe.
+const observer = new IntersectionObserver((entries) => {
+  for (const e of entries) {
+    if (e.isIntersecting) reported = true;
+    dispatch({ type: 'visibility', visible: e.isVisible === true, at: e.time });
+    render();
+  }
+}, { trackVisibility: true, delay: 100, threshold: [0, 1] });
+observer.observe(ui.bar);
+
+// The port to the worker: the setting, the panel state and this tab's run.
+let attempt = 0;
+function connect() {
+  let port;
+  try {
+    port = chrome.runtime.connect({ name: FRAME_PORT });
+  } catch {
+    gone();
+    return;
+  }
+  port.onMessage.addListener((m) => {
+    attempt = 0;
+    if (m?.type === 'gnosis.pageAssistant' && m.event && typeof m.event.type === 'string') dispatch(m.event);
+  });
+  port.onDisconnect.addListener(() => {
+    // The worker restarted: connect again (that wakes it). An extension that was reloaded or removed stays gone.
+    if (!chrome.runtime?.id) {
+      gone();
+      return;
+    }
+    attempt += 1;
+    setTimeout(connect, cappedExponential(attempt, 200, 10_000));
+  });
+}
+
+function gone() {
+  dispatch({ type: 'error', message: 'Gnosis was updated or removed; reload this page to use the assistant.' });
+}
+
+render();
+connect();

@@ -1,0 +1,159 @@
+// The Side Panel's conversation bar: the selector of stored conversations,
+// New, Export, Delete (after an in-page confirmation), and the rendering of a
+// conversation's stored records above the live log. The store is
+// conversation_store.js; this is DOM glue.
+
+const OUTCOME_TEXT = {
+  finished: 'Finished',
+  call_user: 'The agent asked',
+  stopped: 'Stopped',
+  step_limit: 'Stopped at the step limit',
+  error: 'Error',
+};
+
+/** A row of thumbnails for reference images ({name, dataUrl}). */
+export function thumbnails(images) {
+  const row = document.createElement('div');
+  row.className = 'thumbs';
+  for (const img of images) {
+    const pic = document.createElement('img');
+    pic.src = img.dataUrl;
+    pic.alt = img.name;
+    pic.title = img.name;
+    row.append(pic);
+  }
+  return row;
+}
+
+/**
+ * Renders stored records as list items (tasks, steps, outcomes, notes,
+ * summaries); images maps a task record's seq to its reference images.
+ */
+export function renderRecords(list, records, images = new Map()) {
+  const items = [];
+  let step = null;
+  for (const r of records) {
+    if (r.kind === 'analysis' || r.kind === 'action' || r.kind === 'result') {
+      if (!step || step.dataset.step !== String(r.step)) {
+        step = document.createElement('li');
+        step.className = 'past-step';
+        step.dataset.step = String(r.step);
+        const head = document.createElement('div');
+        head.className = 'head';
+        head.textContent = `Step ${r.step}`;
+        step.append(head);
+        items.push(step);
+      }
+      const d = document.createElement('div');
+      d.className = r.kind === 'analysis' ? 'think' : r.kind;
+      if (r.kind === 'result' && r.error) d.classList.add('failed');
+      d.textContent = r.text || '';
+      step.append(d);
+      continue;
+    }
+    step = null;
+    const li = document.createElement('li');
+    li.dataset.seq = String(r.seq);
+    switch (r.kind) {
+      case 'task':
+        li.className = 'past-user';
+        li.textContent = r.text;
+        if (images.get(r.seq)?.length) {
+          li.dataset.images = String(images.get(r.seq).length);
+          li.append(thumbnails(images.get(r.seq)));
+        }
+        break;
+      case 'user': li.className = 'past-user'; li.textContent = `Reply: ${r.text}`; break;
+      case 'outcome':
+        li.className = r.outcome === 'call_user' ? 'past-outcome past-question' : 'past-outcome';
+        li.dataset.outcome = r.outcome;
+        li.textContent = `${OUTCOME_TEXT[r.outcome] || r.outcome}${r.text ? `: ${r.text}` : '.'}`;
+        break;
+      case 'summary': li.className = 'past-summary'; li.textContent = `Summary of earlier records (compacted): ${r.text}`; break;
+      default: li.className = 'past-note'; li.textContent = r.text || '';
+    }
+    items.push(li);
+  }
+  list.replaceChildren(...items);
+}
+
+/**
+ * Wires the bar.
+ * @param {object} o
+ * @param {import('../core/conversation_store.js').ConversationStore} o.store
+ * @param {{select, newButton, exportButton, deleteButton, confirmBox, confirmYes, confirmNo, past}} o.els
+ * @param {(id: string, records: object[]) => void|Promise<void>} o.onSwitch the active conversation changed (cleared views, new id); awaited
+ * @param {(id: string) => Promise<void>} o.onExport
+ * @param {() => boolean} o.busy true while a task runs (switching is refused)
+ */
+export function createConversationBar({ store, els, onSwitch, onExport, busy }) {
+  async function referenceImages(id, records) {
+    const out = new Map();
+    for (const r of records) {
+      if (r.kind === 'task' && r.images?.length) out.set(r.seq, await store.referenceImages(id, r.seq).catch(() => []));
+    }
+    return out;
+  }
+
+  let activeId = null;
+
+  async function refresh() {
+    const all = await store.list();
+    els.select.replaceChildren(...all.map((c) => {
+      const o = document.createElement('option');
+      o.value = c.id;
+      o.textContent = `${c.title} · ${new Date(c.updatedAt).toLocaleString()}`;
+      return o;
+    }));
+    if (activeId) els.select.value = activeId;
+  }
+
+  async function activate(id) {
+    activeId = id;
+    const records = await store.records(id);
+    renderRecords(els.past, records, await referenceImages(id, records));
+    await refresh();
+    await onSwitch(id, records);
+  }
+
+  els.select.addEventListener('change', async () => {
+    if (busy()) { els.select.value = activeId; return; }
+    await store.setActive(els.select.value);
+    await activate(els.select.value);
+  });
+  els.newButton.addEventListener('click', async () => {
+    if (busy()) return;
+    const c = await store.create();
+    await activate(c.id);
+  });
+  els.exportButton.addEventListener('click', () => onExport(activeId));
+  els.deleteButton.addEventListener('click', () => {
+    if (busy()) return;
+    els.confirmBox.hidden = false;
+    els.confirmNo.focus();
+  });
+  els.confirmNo.addEventListener('click', () => { els.confirmBox.hidden = true; });
+  els.confirmYes.addEventListener('click', async () => {
+    els.confirmBox.hidden = true;
+    if (busy()) return;
+    await store.delete(activeId);
+    const next = (await store.list())[0];
+    if (next) await store.setActive(next.id);
+    const c = next || (await store.ensureActive());
+    await activate(c.id);
+  });
+
+  return {
+    /** Restores the active conversation (creating one on first run). */
+    async start() {
+      const c = await store.ensureActive();
+      await activate(c.id);
+    },
+    get activeId() { return activeId; },
+    refresh,
+    /** Disables the controls that would switch away while a task runs. */
+    setBusy(b) {
+      for (const el of [els.select, els.newButton, els.deleteButton]) el.disabled = b;
+    },
+  };
+}

@@ -1,0 +1,68 @@
+// The "Page Assistant" switch at the top of the Side Panel.
+//
+// Turning it on asks for host access to http/https pages from the click
+// (contains first; request only when missing, since request needs the user's
+// gesture), then has the worker register the content script and inject it
+// into open tabs (page_assistant_worker.js). Turning it off unregisters it and
+// the pages remove their bar. The state is chrome.storage.local, so every
+// panel and page follows it.
+
+import { ENABLED_KEY, PAGE_ORIGINS, PERMISSION_MESSAGE } from '../core/page_assistant_settings.js';
+
+function build(container) {
+  container.style.cssText = 'padding: 4px 10px; border-bottom: 1px solid #8884; font-size: 12px;';
+  const label = document.createElement('label');
+  label.style.cssText = 'display: inline-block; margin: 0 8px 0 0; font-weight: 600;';
+  label.className = 'check';
+  const input = document.createElement('input');
+  input.type = 'checkbox';
+  input.id = 'page-assistant-enabled';
+  label.append(input, ' Page Assistant');
+  const hint = document.createElement('span');
+  hint.className = 'hint';
+  hint.style.color = '#888';
+  hint.textContent = 'A task box at the bottom of web pages while this panel is open.';
+  const message = document.createElement('p');
+  message.id = 'page-assistant-message';
+  message.className = 'error-text';
+  message.hidden = true;
+  message.style.margin = '4px 0 0';
+  container.append(label, hint, message);
+  return { input, message };
+}
+
+async function onChange(ui) {
+  const want = ui.input.checked;
+  ui.message.hidden = true;
+  ui.input.disabled = true;
+  try {
+    if (want) {
+      const perm = { origins: [...PAGE_ORIGINS] };
+      let granted = await chrome.permissions.contains(perm);
+      if (!granted) granted = await chrome.permissions.request(perm).catch(() => false);
+      if (!granted) throw new Error(PERMISSION_MESSAGE);
+    }
+    const r = await chrome.runtime.sendMessage({ type: 'pageAssistant.setEnabled', enabled: want });
+    if (!r?.ok) throw new Error(r?.error || 'the extension did not answer');
+  } catch (err) {
+    ui.input.checked = !want;
+    ui.message.textContent = String(err?.message || err);
+    ui.message.hidden = false;
+  } finally {
+    ui.input.disabled = false;
+  }
+}
+
+async function main() {
+  const container = document.getElementById('page-assistant');
+  if (!container) return;
+  const ui = build(container);
+  ui.input.checked = (await chrome.storage.local.get(ENABLED_KEY))[ENABLED_KEY] === true;
+  ui.input.addEventListener('change', () => onChange(ui));
+  chrome.storage.onChanged.addListener((changes, area) => {
+    if (area === 'local' && changes[ENABLED_KEY] && !ui.input.disabled) ui.input.checked = changes[ENABLED_KEY].newValue === true;
+  });
+  container.dataset.ready = 'true';
+}
+
+main();

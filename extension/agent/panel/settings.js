@@ -1,0 +1,50 @@
+// Agent settings in chrome.storage, and the host permission for the model endpoint.
+//
+// Non-secret settings live in chrome.storage.local under 'agent.settings'.
+// The API key lives in chrome.storage.session (gone after a browser restart)
+// unless the user ticks "Remember key on this device", which moves it to
+// chrome.storage.local. Thin chrome.* glue; the rules are in config_validation.js.
+
+import { DEFAULTS } from '../core/config_validation.js';
+
+export const SETTINGS_KEY = 'agent.settings';
+export const API_KEY_KEY = 'agent.apiKey';
+
+/** Loads settings merged over the defaults, plus the API key wherever it is kept. */
+export async function loadSettings() {
+  const local = await chrome.storage.local.get([SETTINGS_KEY, API_KEY_KEY]);
+  const session = await chrome.storage.session.get(API_KEY_KEY).catch(() => ({}));
+  const s = { ...DEFAULTS, ...(local[SETTINGS_KEY] || {}) };
+  s.apiKey = (s.rememberKey ? local[API_KEY_KEY] : session[API_KEY_KEY]) || session[API_KEY_KEY] || local[API_KEY_KEY] || '';
+  return s;
+}
+
+/** Saves settings; the key goes to exactly one storage area. */
+export async function saveSettings(values) {
+  const { apiKey = '', ...rest } = values;
+  const clean = {};
+  for (const k of Object.keys(DEFAULTS)) if (Object.hasOwn(rest, k)) clean[k] = rest[k];
+  await chrome.storage.local.set({ [SETTINGS_KEY]: clean });
+  if (clean.rememberKey) {
+    await chrome.storage.local.set({ [API_KEY_KEY]: apiKey });
+    await chrome.storage.session.remove(API_KEY_KEY);
+  } else {
+    await chrome.storage.session.set({ [API_KEY_KEY]: apiKey });
+    await chrome.storage.local.remove(API_KEY_KEY);
+  }
+}
+
+/**
+ * Makes sure the extension may reach the endpoint: contains first, and
+ * request (which needs a user gesture) only when missing.
+ * @returns {Promise<boolean>}
+ */
+export async function ensureHostPermission(originPattern) {
+  const perm = { origins: [originPattern] };
+  if (await chrome.permissions.contains(perm)) return true;
+  try {
+    return await chrome.permissions.request(perm);
+  } catch {
+    return false;
+  }
+}

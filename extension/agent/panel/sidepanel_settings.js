@@ -1,0 +1,224 @@
+// The Side Panel's settings: the Settings form and the first-run setup card
+// (filled from storage, saved only when Run would accept the values, each
+// error shown at its field), Test connection for either, and the check of
+// gnosis-host's workspace folder. The rules are config_validation.js, the
+// storage settings.js.
+
+import { validateTask, normalizeSettings, needsSetup, settingsErrors, REMEMBER_KEY_WARNING } from '../core/config_validation.js';
+import { loadSettings, saveSettings, ensureHostPermission } from './settings.js';
+import { panel } from './sidepanel_state.js';
+import { hostRequest, modelFor } from './sidepanel_models.js';
+import { resolveBlocked } from './sidepanel_log.js';
+import { show } from './sidepanel_views.js';
+
+const $ = (id) => document.getElementById(id);
+const FIELDS = ['apiUrl', 'model', 'apiKey', 'rememberKey', 'maxSteps', 'temperature', 'requestTimeoutMs', 'retryBaseMs', 'retryMaxMs', 'coordinateMode', 'connection', 'compactAtTokens', 'keepScreenshots'];
+
+export function fillForm(s) {
+  for (const k of FIELDS) {
+    const el = $(k);
+    if (el.type === 'checkbox') el.checked = Boolean(s[k]);
+    else el.value = s[k] ?? '';
+  }
+  $('remember-warning').textContent = REMEMBER_KEY_WARNING;
+  $('remember-warning').hidden = !s.rememberKey;
+}
+
+function readForm() {
+  const out = {};
+  for (const k of FIELDS) {
+    const el = $(k);
+    out[k] = el.type === 'checkbox' ? el.checked : el.type === 'number' ? (el.value === '' ? NaN : Number(el.value)) : el.value.trim();
+  }
+  return out;
+}
+
+/** Shows each field's error under it (and marks it invalid); ids maps a field to its input's id. */
+function showFieldErrors(errors, ids) {
+  let first = null;
+  for (const [field, id] of Object.entries(ids)) {
+    const input = $(id);
+    const out = $(`${id}-error`);
+    if (!input || !out) continue;
+    const message = errors[field] || '';
+    out.textContent = message;
+    if (message) input.setAttribute('aria-invalid', 'true');
+    else input.removeAttribute('aria-invalid');
+    if (message && !first) first = input;
+  }
+  // An error in a closed <details> is opened so it can be seen.
+  if (first) {
+    const d = first.closest('details');
+    if (d) d.open = true;
+  }
+  return first;
+}
+
+const FORM_IDS = Object.fromEntries(['apiUrl', 'model', 'maxSteps', 'temperature', 'requestTimeoutMs', 'retryBaseMs', 'retryMaxMs', 'compactAtTokens', 'keepScreenshots'].map((k) => [k, k]));
+const SETUP_IDS = { apiUrl: 'setup-apiUrl', model: 'setup-model' };
+
+function tell(out, tone, text, { busy = false } = {}) {
+  out.dataset.tone = tone;
+  out.replaceChildren();
+  if (busy) out.append(Object.assign(document.createElement('span'), { className: 'spinner', ariaHidden: 'true' }));
+  out.append(Object.assign(document.createElement('span'), { textContent: text }));
+}
+
+/** Saves values when Run would accept them; otherwise shows why at each field and saves nothing. */
+async function saveValues(values, ids, out) {
+  const errors = settingsErrors(values);
+  const first = showFieldErrors(errors, ids);
+  if (first) {
+    const n = Object.keys(errors).length;
+    tell(out, 'error', `Not saved: ${n === 1 ? Object.values(errors)[0] : `${n} fields need a fix (marked above).`}`);
+    first.focus();
+    return false;
+  }
+  const n = normalizeSettings(values);
+  await saveSettings({ ...n.settings, apiKey: values.apiKey });
+  panel.settings = await loadSettings();
+  resolveBlocked('Resolved: the settings were saved since.');
+  tell(out, 'ok', 'Saved.');
+  return true;
+}
+
+async function onSave(ev) {
+  ev.preventDefault();
+  await saveValues(readForm(), FORM_IDS, $('settings-status'));
+  showSetup();
+}
+
+// The browser's own name for a failed request (net::ERR_…), when chrome.webRequest is available.
+const netErrors = new Map(); // url → {error, at}
+if (chrome.webRequest?.onErrorOccurred) {
+  chrome.webRequest.onErrorOccurred.addListener((d) => {
+    if (d.initiator === location.origin || d.tabId === -1 || !d.initiator) netErrors.set(d.url, { error: d.error, at: Date.now() });
+  }, { urls: ['http://*/*', 'https://*/*'] });
+}
+async function netError(url, since) {
+  for (let i = 0; i < 10; i++) {
+    const e = netErrors.get(url);
+    if (e && e.at >= since) return e.error;
+    await new Promise((r) => setTimeout(r, 30));
+  }
+  return undefined;
+}
+
+let testing = null; // AbortController of a connection test in flight
+
+/** Test connection: bounded tries, each shown; the result names what failed. */
+async function testConnection(values, ids, out, button) {
+  if (testing) return;
+  const v = validateTask({ settings: values });
+  if (!v.ok) {
+    showFieldErrors(v.field ? { [v.field]: v.message } : {}, ids);
+    tell(out, 'error', v.message);
+    return;
+  }
+  showFieldErrors({}, ids);
+  if (v.settings.connection !== 'host' && !(await ensureHostPermission(v.originPattern))) {
+    tell(out, 'error', validateTask({ settings: values, granted: false }).message);
+    return;
+  }
+  testing = new AbortController();
+  button.disabled = true;
+  const perTry = Math.min(v.settings.requestTimeoutMs, 20000);
+  tell(out, 'busy', `Testing ${new URL(v.endpoint).host}…`, { busy: true });
+  try {
+    const r = await modelFor(v.settings).testConnection({
+      endpoint: v.endpoint, apiKey: values.apiKey, model: v.settings.model, loopback: v.loopback,
+      origin: location.origin, timeoutMs: perTry, attempts: 3, retryDelayMs: 1000,
+    }, {
+      signal: testing.signal,
+      netError,
+      onProgress: (p) => {
+        if (p.phase === 'sending') tell(out, 'busy', `Testing… attempt ${p.attempt} of ${p.of}`, { busy: true });
+        else tell(out, 'busy', `Attempt ${p.attempt} of ${p.of} failed: ${p.text} Trying again…`, { busy: true });
+      },
+    });
+    if (r.ok) {
+      tell(out, 'ok', `Connected: the model answered ${JSON.stringify(r.content.slice(0, 80))} in ${(r.ms / 1000).toFixed(1)} s${r.usage ? ` (${r.usage.total_tokens ?? '?'} tokens)` : ''}.`);
+      out.dataset.kind = 'ok';
+    } else {
+      tell(out, 'error', `${r.text}${r.attempts > 1 ? ` (${r.attempts} attempts)` : ''}`);
+      out.dataset.kind = r.kind;
+    }
+  } catch (err) {
+    tell(out, 'error', err?.code === 'stopped' ? 'Test stopped.' : `Connection failed: ${err?.message || err}`);
+  } finally {
+    testing = null;
+    button.disabled = false;
+  }
+}
+
+/** The setup card's values over the stored settings. */
+function readSetup() {
+  return { ...panel.settings, apiUrl: $('setup-apiUrl').value.trim(), model: $('setup-model').value.trim(), apiKey: $('setup-apiKey').value };
+}
+
+/** The first-run card: shown while no API URL and no model are set. */
+export function showSetup() {
+  const { settings } = panel;
+  const need = needsSetup(settings);
+  const card = $('setup');
+  if (need && card.hidden) {
+    $('setup-apiUrl').value = settings.apiUrl || '';
+    $('setup-model').value = settings.model || '';
+    $('setup-apiKey').value = settings.apiKey || '';
+  }
+  card.hidden = !need;
+}
+
+/** Shows what the host's workspace folder is (Upload/Download go through it). */
+async function checkWorkspace() {
+  const out = $('workspace-status');
+  out.className = '';
+  out.textContent = 'Checking…';
+  try {
+    const info = await hostRequest('workspace.info', {}, { timeoutMs: 15000 });
+    out.dataset.configured = String(Boolean(info?.configured));
+    if (info?.configured) {
+      const free = Number.isFinite(info.freeBytes) ? `, ${(info.freeBytes / 2 ** 30).toFixed(1)} GiB free` : '';
+      out.textContent = `Workspace folder: ${info.dir}${free}. The agent may upload files from it (up to 64 MiB each) and save downloads into it (up to 256 MiB; existing files are never overwritten).`;
+    } else {
+      out.textContent = `No workspace folder is set up${info?.error ? ` (${info.error})` : ''}. To let the agent upload and download files, add "workspace": {"dir": "/absolute/path/to/a/folder"} to the gnosis-host configuration file, then restart the browser. Choosing a folder in the browser (File System Access API) is not supported.`;
+      out.className = 'warning';
+    }
+  } catch (err) {
+    out.dataset.configured = 'false';
+    out.textContent = `gnosis-host is not reachable (${err?.message || err}${err?.advice ? `; ${err.advice}` : ''}). Upload, Download and the "via gnosis-host" connection need it.`;
+    out.className = 'error-text';
+  }
+}
+
+/** The Settings view, with the workspace checked again. */
+export function openSettings() {
+  show('settings');
+  checkWorkspace();
+}
+
+/**
+ * Wires the Settings form, the setup card and the workspace check, and keeps
+ * both forms in step with storage.
+ */
+export function wireSettings() {
+  $('workspace-refresh').addEventListener('click', checkWorkspace);
+  $('settings-form').addEventListener('submit', onSave);
+  $('test-connection').addEventListener('click', () => testConnection(readForm(), FORM_IDS, $('settings-status'), $('test-connection')));
+  $('setup-test').addEventListener('click', () => testConnection(readSetup(), SETUP_IDS, $('setup-status'), $('setup-test')));
+  $('setup-save').addEventListener('click', async () => {
+    if (await saveValues(readSetup(), SETUP_IDS, $('setup-status'))) {
+      fillForm(panel.settings);
+      $('setup').hidden = true;
+      $('task').focus();
+    }
+  });
+  $('setup-more').addEventListener('click', openSettings);
+  $('rememberKey').addEventListener('change', () => { $('remember-warning').hidden = !$('rememberKey').checked; });
+  chrome.storage.onChanged.addListener(async () => {
+    panel.settings = await loadSettings();
+    // Keep the form in step with storage unless the user is editing it.
+    if (!$('settings-view').contains(document.activeElement)) fillForm(panel.settings);
+    if (!$('setup').contains(document.activeElement)) showSetup();
+  });
+}

@@ -1,0 +1,171 @@
+// The Page Assistant's half of the service worker: the setting, the
+// registered content script, telling pages whether a Side Panel is open in
+// their window, and carrying a run's events to the bar's frame.
+//
+// The content script (page_assistant.js) is registered persistently for every
+// http(s) page only while the setting is on and the optional host permission
+// for http/https is held; turning it on also injects it into tabs that are
+// already open, and turning it off unregisters it and tells open pages to
+// remove their bar. The permission itself is requested by the
+// Side Panel's toggle, from the user's click (page_assistant_toggle.js).
+//
+// The content script only places the bar's iframe; it learns the setting and
+// the panel state and nothing else. The bar itself is an extension page in
+// that iframe (page_assistant_frame.html), which holds a runtime port named
+// FRAME_PORT: it gets the setting, the panel state and the run's events over
+// it (the panel relays them here with pageAssistant.relay), and hands tasks and
+// Stop to worker.js (agent.pageTask, agent.pageStop), which owns the panel ports.
+
+import { senderKind } from '../../shared/core/router.js';
+import { onPanelChange, panelOpen } from './worker.js';
+import { ENABLED_KEY, FRAME_PORT, PAGE_ORIGINS, PERMISSION_MESSAGE, SCRIPT_FILES, SCRIPT_ID } from '../core/page_assistant_settings.js';
+
+const isWeb = (url) => /^https?:\/\//i.test(url || '');
+
+async function isEnabled() {
+  return (await chrome.storage.local.get(ENABLED_KEY))[ENABLED_KEY] === true;
+}
+
+async function hasPageAccess() {
+  return chrome.permissions.contains({ origins: [...PAGE_ORIGINS] });
+}
+
+async function register() {
+  const existing = await chrome.scripting.getRegisteredContentScripts({ ids: [SCRIPT_ID] });
+  const script = { id: SCRIPT_ID, matches: [...PAGE_ORIGINS], js: [...SCRIPT_FILES], runAt: 'document_idle', allFrames: false, persistAcrossSessions: true };
+  if (!existing.length) {
+    await chrome.scripting.registerContentScripts([script]);
+    return;
+  }
+  // A registration persisted by an earlier version may list other files.
+  if (JSON.stringify(existing[0].js) !== JSON.stringify(script.js)) await chrome.scripting.updateContentScripts([script]);
+}
+
+async function unregister() {
+  const existing = await chrome.scripting.getRegisteredContentScripts({ ids: [SCRIPT_ID] });
+  if (existing.length) await chrome.scripting.unregisterContentScripts({ ids: [SCRIPT_ID] });
+}
+
+// Tabs opened before the toggle was turned on get the script now (it runs once per document).
+async function injectOpenTabs() {
+  const tabs = await chrome.tabs.query({ url: [...PAGE_ORIGINS] });
+  await Promise.all(tabs.map((t) => chrome.scripting.executeScript({ target: { tabId: t.id }, files: [...SCRIPT_FILES] }).catch(() => {})));
+}
+
+/** tabId -> Set of the bar frames' ports in that tab. */
+const frames = new Map();
+
+const wrap = (event) => ({ type: 'gnosis.pageAssistant', event });
+
+/** Sends an event to the bar frames of a tab (the run's events go nowhere else). */
+function toFrames(tabId, event) {
+  for (const port of frames.get(tabId) || []) {
+    try { port.postMessage(wrap(event)); } catch { /* the frame is gone */ }
+  }
+}
+
+// The content script in the page's top frame hears only whether to show the bar.
+function tell(tabId, event) {
+  chrome.tabs.sendMessage(tabId, wrap(event), { frameId: 0 }).catch(() => {});
+  toFrames(tabId, event);
+}
+
+async function broadcastPanel(windowId) {
+  if (!(await isEnabled())) return;
+  const open = panelOpen(windowId);
+  const tabs = await chrome.tabs.query({ windowId }).catch(() => []);
+  for (const t of tabs) if (isWeb(t.url)) tell(t.id, { type: 'panel', open });
+}
+
+// The toggle reaches every page's bar from here, so the content script needs no
+// chrome.storage access (the page's renderer never sees storage changes).
+async function broadcastSetting(enabled) {
+  const tabs = await chrome.tabs.query({ url: [...PAGE_ORIGINS] }).catch(() => []);
+  for (const t of tabs) tell(t.id, { type: 'settings', enabled });
+}
+
+// A bar frame connects when the content script places it; it gets the current
+// setting and panel state at once, then everything its tab's run relays.
+function onFrameConnect(port) {
+  if (port.name !== FRAME_PORT) return;
+  const origin = chrome.runtime.getURL('').replace(/\/$/, '');
+  if (senderKind(port.sender, chrome.runtime.id, origin) !== 'frame') {
+    port.disconnect();
+    return;
+  }
+  const tabId = port.sender.tab.id;
+  if (!frames.has(tabId)) frames.set(tabId, new Set());
+  frames.get(tabId).add(port);
+  port.onDisconnect.addListener(() => {
+    const set = frames.get(tabId);
+    set?.delete(port);
+    if (set && set.size === 0) frames.delete(tabId);
+  });
+  (async () => {
+    const tab = await chrome.tabs.get(tabId).catch(() => port.sender.tab);
+    port.postMessage(wrap({ type: 'panel', open: panelOpen(tab.windowId) }));
+    port.postMessage(wrap({ type: 'settings', enabled: await isEnabled() }));
+  })().catch(() => {});
+}
+
+/**
+ * Turns the Page Assistant on or off. On needs the page access already granted
+ * (the toggle requests it from the click).
+ */
+export async function setEnabled(enabled) {
+  if (enabled) {
+    if (!(await hasPageAccess())) return { ok: false, error: PERMISSION_MESSAGE };
+    await register();
+    await chrome.storage.local.set({ [ENABLED_KEY]: true });
+    await injectOpenTabs();
+    return { ok: true, enabled: true };
+  }
+  await chrome.storage.local.set({ [ENABLED_KEY]: false });
+  await unregister();
+  return { ok: true, enabled: false };
+}
+
+/** Message handlers in router.js's shape. */
+export const handlers = {
+  'pageAssistant.setEnabled': {
+    from: 'extension',
+    run: (m) => setEnabled(m.enabled === true),
+  },
+  // The content script asks whether to show the bar (nothing about runs).
+  'pageAssistant.state': {
+    from: 'content',
+    async run(m, sender) {
+      return { ok: true, enabled: await isEnabled(), panelOpen: panelOpen(sender.tab.windowId) };
+    },
+  },
+  // The Side Panel's relay (page_assistant_panel.js): one run event for the bar of a tab.
+  'pageAssistant.relay': {
+    from: 'extension',
+    run(m) {
+      if (!Number.isInteger(m.tabId) || typeof m.event?.type !== 'string') return { ok: false, error: 'pageAssistant.relay needs a tabId and an event' };
+      toFrames(m.tabId, m.event);
+      return { ok: true };
+    },
+  },
+};
+
+/** Keeps the registration in step with the setting and the permission; relays panel open/close to pages. */
+export function init() {
+  chrome.runtime.onConnect.addListener(onFrameConnect);
+  onPanelChange((windowId) => { broadcastPanel(windowId); });
+  chrome.storage.onChanged.addListener((changes, area) => {
+    if (area === 'local' && changes[ENABLED_KEY]) broadcastSetting(changes[ENABLED_KEY].newValue === true);
+  });
+  // A tab dragged to another window follows that window's panel.
+  chrome.tabs.onAttached.addListener(async (tabId, info) => {
+    if (await isEnabled()) tell(tabId, { type: 'panel', open: panelOpen(info.newWindowId) });
+  });
+  chrome.permissions.onRemoved.addListener(async () => {
+    if ((await isEnabled()) && !(await hasPageAccess())) await setEnabled(false);
+  });
+  (async () => {
+    if (!(await isEnabled())) return;
+    if (await hasPageAccess()) await register();
+    else await setEnabled(false);
+  })().catch(() => {});
+}

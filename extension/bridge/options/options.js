@@ -1,0 +1,75 @@
+// The options page of the chat bridge: per-origin settings (filled in from a
+// preset on the major chat sites), what the site may run (its grants in the
+// host's policy), Start/Stop, Pick, a live selector check, host status and
+// one-click install, and the capability prompt.
+// Everything persistent goes through the worker (bridge/worker/worker.js, by
+// chrome.runtime messages); besides that the page calls only chrome.tabs (to
+// know the current page), chrome.permissions (requested from the click that
+// needs it) and chrome.downloads (the host's installer).
+// This file wires Start and Stop and the page's polling; each section lives
+// in its own options_*.js module.
+import { $, send, setError, state } from './options_page.js';
+import { refreshHost, wireHost } from './options_host.js';
+import { setArmed, showLast } from './options_status.js';
+import { grantsSaved, retryEmptyGrants, wireGrants } from './options_grants.js';
+import { checkSelectors, ensureAccess, fieldErrors, loadTarget, refreshSaved, save, wireSiteForm } from './options_site.js';
+import { wirePrompt } from './options_prompt.js';
+
+/** Start: access to the site, the form saved, then the worker arms it with the chosen grants. */
+function start() {
+  setError('');
+  ensureAccess().then(async (ok) => {
+    if (!ok) {
+      setError(`Gnosis needs access to ${state.origin} to read and write the chat. Start again and allow it.`);
+      return;
+    }
+    if (!(await save())) return;
+    const g = state.grants?.origin === state.origin ? state.grants : null;
+    const r = await send('bridge.start', { origin: state.origin, tabId: state.tab?.id, ...(g ? { grants: { ...g.choices } } : {}) });
+    if (!r.ok) {
+      setError(r.error || fieldErrors(r.errors));
+      return;
+    }
+    if (g) grantsSaved(g);
+    setArmed(true);
+    if (r.prompted) $('prompt-state').textContent = 'Inserted into the page.';
+    else if (r.promptError) $('prompt-state').textContent = `Could not insert: ${r.promptError}`;
+    if (r.failures?.length) setError(`Armed, but some tabs could not be watched: ${r.failures.join('; ')}`);
+    checkSelectors();
+  });
+}
+
+async function stop() {
+  const r = await send('bridge.stop', { origin: state.origin });
+  if (r.ok) setArmed(false);
+}
+
+/** Follows the worker's state for the site: armed or not, the Last line, and grants still to come. */
+async function pollSite() {
+  if (!state.origin) return;
+  const r = await send('bridge.getSite', { origin: state.origin });
+  if (r.ok) {
+    setArmed(r.armed);
+    showLast(r.last);
+  }
+  await retryEmptyGrants();
+}
+
+async function main() {
+  wireHost();
+  $('start').addEventListener('click', start);
+  $('stop').addEventListener('click', stop);
+  wireGrants();
+  wireSiteForm();
+  wirePrompt();
+
+  await loadTarget();
+  document.body.dataset.ready = 'true'; // settings loaded: typing now is not overwritten
+  refreshSaved();
+  refreshHost(true);
+  setInterval(() => refreshHost(false).catch(() => {}), 1000);
+  setInterval(checkSelectors, 1500);
+  setInterval(pollSite, 1000);
+}
+
+main();

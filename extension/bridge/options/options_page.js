@@ -1,0 +1,30 @@
+// What every part of the chat bridge's options page shares: the state of the
+// site being edited, and the small helpers for the page's DOM, its error line
+// and messages to the worker (bridge/worker/worker.js), which keeps everything
+// persistent.
+
+export const state = {
+  origin: null, // the origin being edited
+  tab: null, // an open tab of that origin, if any
+  granted: false, // optional host permission for origin
+  armed: false,
+  grants: null, // {origin, capabilities, choices, configured} once the host answered
+  preset: '', // the id of the preset the settings came from
+};
+
+export const $ = (id) => document.getElementById(id);
+
+/** Sends a message of the given type to the worker and resolves to its answer. */
+export function send(type, extra = {}) {
+  return chrome.runtime.sendMessage({ type, ...extra });
+}
+
+export function show(el, visible) {
+  el.hidden = !visible;
+}
+
+/** Shows text in the form's error line; empty text hides it. */
+export function setError(text) {
+  $('form-error').textContent = text || '';
+  show($('form-error'), !!text);
+}

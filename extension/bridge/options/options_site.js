@@ -1,0 +1,231 @@
+// The options page's Page section: which site is being edited (the origin in
+// the URL, the current tab, or a saved page), its settings form (filled in
+// from a preset on the major chat sites and saved through the worker on each
+// change), Pick, the live check of its selectors against the open tab, and
+// the page's access to the site (chrome.permissions, asked from the click
+// that needs it).
+import { $, send, setError, show, state } from './options_page.js';
+import { eligibleOrigin, permissionPattern, pickTab } from '../core/selector.js';
+import { features } from '../../shared/browser.js';
+import { PRESET_MISMATCH, editedFromPreset, presetById, presetSettings } from '../core/presets.js';
+import { clearGrants, loadGrants } from './options_grants.js';
+import { setArmed, showLast } from './options_status.js';
+
+const FIELDS = ['source', 'destination', 'autoSend', 'sendButton', 'streaming', 'promptOnStart', 'debounceMs', 'maxConsecutive', 'maxChars'];
+const SELECTOR_FIELDS = ['source', 'destination', 'sendButton', 'streaming'];
+
+// ---- the page being configured -------------------------------------------
+
+async function findTarget() {
+  const params = new URLSearchParams(location.search);
+  const wanted = params.get('origin');
+  const tabs = await chrome.tabs.query({});
+  const tab = pickTab(tabs, wanted || undefined);
+  if (wanted) return { origin: eligibleOrigin(wanted) ? new URL(wanted).origin : null, raw: wanted, tab };
+  const lastNormal = [...tabs].filter((t) => !t.url?.startsWith(location.origin))
+    .sort((a, b) => (b.lastAccessed || 0) - (a.lastAccessed || 0))[0];
+  if (!tab && lastNormal) return { origin: null, raw: lastNormal.url, tab: null };
+  return { origin: tab ? eligibleOrigin(tab.url) : null, raw: tab?.url, tab };
+}
+
+/** Edits the site the page was opened for (its ?origin=, or the current tab), or says why it cannot. */
+export async function loadTarget() {
+  const target = await findTarget();
+  const eligible = !!target.origin;
+  $('eligibility').textContent = eligible ? '' : `${target.raw || 'This page'} is not eligible: only http and https pages can be used.`;
+  show($('eligibility'), !eligible);
+  await loadOrigin(target.origin, target.tab);
+}
+
+async function loadOrigin(origin, tab) {
+  state.origin = origin;
+  state.tab = tab || null;
+  $('current-origin').textContent = origin || '—';
+  const eligible = !!origin;
+  for (const el of document.querySelectorAll('#settings input, #settings button')) el.disabled = !eligible;
+  clearGrants(eligible ? 'Asking the host what this site may run…' : '');
+  if (!eligible) return;
+  state.granted = await chrome.permissions.contains({ origins: [permissionPattern(origin, { portless: features().firefox })] });
+  const r = await send('bridge.getSite', { origin });
+  if (!r.ok) {
+    setError(r.error);
+    return;
+  }
+  fillForm(r.settings);
+  state.preset = r.settings.preset || '';
+  showPreset();
+  await applyPreset(origin, r.settings);
+  setArmed(r.armed);
+  showLast(r.last);
+  for (const b of document.querySelectorAll('.pick')) b.disabled = !state.tab;
+  checkSelectors();
+  await loadGrants(origin);
+}
+
+function fillForm(settings) {
+  for (const f of FIELDS) {
+    const el = $(f);
+    if (el.type === 'checkbox') el.checked = !!settings[f];
+    else el.value = settings[f] ?? '';
+  }
+}
+
+// ---- presets ------------------------------------------------------------------
+
+/** A page with no selectors of its own gets its preset's, when one fits (by origin or by structure). */
+async function applyPreset(origin, settings) {
+  if (settings.source || settings.destination) return;
+  const r = await send('bridge.detectPreset', { origin, tabId: state.tab?.id ?? null }).catch(() => null);
+  if (state.origin !== origin || !r?.ok || !r.preset) return;
+  fillForm({ ...settings, ...presetSettings(r.preset) });
+  state.preset = r.preset.id;
+  showPreset();
+  await save();
+}
+
+/** The preset line: which preset, edited or not, or that it no longer matches the page. */
+function showPreset(mismatch = false) {
+  const preset = presetById(state.preset);
+  const el = $('preset-state');
+  el.className = preset && mismatch ? 'preset error' : 'preset muted';
+  if (!preset) el.textContent = '';
+  else if (mismatch) el.textContent = `${preset.name}: ${PRESET_MISMATCH}`;
+  else el.textContent = `preset: ${preset.name}${editedFromPreset(readForm(), preset) ? ' (edited)' : ''}`;
+  show(el, !!preset);
+}
+
+// ---- saving -------------------------------------------------------------------
+
+function readForm() {
+  const out = {};
+  for (const f of FIELDS) {
+    const el = $(f);
+    out[f] = el.type === 'checkbox' ? el.checked : el.value;
+  }
+  out.preset = state.preset;
+  return out;
+}
+
+/** Saves the form through the worker; false (and the errors shown) when it refused. */
+export async function save() {
+  const r = await send('bridge.saveSite', { origin: state.origin, settings: readForm() });
+  if (!r.ok) {
+    setError(fieldErrors(r.errors) || r.error);
+    return false;
+  }
+  setError('');
+  refreshSaved();
+  return true;
+}
+
+/** The worker's per-field errors as one line, each under its field's label. */
+export function fieldErrors(errors) {
+  return Object.entries(errors || {}).map(([k, v]) => `${labelOf(k)}: ${v}`).join('; ');
+}
+
+function labelOf(field) {
+  return document.querySelector(`label[for="${field}"]`)?.textContent || field;
+}
+
+/** Asks for access to the origin, from the click that needs it (contains first). */
+export function ensureAccess() {
+  if (state.granted) return Promise.resolve(true);
+  return chrome.permissions.request({ origins: [permissionPattern(state.origin, { portless: features().firefox })] }).then((ok) => {
+    state.granted = ok;
+    return ok;
+  }, () => false);
+}
+
+/** Fills the Saved pages list from the worker, keeping the selection when it is still there. */
+export async function refreshSaved() {
+  const r = await send('bridge.listSites');
+  const select = $('saved-pages');
+  const current = select.value;
+  select.replaceChildren(new Option('(current page)', ''), ...r.origins.map((o) => new Option(o, o)));
+  select.value = r.origins.includes(current) ? current : '';
+}
+
+// ---- live selector check ---------------------------------------------------
+
+let checking = false;
+
+/** Checks each selector against the open tab and says what it matches. */
+export async function checkSelectors() {
+  if (checking || !state.origin || !state.tab || !state.granted) {
+    for (const f of SELECTOR_FIELDS) {
+      $(`${f}-match`).textContent = state.origin && !state.tab ? 'open this page in a tab to check' : '';
+    }
+    return;
+  }
+  checking = true;
+  try {
+    const selectors = Object.fromEntries(SELECTOR_FIELDS.map((f) => [f, $(f).value]));
+    const r = await send('bridge.check', { tabId: state.tab.id, origin: state.origin, selectors });
+    for (const f of Object.keys(selectors)) {
+      const el = $(`${f}-match`);
+      const res = r.results?.[f];
+      el.classList.remove('ok', 'bad');
+      if (!selectors[f]) el.textContent = '';
+      else if (!r.ok) el.textContent = r.error || '';
+      else if (!r.css?.[f] || res?.error) {
+        el.textContent = '✗ not a valid selector';
+        el.classList.add('bad');
+      } else if (!res?.count && f === 'streaming') {
+        el.textContent = `no reply streaming now (${r.css[f]})`;
+      } else if (!res?.count && f === 'source') {
+        el.textContent = `no message on the page yet (${r.css[f]})`;
+      } else if (!res?.count && f === 'sendButton') {
+        el.textContent = `not on the page now; some sites show it only once there is text (${r.css[f]})`;
+      } else if (!res?.count) {
+        el.textContent = `✗ matches nothing on the page (${r.css[f]})`;
+        el.classList.add('bad');
+      } else if (f === 'destination' && !res.editable) {
+        el.textContent = `✗ matches ${res.count}, but nothing editable inside`;
+        el.classList.add('bad');
+      } else {
+        el.textContent = `✓ matches ${res.count} element${res.count === 1 ? '' : 's'} (${r.css[f]})`;
+        el.classList.add('ok');
+      }
+    }
+    // A preset whose input is gone from the page: the site changed.
+    if (r.ok && state.preset) showPreset(!!selectors.destination && !r.results?.destination?.editable);
+  } catch {
+    // the tab navigated or closed; the next tick tries again
+  } finally {
+    checking = false;
+  }
+}
+
+// ---- wiring -----------------------------------------------------------------
+
+/** Wires Pick, saving on each change, the live check while typing, and Saved pages. */
+export function wireSiteForm() {
+  for (const button of document.querySelectorAll('.pick')) {
+    button.addEventListener('click', () => {
+      const field = button.dataset.field;
+      ensureAccess().then(async (ok) => {
+        if (!ok || !state.tab) return;
+        $(`${field}-match`).textContent = 'Click the element in the page (Escape cancels)…';
+        const r = await send('bridge.pick', { tabId: state.tab.id, origin: state.origin, field });
+        if (r?.ok && r.selector) {
+          $(field).value = r.selector;
+          await save();
+        }
+        checkSelectors();
+      });
+    });
+  }
+
+  for (const f of FIELDS) $(f).addEventListener('change', () => state.origin && save());
+  for (const f of SELECTOR_FIELDS) $(f).addEventListener('input', () => checkSelectors());
+
+  $('saved-pages').addEventListener('change', async () => {
+    const origin = $('saved-pages').value;
+    if (origin) {
+      const tabs = await chrome.tabs.query({});
+      await loadOrigin(origin, pickTab(tabs, origin));
+    } else {
+      await loadTarget();
+    }
+  });
+}

@@ -1,0 +1,45 @@
+// The options page's run state: whether the site is armed, what Start and
+// Stop allow (Start needs the host to answer; a disabled Start says why), and
+// the "Last" line with the worker's newest report for the site.
+import { $, setError, show, state } from './options_page.js';
+import { lastEventIsError, lastEventWhat } from '../core/options_last.js';
+
+let hostConnected = false;
+let startBlocked = 'Checking whether the host answers…';
+
+/** Records whether the host answers and, if not, why Start is blocked. */
+export function setHostGate(connected, blocked) {
+  hostConnected = connected;
+  startBlocked = blocked;
+  syncStartStop();
+}
+
+/** Start needs the host and a stopped page; Stop needs an armed one. Disabled Start says why. */
+export function syncStartStop() {
+  const eligible = !!state.origin;
+  $('start').disabled = !eligible || !hostConnected || state.armed;
+  $('stop').disabled = !eligible || !state.armed;
+  const why = eligible && !hostConnected && !state.armed ? startBlocked : '';
+  $('start-blocked').textContent = why;
+  show($('start-blocked'), !!why);
+  $('start').title = why;
+}
+
+export function setArmed(armed) {
+  state.armed = armed;
+  $('armed-state').textContent = armed ? 'Armed: watching this page' : 'Stopped';
+  $('armed-state').dataset.armed = String(!!armed);
+  syncStartStop();
+}
+
+/** Shows the worker's newest report for the site; a failure goes to the error line too. */
+export function showLast(last) {
+  if (!last) {
+    $('last-event').textContent = '';
+    return;
+  }
+  const when = new Date(last.at).toLocaleTimeString();
+  const what = lastEventWhat(last);
+  $('last-event').textContent = `Last: ${what} at ${when}`;
+  if (lastEventIsError(last)) setError(what);
+}

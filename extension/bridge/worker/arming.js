@@ -1,0 +1,87 @@
+// Arming an origin: Start checks its settings and access, saves its grants,
+// marks it armed and configures the content script in each of its tabs (and
+// may write the capability prompt into one); Stop disarms it and aborts its
+// running calls.
+import { PRESET_MISMATCH, presetById } from '../core/presets.js';
+import { toCss } from '../core/selector.js';
+import { freshSafety } from '../core/guard.js';
+import { normalizeSettings } from '../core/settings.js';
+import { armedOrigins, loadSettings, requireOrigin, session, setBadge, setLastEvent, sitePattern, tabsOf } from './site_state.js';
+import { capabilityPrompt, writeGrants } from './host_queries.js';
+import { abortCalls } from './call_runner.js';
+
+/** Contentful selectors for the content script (user input → CSS). */
+function contentConfig(settings) {
+  return {
+    source: toCss(settings.source), destination: toCss(settings.destination),
+    sendButton: toCss(settings.sendButton), streaming: toCss(settings.streaming) || '', autoSend: !!settings.autoSend,
+    debounceMs: settings.debounceMs, preset: presetById(settings.preset)?.id || '', presetMismatch: PRESET_MISMATCH,
+  };
+}
+
+export async function ensureContent(tabId) {
+  await chrome.scripting.executeScript({ target: { tabId }, files: ['bridge/page/content.js'] });
+}
+
+export async function configureTab(tabId, origin, baseline) {
+  const settings = await loadSettings(origin);
+  await ensureContent(tabId);
+  await chrome.tabs.sendMessage(tabId, { type: 'bridge.configure', config: contentConfig(settings), baseline });
+  await setBadge(tabId, 'armed');
+}
+
+export async function start(origin, grants, tabId) {
+  requireOrigin(origin);
+  const settings = await loadSettings(origin);
+  const { errors } = normalizeSettings(settings, { requireSelectors: true });
+  if (Object.keys(errors).length) return { ok: false, errors };
+  if (!(await chrome.permissions.contains({ origins: [sitePattern(origin)] }))) {
+    return { ok: false, error: `no access to ${origin}: allow it when Start asks` };
+  }
+  if (grants !== undefined) {
+    const saved = await writeGrants(origin, grants);
+    if (!saved.ok) return { ok: false, error: `could not save what this site may run: ${saved.error}` };
+  }
+  const armed = await armedOrigins();
+  armed[origin] = true;
+  await session.set({ armed, [`safety:${origin}`]: freshSafety() });
+  await setLastEvent(origin, { kind: 'armed' });
+  const failures = [];
+  const tabs = await tabsOf(origin);
+  for (const tab of tabs) {
+    try {
+      await configureTab(tab.id, origin, true);
+    } catch (err) {
+      failures.push(`tab ${tab.id}: ${err.message}`);
+    }
+  }
+  if (!settings.promptOnStart) return { ok: true, armed: true, failures };
+  // The capability prompt goes into the tab the person started from (else the
+  // origin's most recently used one), after the grants it describes were saved.
+  const target = tabs.find((t) => t.id === tabId) || [...tabs].sort((a, b) => (b.lastAccessed || 0) - (a.lastAccessed || 0))[0];
+  const prompted = target ? await insertPrompt(target.id, origin) : { ok: false, error: 'no tab shows this page' };
+  return { ok: true, armed: true, failures, prompted: !!prompted.ok, ...(prompted.ok ? {} : { promptError: prompted.error }) };
+}
+
+/** Writes the capability prompt for origin into the tab's chat input (it is not sent). */
+export async function insertPrompt(tabId, origin) {
+  const prompt = await capabilityPrompt(origin);
+  if (!prompt.ok) return prompt;
+  const settings = await loadSettings(origin);
+  await ensureContent(tabId);
+  return chrome.tabs.sendMessage(tabId, { type: 'bridge.insert', text: prompt.text, destination: toCss(settings.destination) });
+}
+
+export async function stop(origin, reason) {
+  const armed = await armedOrigins();
+  delete armed[origin];
+  // Disarmed and why, in one write: the options page never sees "Stopped" without its reason.
+  const last = { ...(reason ? { kind: 'stopped', error: reason } : { kind: 'stopped' }), at: Date.now() };
+  await session.set({ armed, [`last:${origin}`]: last });
+  abortCalls(origin);
+  for (const tab of await tabsOf(origin)) {
+    chrome.tabs.sendMessage(tab.id, { type: 'bridge.disarm' }).catch(() => {});
+    await setBadge(tab.id, reason ? 'error' : 'off', reason);
+  }
+  return { ok: true, armed: false };
+}

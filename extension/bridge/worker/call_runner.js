@@ -1,0 +1,72 @@
+// Running one call through the host: its time limit, its progress on the
+// badge, the approval window when the host asks the person, and the calls in
+// flight per origin so that stopping an origin aborts them.
+import { host } from '../../shared/host.js';
+import { TransportCode, makeTransportError } from '../../shared/native_client.js';
+import { transportReply } from '../core/result_format.js';
+import { progressBadge } from '../core/badge.js';
+import { setLastEvent, showBadge } from './site_state.js';
+import { approvals, askPerson, closeApproval } from './approval_window.js';
+
+/** How long one execute may take before the worker gives up (the host has its own per-provider timeout). */
+const EXECUTE_TIMEOUT_MS = 150_000;
+
+const inflight = new Map(); // origin -> Set<AbortController>
+
+/** Aborts every call of origin still running. */
+export function abortCalls(origin) {
+  for (const ac of inflight.get(origin) || []) ac.abort();
+  inflight.delete(origin);
+}
+
+/**
+ * Runs one call through the host. When the host asks the person first (an
+ * "approval" event), the approval window opens and the time the person takes
+ * is added to the call's own time limit; the window closes and the pending
+ * approval is forgotten when the call ends, however it ends.
+ */
+export async function execute(origin, tabId, call) {
+  const ac = new AbortController();
+  let timedOut = false;
+  let timer = 0;
+  const limit = (ms) => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      timedOut = true;
+      ac.abort();
+    }, ms);
+  };
+  limit(EXECUTE_TIMEOUT_MS);
+  const tokens = [];
+  const onEvent = (event) => {
+    if (event.event === 'progress') {
+      showProgress(origin, tabId, call.capability, event);
+      return;
+    }
+    if (event.event !== 'approval') return;
+    const token = approvals.add(event, { tabId });
+    tokens.push(token);
+    limit(approvals.get(token).timeoutMs + EXECUTE_TIMEOUT_MS);
+    askPerson(token, origin, tabId, call.capability);
+  };
+  if (!inflight.has(origin)) inflight.set(origin, new Set());
+  inflight.get(origin).add(ac);
+  try {
+    return await host.request('execute', { capability: call.capability, arguments: call.arguments, origin },
+      { timeoutMs: 0, signal: ac.signal, onEvent });
+  } catch (err) {
+    const cause = timedOut ? makeTransportError(TransportCode.TIMEOUT, `execute timed out after ${EXECUTE_TIMEOUT_MS} ms`) : err;
+    return transportReply(cause, call.capability);
+  } finally {
+    clearTimeout(timer);
+    inflight.get(origin)?.delete(ac);
+    for (const token of tokens) closeApproval(approvals.forget(token));
+  }
+}
+
+/** Shows a call's progress report on the tab's badge and in the options page's Last line. */
+async function showProgress(origin, tabId, capability, event) {
+  const p = { progress: event.progress, total: event.total, message: event.message };
+  await showBadge(tabId, progressBadge(capability, p));
+  await setLastEvent(origin, { kind: 'progress', capability, ...p });
+}

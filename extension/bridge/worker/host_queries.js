@@ -1,0 +1,110 @@
+// What the bridge asks the host outside a call: the tool prefixes the gate
+// accepts, an origin's grants (read, and written only for the extension's
+// own pages), the capability prompt, the host's status and which bundled
+// host binary to install.
+import { host } from '../../shared/host.js';
+import { buildCapabilityPrompt } from '../core/capability_prompt.js';
+import { hostBinaryFor, installAdvice } from '../core/platform.js';
+import { checkGrants, providerCapabilities } from '../core/grants.js';
+import { requireOrigin } from './site_state.js';
+
+export async function prefixes() {
+  let health = host.status().health;
+  if (!health) {
+    try {
+      health = await host.health({ timeoutMs: 5000 });
+    } catch {
+      health = null;
+    }
+  }
+  const list = (health?.providers || []).map((p) => p.prefix).filter((p) => typeof p === 'string' && p);
+  return list.length ? [...new Set(list)] : ['computer'];
+}
+
+/** Host reply → the page's error text. */
+export function hostError(reply) {
+  return `${reply.code}: ${reply.message}`;
+}
+
+/** What the options page shows about an origin's grants: every provider capability and the host's decisions. */
+export async function readGrants(origin) {
+  requireOrigin(origin);
+  const [list, policy] = await Promise.all([
+    host.request('capabilities.list', undefined, { timeoutMs: 10_000 }),
+    host.request('policy.get', { origin }, { timeoutMs: 10_000 }),
+  ]);
+  if (!list.ok) return { ok: false, error: hostError(list) };
+  if (!policy.ok) return { ok: false, error: hostError(policy) };
+  return {
+    ok: true, origin, configured: !!policy.configured, decisions: policy.decisions || {},
+    capabilities: providerCapabilities(list.capabilities),
+  };
+}
+
+/**
+ * Sets the origin's grants in the host's configuration. Capabilities the page
+ * did not show (a provider that listed its tools after the page loaded) keep
+ * what the host decides for them now, so saving never changes what was not
+ * on screen; when nothing differs, nothing is written. Only ever called for
+ * the extension's own pages.
+ */
+export async function writeGrants(origin, grants) {
+  requireOrigin(origin);
+  const shown = checkGrants(grants);
+  const now = await host.request('policy.get', { origin }, { timeoutMs: 10_000 });
+  if (!now.ok) return { ok: false, error: hostError(now) };
+  const merged = now.configured ? { ...now.decisions, ...shown } : shown;
+  // Nothing to change: no write, so grants the host holds for capabilities not
+  // registered right now (a provider still starting) are not dropped.
+  if (now.configured && Object.entries(merged).every(([name, d]) => now.decisions[name] === d)) {
+    return { ok: true, origin, configured: true, decisions: now.decisions };
+  }
+  const reply = await host.request('policy.set', { origin, grants: merged }, { timeoutMs: 10_000 });
+  if (!reply.ok) return { ok: false, error: hostError(reply) };
+  return { ok: true, origin, configured: !!reply.configured, decisions: reply.decisions || {} };
+}
+
+export async function hostStatus(refresh) {
+  let health = null;
+  let error = null;
+  try {
+    health = refresh ? await host.health({ timeoutMs: 5000 }) : host.status().health || null;
+  } catch (err) {
+    error = { code: err.code, message: err.message, advice: err.advice };
+  }
+  const status = host.status();
+  return { ok: true, status, health, error: error || status.error || null };
+}
+
+/** Which bundled binary fits this machine, and whether this copy of the extension carries it. */
+export async function installTarget() {
+  const info = await chrome.runtime.getPlatformInfo();
+  const bin = hostBinaryFor(info);
+  if (!bin) return { ok: false, error: `no bundled host for ${info.os}/${info.arch}` };
+  const present = await fetch(chrome.runtime.getURL(bin.path), { method: 'HEAD' }).then((r) => r.ok, () => false);
+  if (!present) return { ok: false, error: `this copy of the extension has no ${bin.path} (build it with make dist)`, file: bin.file };
+  return { ok: true, path: bin.path, file: bin.file, advice: installAdvice(bin.goos, bin.file) };
+}
+
+/**
+ * The capability prompt. With an origin it lists only what that origin may
+ * run (the host's decisions: allow and ask, ask marked; deny left out).
+ */
+export async function capabilityPrompt(origin) {
+  let decisions;
+  if (origin) {
+    requireOrigin(origin);
+    const policy = await host.request('policy.get', { origin }, { timeoutMs: 10_000 });
+    if (!policy.ok) return { ok: false, error: hostError(policy) };
+    decisions = policy.decisions || {};
+  }
+  const list = await host.request('capabilities.list', undefined, { timeoutMs: 10_000 });
+  if (!list.ok) return { ok: false, error: hostError(list) };
+  const wanted = list.capabilities.filter((c) => !decisions || c.name.startsWith('capabilities.') || ['allow', 'ask'].includes(decisions[c.name]));
+  const described = await Promise.all(wanted.map(async (c) => {
+    const d = await host.request('capabilities.describe', { name: c.name }, { timeoutMs: 10_000 });
+    return d.ok ? { ...c, description: d.description ?? c.description, inputSchema: d.inputSchema } : c;
+  }));
+  const text = buildCapabilityPrompt(described, { prefixes: await prefixes(), decisions });
+  return { ok: true, text, count: described.length };
+}

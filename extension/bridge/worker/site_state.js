@@ -1,0 +1,65 @@
+// An origin's bridge state and how it shows: whether it is armed, its
+// settings and its last event (chrome.storage), the tabs that show it, and
+// their toolbar badges. The rest of the bridge's worker reads and writes this
+// state through these helpers.
+import { eligibleOrigin, permissionPattern, siteKey } from '../core/selector.js';
+import { features } from '../../shared/browser.js';
+import { badgeFor } from '../core/badge.js';
+import { defaultSettings } from '../core/settings.js';
+
+/** The host permission pattern of an origin in this browser. */
+export const sitePattern = (origin) => permissionPattern(origin, { portless: features().firefox });
+
+export const session = chrome.storage.session;
+export const local = chrome.storage.local;
+
+export async function getSession(key, dflt) {
+  const got = await session.get(key);
+  return got[key] ?? dflt;
+}
+
+export async function armedOrigins() {
+  return getSession('armed', {});
+}
+
+export async function isArmed(origin) {
+  return !!(await armedOrigins())[origin];
+}
+
+export async function loadSettings(origin) {
+  const got = await local.get(siteKey(origin));
+  return { ...defaultSettings(), ...(got[siteKey(origin)] || {}) };
+}
+
+export async function setLastEvent(origin, event) {
+  await session.set({ [`last:${origin}`]: { ...event, at: Date.now() } });
+}
+
+export function requireOrigin(origin) {
+  const o = eligibleOrigin(origin);
+  if (!o || o !== origin) throw new Error('not eligible: only http(s) pages can be armed');
+  return o;
+}
+
+export function senderOrigin(sender) {
+  return eligibleOrigin(sender.url || sender.tab?.url || '');
+}
+
+export async function tabsOf(origin) {
+  const tabs = await chrome.tabs.query({});
+  return tabs.filter((t) => eligibleOrigin(t.url || '') === origin);
+}
+
+export async function setBadge(tabId, state, detail) {
+  await showBadge(tabId, badgeFor(state, detail));
+}
+
+export async function showBadge(tabId, b) {
+  try {
+    await chrome.action.setBadgeText({ tabId, text: b.text });
+    if (b.text) await chrome.action.setBadgeBackgroundColor({ tabId, color: b.color });
+    await chrome.action.setTitle({ tabId, title: b.title });
+  } catch {
+    // the tab went away
+  }
+}

@@ -1,0 +1,187 @@
+// The chat bridge in the service worker: its one message handler map and its
+// listeners. Each handler names who may send it (router.js's shape; checked
+// on every message): everything that reads or changes grants, arms an origin,
+// or answers an approval is accepted only from the extension's own pages;
+// content scripts may only hand over an extracted message, report a delivery
+// and say the person wrote. The work is done by the modules imported below:
+// site_state.js (an origin's stored state, tabs and badges), arming.js
+// (Start/Stop and the content script), extracted_message.js and
+// call_runner.js (the execute path), approval_window.js (asking the person),
+// host_queries.js (grants, capability prompt, host status); the pure logic
+// lives in the modules they import.
+import { host } from '../../shared/host.js';
+import { eligibleOrigin, originOfKey, siteKey, toCss } from '../core/selector.js';
+import { humanMessage } from '../core/guard.js';
+import { detectSelectors, matchPreset } from '../core/presets.js';
+import { normalizeSettings } from '../core/settings.js';
+import {
+  getSession, isArmed, loadSettings, local, requireOrigin, senderOrigin, session, setBadge, setLastEvent, sitePattern, tabsOf,
+} from './site_state.js';
+import { capabilityPrompt, hostStatus, installTarget, readGrants, writeGrants } from './host_queries.js';
+import { configureTab, ensureContent, insertPrompt, start, stop } from './arming.js';
+import { approvals, answerApproval } from './approval_window.js';
+import { acknowledged, extracted } from './extracted_message.js';
+
+/** Which preset fits the page in the tab: by its origin, else by its structure. */
+async function detectPreset(tabId, origin) {
+  const selectors = detectSelectors();
+  let counts = {};
+  if (await chrome.permissions.contains({ origins: [sitePattern(origin)] })) {
+    await ensureContent(tabId);
+    const reply = await chrome.tabs.sendMessage(tabId, { type: 'bridge.check', selectors: Object.fromEntries(selectors.map((css, i) => [`d${i}`, css])) });
+    counts = reply?.results || {};
+  }
+  const found = matchPreset(origin, (css) => (counts[`d${selectors.indexOf(css)}`]?.count || 0) > 0);
+  return found ? { ok: true, preset: found.preset, by: found.by } : { ok: true, preset: null };
+}
+
+async function tabForOrigin(tabId, origin) {
+  const tab = await chrome.tabs.get(tabId);
+  if (eligibleOrigin(tab.url || '') !== origin) throw new Error('that tab is not on this origin any more');
+  return tab;
+}
+
+/** Message handlers, merged into background.js's single map. */
+export const handlers = {
+  'bridge.getSite': {
+    from: 'extension',
+    async run({ origin }) {
+      requireOrigin(origin);
+      return {
+        ok: true, origin, settings: await loadSettings(origin), armed: await isArmed(origin),
+        last: await getSession(`last:${origin}`, null),
+      };
+    },
+  },
+  'bridge.saveSite': {
+    from: 'extension',
+    async run({ origin, settings }) {
+      requireOrigin(origin);
+      const n = normalizeSettings(settings);
+      if (Object.keys(n.errors).length) return { ok: false, errors: n.errors };
+      await local.set({ [siteKey(origin)]: n.settings });
+      if (await isArmed(origin)) {
+        for (const tab of await tabsOf(origin)) configureTab(tab.id, origin, false).catch(() => {});
+      }
+      return { ok: true, settings: n.settings };
+    },
+  },
+  'bridge.listSites': {
+    from: 'extension',
+    async run() {
+      const all = await local.get(null);
+      return { ok: true, origins: Object.keys(all).map(originOfKey).filter(Boolean).sort() };
+    },
+  },
+  'bridge.start': { from: 'extension', run: ({ origin, grants, tabId }) => start(origin, grants, tabId) },
+  'bridge.getGrants': { from: 'extension', run: ({ origin }) => readGrants(origin) },
+  'bridge.setGrants': { from: 'extension', run: ({ origin, grants }) => writeGrants(origin, grants) },
+  'bridge.approval': {
+    from: 'extension',
+    run({ token }) {
+      const view = approvals.view(token);
+      return view ? { ok: true, ...view } : { ok: false, error: 'this call is no longer waiting for an answer' };
+    },
+  },
+  'bridge.approve': {
+    from: 'extension',
+    run({ token, allow }, sender) {
+      const entry = approvals.get(token);
+      // Only the window opened for this approval answers it.
+      if (!entry || entry.windowId == null || sender.tab?.windowId !== entry.windowId) {
+        return { ok: false, error: 'this call is no longer waiting for an answer' };
+      }
+      return answerApproval(token, allow === true);
+    },
+  },
+  'bridge.stop': { from: 'extension', run: ({ origin }) => stop(requireOrigin(origin)) },
+  'bridge.hostStatus': { from: 'extension', run: ({ refresh }) => hostStatus(!!refresh) },
+  'bridge.installTarget': { from: 'extension', run: () => installTarget() },
+  'bridge.capabilityPrompt': { from: 'extension', run: ({ origin }) => capabilityPrompt(origin || undefined) },
+  'bridge.insertPrompt': {
+    from: 'extension',
+    async run({ tabId, origin }) {
+      await tabForOrigin(tabId, origin);
+      return insertPrompt(tabId, origin);
+    },
+  },
+  'bridge.detectPreset': {
+    from: 'extension',
+    async run({ tabId, origin }) {
+      requireOrigin(origin);
+      if (tabId == null) return { ok: true, ...matchPresetByOrigin(origin) };
+      await tabForOrigin(tabId, origin);
+      return detectPreset(tabId, origin);
+    },
+  },
+  'bridge.pick': {
+    from: 'extension',
+    async run({ tabId, origin, field }, sender) {
+      await tabForOrigin(tabId, origin);
+      await ensureContent(tabId);
+      await chrome.tabs.update(tabId, { active: true });
+      const result = await chrome.tabs.sendMessage(tabId, { type: 'bridge.pick', field });
+      if (sender.tab?.id) chrome.tabs.update(sender.tab.id, { active: true }).catch(() => {});
+      return result;
+    },
+  },
+  'bridge.check': {
+    from: 'extension',
+    async run({ tabId, origin, selectors }) {
+      await tabForOrigin(tabId, origin);
+      if (!(await chrome.permissions.contains({ origins: [sitePattern(origin)] }))) return { ok: false, error: 'no access to the page yet' };
+      await ensureContent(tabId);
+      const css = {};
+      for (const [k, v] of Object.entries(selectors || {})) css[k] = toCss(v);
+      const reply = await chrome.tabs.sendMessage(tabId, { type: 'bridge.check', selectors: css });
+      return { ...reply, css };
+    },
+  },
+  'bridge.extracted': { from: 'content', run: (message, sender) => acknowledged(message, sender, extracted(message, sender)) },
+  'bridge.report': {
+    from: 'content',
+    async run({ ok, stage, error }, sender) {
+      const origin = senderOrigin(sender);
+      if (!origin) return { ok: false };
+      await setLastEvent(origin, { kind: ok ? 'delivered' : 'failed', stage, error });
+      if (await isArmed(origin)) await setBadge(sender.tab.id, ok ? 'armed' : 'error', error);
+      return { ok: true };
+    },
+  },
+  'bridge.human': {
+    from: 'content',
+    async run(_message, sender) {
+      const origin = senderOrigin(sender);
+      if (origin && (await isArmed(origin))) await session.set({ [`safety:${origin}`]: humanMessage() });
+      return { ok: true };
+    },
+  },
+};
+
+function matchPresetByOrigin(origin) {
+  const found = matchPreset(origin, () => false);
+  return found ? { preset: found.preset, by: found.by } : { preset: null };
+}
+
+/** Registers the bridge's listeners: re-arms tabs of armed origins after navigation and reload. */
+export function init() {
+  // Keep the cached health (prefixes for the gate, the options page's status) current.
+  const refresh = () => host.health({ timeoutMs: 5000 }).catch(() => {});
+  host.on('capabilities.changed', refresh);
+  host.on('provider.state', refresh);
+  // Closing the approval window is a No.
+  chrome.windows.onRemoved.addListener((windowId) => {
+    const token = approvals.tokenOfWindow(windowId);
+    if (token && approvals.get(token).answer === null) answerApproval(token, false).catch(() => {});
+  });
+  chrome.tabs.onUpdated.addListener(async (tabId, change, tab) => {
+    if (change.status !== 'complete') return;
+    const origin = eligibleOrigin(tab.url || '');
+    if (!origin || !(await isArmed(origin))) return;
+    try {
+      await configureTab(tabId, origin, false);
+    } catch (err) {
+      await setBadge(tabId, 'error', err.message);
+    }
+  });
+}

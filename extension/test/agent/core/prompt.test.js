@@ -1,0 +1,20 @@
+// The system prompt tells the model every action the parser accepts and the
+// executor performs, Upload and Download included.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fs from 'node:fs';
+import { ACTIONS } from '../../../agent/core/action_parser.js';
+
+const template = fs.readFileSync(new URL('../../../agent/prompts/venus_system.txt', import.meta.url), 'utf8');
+
+test('the system prompt describes every action, with its arguments', () => {
+  for (const [name, params] of Object.entries(ACTIONS)) {
+    const line = template.split('\n').find((l) => l.startsWith(`- ${name}(`));
+    assert.ok(line, `${name} is listed`);
+    for (const p of params.filter((x) => x.required)) assert.match(line, new RegExp(`\\b${p.name}=`), `${name} shows its ${p.name} argument`);
+  }
+});
+
+test('the system prompt says a CallUser answer continues the task', () => {
+  assert.match(template, /CallUser\(content='your question'\).*the answer comes in the next turn and you continue the same task/);
+});

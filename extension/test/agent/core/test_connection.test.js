@@ -1,0 +1,109 @@
+// Test connection: each way a model server can be unreachable is named, the
+// attempts are bounded, and progress is reported while it runs. The fetch and
+// the sleep are injected; no network, no real waiting.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { createModelClient, describeFailure } from '../../../agent/core/model_client.js';
+
+const REQ = { endpoint: 'https://api.example.com/v1/chat/completions', model: 'm', apiKey: 'k', timeoutMs: 1000 };
+
+function client(fetch, extra = {}) {
+  const slept = [];
+  const c = createModelClient({ fetch, sleep: async (ms) => { slept.push(ms); }, ...extra });
+  return { c, slept };
+}
+
+const failedFetch = () => Promise.reject(new TypeError('Failed to fetch'));
+const reply = (status, body) => new Response(typeof body === 'string' ? body : JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+
+const netCases = [
+  ['net::ERR_CONNECTION_REFUSED', 'refused', /Connection refused/],
+  ['net::ERR_NAME_NOT_RESOLVED', 'dns', /could not be resolved \(DNS\)/],
+  ['net::ERR_CERT_AUTHORITY_INVALID', 'tls', /TLS: ERR_CERT_AUTHORITY_INVALID/],
+  ['net::ERR_SSL_PROTOCOL_ERROR', 'tls', /secure connection failed/],
+  ['net::ERR_CONNECTION_TIMED_OUT', 'timeout', /timed out/],
+];
+for (const [netError, kind, text] of netCases) {
+  test(`a fetch failing with ${netError} is reported as ${kind} after one attempt`, async () => {
+    let calls = 0;
+    const { c, slept } = client(() => { calls++; return failedFetch(); });
+    const r = await c.testConnection(REQ, { netError: async () => netError });
+    assert.equal(r.ok, false);
+    assert.equal(r.kind, kind);
+    assert.match(r.text, text);
+    assert.equal(calls, kind === 'timeout' ? 3 : 1, 'refused, DNS and TLS are not retried');
+    assert.equal(slept.length, calls - 1);
+  });
+}
+
+const relayCases = [
+  ['dial tcp 127.0.0.1:9999: connect: connection refused', 'refused'],
+  ['dial tcp: lookup nowhere.invalid: no such host', 'dns'],
+  ['tls: failed to verify certificate: x509: certificate signed by unknown authority', 'tls'],
+  ['context deadline exceeded (Client.Timeout exceeded while awaiting headers)', 'timeout'],
+];
+for (const [message, kind] of relayCases) {
+  test(`the host relay's error "${message.slice(0, 40)}…" is reported as ${kind}`, () => {
+    assert.equal(describeFailure({ message }).kind, kind);
+  });
+}
+
+test('HTTP statuses are named with a hint, and only 408/429/5xx are tried again', async () => {
+  for (const [status, kind, hint, tries] of [[401, 'http', /API key is missing or wrong/, 1], [404, 'http', /no such endpoint or model/, 1], [503, 'busy', /server failed/, 3], [429, 'busy', /rate limited/, 3]]) {
+    let calls = 0;
+    const { c } = client(async () => { calls++; return reply(status, { error: { message: 'nope' } }); });
+    const r = await c.testConnection(REQ);
+    assert.equal(r.kind, kind, String(status));
+    assert.equal(r.status, status);
+    assert.match(r.text, new RegExp(`HTTP ${status}`));
+    assert.match(r.text, hint);
+    assert.match(r.text, /: nope\.$/);
+    assert.equal(calls, tries, `attempts for ${status}`);
+  }
+});
+
+test('a server that never answers times out within the bound, attempts are capped, progress is reported', async () => {
+  const hang = (_url, init) => new Promise((_, reject) => init.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))));
+  const progress = [];
+  const { c } = client(hang);
+  const t0 = Date.now();
+  const r = await c.testConnection({ ...REQ, timeoutMs: 60, attempts: 2 }, { onProgress: (p) => progress.push(`${p.phase} ${p.attempt}/${p.of}${p.kind ? ` ${p.kind}` : ''}`) });
+  assert.ok(Date.now() - t0 < 1000, 'bounded: two attempts of 60 ms');
+  assert.equal(r.kind, 'timeout');
+  assert.match(r.text, /No answer within 0.1 s/);
+  assert.equal(r.attempts, 2);
+  assert.deepEqual(progress, ['sending 1/2', 'retrying 1/2 timeout', 'sending 2/2']);
+});
+
+test('a plain "Failed to fetch" with no browser detail still says it could not be sent, once per attempt', async () => {
+  const { c } = client(failedFetch);
+  const r = await c.testConnection({ ...REQ, attempts: 2 });
+  assert.equal(r.kind, 'network');
+  assert.match(r.text, /could not be sent: Failed to fetch/);
+  assert.equal(r.attempts, 2);
+});
+
+test('a working server answers with its content and the time it took', async () => {
+  const { c } = client(async (_url, init) => {
+    const body = JSON.parse(init.body);
+    assert.equal(body.model, 'm');
+    assert.equal(init.headers.Authorization, 'Bearer k');
+    return reply(200, { choices: [{ message: { content: 'OK' } }], usage: { total_tokens: 9 } });
+  });
+  const r = await c.testConnection(REQ);
+  assert.deepEqual({ ok: r.ok, content: r.content, attempts: r.attempts }, { ok: true, content: 'OK', attempts: 1 });
+  assert.equal(typeof r.ms, 'number');
+});
+
+test('a 200 that is not a chat completion is a bad reply, not a success', async () => {
+  const { c } = client(async () => reply(200, '<html>login</html>'));
+  const r = await c.testConnection(REQ);
+  assert.equal(r.kind, 'bad_reply');
+  assert.match(r.text, /not with a chat completion/);
+});
+
+test('Stop ends a test at once', async () => {
+  const ac = new AbortController();
+  const { c } = client((_url, init) => new Promise((_, reject) => { init.signal.addEventListener('abort', () => reject(new Error('aborted'))); ac.abort(); }));
+  await assert.rejects(c.testConnection(REQ, { signal: ac.signal }), { code: 'stopped' });
+});

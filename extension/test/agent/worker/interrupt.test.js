@@ -1,0 +1,121 @@
+// Stopping actions: every action the executor runs ends within milliseconds of
+// its AbortSignal aborting (LongPress releasing the button), and the loop
+// ends a run at once on Stop even while the browser side is still busy.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import fs from 'node:fs';
+import { execute } from '../../../agent/worker/executor.js';
+import { AgentSession, OUTCOME } from '../../../agent/core/agent_session.js';
+
+function fakeEnv(signal) {
+  const sent = [];
+  return {
+    sent,
+    signal,
+    viewport: { width: 1000, height: 1000, pageX: 0, pageY: 0 },
+    coordinateMode: 'normalized',
+    platform: 'linux',
+    currentUrl: async () => 'https://a.example/',
+    settle: async () => {},
+    async send(method, params) {
+      sent.push(method === 'Input.dispatchMouseEvent' ? params.type : method);
+      if (method === 'Runtime.evaluate') return { result: { value: /scrollX/.test(params.expression) ? { x: 0, y: 0 } : 'div#press' } };
+      return {};
+    },
+  };
+}
+
+/**
+ * Runs action and aborts it: after abortAfter ms, or when the executor sends
+ * the event abortOn for the abortOnCount-th time. The action must reject as
+ * stopped, within ms of its start (ms is well under the action's natural
+ * length, so only an interrupted action meets it).
+ */
+async function stopped(action, { ms, abortAfter, abortOn, abortOnCount = 1 }) {
+  const ac = new AbortController();
+  const env = fakeEnv(ac.signal);
+  if (abortOn) {
+    const send = env.send;
+    let seen = 0;
+    env.send = async (method, params) => {
+      const r = await send(method, params);
+      if (env.sent.at(-1) === abortOn && ++seen === abortOnCount) ac.abort();
+      return r;
+    };
+  } else {
+    setTimeout(() => ac.abort(), abortAfter);
+  }
+  const t0 = Date.now();
+  await assert.rejects(execute(action, env), (err) => err.code === 'stopped');
+  const took = Date.now() - t0;
+  assert.ok(took < ms, `${action.name} ended ${took} ms after it started`);
+  return env.sent;
+}
+
+test('a stopped LongPress ends at once and releases the mouse button', async () => {
+  // 3 s press, stopped as soon as the button is down.
+  const sent = await stopped({ name: 'LongPress', args: { point: [500, 500], duration: 3 } }, { ms: 1500, abortOn: 'mousePressed' });
+  assert.deepEqual(sent.slice(-2), ['mousePressed', 'mouseReleased']);
+});
+
+test('a stopped Wait, Scroll and Drag end at once; Drag releases the button', async () => {
+  await stopped({ name: 'Wait', args: {} }, { ms: 1250, abortAfter: 30 }); // Wait lasts 2.5 s
+  const scroll = await stopped({ name: 'Scroll', args: { point: [500, 500], direction: 'down' } }, { ms: 5000, abortOn: 'mouseWheel' });
+  assert.equal(scroll.at(-1), 'mouseWheel', 'nothing is sent after the stop');
+  // A drag moves in 10 steps; stopped at its second step, it moves no further and lets go.
+  const drag = await stopped({ name: 'Drag', args: { start: [100, 100], end: [900, 900] } }, { ms: 5000, abortOn: 'mouseMoved', abortOnCount: 3 });
+  assert.equal(drag.filter((m) => m === 'mouseMoved').length, 3);
+  assert.equal(drag.at(-1), 'mouseReleased');
+});
+
+test('a stopped Type inserts no further pieces and a stopped Hotkey no further repeats', async () => {
+  const ac = new AbortController();
+  const env = fakeEnv(ac.signal);
+  const send = env.send;
+  env.send = async (method, params) => {
+    if (method === 'Input.insertText') ac.abort();
+    return send(method, params);
+  };
+  await assert.rejects(execute({ name: 'Type', args: { content: 'x'.repeat(5000) } }, env), (err) => err.code === 'stopped');
+  assert.equal(env.sent.filter((m) => m === 'Input.insertText').length, 1);
+
+  const ac2 = new AbortController();
+  const env2 = fakeEnv(ac2.signal);
+  let keys = 0;
+  const send2 = env2.send;
+  env2.send = async (method, params) => {
+    if (method === 'Input.dispatchKeyEvent' && ++keys === 2) ac2.abort();
+    return send2(method, params);
+  };
+  await assert.rejects(execute({ name: 'Hotkey', args: { keys: ['tab'], repeat: 50 } }, env2), (err) => err.code === 'stopped');
+  assert.ok(keys <= 2, `${keys} key events after Stop`);
+});
+
+test('an action that is already stopped does nothing', async () => {
+  const ac = new AbortController();
+  ac.abort();
+  const env = fakeEnv(ac.signal);
+  await assert.rejects(execute({ name: 'Click', args: { point: [1, 1] } }, env), (err) => err.code === 'stopped');
+  assert.deepEqual(env.sent, []);
+});
+
+test('Stop during a long browser action ends the run at once, without waiting for the action', async () => {
+  const template = fs.readFileSync(new URL('../../../agent/prompts/venus_system.txt', import.meta.url), 'utf8');
+  const settings = { maxSteps: 10, temperature: 0.5, model: 'm', requestTimeoutMs: 1000, retryBaseMs: 1, retryMaxMs: 1 };
+  let acting;
+  const browser = {
+    async start() { return { tabId: 1, url: 'https://a.example/', title: 'A' }; },
+    async observe() { return { image: 'IMG', mime: 'image/jpeg', viewport: { width: 800, height: 600 }, url: 'https://a.example/', title: 'A' }; },
+    act() { acting = Date.now(); return new Promise((resolve) => setTimeout(() => resolve({ text: 'pressed' }), 3000)); },
+    async stop() {},
+  };
+  const model = { async complete() { return { content: '<action>LongPress(point=(1,1), duration=3)</action>' }; } };
+  const s = new AgentSession({ browser, model, template, config: { settings, endpoint: 'e', loopback: false } });
+  const run = s.run('hold it');
+  while (!acting) await new Promise((r) => setTimeout(r, 5));
+  const t0 = Date.now();
+  s.stop();
+  const r = await run;
+  assert.equal(r.outcome, OUTCOME.STOPPED);
+  assert.ok(Date.now() - t0 < 200, `the run ended ${Date.now() - t0} ms after Stop`);
+});

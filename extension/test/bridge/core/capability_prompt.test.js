@@ -1,0 +1,92 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { buildCapabilityPrompt, describeArguments, exampleArguments, heading } from '../../../bridge/core/capability_prompt.js';
+import { parseToolCall } from '../../../bridge/core/parser.js';
+
+const click = {
+  name: 'computer.click', description: 'Click a mouse\nbutton.',
+  inputSchema: {
+    type: 'object', required: ['x', 'y'],
+    properties: {
+      x: { type: 'integer', minimum: 0, maximum: 16383, description: 'Screen x.' },
+      y: { type: 'integer', minimum: 0, maximum: 16383 },
+      button: { type: 'string', enum: ['left', 'right'], default: 'left' },
+    },
+  },
+};
+const typeText = { name: 'computer.type_text', description: 'Type.', inputSchema: { type: 'object', required: ['text'], properties: { text: { type: 'string' } } } };
+const list = { name: 'capabilities.list', description: 'List capabilities.' };
+
+test('the prompt states the contract and lists every live capability with its arguments', () => {
+  const text = buildCapabilityPrompt([typeText, list, click]);
+  assert.match(text, /\{"capability": "<name>", "arguments": \{ \.\.\. \}\}/);
+  assert.match(text, /ONLY a JSON object/);
+  assert.match(text, /"computer\."/);
+  assert.match(text, /Tools \(2\):/);
+  assert.match(text, /computer\.click — Click a mouse button\./);
+  assert.match(text, /x \(integer, required, 0\.\.16383\): Screen x\./);
+  assert.match(text, /button \(string, optional, one of "left", "right", default "left"\)/);
+  assert.match(text, /Meta-capabilities[^\n]*\n- capabilities\.list — List capabilities\./);
+  assert.ok(text.indexOf('computer.click') < text.indexOf('computer.type_text'), 'sorted by name');
+});
+
+test('every example in the prompt passes the gate', () => {
+  const text = buildCapabilityPrompt([click, typeText], { prefixes: ['computer'] });
+  const examples = text.split('Examples of a complete reply:\n')[1].split('\n');
+  assert.equal(examples.length, 2);
+  for (const line of examples) assert.equal(parseToolCall(line).ok, true, line);
+  assert.deepEqual(JSON.parse(examples[0]), { capability: 'computer.click', arguments: { x: 100, y: 100 } });
+});
+
+test('names every reported prefix and copes with no tools', () => {
+  const text = buildCapabilityPrompt([], { prefixes: ['computer', 'office'] });
+  assert.match(text, /"computer\." or "office\."/);
+  assert.match(text, /Tools \(0\):/);
+  assert.match(text, /\{"capability":"capabilities\.list","arguments":\{\}\}/);
+});
+
+test('argument descriptions and examples handle odd schemas', () => {
+  assert.deepEqual(describeArguments(undefined), []);
+  assert.deepEqual(describeArguments({ properties: { a: { oneOf: [{}, {}] }, b: { type: ['string', 'null'] }, c: { type: 'array', items: { type: 'integer' } } } }),
+    ['a (one of several shapes, optional)', 'b (string|null, optional)', 'c (array of integer, optional)']);
+  assert.deepEqual(exampleArguments({ required: ['k', 'n', 'f'], properties: { k: { enum: ['a', 'b'] }, n: { type: 'number', minimum: 5, maximum: 9 }, f: { type: 'boolean' } } }),
+    { k: 'a', n: 9, f: false });
+});
+
+test('tools show their titles and are marked read-only or destructive', () => {
+  const shot = { name: 'computer.screenshot', title: 'Take a screenshot', description: 'Look.', annotations: { readOnlyHint: true } };
+  const del = { name: 'files.delete', description: 'Delete a file.', annotations: { title: 'Delete a file', destructiveHint: true } };
+  const both = { name: 'files.purge', description: 'Purge.', annotations: { readOnlyHint: true, destructiveHint: true } };
+  const plain = { name: 'computer.move_mouse', description: 'Move.', annotations: {} };
+  const text = buildCapabilityPrompt([shot, del, both, plain], { prefixes: ['computer', 'files'] });
+  assert.match(text, /^computer\.screenshot \(Take a screenshot\) \[read-only\] — Look\.$/m);
+  assert.match(text, /^files\.delete \(Delete a file\) \[destructive\] — Delete a file\.$/m);
+  assert.match(text, /^files\.purge \[destructive\] — Purge\.$/m, 'destructive wins over read-only');
+  assert.match(text, /^computer\.move_mouse — Move\.$/m, 'no hints, no marks');
+  assert.match(text, /\[destructive\] may delete or overwrite/);
+  assert.match(text, /FORBIDDEN result means this site may not run that tool/);
+  assert.equal(heading({ name: 'a.b', title: 'a.b' }), 'a.b');
+});
+
+test("with the origin's decisions the prompt lists what it may run: ask ones marked, deny ones left out", () => {
+  const text = buildCapabilityPrompt([typeText, list, click], { decisions: { 'computer.click': 'ask', 'computer.type_text': 'deny' } });
+  assert.match(text, /Tools \(1\):/);
+  assert.match(text, /computer\.click \[asks the user each time\] — Click/);
+  assert.match(text, /run only once the user approves that exact call/);
+  assert.doesNotMatch(text, /computer\.type_text/);
+  assert.match(text, /capabilities\.list/, 'meta-capabilities stay');
+  const allowed = buildCapabilityPrompt([typeText, click], { decisions: { 'computer.click': 'allow', 'computer.type_text': 'allow' } });
+  assert.doesNotMatch(allowed, /asks the user/);
+  assert.match(allowed, /Tools \(2\):/);
+  assert.match(buildCapabilityPrompt([typeText, click], { decisions: {} }), /Tools \(0\):/, 'undecided tools are not offered');
+});
+
+test('a tool the host cannot run (unavailable) is not offered to the model', () => {
+  const text = buildCapabilityPrompt([
+    { name: 'computer.click', description: 'Click.', inputSchema: { type: 'object' } },
+    { name: 'computer.research', description: 'Research.', inputSchema: { type: 'object' }, unavailable: 'requires MCP task augmentation, which gnosis-host does not support' },
+  ]);
+  assert.match(text, /computer\.click/);
+  assert.doesNotMatch(text, /computer\.research/);
+  assert.match(text, /Tools \(1\):/);
+});

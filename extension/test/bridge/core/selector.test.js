@@ -1,0 +1,60 @@
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { eligibleOrigin, originOfKey, permissionPattern, pickTab, siteKey, toCss } from '../../../bridge/core/selector.js';
+
+test('only http and https pages are eligible', () => {
+  const table = [
+    ['https://chat.example.com/c/123?x=1', 'https://chat.example.com'],
+    ['http://127.0.0.1:8080/chat.html', 'http://127.0.0.1:8080'],
+    ['chrome://extensions/', null],
+    ['file:///home/me/a.html', null],
+    ['about:blank', null],
+    ['chrome-extension://abc/options.html', null],
+    ['data:text/html,hi', null],
+    ['not a url', null],
+    ['', null],
+  ];
+  for (const [url, want] of table) assert.equal(eligibleOrigin(url), want, url);
+});
+
+test('user input becomes one CSS selector', () => {
+  const table = [
+    ['chat', '#chat, .chat'],
+    ['  assistant-message ', '#assistant-message, .assistant-message'],
+    ['markdown prose w-full', '.markdown.prose.w-full'],
+    ['.message.assistant', '.message.assistant'],
+    ['#prompt', '#prompt'],
+    ['div[data-role="assistant"] > .md', 'div[data-role="assistant"] > .md'],
+    ['button[aria-label="Send"]', 'button[aria-label="Send"]'],
+    ['', null],
+    ['   ', null],
+    ['9lives', null],
+    [null, null],
+  ];
+  for (const [input, want] of table) assert.equal(toCss(input), want, String(input));
+});
+
+test('storage keys round-trip an origin', () => {
+  assert.equal(siteKey('https://a.b'), 'site:https://a.b');
+  assert.equal(originOfKey(siteKey('https://a.b')), 'https://a.b');
+  assert.equal(originOfKey('armed:https://a.b'), null);
+  assert.equal(permissionPattern('http://127.0.0.1:9'), 'http://127.0.0.1:9/*');
+  // Firefox's match patterns cannot name a port: the pattern covers the host.
+  assert.equal(permissionPattern('http://127.0.0.1:9', { portless: true }), 'http://127.0.0.1/*');
+  assert.equal(permissionPattern('http://[::1]:3000', { portless: true }), 'http://[::1]/*');
+  assert.equal(permissionPattern('https://chat.example.com', { portless: true }), 'https://chat.example.com/*');
+});
+
+test('pickTab takes the most recently used eligible tab, optionally of one origin', () => {
+  const tabs = [
+    { id: 1, url: 'chrome-extension://x/options.html', lastAccessed: 50 },
+    { id: 2, url: 'https://a.example/chat', lastAccessed: 10 },
+    { id: 3, url: 'https://b.example/', lastAccessed: 30 },
+    { id: 4, url: 'chrome://newtab/', lastAccessed: 40 },
+    { id: 5, url: 'https://a.example/other', lastAccessed: 20 },
+  ];
+  assert.equal(pickTab(tabs).id, 3);
+  assert.equal(pickTab(tabs, 'https://a.example').id, 5);
+  assert.equal(pickTab(tabs, 'https://c.example'), null);
+  assert.equal(pickTab([]), null);
+});

@@ -1,0 +1,48 @@
+// Grants and approvals are changed only from the extension's own pages: the
+// worker's handlers that read or write an origin's grants, arm it with grants,
+// or answer an approval are all `from: 'extension'`, so router.js refuses
+// them to a content script (which any web page can talk to through the
+// bridge's messages) and to anything untrusted.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { route, senderKind } from '../../../shared/core/router.js';
+
+const ID = 'mbegimjagonemgohdcndepbpfbmlmgdd';
+const ORIGIN = `chrome-extension://${ID}`;
+
+/** The bridge's real handler map; chrome.* is an inert stand-in, only the map is used. */
+async function bridgeHandlers() {
+  const inert = new Proxy(function () {}, {
+    get: (target, prop) => (prop === 'then' ? undefined : inert),
+    apply: () => inert,
+  });
+  const saved = globalThis.chrome;
+  globalThis.chrome = inert;
+  try {
+    return (await import('../../../bridge/worker/worker.js')).handlers;
+  } finally {
+    globalThis.chrome = saved;
+  }
+}
+
+const GRANT_TYPES = ['bridge.getGrants', 'bridge.setGrants', 'bridge.start', 'bridge.approval', 'bridge.approve'];
+
+test('grant and approval messages are accepted from the extension\'s pages only', async () => {
+  const handlers = await bridgeHandlers();
+  const contentScript = senderKind({ id: ID, url: 'https://chat.example.com/c/1', tab: { id: 9, url: 'https://chat.example.com/c/1' } }, ID, ORIGIN);
+  const optionsPage = senderKind({ id: ID, url: `${ORIGIN}/options.html`, tab: { id: 3, url: `${ORIGIN}/options.html` } }, ID, ORIGIN);
+  const approvalWindow = senderKind({ id: ID, url: `${ORIGIN}/approve.html?token=x`, tab: { id: 4, windowId: 8, url: `${ORIGIN}/approve.html?token=x` } }, ID, ORIGIN);
+  assert.equal(contentScript, 'content');
+  assert.equal(optionsPage, 'extension');
+  assert.equal(approvalWindow, 'extension');
+  for (const type of GRANT_TYPES) {
+    assert.equal(handlers[type]?.from, 'extension', type);
+    assert.match(route(handlers, { type, origin: 'https://chat.example.com', grants: { 'computer.click': 'allow' } }, contentScript).error,
+      /is not accepted from content/, type);
+    assert.match(route(handlers, { type }, null).error, /not trusted/, type);
+    assert.ok(route(handlers, { type }, optionsPage).handler, type);
+  }
+  // What a content script may send: the extracted reply, delivery reports, the person's own messages.
+  const fromContent = Object.entries(handlers).filter(([, h]) => h.from !== 'extension').map(([type]) => type).sort();
+  assert.deepEqual(fromContent, ['bridge.extracted', 'bridge.human', 'bridge.report']);
+});
