@@ -11,20 +11,16 @@
 // PROXIED_METHODS pass; nothing is logged (relay.fetch carries the API key).
 //
 // Both halves take their chrome.* pieces as arguments, so they are tested
-// with paired fake ports.
+// with paired fake ports. A failure rejects with the native client's error
+// shape (makeTransportError: .code and .advice).
+
+import { makeTransportError } from './native_client.js';
 
 /** Host methods an extension page may call through the worker. */
 export const PROXIED_METHODS = Object.freeze(['relay.fetch', 'workspace.info', 'workspace.list']);
 
 /** Name of the runtime port. */
 export const PORT_NAME = 'agent-host';
-
-function transportError(code, message, advice) {
-  const e = new Error(message);
-  e.code = code;
-  if (advice) e.advice = advice;
-  return e;
-}
 
 /**
  * The page half: a request function with the native client's shape.
@@ -34,7 +30,7 @@ function transportError(code, message, advice) {
 export function createProxiedRequest({ connect = () => chrome.runtime.connect({ name: PORT_NAME }) } = {}) {
   return function request(method, params, { timeoutMs, onEvent, signal } = {}) {
     return new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(transportError('CANCELLED', 'cancelled'));
+      if (signal?.aborted) return reject(makeTransportError('CANCELLED', 'cancelled'));
       const port = connect();
       let settled = false;
       const finish = (fn, v) => {
@@ -44,18 +40,18 @@ export function createProxiedRequest({ connect = () => chrome.runtime.connect({ 
         try { port.disconnect(); } catch { /* already gone */ }
         fn(v);
       };
-      function onAbort() { finish(reject, transportError('CANCELLED', 'cancelled')); }
+      function onAbort() { finish(reject, makeTransportError('CANCELLED', 'cancelled')); }
       signal?.addEventListener('abort', onAbort, { once: true });
       port.onMessage.addListener((m) => {
         if (m?.event) { try { onEvent?.(m.event); } catch { /* the caller's handler must not break the stream */ } return; }
         if (m?.reply) finish(resolve, m.reply);
-        else if (m?.error) finish(reject, transportError(m.error.code || 'HOST_ERROR', m.error.message || 'host request failed', m.error.advice));
+        else if (m?.error) finish(reject, makeTransportError(m.error.code || 'HOST_ERROR', m.error.message || 'host request failed', m.error.advice || '')); // the worker's advice, never a default for the code
       });
-      port.onDisconnect.addListener(() => finish(reject, transportError('HOST_DISCONNECTED', 'the extension\'s service worker went away during a host request')));
+      port.onDisconnect.addListener(() => finish(reject, makeTransportError('HOST_DISCONNECTED', 'the extension\'s service worker went away during a host request')));
       try {
         port.postMessage({ method, params, timeoutMs });
       } catch {
-        finish(reject, transportError('HOST_DISCONNECTED', 'the extension\'s service worker refused the host request'));
+        finish(reject, makeTransportError('HOST_DISCONNECTED', 'the extension\'s service worker refused the host request'));
       }
     });
   };
