@@ -29,15 +29,12 @@
 // while the agent controls a tab its URL.revokeObjectURL takes effect after
 // BLOB_GRACE_MS instead of at once. The name is Page.downloadWillBegin's.
 //
-// Also serves extension pages' host requests (host_proxy.js).
-//
-// Rules live in file_transfer.js and the host; this file is chrome.* glue.
+// Rules live in core/file_transfer.js and the host; this file is chrome.* glue.
 
 import { host } from '../../shared/host.js';
 import { registerAction } from './executor.js';
 import { checkFileName, createTransferState, formatSize, suggestName, TransferError } from '../core/file_transfer.js';
 import { base64ToBytes, bytesToBase64, createWorkspaceClient } from '../core/workspace_client.js';
-import { PORT_NAME, serveProxiedPort } from '../../shared/host_proxy.js';
 
 const hostRequest = (method, params, opts) => host.request(method, params, opts);
 /**
@@ -344,7 +341,7 @@ export async function downloadAction(args, env) {
 }
 
 /**
- * Wires the interception hooks, the actions and the pages' host port. Called
+ * Wires the interception hooks and the Upload and Download actions. Called
  * from worker.js init() with its session hooks.
  * @param {{addNote: Function, holdObservation: Function, onAttach: Function, onCdpEvent: Function,
  *   onSessionEnd: Function, sendCdp: Function, sessionForTab: Function}} hooks
@@ -378,10 +375,4 @@ export function initTransfers(hooks) {
   chrome.downloads?.onCreated?.addListener((item) => { onDownloadCreated(item).catch(() => {}); });
   registerAction('Upload', (args, env) => uploadAction(args, env));
   registerAction('Download', downloadAction);
-  const origin = chrome.runtime.getURL('');
-  chrome.runtime.onConnect.addListener((port) => {
-    if (port.name !== PORT_NAME) return;
-    const trusted = port.sender?.id === chrome.runtime.id && String(port.sender?.url || '').startsWith(origin);
-    serveProxiedPort(port, { request: hostRequest, trusted });
-  });
 }

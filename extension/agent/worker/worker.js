@@ -8,8 +8,13 @@
 // followed. Handlers accept only this extension's pages; agent.pageTask and
 // agent.pageStop come from the Page Assistant's frame (an extension page
 // embedded in the tab), which hands a task (or a Stop) to the open panel of
-// its window. Content scripts cannot submit tasks.
+// its window. Content scripts cannot submit tasks. The Side Panel's host
+// methods (relay.fetch, workspace.*) arrive on their own port and run on the
+// one native client (shared/host_proxy.js); Upload and Download are
+// transfer_worker.js, wired from init().
 
+import { host } from '../../shared/host.js';
+import { PORT_NAME as HOST_PORT, serveProxiedPort } from '../../shared/host_proxy.js';
 import { execute, viewportFromMetrics } from './executor.js';
 import { platformOf } from '../core/hotkey.js';
 import { initTransfers } from './transfer_worker.js';
@@ -318,9 +323,14 @@ export function init() {
   chrome.sidePanel?.setPanelBehavior?.({ openPanelOnActionClick: true })?.catch?.(() => {});
   chrome.runtime.getPlatformInfo?.().then((p) => { platform = platformOf(p.os); }).catch(() => {});
   const origin = chrome.runtime.getURL('');
+  const ours = (port) => port.sender?.id === chrome.runtime.id && String(port.sender?.url || '').startsWith(origin);
   chrome.runtime.onConnect.addListener((port) => {
+    if (port.name === HOST_PORT) {
+      serveProxiedPort(port, { request: (method, params, opts) => host.request(method, params, opts), trusted: ours(port) });
+      return;
+    }
     if (port.name !== 'agent') return;
-    if (port.sender?.id !== chrome.runtime.id || !String(port.sender?.url || '').startsWith(origin)) {
+    if (!ours(port)) {
       port.disconnect();
       return;
     }
