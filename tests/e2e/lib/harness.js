@@ -55,17 +55,10 @@ export function hostBinary() {
 let fakeMunimPath;
 /**
  * Builds the fake Munim (tests/fakemunim) once per process into a temporary
- * directory and returns the binary's path. Waits up to `waitMs` for the package
- * to appear (another part of the project provides it).
+ * directory and returns the binary's path.
  */
-export async function fakeMunim({ waitMs = 60_000 } = {}) {
+export async function fakeMunim() {
   if (fakeMunimPath && fs.existsSync(fakeMunimPath)) return fakeMunimPath;
-  const src = path.join(REPO, 'tests', 'fakemunim', 'main.go');
-  const deadline = Date.now() + waitMs;
-  while (!fs.existsSync(src)) {
-    if (Date.now() > deadline) throw new Error(`fake munim not found at ${src}`);
-    await sleep(1000);
-  }
   const out = path.join(tempDir('gnosis-fakemunim-'), 'fakemunim');
   execFileSync('go', ['build', '-o', out, './tests/fakemunim'], { cwd: REPO, stdio: 'inherit' });
   fakeMunimPath = out;
