@@ -15,6 +15,7 @@
 // shape (makeTransportError: .code and .advice).
 
 import { makeTransportError } from './native_client.js';
+import { CODES, TRANSPORT_CODES } from './core/codes.js';
 
 /** Host methods an extension page may call through the worker. */
 export const PROXIED_METHODS = Object.freeze(['relay.fetch', 'workspace.info', 'workspace.list']);
@@ -30,7 +31,7 @@ export const PORT_NAME = 'agent-host';
 export function createProxiedRequest({ connect = () => chrome.runtime.connect({ name: PORT_NAME }) } = {}) {
   return function request(method, params, { timeoutMs, onEvent, signal } = {}) {
     return new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(makeTransportError('CANCELLED', 'cancelled'));
+      if (signal?.aborted) return reject(makeTransportError(CODES.CANCELLED, 'cancelled'));
       const port = connect();
       let settled = false;
       const finish = (fn, v) => {
@@ -40,18 +41,18 @@ export function createProxiedRequest({ connect = () => chrome.runtime.connect({ 
         try { port.disconnect(); } catch { /* already gone */ }
         fn(v);
       };
-      function onAbort() { finish(reject, makeTransportError('CANCELLED', 'cancelled')); }
+      function onAbort() { finish(reject, makeTransportError(CODES.CANCELLED, 'cancelled')); }
       signal?.addEventListener('abort', onAbort, { once: true });
       port.onMessage.addListener((m) => {
         if (m?.event) { try { onEvent?.(m.event); } catch { /* the caller's handler must not break the stream */ } return; }
         if (m?.reply) finish(resolve, m.reply);
-        else if (m?.error) finish(reject, makeTransportError(m.error.code || 'HOST_ERROR', m.error.message || 'host request failed', m.error.advice || '')); // the worker's advice, never a default for the code
+        else if (m?.error) finish(reject, makeTransportError(m.error.code || TRANSPORT_CODES.HOST_ERROR, m.error.message || 'host request failed', m.error.advice || '')); // the worker's advice, never a default for the code
       });
-      port.onDisconnect.addListener(() => finish(reject, makeTransportError('HOST_DISCONNECTED', 'the extension\'s service worker went away during a host request')));
+      port.onDisconnect.addListener(() => finish(reject, makeTransportError(TRANSPORT_CODES.HOST_DISCONNECTED, 'the extension\'s service worker went away during a host request')));
       try {
         port.postMessage({ method, params, timeoutMs });
       } catch {
-        finish(reject, makeTransportError('HOST_DISCONNECTED', 'the extension\'s service worker refused the host request'));
+        finish(reject, makeTransportError(TRANSPORT_CODES.HOST_DISCONNECTED, 'the extension\'s service worker refused the host request'));
       }
     });
   };
@@ -73,11 +74,11 @@ export function serveProxiedPort(port, { request, trusted }) {
     if (started) return;
     started = true;
     if (!m || !PROXIED_METHODS.includes(m.method)) {
-      post({ error: { code: 'FORBIDDEN', message: `host method ${JSON.stringify(m?.method)} is not available to extension pages` } });
+      post({ error: { code: CODES.FORBIDDEN, message: `host method ${JSON.stringify(m?.method)} is not available to extension pages` } });
       return;
     }
     Promise.resolve()
       .then(() => request(m.method, m.params, { timeoutMs: m.timeoutMs, signal: ac.signal, onEvent: (event) => post({ event }) }))
-      .then((reply) => post({ reply }), (err) => post({ error: { code: err?.code || 'HOST_ERROR', message: String(err?.message || err), advice: err?.advice } }));
+      .then((reply) => post({ reply }), (err) => post({ error: { code: err?.code || TRANSPORT_CODES.HOST_ERROR, message: String(err?.message || err), advice: err?.advice } }));
   });
 }

@@ -9,15 +9,7 @@
 // instance.
 
 import { cappedExponential } from './core/backoff.js';
-
-/** Transport error codes (Error.code on a rejected request). */
-export const TransportCode = Object.freeze({
-  HOST_NOT_FOUND: 'HOST_NOT_FOUND',
-  HOST_FORBIDDEN: 'HOST_FORBIDDEN',
-  HOST_EXITED: 'HOST_EXITED',
-  HOST_ERROR: 'HOST_ERROR',
-  TIMEOUT: 'TIMEOUT',
-});
+import { CODES, TRANSPORT_CODES } from './core/codes.js';
 
 const ADVICE = {
   HOST_NOT_FOUND: 'The Gnosis host is not installed for this browser. Use "Install the host" on the options page (one click), or run `gnosis-host install`.',
@@ -37,11 +29,11 @@ const FIREFOX_ADVICE = {
 // The browsers' disconnect messages, Chrome's first, then Firefox's
 // (NativeMessaging.sys.mjs; older Firefox had its own "permission" message).
 const MESSAGES = [
-  { pattern: /not found/i, code: TransportCode.HOST_NOT_FOUND },
-  { pattern: /forbidden/i, code: TransportCode.HOST_FORBIDDEN },
-  { pattern: /has exited/i, code: TransportCode.HOST_EXITED },
-  { pattern: /^No such native application\b/i, code: TransportCode.HOST_NOT_FOUND, firefox: true },
-  { pattern: /does not have permission to use native application/i, code: TransportCode.HOST_FORBIDDEN, firefox: true },
+  { pattern: /not found/i, code: TRANSPORT_CODES.HOST_NOT_FOUND },
+  { pattern: /forbidden/i, code: TRANSPORT_CODES.HOST_FORBIDDEN },
+  { pattern: /has exited/i, code: TRANSPORT_CODES.HOST_EXITED },
+  { pattern: /^No such native application\b/i, code: TRANSPORT_CODES.HOST_NOT_FOUND, firefox: true },
+  { pattern: /does not have permission to use native application/i, code: TRANSPORT_CODES.HOST_FORBIDDEN, firefox: true },
 ];
 
 /**
@@ -55,7 +47,7 @@ const MESSAGES = [
 export function transportError(message) {
   const text = String(message || 'Native host has exited.');
   const known = MESSAGES.find((m) => m.pattern.test(text));
-  const code = known?.code ?? TransportCode.HOST_ERROR;
+  const code = known?.code ?? TRANSPORT_CODES.HOST_ERROR;
   const advice = (known?.firefox && FIREFOX_ADVICE[code]) || ADVICE[code];
   return { code, message: text, advice };
 }
@@ -136,7 +128,7 @@ export class NativeClient {
   request(method, params, { timeoutMs = this._timeoutMs, onEvent, signal } = {}) {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) {
-        reject(makeTransportError('CANCELLED', 'request aborted before it was sent', 'The request was cancelled.'));
+        reject(makeTransportError(CODES.CANCELLED, 'request aborted before it was sent', 'The request was cancelled.'));
         return;
       }
       let port;
@@ -159,14 +151,14 @@ export class NativeClient {
         entry.timer = this._timers.setTimeout(() => {
           done();
           this._sendCancel(id);
-          reject(makeTransportError(TransportCode.TIMEOUT, `${method} timed out after ${timeoutMs} ms`));
+          reject(makeTransportError(TRANSPORT_CODES.TIMEOUT, `${method} timed out after ${timeoutMs} ms`));
         }, timeoutMs);
       }
       if (signal) {
         entry.abort = () => {
           done();
           this._sendCancel(id);
-          reject(makeTransportError('CANCELLED', `${method} cancelled`, 'The request was cancelled.'));
+          reject(makeTransportError(CODES.CANCELLED, `${method} cancelled`, 'The request was cancelled.'));
         };
         signal.addEventListener('abort', entry.abort, { once: true });
       }
@@ -282,7 +274,7 @@ export class NativeClient {
       this._chunks.set(id, buf);
     }
     if (!buf || buf.chunks !== chunks || buf.parts.length !== chunk) {
-      this._fail(id, makeTransportError(TransportCode.HOST_ERROR, `chunk ${chunk}/${chunks} of reply ${id} out of order`));
+      this._fail(id, makeTransportError(TRANSPORT_CODES.HOST_ERROR, `chunk ${chunk}/${chunks} of reply ${id} out of order`));
       return;
     }
     buf.parts.push(data);
@@ -292,7 +284,7 @@ export class NativeClient {
     try {
       reply = JSON.parse(buf.parts.join(''));
     } catch (err) {
-      this._fail(id, makeTransportError(TransportCode.HOST_ERROR, `reassembled reply ${id} is not JSON: ${err.message}`));
+      this._fail(id, makeTransportError(TRANSPORT_CODES.HOST_ERROR, `reassembled reply ${id} is not JSON: ${err.message}`));
       return;
     }
     this._settle(id, reply);

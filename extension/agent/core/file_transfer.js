@@ -16,6 +16,7 @@
 
 import { CodedError } from '../../shared/core/coded_error.js';
 import { formatBytes } from './image_data.js';
+import { CODES } from '../../shared/core/codes.js';
 
 const MiB = 1024 * 1024;
 /** Largest file an upload supplies. */
@@ -32,8 +33,8 @@ export const TRANSFER_CODES = Object.freeze({
   INVALID_NAME: 'INVALID_NAME',
   INVALID_PATH: 'INVALID_PATH',
   NOT_IN_INVENTORY: 'NOT_IN_INVENTORY',
-  FILE_TOO_LARGE: 'FILE_TOO_LARGE',
-  FILE_EXISTS: 'FILE_EXISTS',
+  FILE_TOO_LARGE: CODES.FILE_TOO_LARGE,
+  FILE_EXISTS: CODES.FILE_EXISTS,
   NO_CHOOSER: 'NO_CHOOSER',
   NO_DOWNLOAD: 'NO_DOWNLOAD',
 });

@@ -14,9 +14,10 @@
 
 import { CodedError } from '../../shared/core/coded_error.js';
 import { base64ToBytes } from './workspace_client.js';
+import { CODES, TRANSPORT_CODES } from '../../shared/core/codes.js';
 
 /** Host error codes after which retrying cannot help (configuration, policy, bad request). */
-const FINAL_CODES = new Set(['FORBIDDEN', 'NOT_CONFIGURED', 'INVALID_REQUEST', 'UNKNOWN_METHOD', 'HOST_NOT_FOUND', 'HOST_FORBIDDEN']);
+const FINAL_CODES = new Set([CODES.FORBIDDEN, CODES.NOT_CONFIGURED, CODES.INVALID_REQUEST, CODES.UNKNOWN_METHOD, TRANSPORT_CODES.HOST_NOT_FOUND, TRANSPORT_CODES.HOST_FORBIDDEN]);
 
 /**
  * A relay failure before or during the response. .code is the host's error
@@ -115,11 +116,11 @@ export function createRelayFetch({ request, timeoutMs = 0, binary = false }) {
             try { controller.close(); } catch { /* the reader cancelled */ }
             return;
           }
-          fail(ac.signal.aborted ? abortError() : new RelayError(reply?.code || 'HOST_ERROR', reply?.message || 'relay.fetch failed'));
+          fail(ac.signal.aborted ? abortError() : new RelayError(reply?.code || TRANSPORT_CODES.HOST_ERROR, reply?.message || 'relay.fetch failed'));
         },
         (err) => {
           finished = true;
-          fail(ac.signal.aborted ? abortError() : new RelayError(err?.code || 'HOST_ERROR', String(err?.message || err), err?.advice));
+          fail(ac.signal.aborted ? abortError() : new RelayError(err?.code || TRANSPORT_CODES.HOST_ERROR, String(err?.message || err), err?.advice));
         },
       ).finally(() => signal?.removeEventListener('abort', onAbort));
     });

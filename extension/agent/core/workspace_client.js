@@ -11,6 +11,7 @@
 // the reply, {ok: true, ...} or {ok: false, code, message}).
 
 import { CodedError } from '../../shared/core/coded_error.js';
+import { CODES, TRANSPORT_CODES } from '../../shared/core/codes.js';
 
 const MiB = 1024 * 1024;
 /** Largest piece sent in one workspace.append (before base64). */
@@ -20,6 +21,12 @@ export const READ_PIECE_BYTES = 4 * MiB;
 /** Upload and download limits (the host enforces the same). */
 export const UPLOAD_MAX_BYTES = 64 * MiB;
 export const DOWNLOAD_MAX_BYTES = 256 * MiB;
+
+/** The code of WorkspaceError this module adds to the wire's and the transport's. */
+export const WORKSPACE_CODES = Object.freeze({
+  /** The download's own URL failed in saveFromUrl. */
+  DOWNLOAD_FAILED: 'DOWNLOAD_FAILED',
+});
 
 /**
  * A failed workspace call: .code is the host's error code (FILE_EXISTS,
@@ -76,9 +83,9 @@ export function createWorkspaceClient({ request, timeoutMs = 60000 }) {
     try {
       reply = await request(method, params, { timeoutMs, signal });
     } catch (err) {
-      throw new WorkspaceError(err?.code || 'HOST_ERROR', err?.advice ? `${err.message}. ${err.advice}` : String(err?.message || err));
+      throw new WorkspaceError(err?.code || TRANSPORT_CODES.HOST_ERROR, err?.advice ? `${err.message}. ${err.advice}` : String(err?.message || err));
     }
-    if (!reply || reply.ok !== true) throw new WorkspaceError(reply?.code || 'HOST_ERROR', reply?.message || `${method} failed`);
+    if (!reply || reply.ok !== true) throw new WorkspaceError(reply?.code || TRANSPORT_CODES.HOST_ERROR, reply?.message || `${method} failed`);
     return reply;
   }
 
@@ -111,7 +118,7 @@ export function createWorkspaceClient({ request, timeoutMs = 60000 }) {
         onProgress?.({ done: offset, total: size });
         if (r.eof || piece.length === 0) break;
       }
-      if (offset !== size) throw new WorkspaceError('EXECUTION_ERROR', `${path} changed while it was read (${offset} of ${size} bytes)`);
+      if (offset !== size) throw new WorkspaceError(CODES.EXECUTION_ERROR, `${path} changed while it was read (${offset} of ${size} bytes)`);
       const bytes = new Uint8Array(offset);
       let at = 0;
       for (const p of parts) { bytes.set(p, at); at += p.length; }
@@ -143,9 +150,9 @@ export function createWorkspaceClient({ request, timeoutMs = 60000 }) {
           onProgress?.({ done: written });
         };
         for await (const chunk of chunksOf(source)) {
-          if (signal?.aborted) throw new WorkspaceError('CANCELLED', 'download stopped');
+          if (signal?.aborted) throw new WorkspaceError(CODES.CANCELLED, 'download stopped');
           if (written + fill + chunk.length > maxBytes) {
-            throw new WorkspaceError('FILE_TOO_LARGE', `the download is larger than ${maxBytes / MiB} MiB and was discarded`);
+            throw new WorkspaceError(CODES.FILE_TOO_LARGE, `the download is larger than ${maxBytes / MiB} MiB and was discarded`);
           }
           let at = 0;
           while (at < chunk.length) {
@@ -162,7 +169,7 @@ export function createWorkspaceClient({ request, timeoutMs = 60000 }) {
       } catch (err) {
         // Best effort: the host also discards it when the session ends.
         await request('workspace.abort', { handle }, { timeoutMs }).catch(() => {});
-        throw err instanceof WorkspaceError ? err : new WorkspaceError(err?.code || 'EXECUTION_ERROR', String(err?.message || err));
+        throw err instanceof WorkspaceError ? err : new WorkspaceError(err?.code || CODES.EXECUTION_ERROR, String(err?.message || err));
       }
     },
 
@@ -179,17 +186,17 @@ export function createWorkspaceClient({ request, timeoutMs = 60000 }) {
       try {
         res = await fetch(url, { credentials: 'include', signal });
       } catch (err) {
-        if (signal?.aborted) throw new WorkspaceError('CANCELLED', 'download stopped');
-        throw new WorkspaceError('DOWNLOAD_FAILED', `the download could not be fetched: ${err?.message || err}`);
+        if (signal?.aborted) throw new WorkspaceError(CODES.CANCELLED, 'download stopped');
+        throw new WorkspaceError(WORKSPACE_CODES.DOWNLOAD_FAILED, `the download could not be fetched: ${err?.message || err}`);
       }
       if (!res.ok) {
         await res.body?.cancel?.().catch(() => {});
-        throw new WorkspaceError('DOWNLOAD_FAILED', `the download answered HTTP ${res.status}`);
+        throw new WorkspaceError(WORKSPACE_CODES.DOWNLOAD_FAILED, `the download answered HTTP ${res.status}`);
       }
       const declared = Number(res.headers.get('content-length'));
       if (Number.isFinite(declared) && declared > maxBytes) {
         await res.body?.cancel?.().catch(() => {});
-        throw new WorkspaceError('FILE_TOO_LARGE', `the download is ${declared} bytes; downloads are limited to ${maxBytes / MiB} MiB`);
+        throw new WorkspaceError(CODES.FILE_TOO_LARGE, `the download is ${declared} bytes; downloads are limited to ${maxBytes / MiB} MiB`);
       }
       const saved = await client.save(name, res.body ?? new Uint8Array(await res.arrayBuffer()), { signal, onProgress, maxBytes, source });
       return { ...saved, mime: (res.headers.get('content-type') || 'application/octet-stream').split(';')[0].trim() };

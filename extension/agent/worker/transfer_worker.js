@@ -33,8 +33,9 @@
 
 import { host } from '../../shared/host.js';
 import { registerAction } from './executor.js';
-import { checkFileName, createTransferState, formatSize, suggestName, TransferError } from '../core/file_transfer.js';
-import { base64ToBytes, bytesToBase64, createWorkspaceClient } from '../core/workspace_client.js';
+import { checkFileName, createTransferState, formatSize, suggestName, TransferError, TRANSFER_CODES } from '../core/file_transfer.js';
+import { base64ToBytes, bytesToBase64, createWorkspaceClient, WORKSPACE_CODES } from '../core/workspace_client.js';
+import { CODES } from '../../shared/core/codes.js';
 
 const hostRequest = (method, params, opts) => host.request(method, params, opts);
 /**
@@ -180,8 +181,8 @@ async function onChooser(sessionId, params) {
     unavailable.delete(sessionId);
     if (notes[0]) note(sessionId, notes[0]);
   } catch (err) {
-    unavailable.set(sessionId, `${err.message}${err.code === 'NOT_CONFIGURED' ? '; set "workspace": {"dir": ...} in the gnosis-host config' : ''}`);
-    note(sessionId, `A file chooser is open, but the workspace folder is not available (${err.message}). ${err.code === 'NOT_CONFIGURED' ? 'The user must set "workspace": {"dir": ...} in the gnosis-host config. ' : ''}Tell the user (CallUser) instead of trying Upload.`);
+    unavailable.set(sessionId, `${err.message}${err.code === CODES.NOT_CONFIGURED ? '; set "workspace": {"dir": ...} in the gnosis-host config' : ''}`);
+    note(sessionId, `A file chooser is open, but the workspace folder is not available (${err.message}). ${err.code === CODES.NOT_CONFIGURED ? 'The user must set "workspace": {"dir": ...} in the gnosis-host config. ' : ''}Tell the user (CallUser) instead of trying Upload.`);
   }
 }
 
@@ -328,9 +329,9 @@ export async function downloadAction(args, env) {
     return { text: `saved ${saved.path} (${formatSize(saved.size)}, ${saved.mime}) into the workspace` };
   } catch (err) {
     // Keep the download pending so the model can try another name.
-    if (err.code === 'FILE_EXISTS' || err.code === 'INVALID_NAME') st.downloadIntercepted({ url: r.url, referrer: r.referrer, mime: r.mime, size: r.size, bytes: r.bytes });
-    let hint = err.code === 'FILE_EXISTS' ? '; choose another name' : '';
-    if (err.code === 'DOWNLOAD_FAILED' && !r.bytes) {
+    if (err.code === CODES.FILE_EXISTS || err.code === TRANSFER_CODES.INVALID_NAME) st.downloadIntercepted({ url: r.url, referrer: r.referrer, mime: r.mime, size: r.size, bytes: r.bytes });
+    let hint = err.code === CODES.FILE_EXISTS ? '; choose another name' : '';
+    if (err.code === WORKSPACE_CODES.DOWNLOAD_FAILED && !r.bytes) {
       // The worker fetches with the page's cookies, which needs access to that site.
       const origin = new URL(r.url).origin;
       const granted = await chrome.permissions.contains({ origins: [`${origin}/*`] }).catch(() => true);

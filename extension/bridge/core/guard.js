@@ -29,6 +29,12 @@ export function placeKey(conversation, index, text) {
   return `${conversation}\u0000${index}:${hashText(String(text))}`;
 }
 
+/** Why admitCall refuses a call: too many in a row, or the same call again. */
+export const GUARD_CODES = Object.freeze({
+  CALL_LIMIT: 'CALL_LIMIT',
+  REPEATED_CALL: 'REPEATED_CALL',
+});
+
 /** How many messages each origin remembers. */
 export const MAX_KEYS = 200;
 
@@ -83,7 +89,7 @@ export function admitCall(state, call, limits = {}, conversation = null) {
   const s = { ...freshSafety(), ...(state || {}) };
   if (s.consecutive >= maxConsecutive) {
     return {
-      allowed: false, code: 'CALL_LIMIT', state: s,
+      allowed: false, code: GUARD_CODES.CALL_LIMIT, state: s,
       reason: `stopped: ${s.consecutive} tool calls in a row without a message from you (limit ${maxConsecutive})`,
     };
   }
@@ -92,7 +98,7 @@ export function admitCall(state, call, limits = {}, conversation = null) {
   const repeats = sameConversation && sig === s.lastSignature ? s.repeats + 1 : 1;
   if (repeats >= maxRepeats) {
     return {
-      allowed: false, code: 'REPEATED_CALL', state: s,
+      allowed: false, code: GUARD_CODES.REPEATED_CALL, state: s,
       reason: `stopped: the same call ${call.capability} ${repeats} times in a row`,
     };
   }

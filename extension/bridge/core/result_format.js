@@ -3,6 +3,8 @@
 // (type, size) instead of dumped as base64, and the total capped with a clear
 // marker. Pure.
 
+import { TRANSPORT_CODES } from '../../shared/core/codes.js';
+
 /** Default cap on injected characters. */
 export const DEFAULT_MAX_CHARS = 20_000;
 const LONG_BASE64 = 2048;
@@ -58,7 +60,7 @@ export function formatReply(reply, { maxChars = DEFAULT_MAX_CHARS } = {}) {
 /** The reply to inject when the host could not be reached at all. */
 export function transportReply(err, capability) {
   return {
-    ok: false, error: true, code: err?.code || 'HOST_ERROR', capability,
+    ok: false, error: true, code: err?.code || TRANSPORT_CODES.HOST_ERROR, capability,
     message: String(err?.message || err), advice: err?.advice,
   };
 }

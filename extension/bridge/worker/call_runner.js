@@ -2,7 +2,8 @@
 // badge, the approval window when the host asks the person, and the calls in
 // flight per origin so that stopping an origin aborts them.
 import { host } from '../../shared/host.js';
-import { TransportCode, makeTransportError } from '../../shared/native_client.js';
+import { makeTransportError } from '../../shared/native_client.js';
+import { TRANSPORT_CODES } from '../../shared/core/codes.js';
 import { transportReply } from '../core/result_format.js';
 import { progressBadge } from '../core/badge.js';
 import { setLastEvent, showBadge } from './site_state.js';
@@ -55,7 +56,7 @@ export async function execute(origin, tabId, call) {
     return await host.request('execute', { capability: call.capability, arguments: call.arguments, origin },
       { timeoutMs: 0, signal: ac.signal, onEvent });
   } catch (err) {
-    const cause = timedOut ? makeTransportError(TransportCode.TIMEOUT, `execute timed out after ${EXECUTE_TIMEOUT_MS} ms`) : err;
+    const cause = timedOut ? makeTransportError(TRANSPORT_CODES.TIMEOUT, `execute timed out after ${EXECUTE_TIMEOUT_MS} ms`) : err;
     return transportReply(cause, call.capability);
   } finally {
     clearTimeout(timer);

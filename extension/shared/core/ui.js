@@ -5,6 +5,8 @@
 // badge and the side panel all use these, so the same state reads the same
 // everywhere. No chrome.* calls; tested with node --test.
 
+import { CODES, TRANSPORT_CODES } from './codes.js';
+
 /** The command that adds this extension to the host manifest's allowed origins. */
 export function allowCommand(extensionId) {
   return `gnosis-host install --extension-id ${extensionId}`;
@@ -60,7 +62,7 @@ export function hostView(r, { extensionId = '<extension id>' } = {}) {
   if (!err) {
     return { kind: 'checking', chip: 'Checking…', line: 'Checking the host…', connected: false, providers: [], problem: null, advice: '', command: '', startBlocked: 'Checking whether the host answers…' };
   }
-  const forbidden = err.code === 'HOST_FORBIDDEN' || err.code === 'FORBIDDEN';
+  const forbidden = err.code === TRANSPORT_CODES.HOST_FORBIDDEN || err.code === CODES.FORBIDDEN;
   const advice = forbidden
     ? `The host's manifest does not list this extension (id ${extensionId}) in allowed_origins. In a terminal, run:`
     : err.advice || '';

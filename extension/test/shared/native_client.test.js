@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { NativeClient, TransportCode, transportError } from '../../shared/native_client.js';
+import { NativeClient, transportError } from '../../shared/native_client.js';
+import { TRANSPORT_CODES } from '../../shared/core/codes.js';
 
 // A fake Port with the chrome.runtime.Port surface the client uses.
 function fakePort() {
@@ -83,7 +84,7 @@ test('chunks out of order fail the request with HOST_ERROR', async () => {
   const { client, ports } = setup();
   const p = client.request('capabilities.list');
   ports[0].reply({ id: 1, chunk: 1, chunks: 2, data: '}' });
-  await assert.rejects(p, { code: TransportCode.HOST_ERROR });
+  await assert.rejects(p, { code: TRANSPORT_CODES.HOST_ERROR });
 });
 
 test('a timeout rejects with TIMEOUT and sends cancel for that id', async () => {
