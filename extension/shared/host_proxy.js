@@ -3,7 +3,7 @@
 // The service worker owns the one native port (host.js); an extension page
 // (the Side Panel) that needs a host method — relay.fetch for the model
 // client, workspace.info for Settings — opens a runtime port named
-// 'agent-host' per request. The worker runs the request on its native
+// PORTS.HOST ('agent-host') per request. The worker runs the request on its native
 // client and forwards the method's events ({event}), then the reply
 // ({reply}) or a transport failure ({error}). Closing the port (the page's
 // AbortSignal, the page going away) cancels the request, which for
@@ -16,19 +16,18 @@
 
 import { makeTransportError } from './native_client.js';
 import { CODES, TRANSPORT_CODES } from './core/codes.js';
+import { PORTS } from './core/messages.js';
 
 /** Host methods an extension page may call through the worker. */
 export const PROXIED_METHODS = Object.freeze(['relay.fetch', 'workspace.info', 'workspace.list']);
 
-/** Name of the runtime port. */
-export const PORT_NAME = 'agent-host';
 
 /**
  * The page half: a request function with the native client's shape.
  * @param {{connect?: () => chrome.runtime.Port}} [deps]
  * @returns {(method: string, params?: object, opts?: {timeoutMs?: number, onEvent?: Function, signal?: AbortSignal}) => Promise<object>}
  */
-export function createProxiedRequest({ connect = () => chrome.runtime.connect({ name: PORT_NAME }) } = {}) {
+export function createProxiedRequest({ connect = () => chrome.runtime.connect({ name: PORTS.HOST }) } = {}) {
   return function request(method, params, { timeoutMs, onEvent, signal } = {}) {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(makeTransportError(CODES.CANCELLED, 'cancelled'));

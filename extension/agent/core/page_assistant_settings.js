@@ -1,8 +1,9 @@
 // Names the Page Assistant's pieces share: the stored toggle, the host access
 // it needs, and the content script it registers. Pure constants, imported by
-// the worker half (page_assistant_worker.js) and the Side Panel's toggle
-// (page_assistant_toggle.js) so both ask for and check the same thing, and
-// by the bar's frame (page_assistant_frame.js).
+// the worker half (worker/page_assistant_worker.js) and the Side Panel's toggle
+// (panel/page_assistant_toggle.js) so both ask for and check the same thing. The
+// port the bar's frame holds to the worker is PORTS.PAGE_ASSISTANT_FRAME
+// (shared/core/messages.js).
 
 /** chrome.storage.local key of the toggle (true: on). */
 export const ENABLED_KEY = 'pageAssistant.enabled';
@@ -14,7 +15,5 @@ export const SCRIPT_ID = 'gnosis-page-assistant';
 export const SCRIPT_FILES = Object.freeze(['agent/page/page_assistant.js']);
 /** The bar: an extension page the content script embeds in an iframe, out of the page's reach. */
 export const FRAME_PAGE = 'agent/frame/page_assistant_frame.html';
-/** Name of the runtime port the bar's frame holds to the worker. */
-export const FRAME_PORT = 'pageAssistant.frame';
 /** Shown when the toggle cannot turn on for lack of host access. */
 export const PERMISSION_MESSAGE = 'Allow access to all http and https sites so the Page Assistant can appear on web pages (turn it on again and accept the prompt).';

@@ -14,7 +14,7 @@
 // Run is refused (the state machine decides; the bar says why).
 
 import { cappedExponential } from '../../shared/core/backoff.js';
-import { FRAME_PORT } from '../core/page_assistant_settings.js';
+import { AGENT, PAGE_ASSISTANT_EVENT, PORTS } from '../../shared/core/messages.js';
 
 const S = globalThis.__gnosisPageAssistantState;
 
@@ -129,7 +129,7 @@ ui.go.addEventListener('click', (ev) => {
 ui.stop.addEventListener('click', (ev) => {
   if (!ev.isTrusted) return;
   dispatch({ type: 'stop' });
-  send({ type: 'agent.pageStop' }).then((r) => { if (r?.ok === false) dispatch({ type: 'error', message: r.error }); });
+  send({ type: AGENT.PAGE_STOP }).then((r) => { if (r?.ok === false) dispatch({ type: 'error', message: r.error }); });
 });
 ui.dismiss.addEventListener('click', (ev) => {
   if (ev.isTrusted) dispatch({ type: 'dismiss' });
@@ -151,14 +151,14 @@ let attempt = 0;
 function connect() {
   let port;
   try {
-    port = chrome.runtime.connect({ name: FRAME_PORT });
+    port = chrome.runtime.connect({ name: PORTS.PAGE_ASSISTANT_FRAME });
   } catch {
     gone();
     return;
   }
   port.onMessage.addListener((m) => {
     attempt = 0;
-    if (m?.type === 'gnosis.pageAssistant' && m.event && typeof m.event.type === 'string') dispatch(m.event);
+    if (m?.type === PAGE_ASSISTANT_EVENT && m.event && typeof m.event.type === 'string') dispatch(m.event);
   });
   port.onDisconnect.addListener(() => {
     // The worker restarted: connect again (that wakes it). An extension that was reloaded or removed stays gone.

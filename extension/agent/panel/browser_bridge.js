@@ -4,6 +4,8 @@
 // 'agent' port whose disconnection tells the worker to detach, and keeps the
 // worker alive with pings while a long model request is in flight.
 
+import { AGENT, AGENT_PORT, PORTS } from '../../shared/core/messages.js';
+
 /**
  * @param {{sessionId:string, windowId?:number, coordinateMode?:string, send?:Function}} o
  */
@@ -16,23 +18,23 @@ export function createBrowserBridge(o) {
   }
   return {
     async start(opts = {}) {
-      const r = await call('agent.attach', { windowId: o.windowId, resume: Boolean(opts.resume), tabId: opts.tabId, preferTabId: opts.preferTabId });
+      const r = await call(AGENT.ATTACH, { windowId: o.windowId, resume: Boolean(opts.resume), tabId: opts.tabId, preferTabId: opts.preferTabId });
       return { tabId: r.tabId, url: r.url, title: r.title };
     },
     async observe() {
-      return (await call('agent.observe')).observation;
+      return (await call(AGENT.OBSERVE)).observation;
     },
     async act(action) {
-      return (await call('agent.act', { action, coordinateMode: o.coordinateMode })).result;
+      return (await call(AGENT.ACT, { action, coordinateMode: o.coordinateMode })).result;
     },
     async stop() {
-      await call('agent.detach');
+      await call(AGENT.DETACH);
     },
   };
 }
 
 /**
- * Connects the panel's port. onMessage gets worker pushes ({type:'pageTask'…}).
+ * Connects the panel's port. onMessage gets worker pushes ({type: AGENT_PORT.PAGE_TASK…}).
  * Reconnects if the worker restarts; the session id stays the same.
  * @returns {Promise<{disconnect():void}>} resolves once the worker registered the session
  */
@@ -41,19 +43,19 @@ export function connectPanel({ sessionId, windowId, onMessage }) {
   let timer;
   let closed = false;
   function open(resolve) {
-    port = chrome.runtime.connect({ name: 'agent' });
+    port = chrome.runtime.connect({ name: PORTS.AGENT });
     port.onMessage.addListener((m) => {
-      if (m?.type === 'ready') resolve?.();
+      if (m?.type === AGENT_PORT.READY) resolve?.();
       else onMessage?.(m);
     });
     port.onDisconnect.addListener(() => {
       if (!closed) setTimeout(() => open(null), 100);
     });
-    port.postMessage({ type: 'hello', sessionId, windowId });
+    port.postMessage({ type: AGENT_PORT.HELLO, sessionId, windowId });
   }
   return new Promise((resolve) => {
     open(resolve);
-    timer = setInterval(() => { try { port.postMessage({ type: 'ping' }); } catch { /* reconnecting */ } }, 20000);
+    timer = setInterval(() => { try { port.postMessage({ type: AGENT_PORT.PING }); } catch { /* reconnecting */ } }, 20000);
   }).then(() => ({
     disconnect() {
       closed = true;

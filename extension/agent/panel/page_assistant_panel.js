@@ -9,6 +9,8 @@
 // which posts it to the bar's frame in that tab over the frame's port, so the
 // run's events never reach the page's renderer. Tests pass their own sender.
 
+import { PAGE_ASSISTANT, PAGE_ASSISTANT_EVENT } from '../../shared/core/messages.js';
+
 /** Longest streamed reply relayed per delta (the bar shows a short tail of it). */
 export const DELTA_MAX = 4000;
 
@@ -32,13 +34,13 @@ export function pageEvent(e, now = Date.now()) {
 }
 
 /** The message the bar's frame receives (page_assistant_frame.js accepts only this type, only on its port). */
-export const wrap = (event) => ({ type: 'gnosis.pageAssistant', event });
+export const wrap = (event) => ({ type: PAGE_ASSISTANT_EVENT, event });
 
 /**
  * @param {{send?: (tabId:number, message:object) => Promise<any>|any}} [o]
  */
 export function createPageRelay(o = {}) {
-  const send = o.send || ((tabId, m) => chrome.runtime.sendMessage({ type: 'pageAssistant.relay', tabId, event: m.event }));
+  const send = o.send || ((tabId, m) => chrome.runtime.sendMessage({ type: PAGE_ASSISTANT.RELAY, tabId, event: m.event }));
   let owner = null;
   const to = (tabId, event) => {
     if (tabId === null || tabId === undefined) return;

@@ -8,6 +8,7 @@
 // panel and page follows it.
 
 import { ENABLED_KEY, PAGE_ORIGINS, PERMISSION_MESSAGE } from '../core/page_assistant_settings.js';
+import { PAGE_ASSISTANT } from '../../shared/core/messages.js';
 
 function build(container) {
   container.style.cssText = 'padding: 4px 10px; border-bottom: 1px solid #8884; font-size: 12px;';
@@ -42,7 +43,7 @@ async function onChange(ui) {
       if (!granted) granted = await chrome.permissions.request(perm).catch(() => false);
       if (!granted) throw new Error(PERMISSION_MESSAGE);
     }
-    const r = await chrome.runtime.sendMessage({ type: 'pageAssistant.setEnabled', enabled: want });
+    const r = await chrome.runtime.sendMessage({ type: PAGE_ASSISTANT.SET_ENABLED, enabled: want });
     if (!r?.ok) throw new Error(r?.error || 'the extension did not answer');
   } catch (err) {
     ui.input.checked = !want;

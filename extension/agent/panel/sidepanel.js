@@ -13,6 +13,7 @@ import { createConversationBar } from './conversation_view.js';
 import { attachReferenceImages } from './reference_images.js';
 import { pageRelay } from './page_assistant_panel.js';
 import { features } from '../../shared/browser.js';
+import { AGENT_PORT } from '../../shared/core/messages.js';
 import { panel, writesSettled } from './sidepanel_state.js';
 import { show, showNeedsChromium } from './sidepanel_views.js';
 import { addEntry, setStatus } from './sidepanel_log.js';
@@ -72,8 +73,8 @@ async function main() {
     windowId: panel.windowId,
     onMessage: (m) => {
       // The Page Assistant: a page's task runs like one typed here; its Stop is this Stop.
-      if (m.type === 'pageTask' && pageRelay.accept(m.tabId, busy())) runSafely(m.task, { tabId: m.tabId, reply: m.reply === true });
-      if (m.type === 'pageStop' && pageRelay.owns(m.tabId)) $('stop').click();
+      if (m.type === AGENT_PORT.PAGE_TASK && pageRelay.accept(m.tabId, busy())) runSafely(m.task, { tabId: m.tabId, reply: m.reply === true });
+      if (m.type === AGENT_PORT.PAGE_STOP && pageRelay.owns(m.tabId)) $('stop').click();
     },
   });
   setStatus(panel.session?.waitingForUser ? 'waiting' : 'idle', '');

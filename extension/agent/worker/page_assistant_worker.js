@@ -12,13 +12,14 @@
 // The content script only places the bar's iframe; it learns the setting and
 // the panel state and nothing else. The bar itself is an extension page in
 // that iframe (page_assistant_frame.html), which holds a runtime port named
-// FRAME_PORT: it gets the setting, the panel state and the run's events over
+// PORTS.PAGE_ASSISTANT_FRAME: it gets the setting, the panel state and the run's events over
 // it (the panel relays them here with pageAssistant.relay), and hands tasks and
 // Stop to worker.js (agent.pageTask, agent.pageStop), which owns the panel ports.
 
 import { senderKind } from '../../shared/core/router.js';
 import { onPanelChange, panelOpen } from './worker.js';
-import { ENABLED_KEY, FRAME_PORT, PAGE_ORIGINS, PERMISSION_MESSAGE, SCRIPT_FILES, SCRIPT_ID } from '../core/page_assistant_settings.js';
+import { ENABLED_KEY, PAGE_ORIGINS, PERMISSION_MESSAGE, SCRIPT_FILES, SCRIPT_ID } from '../core/page_assistant_settings.js';
+import { PAGE_ASSISTANT, PAGE_ASSISTANT_EVENT, PORTS } from '../../shared/core/messages.js';
 
 const isWeb = (url) => /^https?:\/\//i.test(url || '');
 
@@ -55,7 +56,7 @@ async function injectOpenTabs() {
 /** tabId -> Set of the bar frames' ports in that tab. */
 const frames = new Map();
 
-const wrap = (event) => ({ type: 'gnosis.pageAssistant', event });
+const wrap = (event) => ({ type: PAGE_ASSISTANT_EVENT, event });
 
 /** Sends an event to the bar frames of a tab (the run's events go nowhere else). */
 function toFrames(tabId, event) {
@@ -87,7 +88,7 @@ async function broadcastSetting(enabled) {
 // A bar frame connects when the content script places it; it gets the current
 // setting and panel state at once, then everything its tab's run relays.
 function onFrameConnect(port) {
-  if (port.name !== FRAME_PORT) return;
+  if (port.name !== PORTS.PAGE_ASSISTANT_FRAME) return;
   const origin = chrome.runtime.getURL('').replace(/\/$/, '');
   if (senderKind(port.sender, chrome.runtime.id, origin) !== 'frame') {
     port.disconnect();
@@ -127,19 +128,19 @@ export async function setEnabled(enabled) {
 
 /** Message handlers in router.js's shape. */
 export const handlers = {
-  'pageAssistant.setEnabled': {
+  [PAGE_ASSISTANT.SET_ENABLED]: {
     from: 'extension',
     run: (m) => setEnabled(m.enabled === true),
   },
   // The content script asks whether to show the bar (nothing about runs).
-  'pageAssistant.state': {
+  [PAGE_ASSISTANT.STATE]: {
     from: 'content',
     async run(m, sender) {
       return { ok: true, enabled: await isEnabled(), panelOpen: panelOpen(sender.tab.windowId) };
     },
   },
   // The Side Panel's relay (page_assistant_panel.js): one run event for the bar of a tab.
-  'pageAssistant.relay': {
+  [PAGE_ASSISTANT.RELAY]: {
     from: 'extension',
     run(m) {
       if (!Number.isInteger(m.tabId) || typeof m.event?.type !== 'string') return { ok: false, error: 'pageAssistant.relay needs a tabId and an event' };

@@ -14,10 +14,11 @@
 // transfer_worker.js, wired from init().
 
 import { host } from '../../shared/host.js';
-import { PORT_NAME as HOST_PORT, serveProxiedPort } from '../../shared/host_proxy.js';
+import { serveProxiedPort } from '../../shared/host_proxy.js';
 import { execute, viewportFromMetrics } from './executor.js';
 import { platformOf } from '../core/hotkey.js';
 import { initTransfers } from './transfer_worker.js';
+import { AGENT, AGENT_PORT, PORTS } from '../../shared/core/messages.js';
 
 const PROTOCOL = '1.3';
 /** sessionId -> {port, windowId, tabId, attached, follow} */
@@ -257,7 +258,7 @@ async function abortAction(s) {
 
 /** Message handlers in router.js's shape. */
 export const handlers = {
-  'agent.attach': {
+  [AGENT.ATTACH]: {
     from: 'extension',
     async run(m) {
       const s = mustSession(m.sessionId);
@@ -273,19 +274,19 @@ export const handlers = {
       return { ok: true, tabId: tab.id, url: tab.url, title: tab.title };
     },
   },
-  'agent.observe': {
+  [AGENT.OBSERVE]: {
     from: 'extension',
     async run(m) {
       return { ok: true, observation: await observe(mustSession(m.sessionId)) };
     },
   },
-  'agent.act': {
+  [AGENT.ACT]: {
     from: 'extension',
     async run(m) {
       return { ok: true, result: await act(mustSession(m.sessionId), m.action, m.coordinateMode) };
     },
   },
-  'agent.detach': {
+  [AGENT.DETACH]: {
     from: 'extension',
     async run(m) {
       const s = sessions.get(String(m.sessionId));
@@ -296,22 +297,22 @@ export const handlers = {
   },
   // Only the Page Assistant's frame (an extension page embedded in the tab,
   // out of the page's reach) hands tasks over; sender.tab is the tab it sits in.
-  'agent.pageTask': {
+  [AGENT.PAGE_TASK]: {
     from: 'frame',
     async run(m, sender) {
       if (typeof m.task !== 'string' || m.task.trim() === '') return { ok: false, error: 'Type a task first.' };
       const panel = [...sessions.values()].find((s) => s.port && s.windowId === sender.tab.windowId);
       if (!panel) return { ok: false, error: 'Open the Gnosis side panel in this window to run tasks.' };
-      panel.port.postMessage({ type: 'pageTask', task: m.task, tabId: sender.tab.id, reply: m.reply === true });
+      panel.port.postMessage({ type: AGENT_PORT.PAGE_TASK, task: m.task, tabId: sender.tab.id, reply: m.reply === true });
       return { ok: true };
     },
   },
-  'agent.pageStop': {
+  [AGENT.PAGE_STOP]: {
     from: 'frame',
     async run(m, sender) {
       const panel = [...sessions.values()].find((s) => s.port && s.windowId === sender.tab.windowId);
       if (!panel) return { ok: false, error: 'Open the Gnosis side panel in this window to run tasks.' };
-      panel.port.postMessage({ type: 'pageStop', tabId: sender.tab.id });
+      panel.port.postMessage({ type: AGENT_PORT.PAGE_STOP, tabId: sender.tab.id });
       return { ok: true };
     },
   },
@@ -325,24 +326,24 @@ export function init() {
   const origin = chrome.runtime.getURL('');
   const ours = (port) => port.sender?.id === chrome.runtime.id && String(port.sender?.url || '').startsWith(origin);
   chrome.runtime.onConnect.addListener((port) => {
-    if (port.name === HOST_PORT) {
+    if (port.name === PORTS.HOST) {
       serveProxiedPort(port, { request: (method, params, opts) => host.request(method, params, opts), trusted: ours(port) });
       return;
     }
-    if (port.name !== 'agent') return;
+    if (port.name !== PORTS.AGENT) return;
     if (!ours(port)) {
       port.disconnect();
       return;
     }
     let sessionId;
     port.onMessage.addListener((msg) => {
-      if (msg?.type === 'hello' && typeof msg.sessionId === 'string' && !sessionId) {
+      if (msg?.type === AGENT_PORT.HELLO && typeof msg.sessionId === 'string' && !sessionId) {
         sessionId = msg.sessionId;
         sessions.set(sessionId, { id: sessionId, port, windowId: msg.windowId, attached: false, notes: [], holds: new Set() });
-        port.postMessage({ type: 'ready' });
+        port.postMessage({ type: AGENT_PORT.READY });
         panelChanged(msg.windowId);
       }
-      // 'ping' messages only keep the service worker alive during long model requests.
+      // AGENT_PORT.PING messages only keep the service worker alive during long model requests.
     });
     port.onDisconnect.addListener(() => {
       const s = sessions.get(sessionId);

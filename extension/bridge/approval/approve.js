@@ -7,6 +7,7 @@
 import { countdown } from '../core/approval.js';
 import { titleOf } from '../core/grants.js';
 import { hintBadges } from '../../shared/hint_badges.js';
+import { BRIDGE } from '../../shared/core/messages.js';
 
 const $ = (id) => document.getElementById(id);
 /** How long Allow stays disabled after the window opens (ms). */
@@ -40,7 +41,7 @@ async function answer(allow) {
   answered = true;
   $('allow').disabled = true;
   $('deny').disabled = true;
-  const r = await send('bridge.approve', { allow });
+  const r = await send(BRIDGE.APPROVE, { allow });
   if (!r?.ok) {
     finish(`Could not answer: ${r?.error || 'no reply'}`, 'bad');
     return;
@@ -83,7 +84,7 @@ async function main() {
     // Enter only ever activates the focused button; anywhere else it does nothing.
     if (e.key === 'Enter' && !(e.target instanceof HTMLButtonElement)) e.preventDefault();
   });
-  const view = await send('bridge.approval');
+  const view = await send(BRIDGE.APPROVAL);
   if (!view?.ok) {
     gone();
     return;

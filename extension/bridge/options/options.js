@@ -14,6 +14,7 @@ import { setArmed, showLast } from './options_status.js';
 import { grantsSaved, retryEmptyGrants, wireGrants } from './options_grants.js';
 import { checkSelectors, ensureAccess, fieldErrors, loadTarget, refreshSaved, save, wireSiteForm } from './options_site.js';
 import { wirePrompt } from './options_prompt.js';
+import { BRIDGE } from '../../shared/core/messages.js';
 
 /** Start: access to the site, the form saved, then the worker arms it with the chosen grants. */
 function start() {
@@ -25,7 +26,7 @@ function start() {
     }
     if (!(await save())) return;
     const g = state.grants?.origin === state.origin ? state.grants : null;
-    const r = await send('bridge.start', { origin: state.origin, tabId: state.tab?.id, ...(g ? { grants: { ...g.choices } } : {}) });
+    const r = await send(BRIDGE.START, { origin: state.origin, tabId: state.tab?.id, ...(g ? { grants: { ...g.choices } } : {}) });
     if (!r.ok) {
       setError(r.error || fieldErrors(r.errors));
       return;
@@ -40,14 +41,14 @@ function start() {
 }
 
 async function stop() {
-  const r = await send('bridge.stop', { origin: state.origin });
+  const r = await send(BRIDGE.STOP, { origin: state.origin });
   if (r.ok) setArmed(false);
 }
 
 /** Follows the worker's state for the site: armed or not, the Last line, and grants still to come. */
 async function pollSite() {
   if (!state.origin) return;
-  const r = await send('bridge.getSite', { origin: state.origin });
+  const r = await send(BRIDGE.GET_SITE, { origin: state.origin });
   if (r.ok) {
     setArmed(r.armed);
     showLast(r.last);

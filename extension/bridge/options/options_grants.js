@@ -5,6 +5,7 @@
 import { $, send, state } from './options_page.js';
 import { DECISIONS, DECISION_LABELS, initialChoices, setAll, summarize, titleOf } from '../core/grants.js';
 import { hintBadges } from '../../shared/hint_badges.js';
+import { BRIDGE } from '../../shared/core/messages.js';
 
 let grantsLoading = false;
 
@@ -24,7 +25,7 @@ export async function retryEmptyGrants() {
 }
 
 async function readGrants(origin) {
-  const r = await send('bridge.getGrants', { origin });
+  const r = await send(BRIDGE.GET_GRANTS, { origin });
   if (state.origin !== origin) return;
   if (!r.ok) {
     grantsNote(`Could not read what this site may run: ${r.error}`, 'error');
@@ -126,7 +127,7 @@ async function choose(changes) {
     return;
   }
   grantsNote('Saving…');
-  const r = await send('bridge.setGrants', { origin: g.origin, grants: { ...g.choices } });
+  const r = await send(BRIDGE.SET_GRANTS, { origin: g.origin, grants: { ...g.choices } });
   if (state.grants !== g) return;
   if (r.ok) grantsSaved(g);
   else grantsNote(`Could not save: ${r.error}`, 'error');

@@ -4,6 +4,7 @@
 import { $, send, show } from './options_page.js';
 import { hostView, providerLine } from '../../shared/core/ui.js';
 import { setHostGate } from './options_status.js';
+import { BRIDGE } from '../../shared/core/messages.js';
 
 let installPoll = 0;
 
@@ -14,8 +15,8 @@ let installPoll = 0;
  * as ready without a click.
  */
 export async function refreshHost(refresh = true) {
-  let r = await send('bridge.hostStatus', { refresh });
-  if (!refresh && !r.health && !r.error) r = await send('bridge.hostStatus', { refresh: true });
+  let r = await send(BRIDGE.HOST_STATUS, { refresh });
+  if (!refresh && !r.health && !r.error) r = await send(BRIDGE.HOST_STATUS, { refresh: true });
   const v = hostView(r, { extensionId: chrome.runtime.id });
   const h = r.health;
   $('host-chip').textContent = v.chip;
@@ -74,7 +75,7 @@ function installNote(text, command = '') {
 
 async function installHost() {
   installNote('Downloading the host…');
-  const target = await send('bridge.installTarget');
+  const target = await send(BRIDGE.INSTALL_TARGET);
   if (!target.ok) {
     // A source checkout carries no hostbin/: the host is built and registered from the repository.
     if (target.file) installNote('This copy of the extension was loaded from a source checkout, so it carries no host to download. In the repository, run the command below; it builds gnosis-host and registers it with your browsers. Then press Check again.', 'make install');

@@ -2,10 +2,11 @@
 // generate, shown, copied to the clipboard, or inserted into the chat page.
 import { $, send, show, state } from './options_page.js';
 import { ensureAccess } from './options_site.js';
+import { BRIDGE } from '../../shared/core/messages.js';
 
 async function getPrompt() {
   $('prompt-state').textContent = 'Asking the host…';
-  const r = await send('bridge.capabilityPrompt', { origin: state.origin });
+  const r = await send(BRIDGE.CAPABILITY_PROMPT, { origin: state.origin });
   if (!r.ok) {
     $('prompt-state').textContent = `Could not build the prompt: ${r.error}`;
     return '';
@@ -41,7 +42,7 @@ export function wirePrompt() {
         $('prompt-state').textContent = 'Open the chat page in a tab first.';
         return;
       }
-      const r = await send('bridge.insertPrompt', { tabId: state.tab.id, origin: state.origin });
+      const r = await send(BRIDGE.INSERT_PROMPT, { tabId: state.tab.id, origin: state.origin });
       $('prompt-state').textContent = r?.ok ? 'Inserted into the page.' : `Could not insert: ${r?.error}`;
     });
   });

@@ -10,6 +10,7 @@ import { features } from '../../shared/browser.js';
 import { PRESET_MISMATCH, editedFromPreset, presetById, presetSettings } from '../core/presets.js';
 import { clearGrants, loadGrants } from './options_grants.js';
 import { setArmed, showLast } from './options_status.js';
+import { BRIDGE } from '../../shared/core/messages.js';
 
 const FIELDS = ['source', 'destination', 'autoSend', 'sendButton', 'streaming', 'promptOnStart', 'debounceMs', 'maxConsecutive', 'maxChars'];
 const SELECTOR_FIELDS = ['source', 'destination', 'sendButton', 'streaming'];
@@ -46,7 +47,7 @@ async function loadOrigin(origin, tab) {
   clearGrants(eligible ? 'Asking the host what this site may run…' : '');
   if (!eligible) return;
   state.granted = await chrome.permissions.contains({ origins: [permissionPattern(origin, { portless: features().firefox })] });
-  const r = await send('bridge.getSite', { origin });
+  const r = await send(BRIDGE.GET_SITE, { origin });
   if (!r.ok) {
     setError(r.error);
     return;
@@ -75,7 +76,7 @@ function fillForm(settings) {
 /** A page with no selectors of its own gets its preset's, when one fits (by origin or by structure). */
 async function applyPreset(origin, settings) {
   if (settings.source || settings.destination) return;
-  const r = await send('bridge.detectPreset', { origin, tabId: state.tab?.id ?? null }).catch(() => null);
+  const r = await send(BRIDGE.DETECT_PRESET, { origin, tabId: state.tab?.id ?? null }).catch(() => null);
   if (state.origin !== origin || !r?.ok || !r.preset) return;
   fillForm({ ...settings, ...presetSettings(r.preset) });
   state.preset = r.preset.id;
@@ -108,7 +109,7 @@ function readForm() {
 
 /** Saves the form through the worker; false (and the errors shown) when it refused. */
 export async function save() {
-  const r = await send('bridge.saveSite', { origin: state.origin, settings: readForm() });
+  const r = await send(BRIDGE.SAVE_SITE, { origin: state.origin, settings: readForm() });
   if (!r.ok) {
     setError(fieldErrors(r.errors) || r.error);
     return false;
@@ -138,7 +139,7 @@ export function ensureAccess() {
 
 /** Fills the Saved pages list from the worker, keeping the selection when it is still there. */
 export async function refreshSaved() {
-  const r = await send('bridge.listSites');
+  const r = await send(BRIDGE.LIST_SITES);
   const select = $('saved-pages');
   const current = select.value;
   select.replaceChildren(new Option('(current page)', ''), ...r.origins.map((o) => new Option(o, o)));
@@ -160,7 +161,7 @@ export async function checkSelectors() {
   checking = true;
   try {
     const selectors = Object.fromEntries(SELECTOR_FIELDS.map((f) => [f, $(f).value]));
-    const r = await send('bridge.check', { tabId: state.tab.id, origin: state.origin, selectors });
+    const r = await send(BRIDGE.CHECK, { tabId: state.tab.id, origin: state.origin, selectors });
     for (const f of Object.keys(selectors)) {
       const el = $(`${f}-match`);
       const res = r.results?.[f];
@@ -206,7 +207,7 @@ export function wireSiteForm() {
       ensureAccess().then(async (ok) => {
         if (!ok || !state.tab) return;
         $(`${field}-match`).textContent = 'Click the element in the page (Escape cancels)…';
-        const r = await send('bridge.pick', { tabId: state.tab.id, origin: state.origin, field });
+        const r = await send(BRIDGE.PICK, { tabId: state.tab.id, origin: state.origin, field });
         if (r?.ok && r.selector) {
           $(field).value = r.selector;
           await save();

@@ -9,6 +9,7 @@ import { normalizeSettings } from '../core/settings.js';
 import { armedOrigins, loadSettings, requireOrigin, session, setBadge, setLastEvent, sitePattern, tabsOf } from './site_state.js';
 import { capabilityPrompt, writeGrants } from './host_queries.js';
 import { abortCalls } from './call_runner.js';
+import { BRIDGE_PAGE } from '../../shared/core/messages.js';
 
 /** Contentful selectors for the content script (user input → CSS). */
 function contentConfig(settings) {
@@ -26,7 +27,7 @@ export async function ensureContent(tabId) {
 export async function configureTab(tabId, origin, baseline) {
   const settings = await loadSettings(origin);
   await ensureContent(tabId);
-  await chrome.tabs.sendMessage(tabId, { type: 'bridge.configure', config: contentConfig(settings), baseline });
+  await chrome.tabs.sendMessage(tabId, { type: BRIDGE_PAGE.CONFIGURE, config: contentConfig(settings), baseline });
   await setBadge(tabId, 'armed');
 }
 
@@ -69,7 +70,7 @@ export async function insertPrompt(tabId, origin) {
   if (!prompt.ok) return prompt;
   const settings = await loadSettings(origin);
   await ensureContent(tabId);
-  return chrome.tabs.sendMessage(tabId, { type: 'bridge.insert', text: prompt.text, destination: toCss(settings.destination) });
+  return chrome.tabs.sendMessage(tabId, { type: BRIDGE_PAGE.INSERT, text: prompt.text, destination: toCss(settings.destination) });
 }
 
 export async function stop(origin, reason) {
@@ -80,7 +81,7 @@ export async function stop(origin, reason) {
   await session.set({ armed, [`last:${origin}`]: last });
   abortCalls(origin);
   for (const tab of await tabsOf(origin)) {
-    chrome.tabs.sendMessage(tab.id, { type: 'bridge.disarm' }).catch(() => {});
+    chrome.tabs.sendMessage(tab.id, { type: BRIDGE_PAGE.DISARM }).catch(() => {});
     await setBadge(tab.id, reason ? 'error' : 'off', reason);
   }
   return { ok: true, armed: false };

@@ -21,6 +21,7 @@ import { capabilityPrompt, hostStatus, installTarget, readGrants, writeGrants } 
 import { configureTab, ensureContent, insertPrompt, start, stop } from './arming.js';
 import { approvals, answerApproval } from './approval_window.js';
 import { acknowledged, extracted } from './extracted_message.js';
+import { BRIDGE, BRIDGE_PAGE } from '../../shared/core/messages.js';
 
 /** Which preset fits the page in the tab: by its origin, else by its structure. */
 async function detectPreset(tabId, origin) {
@@ -28,7 +29,7 @@ async function detectPreset(tabId, origin) {
   let counts = {};
   if (await chrome.permissions.contains({ origins: [sitePattern(origin)] })) {
     await ensureContent(tabId);
-    const reply = await chrome.tabs.sendMessage(tabId, { type: 'bridge.check', selectors: Object.fromEntries(selectors.map((css, i) => [`d${i}`, css])) });
+    const reply = await chrome.tabs.sendMessage(tabId, { type: BRIDGE_PAGE.CHECK, selectors: Object.fromEntries(selectors.map((css, i) => [`d${i}`, css])) });
     counts = reply?.results || {};
   }
   const found = matchPreset(origin, (css) => (counts[`d${selectors.indexOf(css)}`]?.count || 0) > 0);
@@ -43,7 +44,7 @@ async function tabForOrigin(tabId, origin) {
 
 /** Message handlers, merged into background.js's single map. */
 export const handlers = {
-  'bridge.getSite': {
+  [BRIDGE.GET_SITE]: {
     from: 'extension',
     async run({ origin }) {
       requireOrigin(origin);
@@ -53,7 +54,7 @@ export const handlers = {
       };
     },
   },
-  'bridge.saveSite': {
+  [BRIDGE.SAVE_SITE]: {
     from: 'extension',
     async run({ origin, settings }) {
       requireOrigin(origin);
@@ -66,24 +67,24 @@ export const handlers = {
       return { ok: true, settings: n.settings };
     },
   },
-  'bridge.listSites': {
+  [BRIDGE.LIST_SITES]: {
     from: 'extension',
     async run() {
       const all = await local.get(null);
       return { ok: true, origins: Object.keys(all).map(originOfKey).filter(Boolean).sort() };
     },
   },
-  'bridge.start': { from: 'extension', run: ({ origin, grants, tabId }) => start(origin, grants, tabId) },
-  'bridge.getGrants': { from: 'extension', run: ({ origin }) => readGrants(origin) },
-  'bridge.setGrants': { from: 'extension', run: ({ origin, grants }) => writeGrants(origin, grants) },
-  'bridge.approval': {
+  [BRIDGE.START]: { from: 'extension', run: ({ origin, grants, tabId }) => start(origin, grants, tabId) },
+  [BRIDGE.GET_GRANTS]: { from: 'extension', run: ({ origin }) => readGrants(origin) },
+  [BRIDGE.SET_GRANTS]: { from: 'extension', run: ({ origin, grants }) => writeGrants(origin, grants) },
+  [BRIDGE.APPROVAL]: {
     from: 'extension',
     run({ token }) {
       const view = approvals.view(token);
       return view ? { ok: true, ...view } : { ok: false, error: 'this call is no longer waiting for an answer' };
     },
   },
-  'bridge.approve': {
+  [BRIDGE.APPROVE]: {
     from: 'extension',
     run({ token, allow }, sender) {
       const entry = approvals.get(token);
@@ -94,18 +95,18 @@ export const handlers = {
       return answerApproval(token, allow === true);
     },
   },
-  'bridge.stop': { from: 'extension', run: ({ origin }) => stop(requireOrigin(origin)) },
-  'bridge.hostStatus': { from: 'extension', run: ({ refresh }) => hostStatus(!!refresh) },
-  'bridge.installTarget': { from: 'extension', run: () => installTarget() },
-  'bridge.capabilityPrompt': { from: 'extension', run: ({ origin }) => capabilityPrompt(origin || undefined) },
-  'bridge.insertPrompt': {
+  [BRIDGE.STOP]: { from: 'extension', run: ({ origin }) => stop(requireOrigin(origin)) },
+  [BRIDGE.HOST_STATUS]: { from: 'extension', run: ({ refresh }) => hostStatus(!!refresh) },
+  [BRIDGE.INSTALL_TARGET]: { from: 'extension', run: () => installTarget() },
+  [BRIDGE.CAPABILITY_PROMPT]: { from: 'extension', run: ({ origin }) => capabilityPrompt(origin || undefined) },
+  [BRIDGE.INSERT_PROMPT]: {
     from: 'extension',
     async run({ tabId, origin }) {
       await tabForOrigin(tabId, origin);
       return insertPrompt(tabId, origin);
     },
   },
-  'bridge.detectPreset': {
+  [BRIDGE.DETECT_PRESET]: {
     from: 'extension',
     async run({ tabId, origin }) {
       requireOrigin(origin);
@@ -114,18 +115,18 @@ export const handlers = {
       return detectPreset(tabId, origin);
     },
   },
-  'bridge.pick': {
+  [BRIDGE.PICK]: {
     from: 'extension',
     async run({ tabId, origin, field }, sender) {
       await tabForOrigin(tabId, origin);
       await ensureContent(tabId);
       await chrome.tabs.update(tabId, { active: true });
-      const result = await chrome.tabs.sendMessage(tabId, { type: 'bridge.pick', field });
+      const result = await chrome.tabs.sendMessage(tabId, { type: BRIDGE_PAGE.PICK, field });
       if (sender.tab?.id) chrome.tabs.update(sender.tab.id, { active: true }).catch(() => {});
       return result;
     },
   },
-  'bridge.check': {
+  [BRIDGE.CHECK]: {
     from: 'extension',
     async run({ tabId, origin, selectors }) {
       await tabForOrigin(tabId, origin);
@@ -133,12 +134,12 @@ export const handlers = {
       await ensureContent(tabId);
       const css = {};
       for (const [k, v] of Object.entries(selectors || {})) css[k] = toCss(v);
-      const reply = await chrome.tabs.sendMessage(tabId, { type: 'bridge.check', selectors: css });
+      const reply = await chrome.tabs.sendMessage(tabId, { type: BRIDGE_PAGE.CHECK, selectors: css });
       return { ...reply, css };
     },
   },
-  'bridge.extracted': { from: 'content', run: (message, sender) => acknowledged(message, sender, extracted(message, sender)) },
-  'bridge.report': {
+  [BRIDGE.EXTRACTED]: { from: 'content', run: (message, sender) => acknowledged(message, sender, extracted(message, sender)) },
+  [BRIDGE.REPORT]: {
     from: 'content',
     async run({ ok, stage, error }, sender) {
       const origin = senderOrigin(sender);
@@ -148,7 +149,7 @@ export const handlers = {
       return { ok: true };
     },
   },
-  'bridge.human': {
+  [BRIDGE.HUMAN]: {
     from: 'content',
     async run(_message, sender) {
       const origin = senderOrigin(sender);

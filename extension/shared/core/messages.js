@@ -1,0 +1,94 @@
+// The messages the extension's contexts exchange, in one place: the runtime
+// messages the service worker's handler maps take (background.js routes them
+// through shared/core/router.js, which checks the sender), the messages the
+// worker sends to content scripts, and the runtime ports with the messages
+// they carry. Senders and handler maps name a message by these constants,
+// never by a string literal. The content scripts (bridge/page/content.js,
+// agent/page/page_assistant.js) and the Page Assistant's state machine
+// (agent/core/page_assistant_state.js) load as classic scripts and cannot
+// import: they spell their types out, and a unit test
+// (extension/test/layout.test.js) checks each is one of these. Pure.
+
+/** Messages the chat bridge's worker half handles (runtime.sendMessage → bridge/worker/worker.js). */
+export const BRIDGE = Object.freeze({
+  GET_SITE: 'bridge.getSite',
+  SAVE_SITE: 'bridge.saveSite',
+  LIST_SITES: 'bridge.listSites',
+  START: 'bridge.start',
+  STOP: 'bridge.stop',
+  GET_GRANTS: 'bridge.getGrants',
+  SET_GRANTS: 'bridge.setGrants',
+  APPROVAL: 'bridge.approval',
+  APPROVE: 'bridge.approve',
+  HOST_STATUS: 'bridge.hostStatus',
+  INSTALL_TARGET: 'bridge.installTarget',
+  CAPABILITY_PROMPT: 'bridge.capabilityPrompt',
+  INSERT_PROMPT: 'bridge.insertPrompt',
+  DETECT_PRESET: 'bridge.detectPreset',
+  PICK: 'bridge.pick',
+  CHECK: 'bridge.check',
+  // From the content script:
+  EXTRACTED: 'bridge.extracted',
+  REPORT: 'bridge.report',
+  HUMAN: 'bridge.human',
+});
+
+/** Messages the chat bridge's content script handles (tabs.sendMessage → bridge/page/content.js). */
+export const BRIDGE_PAGE = Object.freeze({
+  CONFIGURE: 'bridge.configure',
+  DISARM: 'bridge.disarm',
+  PICK: 'bridge.pick',
+  CHECK: 'bridge.check',
+  INSERT: 'bridge.insert',
+  NOTICE: 'bridge.notice',
+  PING: 'bridge.ping',
+});
+
+/** Messages the browser agent's worker half handles (runtime.sendMessage → agent/worker/worker.js). */
+export const AGENT = Object.freeze({
+  ATTACH: 'agent.attach',
+  OBSERVE: 'agent.observe',
+  ACT: 'agent.act',
+  DETACH: 'agent.detach',
+  // From the Page Assistant's frame:
+  PAGE_TASK: 'agent.pageTask',
+  PAGE_STOP: 'agent.pageStop',
+});
+
+/** Messages the Page Assistant's worker half handles (runtime.sendMessage → agent/worker/page_assistant_worker.js). */
+export const PAGE_ASSISTANT = Object.freeze({
+  SET_ENABLED: 'pageAssistant.setEnabled',
+  STATE: 'pageAssistant.state',
+  RELAY: 'pageAssistant.relay',
+});
+
+/**
+ * The type of the message that carries one Page Assistant event ({type,
+ * event}) from the worker to the content script (tabs.sendMessage) and to the
+ * bar's frame (its port).
+ */
+export const PAGE_ASSISTANT_EVENT = 'gnosis.pageAssistant';
+
+/** Names of the runtime ports. */
+export const PORTS = Object.freeze({
+  /** A Side Panel's port to the agent's worker half; its disconnection detaches the debugger. */
+  AGENT: 'agent',
+  /** One extension page's host request through the worker (shared/host_proxy.js). */
+  HOST: 'agent-host',
+  /** The Page Assistant bar's frame to the worker. */
+  PAGE_ASSISTANT_FRAME: 'pageAssistant.frame',
+});
+
+/** Message types on the agent port (PORTS.AGENT), either way. */
+export const AGENT_PORT = Object.freeze({
+  /** Panel → worker: the panel's session id and window. */
+  HELLO: 'hello',
+  /** Worker → panel: the session is registered. */
+  READY: 'ready',
+  /** Panel → worker: keeps the worker alive during a long model request. */
+  PING: 'ping',
+  /** Worker → panel: a task (or a reply) typed in a page's Page Assistant. */
+  PAGE_TASK: 'pageTask',
+  /** Worker → panel: Stop pressed in a page's Page Assistant. */
+  PAGE_STOP: 'pageStop',
+});
