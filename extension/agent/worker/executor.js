@@ -66,6 +66,8 @@ export function viewportFromMetrics(m) {
   return { width: Math.round(v.clientWidth), height: Math.round(v.clientHeight), pageX: v.pageX || 0, pageY: v.pageY || 0 };
 }
 
+/* global document, window -- describeAt, describeFocus, scrollState, selectAt and the functions handed to evalIn run in the page (Runtime.evaluate), where the DOM is */
+
 // Runs in the page: a short description of the element at a CSS point.
 function describeAt(x, y) {
   const el = document.elementFromPoint(x, y);

@@ -258,6 +258,8 @@ function joinPath(dir, rel) {
   return `${dir.replace(/[\\/]+$/, '')}${sep}${sep === '\\' ? rel.replaceAll('/', '\\') : rel}`;
 }
 
+/* global DataTransfer -- putFileInPage runs in the page (Runtime.callFunctionOn), where the DOM is */
+
 // Runs in the page, on the <input type=file>: the fallback when
 // DOM.setFileInputFiles is refused.
 function putFileInPage(base64, name, mime) {
