@@ -1,6 +1,6 @@
 // The extension's background: one handler map for every runtime message,
 // built from the chat bridge's and the browser agent's handlers, with the
-// sender checked on every message (router.js). Chromium runs this file as
+// sender checked on every message (shared/core/router.js). Chromium runs this file as
 // the service worker, Firefox as an event page (manifest.json names it both
 // ways). The browser agent needs chrome.debugger, which Firefox lacks: there
 // only the chat bridge is wired, and the sidebar says why the agent is absent.

@@ -6,5 +6,5 @@
 // config file and in force at once) and approve (the user's answer to an
 // approval event). The extension calls policy.set only from its own pages;
 // the host cannot tell its pages from its content scripts, so that check is
-// the extension's (see extension/shared/router.js).
+// the extension's (see extension/shared/core/router.js).
 package grants

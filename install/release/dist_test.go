@@ -125,7 +125,7 @@ func TestDistPacksSignsAndServesBinaries(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	// The extension serves exactly these names (extension/bridge/platform.js).
+	// The extension serves exactly these names (extension/bridge/core/platform.js).
 	bins, _ := os.ReadDir(hostbin)
 	var names []string
 	for _, b := range bins {

@@ -2,7 +2,7 @@
 //
 // It runs in the Side Panel page, so closing the panel ends it. The browser
 // side (attach, screenshot, input) is behind the `browser` interface
-// (browser_bridge.js talks to the service worker); the model behind `model`
+// (panel/browser_bridge.js talks to the service worker); the model behind `model`
 // (model_client.js). Both are injected, so the loop is tested with fakes.
 //
 // Hooks (the side panel sets them):

@@ -23,7 +23,7 @@
 // into typing or clicking) typing is locked and a submit is refused, and a
 // submit is accepted only once the bar has been uncovered for MIN_SHOWN_MS.
 //
-// The file has no import/export: the bar's frame (page_assistant_frame.js)
+// The file has no import/export: the bar's frame (frame/page_assistant_frame.js)
 // and node --test import it for its side effect and read the object it puts
 // on the global.
 (() => {

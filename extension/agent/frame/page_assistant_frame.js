@@ -1,12 +1,12 @@
 // The Page Assistant's bar: an extension page the content script embeds in an
-// iframe at the bottom of web pages (page_assistant.js). The task is typed
+// iframe at the bottom of web pages (page/page_assistant.js). The task is typed
 // here, in a document the page cannot script and whose key events never reach
 // the page, and sent from here to the service worker (agent.pageTask, which
 // accepts it only from this kind of sender and takes the tab from sender.tab).
 //
 // The run's events, the setting and the panel state arrive on this frame's
-// runtime port (page_assistant_worker.js); the state machine is
-// page_assistant_state.js, loaded before this module. Nothing here changes the
+// runtime port (worker/page_assistant_worker.js); the state machine is
+// core/page_assistant_state.js, loaded before this module. Nothing here changes the
 // iframe's size, so the page learns nothing of a submission from the layout.
 //
 // Clickjacking: IntersectionObserver v2 reports whether anything covers the

@@ -36,7 +36,7 @@
   globalThis.__gnosisPageAssistant = true;
 
   const FRAME_PAGE = 'agent/frame/page_assistant_frame.html';
-  // Fixed size: the frame lays its content out inside it (page_assistant_frame.css).
+  // Fixed size: the frame lays its content out inside it (frame/page_assistant_frame.css).
   const HOST_STYLE = 'all: initial !important; display: block !important; position: fixed !important; z-index: 2147483647 !important;'
     + ' left: 50% !important; bottom: 0 !important; transform: translateX(-50%) !important;'
     + ' width: min(720px, 100vw) !important; height: 148px !important; margin: 0 !important; padding: 0 !important; border: 0 !important;'

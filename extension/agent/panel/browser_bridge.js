@@ -1,4 +1,4 @@
-// The Side Panel's view of the browser: RPC to the service worker (worker.js).
+// The Side Panel's view of the browser: RPC to the service worker (worker/worker.js).
 //
 // Implements the `browser` interface AgentSession needs. Also opens the
 // 'agent' port whose disconnection tells the worker to detach, and keeps the

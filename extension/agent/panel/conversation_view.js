@@ -1,7 +1,7 @@
 // The Side Panel's conversation bar: the selector of stored conversations,
 // New, Export, Delete (after an in-page confirmation), and the rendering of a
 // conversation's stored records above the live log. The store is
-// conversation_store.js; this is DOM glue.
+// core/conversation_store.js; this is DOM glue.
 
 const OUTCOME_TEXT = {
   finished: 'Finished',

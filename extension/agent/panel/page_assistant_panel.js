@@ -33,7 +33,7 @@ export function pageEvent(e, now = Date.now()) {
   }
 }
 
-/** The message the bar's frame receives (page_assistant_frame.js accepts only this type, only on its port). */
+/** The message the bar's frame receives (frame/page_assistant_frame.js accepts only this type, only on its port). */
 export const wrap = (event) => ({ type: PAGE_ASSISTANT_EVENT, event });
 
 /**

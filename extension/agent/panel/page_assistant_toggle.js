@@ -3,7 +3,7 @@
 // Turning it on asks for host access to http/https pages from the click
 // (contains first; request only when missing, since request needs the user's
 // gesture), then has the worker register the content script and inject it
-// into open tabs (page_assistant_worker.js). Turning it off unregisters it and
+// into open tabs (worker/page_assistant_worker.js). Turning it off unregisters it and
 // the pages remove their bar. The state is chrome.storage.local, so every
 // panel and page follows it.
 

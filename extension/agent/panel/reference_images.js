@@ -1,8 +1,8 @@
 // The Side Panel's reference images: attached with the file picker or pasted
 // into the task field, shown as thumbnails with a remove button, checked
-// against the limits (image_data.js validateReferenceImages: up to four
+// against the limits (core/image_data.js validateReferenceImages: up to four
 // a message, 10 MiB each, 20 MiB together) before any byte is read, and
-// handed to the next task. DOM glue only; the rules are in image_data.js.
+// handed to the next task. DOM glue only; the rules are in core/image_data.js.
 
 import { validateReferenceImages } from '../core/image_data.js';
 

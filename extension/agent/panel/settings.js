@@ -3,7 +3,7 @@
 // Non-secret settings live in chrome.storage.local under 'agent.settings'.
 // The API key lives in chrome.storage.session (gone after a browser restart)
 // unless the user ticks "Remember key on this device", which moves it to
-// chrome.storage.local. Thin chrome.* glue; the rules are in config_validation.js.
+// chrome.storage.local. Thin chrome.* glue; the rules are in core/config_validation.js.
 
 import { DEFAULTS } from '../core/config_validation.js';
 

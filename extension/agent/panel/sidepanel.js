@@ -4,7 +4,7 @@
 // service worker only holds chrome.debugger. This entry point wires the
 // panel together at start-up: the task run is sidepanel_task.js, its log
 // sidepanel_log.js, the settings sidepanel_settings.js; the rules live in
-// agent/config_validation.js, the loop in agent/agent_session.js.
+// agent/core/config_validation.js, the loop in agent/core/agent_session.js.
 
 import { connectPanel } from './browser_bridge.js';
 import { loadSettings } from './settings.js';

@@ -1,6 +1,6 @@
 // Compaction in the Side Panel: before a task, when the previous request's
 // prompt passed the threshold, and inside a task, before a request that
-// would pass it. The folding is context_compaction.js; this runs it with the
+// would pass it. The folding is core/context_compaction.js; this runs it with the
 // task's connection and says so in the status line and the log.
 
 import { compactIfNeeded, KEEP_ROUNDS, lastPromptTokens, lastUsage } from '../core/context_compaction.js';

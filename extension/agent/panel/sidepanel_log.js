@@ -1,7 +1,7 @@
 // The Side Panel's live log of the current task: an entry per step (what the
 // model thought, did and got back), the retry card, the outcome, error cards
 // that say how to fix what blocked a run, the status line and the step and
-// token meter. Renders AgentSession events (agent_session.js); DOM glue.
+// token meter. Renders AgentSession events (core/agent_session.js); DOM glue.
 
 import { formatMeter } from '../core/task_meter.js';
 import { pageRelay } from './page_assistant_panel.js';

@@ -6,7 +6,7 @@ import { createProxiedRequest } from '../../shared/host_proxy.js';
 import { createRelayFetch } from '../core/relay_client.js';
 
 const model = createModelClient();
-// Host methods go through the service worker's one native port (host_proxy.js).
+// Host methods go through the service worker's one native port (shared/host_proxy.js).
 export const hostRequest = createProxiedRequest();
 // "Connection: via gnosis-host": the same client over relay.fetch (no Origin header reaches the gateway).
 const relayModel = createModelClient({ fetch: createRelayFetch({ request: hostRequest }) });

@@ -1,7 +1,7 @@
 // The Side Panel's settings: the Settings form and the first-run setup card
 // (filled from storage, saved only when Run would accept the values, each
 // error shown at its field), Test connection for either, and the check of
-// gnosis-host's workspace folder. The rules are config_validation.js, the
+// gnosis-host's workspace folder. The rules are core/config_validation.js, the
 // storage settings.js.
 
 import { validateTask, normalizeSettings, needsSetup, settingsErrors, REMEMBER_KEY_WARNING } from '../core/config_validation.js';

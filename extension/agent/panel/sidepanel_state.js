@@ -10,7 +10,7 @@ export const panel = {
   settings: { ...DEFAULTS, apiKey: '' },
   template: '', // the system prompt (prompts/venus_system.txt)
   windowId: undefined,
-  store: null, // the conversation store (conversation_store.js)
+  store: null, // the conversation store (core/conversation_store.js)
   bar: null, // the conversation bar (conversation_view.js)
   images: null, // the reference images picked for the next task (reference_images.js)
   session: null, // the AgentSession of the current task

@@ -19,7 +19,7 @@ import { compactBeforeTask, compactWithinTask, resetCompaction } from './sidepan
 import { pendingQuestion } from '../core/sidepanel_outcome.js';
 
 const $ = (id) => document.getElementById(id);
-let builder = null; // the context builder of the current task (context_builder.js)
+let builder = null; // the context builder of the current task (core/context_builder.js)
 let taskSeq = 0; // the seq of the current task's record (screenshots and reference images are kept under it)
 
 /** True while a task or the compaction before one runs. */

@@ -2,16 +2,16 @@
 // registered content script, telling pages whether a Side Panel is open in
 // their window, and carrying a run's events to the bar's frame.
 //
-// The content script (page_assistant.js) is registered persistently for every
+// The content script (page/page_assistant.js) is registered persistently for every
 // http(s) page only while the setting is on and the optional host permission
 // for http/https is held; turning it on also injects it into tabs that are
 // already open, and turning it off unregisters it and tells open pages to
 // remove their bar. The permission itself is requested by the
-// Side Panel's toggle, from the user's click (page_assistant_toggle.js).
+// Side Panel's toggle, from the user's click (panel/page_assistant_toggle.js).
 //
 // The content script only places the bar's iframe; it learns the setting and
 // the panel state and nothing else. The bar itself is an extension page in
-// that iframe (page_assistant_frame.html), which holds a runtime port named
+// that iframe (frame/page_assistant_frame.html), which holds a runtime port named
 // PORTS.PAGE_ASSISTANT_FRAME: it gets the setting, the panel state and the run's events over
 // it (the panel relays them here with pageAssistant.relay), and hands tasks and
 // Stop to worker.js (agent.pageTask, agent.pageStop), which owns the panel ports.
@@ -126,7 +126,7 @@ export async function setEnabled(enabled) {
   return { ok: true, enabled: false };
 }
 
-/** Message handlers in router.js's shape. */
+/** Message handlers in shared/core/router.js's shape. */
 export const handlers = {
   [PAGE_ASSISTANT.SET_ENABLED]: {
     from: 'extension',
@@ -139,7 +139,7 @@ export const handlers = {
       return { ok: true, enabled: await isEnabled(), panelOpen: panelOpen(sender.tab.windowId) };
     },
   },
-  // The Side Panel's relay (page_assistant_panel.js): one run event for the bar of a tab.
+  // The Side Panel's relay (panel/page_assistant_panel.js): one run event for the bar of a tab.
   [PAGE_ASSISTANT.RELAY]: {
     from: 'extension',
     run(m) {

@@ -1,6 +1,6 @@
 // The browser agent's half of the service worker: it owns chrome.debugger.
 //
-// The loop itself runs in the Side Panel (agent_session.js); it asks this
+// The loop itself runs in the Side Panel (core/agent_session.js); it asks this
 // module to attach to a tab, observe it (screenshot + viewport) and act on it.
 // Each panel holds a runtime port named 'agent'; when the port disconnects
 // (panel closed, reloaded) the debugger is detached at once. Tabs opened by
@@ -256,7 +256,7 @@ async function abortAction(s) {
   if (s.acting) await Promise.race([s.acting, sleep(ABORT_GRACE_MS)]);
 }
 
-/** Message handlers in router.js's shape. */
+/** Message handlers in shared/core/router.js's shape. */
 export const handlers = {
   [AGENT.ATTACH]: {
     from: 'extension',

@@ -1,6 +1,6 @@
 // The approval window: when the host asks the person about a call, a popup
 // opens beside the chat's window; the person's answer (or closing it) goes
-// back to the host. The pending approvals themselves are approval.js's.
+// back to the host. The pending approvals themselves are core/approval.js's.
 import { host } from '../../shared/host.js';
 import { APPROVAL_BADGE, APPROVAL_WINDOW, PendingApprovals } from '../core/approval.js';
 import { setLastEvent, showBadge } from './site_state.js';

@@ -1,5 +1,5 @@
 // The chat bridge in the service worker: its one message handler map and its
-// listeners. Each handler names who may send it (router.js's shape; checked
+// listeners. Each handler names who may send it (shared/core/router.js's shape; checked
 // on every message): everything that reads or changes grants, arms an origin,
 // or answers an approval is accepted only from the extension's own pages;
 // content scripts may only hand over an extracted message, report a delivery
