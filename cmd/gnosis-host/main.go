@@ -37,7 +37,7 @@ var commands = map[string]command{
 	"doctor":    {usage: "doctor [flags]\n\tcheck the installation and say what is wrong", run: runDoctor},
 }
 
-const callUsage = "call [--no-wait] [--verbose] [--timeout DURATION] METHOD [PARAMS-JSON]\n\tstart this host as a browser would, send one request, print the reply"
+const callUsage = "call [--no-wait] [--verbose] [--timeout DURATION] METHOD [PARAMS-JSON]\n\tstart this binary as a browser would, send one request, print the reply\n\t(it says so when browsers start another one; doctor checks that one)"
 
 // exitCode is an error that only sets the exit status (its cause was
 // already reported, e.g. a failure reply printed by call).

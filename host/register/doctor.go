@@ -3,6 +3,7 @@ package register
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -42,8 +43,12 @@ type DoctorOptions struct {
 	SelfTest bool
 	Timeout  time.Duration
 	// Self is this binary, started to check the providers when no browser
-	// has a host registered ("" skips that check).
-	Self     string
+	// has a host registered ("" skips that check), and named in fixes when
+	// the installed one is gone.
+	Self string
+	// Version is this binary's version; a registered host of another
+	// version gets a warning ("" skips the comparison).
+	Version  string
 	LookPath func(string) (string, error)
 }
 
@@ -157,4 +162,56 @@ func (d *doctor) addLater(browser, item string, s Status, format string, args ..
 func (d *doctor) flush() {
 	d.checks = append(d.checks, d.later...)
 	d.later = nil
+}
+
+// command is how a fix names the host to run: the installed one as a person
+// types it, or this binary when the installed one is gone, or its bare name
+// when neither is known.
+func (d *doctor) command() string {
+	c := d.Env.Command()
+	if c == "gnosis-host" {
+		return c
+	}
+	if _, err := os.Stat(c); err == nil {
+		return shellArg(d.Env.GOOS, c)
+	}
+	if d.Self != "" {
+		return shellArg(d.Env.GOOS, d.Self)
+	}
+	return "gnosis-host"
+}
+
+// says quotes what browser b tells the extension for fault f.
+func (d *doctor) says(b Browser, f Fault) string { return says(b, d.Env.GOOS, f) }
+
+// saysFor is " (what b says)" for a self-test error, or "" when the browser
+// would say nothing of its own.
+func (d *doctor) saysFor(b Browser, err error) string {
+	if f, ok := selfTestFault(err); ok {
+		return " (" + d.says(b, f) + ")"
+	}
+	return ""
+}
+
+// selfTestFix is the fix for a failed self-test.
+func selfTestFix(err error, command, browser string) string {
+	if f, ok := selfTestFault(err); ok && f.ID == FaultCannotStart.ID {
+		return fmt.Sprintf("run: %s install --browsers %s", command, browser)
+	}
+	return fmt.Sprintf("its log says why (gnosis/gnosis-host.log in the user cache folder); if the manifest names a program that is not gnosis-host, run: %s install --browsers %s", command, browser)
+}
+
+// shellArg quotes s for this system's shell when it holds spaces or
+// characters the shell would read.
+func shellArg(goos, s string) string {
+	if goos == "windows" {
+		if s != "" && !strings.ContainsAny(s, " \t\"&|;()<>^%") {
+			return s
+		}
+		return `"` + s + `"`
+	}
+	if s != "" && !strings.ContainsAny(s, " \t\"'\\$`&|;()<>*?!#~") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
