@@ -55,6 +55,14 @@ type DoctorOptions struct {
 // Doctor examines the registration of every selected browser, the
 // configuration and (with SelfTest) the registered host itself.
 func Doctor(o DoctorOptions) ([]Check, error) {
+	checks, _, err := DoctorHealth(o)
+	return checks, err
+}
+
+// DoctorHealth is Doctor, and the health reply of the first host its
+// self-test started (nil when none answered or SelfTest is off): the
+// providers' states as a browser's host sees them.
+func DoctorHealth(o DoctorOptions) ([]Check, *Health, error) {
 	e := o.Env
 	list := o.Browsers
 	if list == "" {
@@ -62,7 +70,7 @@ func Doctor(o DoctorOptions) ([]Check, error) {
 	}
 	browsers, err := e.Select(list, o.Registry, o.LookPath)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	d := &doctor{DoctorOptions: o, tested: map[string]bool{}}
 	if d.Timeout == 0 {
@@ -75,7 +83,7 @@ func Doctor(o DoctorOptions) ([]Check, error) {
 		d.add("-", "other browsers", Skip, "not installed, not registered: %s", strings.Join(d.skipped, ", "))
 	}
 	d.config()
-	return d.checks, nil
+	return d.checks, d.health, nil
 }
 
 // Failed reports whether any check failed.

@@ -25,6 +25,7 @@ type Health struct {
 // ProviderHealth is one provider's entry in a health reply.
 type ProviderHealth struct {
 	Name         string `json:"name"`
+	Prefix       string `json:"prefix"`
 	State        string `json:"state"`
 	Capabilities int    `json:"capabilities"`
 	Error        string `json:"error"`
