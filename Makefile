@@ -5,7 +5,7 @@ HOST    := $(BIN)/gnosis-host
 VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 
-.PHONY: all build install setup test test-go test-unit test-lint lint-go lint-js test-e2e test-firefox run-go run-lint run-unit run-e2e run-firefox bench dist fuzz clean
+.PHONY: all build install setup test test-short test-go test-unit test-lint lint-go lint-js test-e2e test-firefox run-go run-lint run-unit run-e2e run-firefox bench dist fuzz clean
 
 all: build
 
@@ -40,6 +40,17 @@ test: setup build
 	done; \
 	wait $$e2e || status=1; cat build/test-logs/e2e.out; \
 	echo; echo "make test (full logs in build/test-logs/):"; cat build/test-logs/summary.txt; exit $$status
+
+# The fast inner loop: the Go tests with -short (no Wine, release or browser suites and no slow load
+# test: internal/testshort) beside the extension's unit tests, whose log is shown when one fails.
+# make test still runs everything.
+test-short:
+	@mkdir -p build; status=0; \
+	node --test --test-reporter=tap extension/test/ > build/test-short-unit.log 2>&1 & unit=$$!; \
+	$(GO) test -short ./... || status=1; \
+	if wait $$unit; then echo "ok  	extension unit tests: $$(grep -m1 '^# pass' build/test-short-unit.log)"; \
+	else cat build/test-short-unit.log; echo "FAIL	extension unit tests (above)"; status=1; fi; \
+	exit $$status
 
 # Each suite alone (test-X builds what it needs; run-X is the suite itself, for make test).
 run-go: test-go

@@ -52,14 +52,39 @@ const minSecretValue = 3
 // params the message may quote, as a schema violation does) are masked
 // wherever they appear, then RedactText masks what is obvious in the rest.
 func RedactMessage(text string, context []byte) string {
-	for _, v := range secretValues(context) {
+	var s Secrets
+	s.Add(secretValues(context)...)
+	return s.Redact(text)
+}
+
+// Secrets is a set of values known to be secret (those a configuration or
+// a request holds under secret names, or in a server's environment), masked
+// wherever a text quotes them: an error message, a server's stderr, a log
+// line. The zero value is an empty set.
+type Secrets struct{ values []string }
+
+// Add records values; those shorter than minSecretValue are left out, since
+// masking them would mask ordinary letters and digits.
+func (s *Secrets) Add(values ...string) {
+	for _, v := range values {
+		if len(v) >= minSecretValue {
+			s.values = append(s.values, v)
+		}
+	}
+	// Longest first, so a value that contains another is masked whole.
+	sort.SliceStable(s.values, func(i, j int) bool { return len(s.values[i]) > len(s.values[j]) })
+}
+
+// Redact masks every recorded value in text, then what RedactText finds.
+func (s *Secrets) Redact(text string) string {
+	for _, v := range s.values {
 		text = strings.ReplaceAll(text, v, Redacted)
 	}
 	return RedactText(text)
 }
 
 // secretValues returns the scalar values under secret-named fields of the
-// JSON text raw, at any depth, longest first.
+// JSON text raw, at any depth.
 func secretValues(raw []byte) []string {
 	if len(raw) == 0 || len(raw) > maxDecodedJSON {
 		return nil
@@ -76,7 +101,7 @@ func secretValues(raw []byte) []string {
 		switch v := v.(type) {
 		case map[string]any:
 			for k, e := range v {
-				walk(e, secret || secretName(k))
+				walk(e, secret || SecretName(k))
 			}
 		case []any:
 			for _, e := range v {
@@ -93,7 +118,6 @@ func secretValues(raw []byte) []string {
 		}
 	}
 	walk(v, false)
-	sort.Slice(out, func(i, j int) bool { return len(out[i]) > len(out[j]) })
 	return out
 }
 
@@ -126,7 +150,7 @@ func (r *redactor) value(v any) any {
 				break
 			}
 			shown := r.str(k)
-			if secretName(k) {
+			if SecretName(k) {
 				out[shown] = Redacted
 				continue
 			}
@@ -202,7 +226,7 @@ func maskAssignments(s string) string {
 	var b strings.Builder
 	last := 0
 	for _, m := range assignment.FindAllStringSubmatchIndex(s, -1) {
-		if m[0] < last || !secretName(s[m[2]:m[3]]) {
+		if m[0] < last || !SecretName(s[m[2]:m[3]]) {
 			continue
 		}
 		end := valueEnd(s, m[1], s[m[4]:m[5]])
@@ -255,9 +279,10 @@ var secretParts = []string{
 // "api_key" are secret, "keyboard" and "monkey" are not.
 var secretWords = map[string]bool{"key": true, "pwd": true, "pass": true, "auth": true}
 
-// secretName reports whether a field or parameter name looks like it holds
-// a secret, case-insensitively.
-func secretName(name string) bool {
+// SecretName reports whether a field, parameter, header or variable name
+// looks like it holds a secret, case-insensitively (apiKey, X-Auth-Token,
+// OPENAI_API_KEY, client_secret; not keyboard or monkey).
+func SecretName(name string) bool {
 	words := nameWords(name)
 	var joined strings.Builder
 	for _, w := range words {

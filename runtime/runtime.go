@@ -242,7 +242,7 @@ func (r *Runtime) onChange(p Provider, c Change) {
 		if c.Status.State == StateDown {
 			l = r.log.Warn()
 		}
-		l.Str("provider", p.Name()).Str("state", string(c.Status.State)).Str("error", c.Status.Err).Msg("provider state")
+		l.Str("provider", p.Name()).Str("state", string(c.Status.State)).Str("error", RedactText(c.Status.Err)).Msg("provider state")
 		r.emit(Event{Kind: EventProviderState, Capabilities: len(reg.list), Provider: ph})
 	}
 	if c.ToolsChanged {

@@ -2,10 +2,16 @@ package tests
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
+
+// runsGnosisHost matches a fix that runs gnosis-host: by name, or by the
+// path of the binary that ran doctor when the installed one is missing.
+var runsGnosisHost = regexp.MustCompile(`run: \S*gnosis-host `)
 
 // doctorRun runs gnosis-host doctor as h, with config body (none if ""), and
 // returns its output and exit status.
@@ -114,7 +120,7 @@ func TestCLIDoctorNamesTheFixOfEveryFailure(t *testing.T) {
 			continue
 		}
 		fails++
-		if !strings.Contains(l, "run: gnosis-host ") && !strings.Contains(l, "fix: ") {
+		if !runsGnosisHost.MatchString(l) && !strings.Contains(l, "fix: ") {
 			t.Errorf("FAIL row without its fix: %s", l)
 		}
 	}
@@ -126,5 +132,71 @@ func TestCLIDoctorNamesTheFixOfEveryFailure(t *testing.T) {
 	}
 	if !strings.Contains(out, "2 checks failed") {
 		t.Errorf("summary does not count the failures:\n%s", out)
+	}
+}
+
+// TestCLIDoctorSaysARegisteredHostWhoseProgramIsGone: a registration whose
+// program was deleted is not "not installed": doctor says the program is
+// gone, quotes what the browser then shows, and names a command that exists.
+func TestCLIDoctorSaysARegisteredHostWhoseProgramIsGone(t *testing.T) {
+	h := newRegHome(t)
+	if out, err := h.run(t, hostBin, "install", "--browsers", "chrome"); err != nil {
+		t.Fatalf("install: %v\n%s", err, out)
+	}
+	installed := filepath.Join(h.data, "gnosis", "gnosis-host")
+	if err := os.Remove(installed); err != nil {
+		t.Fatal(err)
+	}
+	out, code := doctorRun(t, h, "")
+	if code != 1 {
+		t.Errorf("exit status %d, want 1:\n%s", code, out)
+	}
+	for _, want := range []string{
+		"registered, but the program the manifest names is gone (moved or deleted): " + installed,
+		`Google Chrome says "Specified native messaging host not found."`,
+		"run: " + hostBin + " install",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("doctor output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "not installed for Google Chrome") {
+		t.Errorf("doctor calls a registered host not installed:\n%s", out)
+	}
+}
+
+// TestCLICallAndDoctorNameTheBinaryBrowsersStart: when browsers are
+// registered to start another gnosis-host than the one typed, call says
+// which one it ran and which one they start, and doctor (which self-tests
+// the registered one) warns when its version differs.
+func TestCLICallAndDoctorNameTheBinaryBrowsersStart(t *testing.T) {
+	old := filepath.Join(t.TempDir(), "gnosis-host")
+	build := exec.Command("go", "build", "-ldflags", "-X main.version=0.0.1-old", "-o", old, "./cmd/gnosis-host")
+	build.Dir = repoRoot
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("building an older host: %v\n%s", err, out)
+	}
+	h := newRegHome(t)
+	if out, err := h.run(t, old, "install", "--browsers", "chrome"); err != nil {
+		t.Fatalf("install: %v\n%s", err, out)
+	}
+	installed := filepath.Join(h.data, "gnosis", "gnosis-host")
+
+	cmd := exec.Command(hostBin, "call", "--no-wait", "health")
+	cmd.Env = h.env()
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if out, err := cmd.Output(); err != nil {
+		t.Fatalf("call health: %v\n%s%s", err, out, stderr.String())
+	}
+	want := "gnosis-host call: this ran " + hostBin + ", but chrome starts " + installed + "; `gnosis-host doctor` checks that one"
+	if !strings.Contains(stderr.String(), want) {
+		t.Errorf("call's stderr lacks %q:\n%s", want, stderr.String())
+	}
+
+	out, _ := doctorRun(t, h, "")
+	want = installed + " is version 0.0.1-old, this command (" + hostBin + ") is dev"
+	if !strings.Contains(out, want) || !strings.Contains(out, "WARN") {
+		t.Errorf("doctor does not warn %q:\n%s", want, out)
 	}
 }

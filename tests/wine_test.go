@@ -17,6 +17,7 @@ import (
 
 	"github.com/gnosis/gnosis/host/nmclient"
 	"github.com/gnosis/gnosis/internal/prereq"
+	"github.com/gnosis/gnosis/internal/testshort"
 	"github.com/gnosis/gnosis/internal/testwait"
 	"github.com/google/go-cmp/cmp"
 )
@@ -245,6 +246,7 @@ func copyTo(t *testing.T, src, dst string) {
 }
 
 func TestWine(t *testing.T) {
+	testshort.Skip(t, "the Windows build under Wine")
 	w := newWine(t)
 	exe := wineRelease + `\gnosis-host.exe`
 	manifest := w.localAppData + `\Gnosis\com.gnosis.host.json`

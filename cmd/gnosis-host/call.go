@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 	"time"
 
@@ -64,6 +65,12 @@ func runCall(args []string) error {
 		return err
 	}
 	defer h.stop()
+	if *verbose {
+		fmt.Fprintf(os.Stderr, "gnosis-host call: running %s (%s) as a browser would\n", h.bin, version)
+	}
+	for _, line := range otherHosts(h.bin) {
+		fmt.Fprintln(os.Stderr, line)
+	}
 	deadline := time.After(*timeout)
 
 	var problems []string
@@ -75,7 +82,7 @@ func runCall(args []string) error {
 		if err != nil {
 			return err
 		}
-		problems = notReady(health, wait)
+		problems = notReady(health, wait, h.bin)
 	}
 	if err := h.Send(request); err != nil {
 		return err
@@ -111,8 +118,9 @@ func settleWait() time.Duration {
 
 // notReady words, one paragraph each, the configuration problem and every
 // provider that is not ready in a health reply; none when all is well.
-// wait is how long call waited for providers still starting.
-func notReady(health []byte, wait time.Duration) []string {
+// wait is how long call waited for providers still starting; bin is the
+// host that answered.
+func notReady(health []byte, wait time.Duration, bin string) []string {
 	var h register.Health
 	if json.Unmarshal(health, &h) != nil || !h.OK {
 		return nil
@@ -141,13 +149,17 @@ func notReady(health []byte, wait time.Duration) []string {
 		out = append(out, msg)
 	}
 	if len(out) > 0 {
-		out = append(out, "gnosis-host: the host is not ready (see above); `gnosis-host doctor` says how to fix it")
+		out = append(out, fmt.Sprintf("gnosis-host: the host (%s) is not ready (see above); `gnosis-host doctor` says how to fix it", bin))
 	}
 	return out
 }
 
-// child is a host process started the way a browser starts one.
-type child struct{ *nmclient.Client }
+// child is a host process started the way a browser starts one: this
+// binary, bin.
+type child struct {
+	*nmclient.Client
+	bin string
+}
 
 func startChild(verbose bool) (*child, error) {
 	exe, err := os.Executable()
@@ -160,9 +172,9 @@ func startChild(verbose bool) (*child, error) {
 	}
 	c, err := nmclient.Start(exe, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("starting the host: %w", err)
+		return nil, fmt.Errorf("starting the host %s: %w", exe, err)
 	}
-	return &child{c}, nil
+	return &child{c, exe}, nil
 }
 
 // await returns the reply whose id is id; events and other replies are skipped.
@@ -177,9 +189,9 @@ func (c *child) await(id string, deadline <-chan time.Time) ([]byte, error) {
 // explain words an error reading the host's output for the command line.
 func (c *child) explain(err error) error {
 	if errors.Is(err, io.EOF) {
-		return errors.New("the host exited without replying (run with --verbose to see its log)")
+		return fmt.Errorf("the host %s exited without replying (run with --verbose to see its log)", c.bin)
 	}
-	return fmt.Errorf("reading from the host: %w", err)
+	return fmt.Errorf("reading from the host %s: %w", c.bin, err)
 }
 
 // waitSettled polls health until no provider is starting and returns the
@@ -196,3 +208,28 @@ func (c *child) waitSettled(deadline <-chan time.Time) ([]byte, error) {
 // stop closes the child's stdin, as a browser closing the port does, and
 // waits for it to exit (it must within a second; it is killed after three).
 func (c *child) stop() { c.Stop(3 * time.Second) }
+
+// otherHosts says, one line each, which browsers start another program
+// than bin for the host: what call checks is then not what they run.
+func otherHosts(bin string) []string {
+	env, err := register.CurrentEnv()
+	if err != nil {
+		return nil
+	}
+	others := register.Others(register.RegisteredHosts(env, register.SystemRegistry()), bin)
+	names := make([]string, 0, len(others))
+	for b := range others {
+		names = append(names, b)
+	}
+	sort.Strings(names)
+	var out []string
+	for _, b := range names {
+		verb := "starts"
+		if len(others[b]) > 1 {
+			verb = "start"
+		}
+		out = append(out, fmt.Sprintf("gnosis-host call: this ran %s, but %s %s %s; `gnosis-host doctor` checks that one",
+			bin, strings.Join(others[b], ", "), verb, b))
+	}
+	return out
+}

@@ -3,7 +3,8 @@
 // A browser starts it with the caller's origin as argument; it then serves
 // the protocol of docs/protocol.md on stdin/stdout until the browser closes
 // the port. A person uses its commands: call (talk to a host exactly as a
-// browser would), install, uninstall, doctor, version; with no arguments it
+// browser would), install, uninstall, doctor, report (a redacted diagnostic
+// text for a bug report), version; with no arguments it
 // registers itself with every browser found (one click).
 package main
 
@@ -35,9 +36,10 @@ var commands = map[string]command{
 	"install":   {usage: "install [flags]\n\tregister the host with the browsers found (see install -h)", run: runInstall},
 	"uninstall": {usage: "uninstall [flags]\n\tremove the registrations", run: runUninstall},
 	"doctor":    {usage: "doctor [flags]\n\tcheck the installation and say what is wrong", run: runDoctor},
+	"report":    {usage: reportUsage, run: runReport},
 }
 
-const callUsage = "call [--no-wait] [--verbose] [--timeout DURATION] METHOD [PARAMS-JSON]\n\tstart this host as a browser would, send one request, print the reply"
+const callUsage = "call [--no-wait] [--verbose] [--timeout DURATION] METHOD [PARAMS-JSON]\n\tstart this binary as a browser would, send one request, print the reply\n\t(it says so when browsers start another one; doctor checks that one)"
 
 // exitCode is an error that only sets the exit status (its cause was
 // already reported, e.g. a failure reply printed by call).

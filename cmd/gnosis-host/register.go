@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -60,8 +61,30 @@ func install(o register.Options) error {
 		return fmt.Errorf("install: %w", err)
 	}
 	fmt.Println()
-	fmt.Println(register.NextStep(o.Env.Command()))
+	fmt.Println(register.NextStep(o.Env.Command(), extensionDir(o.Source)))
 	return nil
+}
+
+// extensionDir is the unpacked extension that came with the binary src (""
+// for this executable): extension/ beside it, or beside its folder as in a
+// source checkout (bin/gnosis-host). "" when there is none.
+func extensionDir(src string) string {
+	if src == "" {
+		src, _ = os.Executable()
+	}
+	if src == "" {
+		return ""
+	}
+	dir := filepath.Dir(src)
+	for _, d := range []string{filepath.Join(dir, "extension"), filepath.Join(filepath.Dir(dir), "extension")} {
+		if _, err := os.Stat(filepath.Join(d, "manifest.json")); err == nil {
+			if abs, err := filepath.Abs(d); err == nil {
+				return abs
+			}
+			return d
+		}
+	}
+	return ""
 }
 
 // runUninstall implements `gnosis-host uninstall [--dry-run]`.
@@ -97,7 +120,7 @@ func runDoctor(args []string) error {
 	}
 	self, _ := os.Executable()
 	checks, err := register.Doctor(register.DoctorOptions{Env: env, Registry: register.SystemRegistry(),
-		Browsers: *browsers, SelfTest: !*noSelfTest, Self: self})
+		Browsers: *browsers, SelfTest: !*noSelfTest, Self: self, Version: version})
 	if err != nil {
 		return fmt.Errorf("doctor: %w", err)
 	}

@@ -126,6 +126,7 @@ func serve(l launch.Launch) error {
 	for name, m := range gr.Methods() {
 		opts = append(opts, session.WithMethod(name, adapt(m)))
 	}
+	opts = append(opts, session.WithMethod("report", reportMethod(cfgPath, rt.Health)))
 	opts = append(opts, session.WithApprover(func(ctx context.Context, c *session.Call, a runtime.Approval) error {
 		return gr.Ask(ctx, c.ID, c.Emit, a)
 	}))

@@ -29,9 +29,24 @@ const DefaultMaxBytes = 5 << 20
 // Options configures New. Zero values mean defaults.
 type Options struct {
 	Level    string    // debug, info, warn, error; default info
-	File     string    // default DefaultFile(); "-" disables the file
+	File     string    // default DefaultFile(); Off disables the file
 	MaxBytes int64     // default DefaultMaxBytes
 	Stderr   io.Writer // default os.Stderr; the second destination
+}
+
+// Off, as Options.File, disables the log file.
+const Off = "-"
+
+// Path is the log file for a configured file name: file itself, or
+// DefaultFile when it is "" ("" with no error when file is Off).
+func Path(file string) (string, error) {
+	switch file {
+	case Off:
+		return "", nil
+	case "":
+		return DefaultFile()
+	}
+	return file, nil
 }
 
 // DefaultFile is <user cache dir>/gnosis/gnosis-host.log.
@@ -64,12 +79,8 @@ func New(o Options) (zerolog.Logger, io.Closer, error) {
 	}
 	var file *RotatingFile
 	writers := []io.Writer{stderr}
-	if o.File != "-" {
-		path := o.File
-		var err error
-		if path == "" {
-			path, err = DefaultFile()
-		}
+	if o.File != Off {
+		path, err := Path(o.File)
 		if err == nil {
 			file, err = OpenRotating(path, o.MaxBytes)
 		}

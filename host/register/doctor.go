@@ -3,6 +3,7 @@ package register
 import (
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -42,14 +43,26 @@ type DoctorOptions struct {
 	SelfTest bool
 	Timeout  time.Duration
 	// Self is this binary, started to check the providers when no browser
-	// has a host registered ("" skips that check).
-	Self     string
+	// has a host registered ("" skips that check), and named in fixes when
+	// the installed one is gone.
+	Self string
+	// Version is this binary's version; a registered host of another
+	// version gets a warning ("" skips the comparison).
+	Version  string
 	LookPath func(string) (string, error)
 }
 
 // Doctor examines the registration of every selected browser, the
 // configuration and (with SelfTest) the registered host itself.
 func Doctor(o DoctorOptions) ([]Check, error) {
+	checks, _, err := DoctorHealth(o)
+	return checks, err
+}
+
+// DoctorHealth is Doctor, and the health reply of the first host its
+// self-test started (nil when none answered or SelfTest is off): the
+// providers' states as a browser's host sees them.
+func DoctorHealth(o DoctorOptions) ([]Check, *Health, error) {
 	e := o.Env
 	list := o.Browsers
 	if list == "" {
@@ -57,7 +70,7 @@ func Doctor(o DoctorOptions) ([]Check, error) {
 	}
 	browsers, err := e.Select(list, o.Registry, o.LookPath)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	d := &doctor{DoctorOptions: o, tested: map[string]bool{}}
 	if d.Timeout == 0 {
@@ -70,7 +83,7 @@ func Doctor(o DoctorOptions) ([]Check, error) {
 		d.add("-", "other browsers", Skip, "not installed, not registered: %s", strings.Join(d.skipped, ", "))
 	}
 	d.config()
-	return d.checks, nil
+	return d.checks, d.health, nil
 }
 
 // Failed reports whether any check failed.
@@ -157,4 +170,56 @@ func (d *doctor) addLater(browser, item string, s Status, format string, args ..
 func (d *doctor) flush() {
 	d.checks = append(d.checks, d.later...)
 	d.later = nil
+}
+
+// command is how a fix names the host to run: the installed one as a person
+// types it, or this binary when the installed one is gone, or its bare name
+// when neither is known.
+func (d *doctor) command() string {
+	c := d.Env.Command()
+	if c == "gnosis-host" {
+		return c
+	}
+	if _, err := os.Stat(c); err == nil {
+		return shellArg(d.Env.GOOS, c)
+	}
+	if d.Self != "" {
+		return shellArg(d.Env.GOOS, d.Self)
+	}
+	return "gnosis-host"
+}
+
+// says quotes what browser b tells the extension for fault f.
+func (d *doctor) says(b Browser, f Fault) string { return says(b, d.Env.GOOS, f) }
+
+// saysFor is " (what b says)" for a self-test error, or "" when the browser
+// would say nothing of its own.
+func (d *doctor) saysFor(b Browser, err error) string {
+	if f, ok := selfTestFault(err); ok {
+		return " (" + d.says(b, f) + ")"
+	}
+	return ""
+}
+
+// selfTestFix is the fix for a failed self-test.
+func selfTestFix(err error, command, browser string) string {
+	if f, ok := selfTestFault(err); ok && f.ID == FaultCannotStart.ID {
+		return fmt.Sprintf("run: %s install --browsers %s", command, browser)
+	}
+	return fmt.Sprintf("its log says why (gnosis/gnosis-host.log in the user cache folder); if the manifest names a program that is not gnosis-host, run: %s install --browsers %s", command, browser)
+}
+
+// shellArg quotes s for this system's shell when it holds spaces or
+// characters the shell would read.
+func shellArg(goos, s string) string {
+	if goos == "windows" {
+		if s != "" && !strings.ContainsAny(s, " \t\"&|;()<>^%") {
+			return s
+		}
+		return `"` + s + `"`
+	}
+	if s != "" && !strings.ContainsAny(s, " \t\"'\\$`&|;()<>*?!#~") {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

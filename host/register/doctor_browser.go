@@ -28,7 +28,7 @@ func (d *doctor) browser(b Browser, named bool) {
 			d.flush()
 			return
 		}
-		d.add(b.ID, "registered", Fail, "%s (%s); run: gnosis-host install --browsers %s", where, says(b.Family.NotFound), b.ID)
+		d.add(b.ID, "registered", Fail, "not installed for %s: %s (%s); run: %s install --browsers %s", b.Name, where, d.says(b, FaultNotRegistered), d.command(), b.ID)
 		d.flush()
 		return
 	}
@@ -47,30 +47,28 @@ func (d *doctor) browser(b Browser, named bool) {
 // manifest checks the manifest at mpath that browser b reads; ok is false
 // when it cannot be read or parsed.
 func (d *doctor) manifest(b Browser, mpath string) (m Manifest, ok bool) {
-	errNotFound, errForbidden := says(b.Family.NotFound), says(b.Family.Forbidden)
+	reinstall := fmt.Sprintf("%s install --browsers %s", d.command(), b.ID)
 	data, err := os.ReadFile(mpath)
 	if err != nil {
-		d.add(b.ID, "manifest", Fail, "%s: %v (%s)", mpath, err, errNotFound)
+		d.add(b.ID, "manifest", Fail, "%s: %v (%s); run: %s", mpath, err, d.says(b, FaultBadManifest), reinstall)
 		return m, false
 	}
 	m, err = ParseManifest(data)
 	if err != nil {
-		d.add(b.ID, "manifest", Fail, "%s: %v (%s); run: gnosis-host install --browsers %s", mpath, err, errNotFound, b.ID)
+		d.add(b.ID, "manifest", Fail, "%s: %v (%s); run: %s", mpath, err, d.says(b, FaultBadManifest), reinstall)
 		return m, false
 	}
 	problems := m.Check(d.Env.GOOS, b.Family)
 	for _, p := range problems {
-		why := errNotFound
-		fix := "gnosis-host install --browsers " + b.ID
-		if p.Field == b.Family.Field {
-			why = errForbidden
+		if p.Harmless {
+			d.add(b.ID, "manifest "+p.Field, Warn, "%s", p.Msg)
+			continue
+		}
+		fix := reinstall
+		if p.Fault.ID == FaultNotAllowed.ID {
 			fix += fmt.Sprintf(" --extension-id <id> (the id %s shows for your Gnosis extension)", b.Family.ExtensionsPage)
 		}
-		if strings.Contains(p.Msg, "the browser says") {
-			d.add(b.ID, "manifest "+p.Field, Fail, "%s; run: %s", p.Msg, fix)
-		} else {
-			d.add(b.ID, "manifest "+p.Field, Fail, "%s (%s); run: %s", p.Msg, why, fix)
-		}
+		d.add(b.ID, "manifest "+p.Field, Fail, "%s (%s); run: %s", p.Msg, d.says(b, p.Fault), fix)
 	}
 	if len(problems) == 0 {
 		d.add(b.ID, "manifest", OK, "%s: name, type and %d %s well-formed", mpath, len(m.Entries(b.Family)), b.Family.Field)
@@ -82,24 +80,24 @@ func (d *doctor) manifest(b Browser, mpath string) (m Manifest, ok bool) {
 // manifest's folder on Windows); ok is true when the browser can start it.
 func (d *doctor) hostBinary(b Browser, mpath string, m Manifest) (bin string, ok bool) {
 	goos := d.Env.GOOS
-	errStart := says(b.Family.StartFailed)
-	bin = m.Path
-	if goos == "windows" && bin != "" && !isAbs(goos, bin) {
-		bin = join(goos, dirOf(goos, mpath), bin)
-	}
-	if bin == "" || !isAbs(goos, bin) {
+	bin = manifestBinary(goos, mpath, m.Path)
+	if bin == "" {
 		return "", false
 	}
 	st, err := os.Stat(bin)
 	switch {
+	case errors.Is(err, os.ErrNotExist):
+		d.add(b.ID, "host binary", Fail, "registered, but the program the manifest names is gone (moved or deleted): %s (%s); run: %s install",
+			bin, d.says(b, FaultBinaryGone), d.command())
+		return "", false
 	case err != nil:
-		d.add(b.ID, "host binary", Fail, "%s: %v (%s); run: gnosis-host install", bin, errors.Unwrap(err), errStart)
+		d.add(b.ID, "host binary", Fail, "%s: %v (%s); run: %s install", bin, errors.Unwrap(err), d.says(b, FaultCannotStart), d.command())
 		return "", false
 	case st.IsDir():
-		d.add(b.ID, "host binary", Fail, "%s is a folder (%s); run: gnosis-host install --browsers %s", bin, errStart, b.ID)
+		d.add(b.ID, "host binary", Fail, "%s is a folder (%s); run: %s install --browsers %s", bin, d.says(b, FaultCannotStart), d.command(), b.ID)
 		return "", false
 	case !executable(goos, bin, st):
-		d.add(b.ID, "host binary", Fail, "%s is not executable (%s); run: chmod +x %q", bin, errStart, bin)
+		d.add(b.ID, "host binary", Fail, "%s is not executable (%s); run: chmod +x %s", bin, d.says(b, FaultCannotStart), shellArg(goos, bin))
 		return "", false
 	}
 	d.add(b.ID, "host binary", OK, "%s", bin)
@@ -119,7 +117,7 @@ func (d *doctor) selfTest(b Browser, bin, mpath string) {
 	h, err := SelfTest(bin, b.Family.LaunchArgs(d.Env.GOOS, mpath), d.Timeout, d.settleTime())
 	switch {
 	case err != nil:
-		d.add(b.ID, "self-test", Fail, "%v; run: gnosis-host install --browsers %s", err, b.ID)
+		d.add(b.ID, "self-test", Fail, "%s: %v%s; %s", bin, err, d.saysFor(b, err), selfTestFix(err, d.command(), b.ID))
 	case h.Status != "ok":
 		d.add(b.ID, "self-test", OK, "the host answers; health %s, %d capabilities (the provider and config rows say why)", h.Status, h.Capabilities)
 	default:
@@ -127,6 +125,10 @@ func (d *doctor) selfTest(b Browser, bin, mpath string) {
 	}
 	if err == nil && d.health == nil {
 		d.health = &h
+	}
+	if err == nil && d.Version != "" && h.Version != "" && h.Version != d.Version {
+		d.add(b.ID, "host version", Warn, "%s is version %s, this command (%s) is %s: to put this one in its place, run: %s install",
+			bin, h.Version, d.Self, d.Version, shellArg(d.Env.GOOS, d.Self))
 	}
 }
 
@@ -164,13 +166,13 @@ func (d *doctor) registration(b Browser) (mpath, where string, ok bool) {
 			d.edgeOrder(b, k, v)
 		}
 		want, _ := e.ManifestPath(b, User)
-		errNotFound := says(b.Family.NotFound)
+		notFound := d.says(b, FaultNotRegistered)
 		if v == "" {
-			d.addLater(b.ID, "registry value", Fail, "%s has an empty default value; it must be the manifest's path (%s); run: gnosis-host install --browsers %s", full, errNotFound, b.ID)
+			d.addLater(b.ID, "registry value", Fail, "%s has an empty default value; it must be the manifest's path (%s); run: %s install --browsers %s", full, notFound, d.command(), b.ID)
 			return "", where, false
 		}
 		if _, err := os.Stat(v); err != nil {
-			d.addLater(b.ID, "registry value", Fail, "%s names %s, which does not exist (%s); install wrote %s; run: gnosis-host install --browsers %s", full, v, errNotFound, want, b.ID)
+			d.addLater(b.ID, "registry value", Fail, "%s names %s, which does not exist (%s); install wrote %s; run: %s install --browsers %s", full, v, notFound, want, d.command(), b.ID)
 			return "", where, false
 		}
 		if !strings.EqualFold(v, want) {

@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strconv"
 	"strings"
 	"time"
 
@@ -20,13 +19,13 @@ import (
 func (d *doctor) config() {
 	name := d.Env.ConfigFile
 	if _, err := os.Stat(name); errors.Is(err, os.ErrNotExist) {
-		d.add("-", "config", Warn, "%s does not exist: the host runs with no providers (gnosis-host install --munim PATH)", name)
+		d.add("-", "config", Warn, "%s does not exist: the host runs with no MCP server; to add yours, run: %s", name, d.munimCommand(nil))
 		return
 	}
 	cfg, problem := loadConfig(name)
 	if problem != nil {
 		why := strings.TrimPrefix(problem.Error(), "config "+name+": ")
-		d.add("-", "config", Fail, "%s: %s; fix: edit %s (where it says), or start afresh: gnosis-host install --munim PATH", name, why, name)
+		d.add("-", "config", Fail, "%s: %s; fix: edit it where it says, or move it aside and run: %s", name, why, d.munimCommand(nil))
 	} else {
 		d.add("-", "config", OK, "%s: %d provider(s)", name, len(cfg.Providers))
 	}
@@ -34,6 +33,7 @@ func (d *doctor) config() {
 		// No registered host was started: start this one to see the providers run.
 		if h, err := SelfTest(d.Self, Chromium.LaunchArgs(d.Env.GOOS, ""), d.Timeout, d.settleTime()); err == nil {
 			d.health = &h
+			d.add("-", "self-test", OK, "no browser has a host registered: the providers below were started by %s", d.Self)
 		}
 	}
 	for _, p := range cfg.Providers {
@@ -88,7 +88,7 @@ func (d *doctor) provider(p config.Provider, configFile string) {
 	item := "provider " + p.Name
 	fixCommand := fmt.Sprintf("fix its \"command\" in %s", configFile)
 	if p.Name == config.DefaultProvider {
-		fixCommand = "run: gnosis-host install --munim PATH"
+		fixCommand = "run: " + d.munimCommand(append([]string{}, p.Args...))
 	}
 	path, err := findCommand(p.Command)
 	if err != nil {
@@ -111,7 +111,7 @@ func (d *doctor) provider(p config.Provider, configFile string) {
 	if ph.Stderr != "" {
 		more = strings.Split(ph.Stderr, "\n")
 	}
-	run := strings.Join(append([]string{quoteArg(p.Command)}, quoteArgs(p.Args)...), " ")
+	run := strings.Join(append([]string{shellArg(d.Env.GOOS, p.Command)}, shellArgs(d.Env.GOOS, p.Args)...), " ")
 	switch ph.State {
 	case "ready":
 		d.add("-", item, OK, "%s: ready, %d capabilities", path, ph.Capabilities)
@@ -134,18 +134,29 @@ func (d *doctor) provider(p config.Provider, configFile string) {
 	d.checks = append(d.checks, Check{"-", item, Fail, fmt.Sprintf("%s: %s: %s; %s", path, ph.State, ph.Error, fix), more})
 }
 
-// quoteArg quotes a for a shell when it holds spaces or quotes.
-func quoteArg(a string) string {
-	if a != "" && !strings.ContainsAny(a, " \t\"'\\$`") {
-		return a
-	}
-	return strconv.Quote(a)
-}
-
-func quoteArgs(as []string) []string {
+// shellArgs quotes each of as for this system's shell.
+func shellArgs(goos string, as []string) []string {
 	out := make([]string, len(as))
 	for i, a := range as {
-		out[i] = quoteArg(a)
+		out[i] = shellArg(goos, a)
 	}
 	return out
+}
+
+// munimCommand is the install command that sets the "munim" provider, with
+// a placeholder for the server's path that fits this system and the
+// provider's arguments kept (or a placeholder for them when args is nil).
+func (d *doctor) munimCommand(args []string) string {
+	server := "/path/to/your-mcp-server"
+	if d.Env.GOOS == "windows" {
+		server = `"C:\path\to\munim.exe"`
+	}
+	c := d.command() + " install --munim " + server
+	switch {
+	case args == nil:
+		return c + " [-- ITS ARGUMENTS]"
+	case len(args) > 0:
+		return c + " -- " + strings.Join(shellArgs(d.Env.GOOS, args), " ")
+	}
+	return c
 }

@@ -25,13 +25,13 @@ func TestDoctorExplainsMisregistrations(t *testing.T) {
 		{"relative path", func(t *testing.T, m, bin string) { edit(bin, "gnosis/gnosis-host")(t, m, bin) },
 			"manifest path", []string{"is relative; it must be absolute"}},
 		{"missing binary", func(t *testing.T, _, bin string) { os.Remove(bin) },
-			"host binary", []string{"no such file", "Failed to start native messaging host"}},
+			"host binary", []string{"registered, but the program the manifest names is gone", `Google Chrome says "Specified native messaging host not found."`, "install"}},
 		{"not executable", func(t *testing.T, _, bin string) { os.Chmod(bin, 0o644) },
 			"host binary", []string{"not executable", "chmod +x"}},
 		{"origin missing trailing slash", edit(Origin, strings.TrimSuffix(Origin, "/")),
 			"manifest allowed_origins", []string{"lacks the trailing slash"}},
 		{"bad extension id", edit(Origin, "chrome-extension://mbegimjagonemgohdcndepbpfbmlmgdz/"),
-			"manifest allowed_origins", []string{"is not 32 letters a-p"}},
+			"manifest allowed_origins", []string{"is not 32 letters a-p, so it lets no extension in"}},
 		{"our origin missing", edit(Origin, "chrome-extension://abcdefghijklmnopabcdefghijklmnop/"),
 			"manifest allowed_origins", []string{"does not list the Gnosis extension", "Access to the specified native messaging host is forbidden"}},
 		{"wrong type", edit(`"stdio"`, `"pipe"`),
@@ -60,15 +60,9 @@ func TestDoctorExplainsMisregistrations(t *testing.T) {
 			if !Failed(checks) {
 				t.Fatalf("doctor passes a broken registration:\n%s", table(checks))
 			}
-			var row *Check
-			for i, c := range checks {
-				if c.Item == tt.item && c.Status == Fail {
-					row = &checks[i]
-					break
-				}
-			}
+			row := rowSaying(checks, tt.item, tt.says[0])
 			if row == nil {
-				t.Fatalf("no FAIL row %q:\n%s", tt.item, table(checks))
+				t.Fatalf("no row %q saying %q:\n%s", tt.item, tt.says[0], table(checks))
 			}
 			for _, s := range tt.says {
 				if !strings.Contains(row.Detail, s) {
@@ -230,4 +224,14 @@ func TestDoctorFailsAPolicyKeyThatIsNotAnOrigin(t *testing.T) {
 		}
 	}
 	t.Errorf("no failing config row about the policy key:\n%s", table(checks))
+}
+
+// rowSaying is the first row about item that is not OK and says first.
+func rowSaying(checks []Check, item, first string) *Check {
+	for i, c := range checks {
+		if c.Item == item && c.Status != OK && strings.Contains(c.Detail, first) {
+			return &checks[i]
+		}
+	}
+	return nil
 }

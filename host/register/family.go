@@ -11,8 +11,9 @@ const AddonID = "gnosis@gnosis.dev"
 
 // Family is what browsers built on one engine share about native messaging:
 // the shape of the host manifest, how an extension is named in it, the file
-// that shows a user profile exists, how the browser starts the host and what
-// it says when it cannot. Every row of Browsers names its family.
+// that shows a user profile exists and how the browser starts the host (what
+// it says when it cannot is the Faults table's). Every row of Browsers names
+// its family.
 type Family struct {
 	// ID names the family in messages ("chromium", "firefox").
 	ID string
@@ -30,16 +31,13 @@ type Family struct {
 	WinManifest string
 	// ExtensionsPage is where a person loads an unpacked extension.
 	ExtensionsPage string
-	// NotFound and Forbidden are the errors the extension sees when the
-	// manifest is missing, or does not list it; StartFailed when the host
-	// cannot be started ("" when the browser has no message of its own).
-	NotFound, Forbidden, StartFailed string
 
 	// entry turns an extension id into a Field entry; ok is false when the
 	// id belongs to another family.
 	entry func(id string) (string, bool)
-	// entryProblem explains why a Field entry is malformed, or returns "".
-	entryProblem func(string) string
+	// entryProblem explains why a Field entry is malformed, or returns "";
+	// harmless when the browser accepts the entry all the same.
+	entryProblem func(string) (msg string, harmless bool)
 }
 
 // Families.
@@ -47,9 +45,6 @@ var (
 	Chromium = Family{
 		ID: "chromium", Field: "allowed_origins", Ours: Origin, Marker: "Local State",
 		WinManifest: ManifestFile, ExtensionsPage: "chrome://extensions",
-		NotFound:    "Specified native messaging host not found",
-		Forbidden:   "Access to the specified native messaging host is forbidden",
-		StartFailed: "Failed to start native messaging host",
 		entry: func(id string) (string, bool) {
 			return "chrome-extension://" + id + "/", ValidID(id)
 		},
@@ -58,14 +53,12 @@ var (
 	Firefox = Family{
 		ID: "firefox", Field: "allowed_extensions", Ours: AddonID, Marker: "profiles.ini",
 		WinManifest: HostName + ".firefox.json", ExtensionsPage: "about:debugging#/runtime/this-firefox",
-		NotFound:  "No such native application " + HostName,
-		Forbidden: "No such native application " + HostName,
-		entry:     func(id string) (string, bool) { return id, ValidAddonID(id) },
-		entryProblem: func(id string) string {
+		entry: func(id string) (string, bool) { return id, ValidAddonID(id) },
+		entryProblem: func(id string) (string, bool) {
 			if ValidAddonID(id) {
-				return ""
+				return "", false
 			}
-			return fmt.Sprintf("%q: want an add-on id such as %s or {uuid}", id, AddonID)
+			return fmt.Sprintf("%q: want an add-on id such as %s or {uuid}", id, AddonID), false
 		},
 	}
 )
@@ -90,13 +83,4 @@ func (f Family) LaunchArgs(goos, manifestPath string) []string {
 		return []string{Origin, "--parent-window=0"}
 	}
 	return []string{Origin}
-}
-
-// says quotes what a browser of family f shows for msg, for the doctor's
-// explanations.
-func says(msg string) string {
-	if msg == "" {
-		return "the browser cannot start the host"
-	}
-	return `the browser says "` + msg + `"`
 }

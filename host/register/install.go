@@ -64,15 +64,22 @@ func (o Options) writeManifest(name string, data []byte) error {
 	return nil
 }
 
-// NextStep is what to tell a person after a successful install; command is
-// how they run the host (Env.Command).
-func NextStep(command string) string {
+// NextStep is what to tell a person after a successful install: load the
+// extension, then check. command is how they run the host (Env.Command);
+// extensionDir is the unpacked extension beside this binary ("" when there
+// is none, as for a release: then the release's packages are named).
+func NextStep(command, extensionDir string) string {
+	chrome := "pick the Gnosis extension's folder (the release's Chrome package, unzipped)"
+	firefox := "pick the release's Firefox package (.xpi)"
+	if extensionDir != "" {
+		chrome = "pick the folder " + extensionDir
+		firefox = "pick " + filepath.Join(extensionDir, "manifest.json")
+	}
 	return fmt.Sprintf(`Next: open chrome://extensions (edge://extensions, brave://extensions, ...), turn on
-Developer mode, click "Load unpacked" and pick the extension folder; in Firefox open
-about:debugging#/runtime/this-firefox, click "Load Temporary Add-on..." and pick the Firefox
-package (gnosis-firefox.xpi) or the extension's manifest.json. Then open the Gnosis
-options page: it should say the host is connected. If not, run: %[1]s doctor
-Check the connection from a terminal: %[1]s call capabilities.list`, command)
+Developer mode, click "Load unpacked" and %[2]s.
+In Firefox open about:debugging#/runtime/this-firefox, click "Load Temporary Add-on..." and %[3]s.
+Then open the Gnosis options page: it should say the host is connected. If not, run: %[1]s doctor
+Check the connection from a terminal: %[1]s call capabilities.list`, command, chrome, firefox)
 }
 
 // absCommand makes a command absolute: a path relative to the current

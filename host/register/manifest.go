@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"regexp"
+	"strings"
 )
 
 // Origin is the origin Chrome passes to the host for the Gnosis extension.
@@ -90,74 +91,83 @@ func ParseManifest(data []byte) (Manifest, error) {
 	return m, nil
 }
 
-// Problem is one thing wrong with a manifest, with what a browser would say.
+// Problem is one thing wrong with a manifest, and the fault it makes.
 type Problem struct {
 	Field string
 	Msg   string
+	// Fault is what the browser then tells the extension; a Problem with
+	// Harmless set makes none (the browser ignores the entry).
+	Fault    Fault
+	Harmless bool
 }
 
 func (p Problem) String() string { return p.Field + ": " + p.Msg }
 
 // Check returns what is wrong with the manifest's own fields for a browser of
 // family f on goos (whether path exists is the doctor's business, not this
-// one's).
+// one's). A browser rejects a manifest with a malformed entry in its list
+// (FaultBadManifest); a well-formed list without our extension is
+// FaultNotAllowed.
 func (m Manifest) Check(goos string, f Family) []Problem {
 	var ps []Problem
+	bad := func(field, format string, args ...any) {
+		ps = append(ps, Problem{Field: field, Msg: fmt.Sprintf(format, args...), Fault: FaultBadManifest})
+	}
 	switch {
 	case m.Name != HostName:
-		ps = append(ps, Problem{"name", fmt.Sprintf("%q, want %q (the browser looks the host up by this name)", m.Name, HostName)})
+		bad("name", "%q, want %q (the browser looks the host up by this name)", m.Name, HostName)
 	case !namePattern.MatchString(m.Name):
-		ps = append(ps, Problem{"name", fmt.Sprintf("%q is not a valid host name", m.Name)})
+		bad("name", "%q is not a valid host name", m.Name)
 	}
 	if m.Type != "stdio" {
-		ps = append(ps, Problem{"type", fmt.Sprintf("%q, want \"stdio\"", m.Type)})
+		bad("type", "%q, want \"stdio\"", m.Type)
 	}
 	switch {
 	case m.Path == "":
-		ps = append(ps, Problem{"path", "empty"})
+		bad("path", "empty")
 	case !isAbs(goos, m.Path) && goos != "windows":
-		ps = append(ps, Problem{"path", fmt.Sprintf("%q is relative; it must be absolute", m.Path)})
+		bad("path", "%q is relative; it must be absolute", m.Path)
 	}
 	list := m.Entries(f)
 	if len(list) == 0 {
-		msg := "empty: no extension may connect"
+		msg, fault := "empty: no extension may connect", FaultNotAllowed
 		for _, o := range Families {
 			if o.Field != f.Field && len(m.Entries(o)) > 0 {
-				msg = fmt.Sprintf("missing: this is a manifest for %s browsers (%s), which %s ignores", o.ID, o.Field, f.ID)
+				msg, fault = fmt.Sprintf("missing: this is a manifest for %s browsers (%s), which %s ignores", o.ID, o.Field, f.ID), FaultBadManifest
 			}
 		}
-		ps = append(ps, Problem{f.Field, msg})
+		ps = append(ps, Problem{Field: f.Field, Msg: msg, Fault: fault})
 	}
 	for _, o := range list {
-		if msg := f.entryProblem(o); msg != "" {
-			ps = append(ps, Problem{f.Field, msg})
+		if msg, harmless := f.entryProblem(o); msg != "" {
+			ps = append(ps, Problem{Field: f.Field, Msg: msg, Fault: FaultBadManifest, Harmless: harmless})
 		}
 	}
 	if len(list) > 0 && !contains(list, f.Ours) {
-		ps = append(ps, Problem{f.Field, "does not list the Gnosis extension " + f.Ours +
-			" (the browser says \"" + f.Forbidden + "\")"})
+		ps = append(ps, Problem{Field: f.Field, Msg: "does not list the Gnosis extension " + f.Ours, Fault: FaultNotAllowed})
 	}
 	return ps
 }
 
 // originProblem explains why o is not a well-formed allowed origin, or
-// returns "".
-func originProblem(o string) string {
+// returns "". A chrome-extension:// origin whose id is malformed is harmless:
+// Chromium accepts it and it matches no extension. Any other malformed entry
+// makes Chromium reject the whole manifest.
+func originProblem(o string) (msg string, harmless bool) {
 	if originPattern.MatchString(o) {
-		return ""
+		return "", false
 	}
 	const scheme = "chrome-extension://"
 	if len(o) > len(scheme) && o[:len(scheme)] == scheme {
 		id := o[len(scheme):]
 		if originPattern.MatchString(o + "/") {
-			return fmt.Sprintf("%q lacks the trailing slash", o)
+			return fmt.Sprintf("%q lacks the trailing slash", o), false
 		}
-		if len(id) > 0 && id[len(id)-1] == '/' {
-			id = id[:len(id)-1]
+		if strings.HasSuffix(id, "/") && strings.Count(id, "/") == 1 && !strings.Contains(id, "*") {
+			return fmt.Sprintf("%q: extension id %q is not 32 letters a-p, so it lets no extension in", o, id[:len(id)-1]), true
 		}
-		return fmt.Sprintf("%q: extension id %q is not 32 letters a-p", o, id)
 	}
-	return fmt.Sprintf("%q: want chrome-extension://<32 letters a-p>/ (no wildcards)", o)
+	return fmt.Sprintf("%q: want chrome-extension://<32 letters a-p>/ (no wildcards)", o), false
 }
 
 func contains(list []string, s string) bool {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -14,6 +15,8 @@ import (
 type Health struct {
 	OK           bool             `json:"ok"`
 	Status       string           `json:"status"`
+	Version      string           `json:"version"`
+	Protocol     int              `json:"protocol"`
 	Capabilities int              `json:"capabilities"`
 	Error        string           `json:"error"`
 	Providers    []ProviderHealth `json:"providers"`
@@ -22,11 +25,20 @@ type Health struct {
 // ProviderHealth is one provider's entry in a health reply.
 type ProviderHealth struct {
 	Name         string `json:"name"`
+	Prefix       string `json:"prefix"`
 	State        string `json:"state"`
 	Capabilities int    `json:"capabilities"`
 	Error        string `json:"error"`
 	Stderr       string `json:"stderr"`
 }
+
+// Why a self-test failed, for the doctor to quote what the browser says
+// (errors.Is).
+var (
+	errNotStarted = errors.New("the system cannot start it")
+	errExited     = errors.New("it exited without answering")
+	errStream     = errors.New("it wrote something on stdout that is not a message")
+)
 
 // SelfTest starts the host at bin exactly as a browser does, with args after
 // the program (Family.LaunchArgs: our origin, plus --parent-window=0 on
@@ -42,11 +54,11 @@ func SelfTest(bin string, args []string, timeout, settle time.Duration) (Health,
 	stderr := nmclient.NewLogTail(64 << 10)
 	c, err := nmclient.Start(bin, append(opts, nmclient.WithStderr(stderr))...)
 	if err != nil {
-		return Health{}, fmt.Errorf("%w (the browser says \"Failed to start native messaging host\")", err)
+		return Health{}, fmt.Errorf("%w: %w", errNotStarted, err)
 	}
 	defer c.Stop(2 * time.Second)
 	if err := c.RequestID(json.RawMessage(`"self-test"`), "health", nil); err != nil {
-		return Health{}, fmt.Errorf("sending health: %w%s", err, tail(stderr.String()))
+		return Health{}, fmt.Errorf("%w (sending health: %v)%s", errExited, err, tail(stderr.String()))
 	}
 	_, err = c.Await(`"self-test"`, time.After(timeout))
 	var body []byte
@@ -56,8 +68,11 @@ func SelfTest(bin string, args []string, timeout, settle time.Duration) (Health,
 	if errors.Is(err, nmclient.ErrTimeout) {
 		return Health{}, fmt.Errorf("no health reply within %s%s", timeout, tail(stderr.String()))
 	}
+	if errors.Is(err, io.EOF) {
+		return Health{}, fmt.Errorf("%w%s", errExited, tail(stderr.String()))
+	}
 	if err != nil {
-		return Health{}, fmt.Errorf("no health reply: %v%s (the browser says \"Native host has exited\" or \"Error when communicating with the native messaging host\")", err, tail(stderr.String()))
+		return Health{}, fmt.Errorf("%w: %v%s", errStream, err, tail(stderr.String()))
 	}
 	var h Health
 	if err := json.Unmarshal(body, &h); err != nil {
@@ -79,4 +94,18 @@ func tail(s string) string {
 		s = "..." + s[len(s)-300:]
 	}
 	return "; stderr: " + s
+}
+
+// selfTestFault is the fault behind a self-test's error, if any (a host
+// that does not answer in time makes the browser wait, not fail).
+func selfTestFault(err error) (Fault, bool) {
+	switch {
+	case errors.Is(err, errNotStarted):
+		return FaultCannotStart, true
+	case errors.Is(err, errExited):
+		return FaultExited, true
+	case errors.Is(err, errStream):
+		return FaultStream, true
+	}
+	return Fault{}, false
 }

@@ -13,6 +13,17 @@ func redact(u *url.URL) string {
 	return c.String()
 }
 
+// RedactURL is raw as the debug log shows a URL (debugURL): no
+// credentials, no fragment, every query value replaced. Text that is not an
+// absolute URL with a host is returned unchanged.
+func RedactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Scheme == "" || u.Host == "" {
+		return raw
+	}
+	return debugURL(u)
+}
+
 // redactedValue stands in for a secret in debug logs.
 const redactedValue = "[redacted]"
 

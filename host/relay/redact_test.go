@@ -110,3 +110,18 @@ func TestDebugURLKeepsParameterNamesOnly(t *testing.T) {
 		t.Errorf("debugURL (-want +got):\n%s", d)
 	}
 }
+
+// RedactURL keeps what says where a request went and hides what may be a key.
+func TestRedactURL(t *testing.T) {
+	tests := map[string]string{
+		"https://user:pw@api.example.com/v1?key=abc&model=x#frag": "https://api.example.com/v1?key=[redacted]&model=[redacted]",
+		"http://127.0.0.1:11434/v1":                               "http://127.0.0.1:11434/v1",
+		"not a url":                                               "not a url",
+		"/relative/path?key=abc":                                  "/relative/path?key=abc",
+	}
+	for in, want := range tests {
+		if got := RedactURL(in); got != want {
+			t.Errorf("RedactURL(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -13,6 +13,15 @@ import (
 // Service is the service name health reports.
 const Service = "Agent Capability Runtime"
 
+// Protocol is the number of the wire protocol this host speaks, reported by
+// health beside the version so the extension can tell whether it fits. It
+// goes up by one whenever the extension must know of a change: a method it
+// needs that older hosts lack, or a request, reply or event whose shape
+// changed. Optional fields and methods the extension can do without leave it
+// alone. A host that reports none speaks protocol 1 (docs/protocol.md,
+// "Versions").
+const Protocol = 2
+
 // builtins returns the method table of docs/protocol.md bound to rt.
 func builtins(rt Runtime, s *Session) map[string]handler {
 	return map[string]handler{
@@ -43,6 +52,7 @@ type healthResult struct {
 	Status       string         `json:"status"`
 	Service      string         `json:"service"`
 	Version      string         `json:"version"`
+	Protocol     int            `json:"protocol"`
 	Capabilities int            `json:"capabilities"`
 	Providers    []providerJSON `json:"providers"`
 	Error        string         `json:"error,omitempty"`
@@ -51,7 +61,7 @@ type healthResult struct {
 func health(rt Runtime, version string) healthResult {
 	h := rt.Health()
 	out := healthResult{
-		Status: h.Status, Service: Service, Version: version,
+		Status: h.Status, Service: Service, Version: version, Protocol: Protocol,
 		Capabilities: h.Capabilities, Providers: []providerJSON{}, Error: h.Error,
 	}
 	for _, p := range h.Providers {

@@ -37,10 +37,10 @@ func TestRequestsAndReplies(t *testing.T) {
 		want    map[string]any
 	}{
 		{
-			name:    "health reports the service, version and providers",
+			name:    "health reports the service, version, protocol and providers",
 			request: `{"id":1,"method":"health"}`,
-			keys:    []string{"id", "ok", "status", "service", "version", "capabilities", "providers"},
-			want: map[string]any{"id": 1.0, "ok": true, "status": "ok", "service": "Agent Capability Runtime", "version": "1.2.3",
+			keys:    []string{"id", "ok", "status", "service", "version", "protocol", "capabilities", "providers"},
+			want: map[string]any{"id": 1.0, "ok": true, "status": "ok", "service": "Agent Capability Runtime", "version": "1.2.3", "protocol": 2.0,
 				"capabilities": 6.0, "providers": []any{map[string]any{"name": "toy", "prefix": "toy", "state": "ready", "capabilities": 4.0}}},
 		},
 		{

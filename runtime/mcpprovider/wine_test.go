@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gnosis/gnosis/internal/prereq"
+	"github.com/gnosis/gnosis/internal/testshort"
 )
 
 // TestWindowsBuildUnderWine cross-compiles this package's tests and the test
@@ -35,9 +36,7 @@ var windowsTests = []string{
 }
 
 func TestWindowsBuildUnderWine(t *testing.T) {
-	if testing.Short() {
-		t.Skip("-short")
-	}
+	testshort.Skip(t, "the Windows build under Wine")
 	if os.Getenv("MCPPROVIDER_TESTSERVER") != "" {
 		t.Skip("already the cross-compiled run")
 	}

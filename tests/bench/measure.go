@@ -9,7 +9,8 @@ import (
 	"time"
 )
 
-// Targets of the issue, as ratios to baselines measured in the same run.
+// Performance targets the benchmark checks: ratios to baselines measured in
+// the same run, and the idle host's memory.
 const (
 	execTarget = 1.15 // execute p50 ÷ (direct p50 + host health p50)
 	coldTarget = 1.2  // cold start ÷ (bare host to first health + direct spawn, initialize, tools/list)

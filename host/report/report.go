@@ -1,0 +1,143 @@
+// Package report writes the diagnostic report a person pastes into a bug
+// report: versions, doctor's checks, the configuration, the providers'
+// states and the last log lines, as one text with every secret masked.
+//
+// The text leaves the machine, so it is redacted more strictly than the
+// debug log, with the same pieces (runtime.Secrets, runtime.RedactJSON,
+// relay.RedactURL): the configuration keeps its structure, names, prefixes
+// and commands, but every env value, argument, header value, secret-named
+// field and URL query value is replaced by [redacted]; every value so
+// replaced, and every secret-named variable of the environment, is then
+// masked wherever the rest of the text quotes it (a server's stderr, a log
+// line, a doctor row); the home folder is written ~.
+//
+// The package only formats what it is given: `gnosis-host report` gathers
+// it with doctor's self-test, the host's report method from the host itself
+// without starting another one.
+package report
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"strings"
+
+	"github.com/gnosis/gnosis/host/register"
+	grt "github.com/gnosis/gnosis/runtime"
+)
+
+// Provider is one provider's state, as health reports it.
+type Provider struct {
+	Name, Prefix, State string
+	Capabilities        int
+	Error, Stderr       string
+}
+
+// Options is what the report shows.
+type Options struct {
+	// Version and Protocol are the host's (health's version and protocol).
+	Version  string
+	Protocol int
+	// Checks are doctor's rows; DoctorNote says how doctor ran.
+	Checks     []register.Check
+	DoctorNote string
+	// ConfigFile is the configuration file the host reads.
+	ConfigFile string
+	// Providers are the providers' states; ProvidersNote says where they
+	// come from, or why there are none.
+	Providers     []Provider
+	ProvidersNote string
+	// LogFile is the host's log ("" when logging to a file is off); LogLines
+	// how many of its last lines to show.
+	LogFile  string
+	LogLines int
+	// Environ is the environment whose secret-named variables are masked
+	// (os.Environ()); Home is the folder written ~.
+	Environ []string
+	Home    string
+}
+
+// DefaultLogLines is how many log lines a report shows by default.
+const DefaultLogLines = 40
+
+// Text is the report.
+func Text(o Options) string {
+	if o.LogLines == 0 {
+		o.LogLines = DefaultLogLines
+	}
+	var secrets grt.Secrets
+	for _, kv := range o.Environ {
+		if k, v, ok := strings.Cut(kv, "="); ok && grt.SecretName(k) && !notSecret[k] {
+			secrets.Add(v)
+		}
+	}
+	config, values := configSection(o.ConfigFile)
+	secrets.Add(values...)
+
+	var b strings.Builder
+	b.WriteString("Gnosis diagnostic report: secrets and argument values are shown as [redacted], the home folder as ~.\n")
+	fmt.Fprintf(&b, "\n## Versions\n\nhost: %s\nprotocol: %d\ngo: %s\nsystem: %s/%s\n", o.Version, o.Protocol, runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	b.WriteString("\n## Doctor\n\n" + o.DoctorNote + "\n\n```\n")
+	register.PrintTable(&b, o.Checks)
+	b.WriteString("\n" + register.Summary(o.Checks) + "\n```\n")
+	fmt.Fprintf(&b, "\n## Configuration\n\n%s\n\n%s", o.ConfigFile, config)
+	b.WriteString("\n## Providers\n\n" + o.ProvidersNote + "\n")
+	writeProviders(&b, o.Providers)
+	writeLog(&b, o.LogFile, o.LogLines)
+	return shortenHome(secrets.Redact(b.String()), o.Home)
+}
+
+// notSecret are environment variables whose names look secret but are not
+// (the shell's working folders: "pwd" reads as a password).
+var notSecret = map[string]bool{"PWD": true, "OLDPWD": true}
+
+// writeProviders writes each provider's state, its reason and its stderr.
+func writeProviders(w io.Writer, ps []Provider) {
+	for _, p := range ps {
+		fmt.Fprintf(w, "\n- %s (prefix %s): %s, %d capabilities\n", p.Name, p.Prefix, p.State, p.Capabilities)
+		if p.Error != "" {
+			fmt.Fprintf(w, "  error: %s\n", p.Error)
+		}
+		if p.Stderr != "" {
+			fmt.Fprintf(w, "  its last lines on stderr:\n\n```\n%s\n```\n", p.Stderr)
+		}
+	}
+}
+
+// writeLog writes the log's last lines, each redacted as the debug log
+// redacts arguments (runtime.RedactJSON).
+func writeLog(w io.Writer, file string, n int) {
+	if file == "" {
+		fmt.Fprint(w, "\n## Log\n\nThe log file is off (\"log\": {\"file\": \"-\"}).\n")
+		return
+	}
+	lines, err := logTail(file, n)
+	switch {
+	case err != nil:
+		fmt.Fprintf(w, "\n## Log\n\n%s: %v\n", file, err)
+	case len(lines) == 0:
+		fmt.Fprintf(w, "\n## Log\n\n%s: no lines yet.\n", file)
+	default:
+		fmt.Fprintf(w, "\n## Log\n\nThe last %d lines of %s:\n\n```\n", len(lines), file)
+		for _, l := range lines {
+			fmt.Fprintln(w, string(grt.RedactJSON([]byte(l))))
+		}
+		fmt.Fprint(w, "```\n")
+	}
+}
+
+// shortenHome writes the home folder as ~.
+func shortenHome(text, home string) string {
+	home = strings.TrimRight(home, `/\`)
+	if len(home) < 2 {
+		return text
+	}
+	return strings.ReplaceAll(text, home, "~")
+}
+
+// HomeDir is the home folder to shorten ("" when unknown).
+func HomeDir() string {
+	h, _ := os.UserHomeDir()
+	return h
+}
