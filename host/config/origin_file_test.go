@@ -1,4 +1,4 @@
-package grants
+package config
 
 import (
 	"encoding/json"
@@ -12,7 +12,7 @@ import (
 	"github.com/gnosis/gnosis/runtime"
 )
 
-func TestWriteOrigin(t *testing.T) {
+func TestSetOrigin(t *testing.T) {
 	rule := runtime.Rule{Allow: []string{"computer.screenshot"}, Ask: []string{"computer.click"}}
 	tests := []struct {
 		name    string
@@ -36,7 +36,15 @@ func TestWriteOrigin(t *testing.T) {
 			want:   `{"policy":{"default":[],"origins":{"https://chat.example":{"allow":["computer.screenshot"],"ask":["computer.click"]}}}}`,
 		},
 		{name: "a file that is not JSON is left alone", before: `{"policy":`, wantErr: "is not a JSON object, not touching it"},
-		{name: "a policy that is not an object is left alone", before: `{"policy":[1]}`, wantErr: "policy is not an object"},
+		{name: "a file that is JSON null is left alone", before: `null`, wantErr: "is not a JSON object, not touching it"},
+		{name: "a policy that is not an object is left alone", before: `{"policy":[1]}`, wantErr: "line 1, column 11"},
+		{name: "a file the host cannot read is left alone", before: `{"providers":[{"name":"a","timeout":"soon"}]}`, wantErr: "fix it there first"},
+		{
+			name:   "clashing spellings of the origin are all replaced, other keys kept byte for byte",
+			before: `{"policy":{"origins":{"https://chat.example":{"deny":["*"]},"HTTPS://CHAT.EXAMPLE":["*"],"https://x.example":["a.<b>&"]}}}`,
+			want: `{"policy":{"default":[],"origins":{"https://chat.example":{"allow":["computer.screenshot"],"ask":["computer.click"]},` +
+				`"https://x.example":["a.<b>&"]}}}`,
+		},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -44,7 +52,7 @@ func TestWriteOrigin(t *testing.T) {
 			if tc.before != "" {
 				os.WriteFile(path, []byte(tc.before), 0o600)
 			}
-			err := writeOrigin(path, "https://chat.example", rule)
+			err := SetOrigin(path, "https://chat.example", rule)
 			data, _ := os.ReadFile(path)
 			if tc.wantErr != "" {
 				if err == nil || !strings.Contains(err.Error(), tc.wantErr) || string(data) != tc.before {
@@ -54,6 +62,9 @@ func TestWriteOrigin(t *testing.T) {
 			}
 			if err != nil {
 				t.Fatal(err)
+			}
+			if strings.Contains(tc.want, "<b>&") && !strings.Contains(string(data), "<b>&") {
+				t.Errorf("the file's text was escaped: %s", data)
 			}
 			var got, want any
 			json.Unmarshal(data, &got)
