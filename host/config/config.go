@@ -264,22 +264,41 @@ func applyEnv(cfg *Config, getenv func(string) string) {
 
 var prefixRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 
+// ValidPrefix reports whether prefix may name a provider's capabilities:
+// letters, digits, '_' or '-', and not the meta-capabilities' prefix.
+func ValidPrefix(prefix string) bool {
+	return prefixRE.MatchString(prefix) && prefix != runtime.MetaPrefix
+}
+
+// nameOf is the name of the i-th provider entry of the file: its own, else
+// its prefix, else (a bare command) "provider<i+1>".
+func nameOf(p Provider, i int) string {
+	switch {
+	case p.Name != "":
+		return p.Name
+	case p.Prefix == "" && p.Command != "":
+		return fmt.Sprintf("provider%d", i+1)
+	}
+	return p.Prefix
+}
+
+// PrefixFor is the prefix of a provider entry that names none: "computer"
+// for the default provider (Munim), else the provider's name.
+func PrefixFor(name string) string {
+	if name == DefaultProvider {
+		return DefaultPrefix
+	}
+	return name
+}
+
 // validProviders fills defaults and drops entries that cannot work, saying why.
 func validProviders(in []Provider, problems []error) ([]Provider, []error) {
 	var out []Provider
 	seen := map[string]bool{}
 	for i, p := range in {
-		if p.Name == "" && p.Prefix == "" && p.Command != "" {
-			p.Name = fmt.Sprintf("provider%d", i+1)
-		}
-		if p.Name == "" {
-			p.Name = p.Prefix
-		}
+		p.Name = nameOf(p, i)
 		if p.Prefix == "" {
-			p.Prefix = DefaultPrefix
-			if p.Name != DefaultProvider {
-				p.Prefix = p.Name
-			}
+			p.Prefix = PrefixFor(p.Name)
 		}
 		if p.Timeout <= 0 {
 			p.Timeout = Duration(DefaultTimeout)
