@@ -63,7 +63,6 @@ func serve(l launch.Launch) error {
 	// Both return a working (if unconfigured) value with their error: a bad
 	// section degrades health, it does not stop the host.
 	ws, wsErr := openWorkspace(cfg.Workspace, log)
-	defer ws.Close()
 	rl, rlErr := newRelay(cfg.Relay, log)
 	var sections []string
 	for _, err := range []error{wsErr, rlErr} {
@@ -72,6 +71,8 @@ func serve(l launch.Launch) error {
 			sections = append(sections, err.Error())
 		}
 	}
+
+	defer ws.Close() // a workspace is returned with its error too: see openWorkspace
 
 	build := providers.MCP(log, version)
 	events := make(chan runtime.Event, eventQueue)
