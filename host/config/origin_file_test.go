@@ -48,30 +48,38 @@ func TestSetOrigin(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "config.json")
-			if tc.before != "" {
-				os.WriteFile(path, []byte(tc.before), 0o600)
-			}
-			err := SetOrigin(path, "https://chat.example", rule)
-			data, _ := os.ReadFile(path)
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) || string(data) != tc.before {
-					t.Fatalf("err %v, file %s; want error %q and the file untouched", err, data, tc.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			if strings.Contains(tc.want, "<b>&") && !strings.Contains(string(data), "<b>&") {
-				t.Errorf("the file's text was escaped: %s", data)
-			}
-			var got, want any
-			json.Unmarshal(data, &got)
-			json.Unmarshal([]byte(tc.want), &want)
-			if d := cmp.Diff(want, got); d != "" {
-				t.Errorf("file (-want +got):\n%s", d)
-			}
+			checkEdit(t, tc.before, tc.want, tc.wantErr, func(path string) error { return SetOrigin(path, "https://chat.example", rule) })
 		})
+	}
+}
+
+// checkEdit runs change on a config file holding before ("" for none) and
+// checks the file holds want after it (as JSON, with its text unescaped),
+// or, with wantErr, that change failed saying so and left the file as it was.
+func checkEdit(t *testing.T, before, want, wantErr string, change func(path string) error) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "config.json")
+	if before != "" {
+		os.WriteFile(path, []byte(before), 0o600)
+	}
+	err := change(path)
+	data, _ := os.ReadFile(path)
+	if wantErr != "" {
+		if err == nil || !strings.Contains(err.Error(), wantErr) || string(data) != before {
+			t.Fatalf("err %v, file %s; want error %q and the file untouched", err, data, wantErr)
+		}
+		return
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(want, "<b>&") && !strings.Contains(string(data), "<b>&") {
+		t.Errorf("the file's text was escaped: %s", data)
+	}
+	var got, wantV any
+	json.Unmarshal(data, &got)
+	json.Unmarshal([]byte(want), &wantV)
+	if d := cmp.Diff(wantV, got); d != "" {
+		t.Errorf("file (-want +got):\n%s", d)
 	}
 }

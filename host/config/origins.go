@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -62,7 +64,7 @@ func normalOrigins(in map[string]runtime.Rule, problems []error) (map[string]run
 		out[n] = in[k]
 	}
 	var clashes []Clash
-	for _, n := range sortedKeys(spellings) {
+	for _, n := range slices.Sorted(maps.Keys(spellings)) {
 		if ks := spellings[n]; len(ks) > 1 {
 			c := Clash{Origin: n, Keys: ks}
 			clashes = append(clashes, c)
@@ -71,13 +73,4 @@ func normalOrigins(in map[string]runtime.Rule, problems []error) (map[string]run
 		}
 	}
 	return out, clashes, problems
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }

@@ -1,15 +1,10 @@
 package config
 
 import (
-	"encoding/json"
 	"errors"
-	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
-
-	"github.com/google/go-cmp/cmp"
 )
 
 func TestSetAndRemoveProviderKeepTheRestOfTheFile(t *testing.T) {
@@ -63,29 +58,7 @@ func TestSetAndRemoveProviderKeepTheRestOfTheFile(t *testing.T) {
 		},
 	}
 	for _, tc := range tests {
-		t.Run(tc.name, func(t *testing.T) {
-			path := filepath.Join(t.TempDir(), "config.json")
-			if tc.before != "" {
-				os.WriteFile(path, []byte(tc.before), 0o600)
-			}
-			err := tc.change(path)
-			data, _ := os.ReadFile(path)
-			if tc.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tc.wantErr) || string(data) != tc.before {
-					t.Fatalf("err %v, file %s; want error %q and the file untouched", err, data, tc.wantErr)
-				}
-				return
-			}
-			if err != nil {
-				t.Fatal(err)
-			}
-			var got, want any
-			json.Unmarshal(data, &got)
-			json.Unmarshal([]byte(tc.want), &want)
-			if d := cmp.Diff(want, got); d != "" {
-				t.Errorf("file (-want +got):\n%s", d)
-			}
-		})
+		t.Run(tc.name, func(t *testing.T) { checkEdit(t, tc.before, tc.want, tc.wantErr, tc.change) })
 	}
 	if !errors.Is(RemoveProvider(filepath.Join(t.TempDir(), "none.json"), "x"), ErrNoProvider) {
 		t.Error("removing from a missing file is not ErrNoProvider")

@@ -3,11 +3,12 @@ package providers
 import (
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
 	"runtime"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -59,12 +60,12 @@ func invalid(field, format string, args ...any) *wire.Error {
 // decodeEntry reads and checks params field by field. needName says whether
 // name is required (providers.set) or optional (providers.check).
 func decodeEntry(params json.RawMessage, needName bool) (Entry, error) {
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(orEmpty(params), &raw); err != nil || raw == nil {
+	raw, ok := decodeObject(params)
+	if !ok {
 		return Entry{}, wire.Errorf(wire.CodeInvalidRequest, "params must be an object with %s", strings.Join(fields, ", "))
 	}
-	for _, k := range sortedKeys(raw) {
-		if !contains(fields, k) {
+	for _, k := range slices.Sorted(maps.Keys(raw)) {
+		if !slices.Contains(fields, k) {
 			return Entry{}, invalid(k, "unknown field; the fields are %s", strings.Join(fields, ", "))
 		}
 	}
@@ -220,7 +221,7 @@ func decodeEnv(v json.RawMessage) (map[string]*string, error) {
 	if len(env) > MaxEnv {
 		return nil, invalid("env", "has %d variables; at most %d", len(env), MaxEnv)
 	}
-	for _, k := range sortedKeys(env) {
+	for _, k := range slices.Sorted(maps.Keys(env)) {
 		if len(k) > MaxEnvNameBytes || !envKeyRE.MatchString(k) {
 			return nil, invalid("env", "variable name %s must be letters, digits and '_', not starting with a digit", strconv.QuoteToASCII(k))
 		}
@@ -249,29 +250,13 @@ func durationField(raw map[string]json.RawMessage, name string, most time.Durati
 	return time.Duration(d), nil
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
+// decodeObject decodes params, absent meaning {}, as an object of fields.
+func decodeObject(params json.RawMessage) (map[string]json.RawMessage, bool) {
+	if len(params) == 0 {
+		return map[string]json.RawMessage{}, true
 	}
-	sort.Strings(ks)
-	return ks
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
-func orEmpty(b json.RawMessage) json.RawMessage {
-	if len(b) == 0 {
-		return json.RawMessage("{}")
-	}
-	return b
+	var raw map[string]json.RawMessage
+	return raw, json.Unmarshal(params, &raw) == nil && raw != nil
 }
 
 // quoteArg quotes a for a shell when it holds spaces or quotes.

@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"maps"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -161,11 +163,14 @@ func (p *Providers) configLoadEnv(k string) string {
 
 // listed combines an entry with the runtime's view of it.
 func (p *Providers) listed(c config.Provider) Listed {
-	l := Listed{Name: c.Name, Prefix: c.Prefix, Command: c.Command, Args: c.Args, EnvNames: sortedKeys(c.Env),
+	l := Listed{Name: c.Name, Prefix: c.Prefix, Command: c.Command, Args: c.Args, EnvNames: slices.Sorted(maps.Keys(c.Env)),
 		Timeout: time.Duration(c.Timeout).Seconds(), StartTimeout: startTimeout(c).Seconds(),
 		ManagedBy: config.EnvManaged(c.Name, p.getenv), State: StateNotRunning, Tools: []string{}}
 	if l.Args == nil {
 		l.Args = []string{}
+	}
+	if l.EnvNames == nil {
+		l.EnvNames = []string{}
 	}
 	for _, ph := range p.rt.Health().Providers {
 		if ph.Name == c.Name {
@@ -230,7 +235,7 @@ func (p *Providers) set(params json.RawMessage) (any, error) {
 	}
 	p.changed()
 	p.log.Info().Str("provider", e.Name).Str("prefix", e.Prefix).Str("command", e.Command).Int("args", len(e.Args)).
-		Strs("env", sortedKeys(env)).Bool("replaced", current != nil).Msg("provider saved")
+		Strs("env", slices.Sorted(maps.Keys(env))).Bool("replaced", current != nil).Msg("provider saved")
 	if err := p.rt.SetProvider(p.build(entry)); err != nil {
 		return nil, wire.Errorf(wire.CodeExecutionError, "provider %q is saved in %s but could not start now: %v; it starts with the host next time", e.Name, p.configPath, err)
 	}
@@ -265,7 +270,7 @@ func findProvider(ps []config.Provider, name string) *config.Provider {
 // keepEnv resolves null values to the values current has now.
 func keepEnv(env map[string]*string, current *config.Provider) (map[string]string, error) {
 	out := make(map[string]string, len(env))
-	for _, k := range sortedKeys(env) {
+	for _, k := range slices.Sorted(maps.Keys(env)) {
 		v := env[k]
 		if v != nil {
 			out[k] = *v
@@ -285,11 +290,11 @@ func keepEnv(env map[string]*string, current *config.Provider) (map[string]strin
 
 // remove takes a provider out of the config file and the runtime.
 func (p *Providers) remove(params json.RawMessage) (any, error) {
-	var raw map[string]json.RawMessage
-	if err := json.Unmarshal(orEmpty(params), &raw); err != nil || raw == nil {
+	raw, ok := decodeObject(params)
+	if !ok {
 		return nil, wire.Errorf(wire.CodeInvalidRequest, "params must be an object with name")
 	}
-	for _, k := range sortedKeys(raw) {
+	for _, k := range slices.Sorted(maps.Keys(raw)) {
 		if k != "name" {
 			return nil, invalid(k, "unknown field; providers.remove takes name")
 		}
