@@ -24,7 +24,7 @@ type Runtime struct {
 	degraded  []string
 	problems  map[string]string // SetProblem's reasons by source, under mu
 
-	live  sync.Mutex // serialises SetProvider, RemoveProvider and Close
+	live  sync.Mutex // serialises Start, SetProvider, RemoveProvider and Close
 	mu    sync.Mutex // serialises registry rebuilds and provider state
 	state map[string]*providerState
 	reg   atomic.Pointer[registry]
@@ -171,6 +171,10 @@ func (r *Runtime) SetPolicy(p Policy) { r.policy.Store(&p) }
 // report starting → ready (or down) through events and Health. ctx bounds the
 // providers' lives: cancelling it stops them like Close.
 func (r *Runtime) Start(ctx context.Context) error {
+	// Under live: a provider SetProvider replaces mid-way is never
+	// started after it was closed.
+	r.live.Lock()
+	defer r.live.Unlock()
 	r.mu.Lock()
 	if !r.started.CompareAndSwap(false, true) {
 		r.mu.Unlock()
