@@ -60,19 +60,8 @@ func serve(l launch.Launch) error {
 		log.Warn().Err(problem).Msg("configuration")
 	}
 
-	// Both return a working (if unconfigured) value with their error: a bad
-	// section degrades health, it does not stop the host.
-	ws, wsErr := openWorkspace(cfg.Workspace, log)
-	rl, rlErr := newRelay(cfg.Relay, log)
-	var sections []string
-	for _, err := range []error{wsErr, rlErr} {
-		if err != nil {
-			log.Warn().Err(err).Msg("configuration")
-			sections = append(sections, err.Error())
-		}
-	}
-
-	defer ws.Close() // a workspace is returned with its error too: see openWorkspace
+	ws, rl, sections := openSections(cfg, log)
+	defer ws.Close()
 
 	build := providers.MCP(log, version)
 	events := make(chan runtime.Event, eventQueue)
@@ -92,6 +81,22 @@ func serve(l launch.Launch) error {
 	err = s.Serve(ctx, rt, os.Stdin, out)
 	log.Info().Err(err).Msg("stopped")
 	return err
+}
+
+// openSections opens the workspace and the relay. Each is usable (if
+// unconfigured) when its section is malformed: the problems are returned,
+// to degrade health, and the host keeps serving.
+func openSections(cfg config.Config, log zerolog.Logger) (*workspace.Workspace, *relay.Relay, []string) {
+	ws, wsErr := openWorkspace(cfg.Workspace, log)
+	rl, rlErr := newRelay(cfg.Relay, log)
+	var problems []string
+	for _, err := range []error{wsErr, rlErr} {
+		if err != nil {
+			log.Warn().Err(err).Msg("configuration")
+			problems = append(problems, err.Error())
+		}
+	}
+	return ws, rl, problems
 }
 
 // eventQueue is how many runtime events wait for the session before the
