@@ -1,7 +1,9 @@
 // The client side of the native-messaging wire protocol (docs/protocol.md):
 // one port to gnosis-host, request ids, per-request timeouts with cancel,
-// reassembly of chunked replies, events, reconnect with capped backoff, and
-// the browser's transport errors turned into stable codes and advice.
+// reassembly of chunked replies, events, reconnect with capped backoff, the
+// browser's transport errors turned into stable codes and advice, and, when
+// given a compatibility check, nothing but health sent to a host that does
+// not fit (HOST_INCOMPATIBLE).
 //
 // Pure logic: the port comes from an injected factory (in the extension,
 // () => chrome.runtime.connectNative('com.gnosis.host'); in tests, a fake), so
@@ -10,6 +12,9 @@
 
 import { cappedExponential } from './core/backoff.js';
 import { CODES, TRANSPORT_CODES } from './core/codes.js';
+
+/** How long the connection's health may take (the connect probe, and a gated request's wait). */
+const HEALTH_TIMEOUT_MS = 15_000;
 
 const ADVICE = {
   HOST_NOT_FOUND: 'The Gnosis host is not installed for this browser. Use "Install the host" on the options page (one click), or run `gnosis-host install`.',
@@ -81,6 +86,11 @@ export class NativeClient {
    *   error for a disconnect when the port's own error (Firefox's port.error)
    *   is not set (default: chrome.runtime.lastError?.message)
    * @param {object} [options.timers] {setTimeout, clearTimeout} (tests)
+   * @param {(health: object) => {message: string, advice?: string}|null} [options.compatible]
+   *   judges the host by its health reply: null when the extension may use
+   *   it, else why not. With it, every request but health waits for the
+   *   connection's health and is rejected with HOST_INCOMPATIBLE, unsent,
+   *   when the host does not fit.
    */
   constructor(connect, options = {}) {
     this._connect = connect;
@@ -100,6 +110,8 @@ export class NativeClient {
     this._failures = 0;
     this._reconnectTimer = null;
     this._closed = false;
+    this._compatible = options.compatible ?? null;
+    this._healthWait = null; // the connection's health request in flight, once
   }
 
   /** The current connection status (a copy). */
@@ -125,7 +137,57 @@ export class NativeClient {
    * @param {object} [params]
    * @param {{timeoutMs?: number, onEvent?: (event: object) => void, signal?: AbortSignal}} [options]
    */
-  request(method, params, { timeoutMs = this._timeoutMs, onEvent, signal } = {}) {
+  request(method, params, options = {}) {
+    if (!this._compatible || method === 'health') return this._send(method, params, options);
+    return this._admit(method, options).then(() => this._send(method, params, options));
+  }
+
+  /**
+   * Resolves when method may go to the host: the connection's health says it
+   * fits (or says nothing readable: a refused or failed health leaves the
+   * request to meet the same fate). Rejects with HOST_INCOMPATIBLE otherwise,
+   * and with the transport's error, TIMEOUT or CANCELLED while waiting.
+   */
+  async _admit(method, { timeoutMs = this._timeoutMs, signal } = {}) {
+    const health = await this._connectionHealth(timeoutMs, signal);
+    const why = health?.ok ? this._compatible(health) : null;
+    if (why) throw makeTransportError(TRANSPORT_CODES.HOST_INCOMPATIBLE, `${method} was not sent: ${why.message}`, why.advice);
+  }
+
+  /** The health reply of the current connection: known, in flight, or asked for now. */
+  _connectionHealth(timeoutMs, signal) {
+    if (this._port && this._status.health) return Promise.resolve(this._status.health);
+    try {
+      this._ensurePort(); // a new connection starts its probe, which is the health to wait for
+    } catch (err) {
+      return Promise.reject(err);
+    }
+    if (!this._healthWait) {
+      const wait = this.health({ timeoutMs: HEALTH_TIMEOUT_MS });
+      this._healthWait = wait;
+      const clear = () => { if (this._healthWait === wait) this._healthWait = null; };
+      wait.then(clear, clear);
+    }
+    const wait = this._healthWait;
+    if (!(timeoutMs > 0 && Number.isFinite(timeoutMs)) && !signal) return wait;
+    return new Promise((resolve, reject) => {
+      let timer = null;
+      const onAbort = () => finish(reject, makeTransportError(CODES.CANCELLED, 'request cancelled while waiting for the host\'s health', 'The request was cancelled.'));
+      const finish = (fn, v) => {
+        this._timers.clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
+        fn(v);
+      };
+      if (signal?.aborted) return onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      if (timeoutMs > 0 && Number.isFinite(timeoutMs)) {
+        timer = this._timers.setTimeout(() => finish(reject, makeTransportError(TRANSPORT_CODES.TIMEOUT, `the host's health did not arrive within ${timeoutMs} ms`)), timeoutMs);
+      }
+      wait.then((h) => finish(resolve, h), (err) => finish(reject, err));
+    });
+  }
+
+  _send(method, params, { timeoutMs = this._timeoutMs, onEvent, signal } = {}) {
     return new Promise((resolve, reject) => {
       if (signal?.aborted) {
         reject(makeTransportError(CODES.CANCELLED, 'request aborted before it was sent', 'The request was cancelled.'));
@@ -228,9 +290,13 @@ export class NativeClient {
       this._onDisconnect(message);
     });
     if (this._probe) {
-      this.request('health', undefined, { timeoutMs: 15_000 }).then((reply) => {
+      const probe = this._send('health', undefined, { timeoutMs: HEALTH_TIMEOUT_MS }).then((reply) => {
         if (this._port === port && reply?.ok) this._setStatus({ state: 'connected', health: reply });
-      }, () => {});
+        return reply;
+      });
+      this._healthWait = probe;
+      const clear = () => { if (this._healthWait === probe) this._healthWait = null; };
+      probe.then(clear, clear);
     }
     return port;
   }

@@ -29,7 +29,9 @@ export const CODES = Object.freeze({
  * The transport's codes (Error.code on a request the native client or the
  * worker's host port rejects): the browser could not start or reach the host
  * (HOST_*), the worker went away during a page's host request
- * (HOST_DISCONNECTED), or the host did not answer in time (TIMEOUT, as on the wire).
+ * (HOST_DISCONNECTED), the host speaks a protocol this extension does not
+ * (HOST_INCOMPATIBLE: the request was not sent; shared/core/protocol.js), or
+ * the host did not answer in time (TIMEOUT, as on the wire).
  */
 export const TRANSPORT_CODES = Object.freeze({
   HOST_NOT_FOUND: 'HOST_NOT_FOUND',
@@ -37,5 +39,6 @@ export const TRANSPORT_CODES = Object.freeze({
   HOST_EXITED: 'HOST_EXITED',
   HOST_ERROR: 'HOST_ERROR',
   HOST_DISCONNECTED: 'HOST_DISCONNECTED',
+  HOST_INCOMPATIBLE: 'HOST_INCOMPATIBLE',
   TIMEOUT: CODES.TIMEOUT,
 });

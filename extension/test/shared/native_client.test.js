@@ -240,3 +240,75 @@ test("Firefox's port.error wins over a stale lastError, and a clean exit (no err
   ports[1].drop(null);
   await assert.rejects(second, { code: 'HOST_EXITED' });
 });
+
+// The handshake: with a compatibility check, nothing but health reaches a host that does not fit.
+const fitsTwo = (h) => (h.protocol === 2 ? null : { message: `protocol ${h.protocol ?? 1}`, advice: 'update' });
+
+test('with a compatibility check, a request waits for the connection\'s health and goes out when the host fits', async () => {
+  const { client, ports } = setup({ probe: true, compatible: fitsTwo });
+  const p = client.request('capabilities.list');
+  await tick();
+  assert.deepEqual(ports[0].sent, [{ id: 1, method: 'health' }], 'only the probe until health answers');
+  ports[0].reply({ id: 1, ok: true, protocol: 2, providers: [] });
+  await tick();
+  assert.deepEqual(ports[0].sent.map((m) => m.method), ['health', 'capabilities.list']);
+  ports[0].reply({ id: 2, ok: true, capabilities: [] });
+  assert.deepEqual(await p, { id: 2, ok: true, capabilities: [] });
+  // Health known: the next request goes out at once, without another health.
+  const q = client.request('policy.get', { origin: 'https://x.example' });
+  await tick();
+  assert.deepEqual(ports[0].sent.map((m) => m.method), ['health', 'capabilities.list', 'policy.get']);
+  ports[0].reply({ id: 3, ok: true });
+  await q;
+});
+
+test('a host that does not fit gets nothing but health: requests reject with HOST_INCOMPATIBLE, unsent', async () => {
+  const { client, ports } = setup({ probe: true, compatible: fitsTwo });
+  const p = client.request('execute', { capability: 'computer.click', arguments: {} });
+  ports[0].reply({ id: 1, ok: true, version: '0.0.9', providers: [] });
+  await assert.rejects(p, (err) => err.code === 'HOST_INCOMPATIBLE' && /^execute was not sent: protocol 1$/.test(err.message) && err.advice === 'update');
+  await assert.rejects(client.request('providers.set', { name: 'x' }), { code: 'HOST_INCOMPATIBLE' });
+  assert.deepEqual(ports[0].sent.map((m) => m.method), ['health']);
+  // health itself still goes out, so the pages can say which side is older.
+  const h = client.health();
+  ports[0].reply({ id: 2, ok: true, version: '0.0.9', providers: [] });
+  assert.equal((await h).version, '0.0.9');
+});
+
+test('after a reconnect to an updated host, requests go out again', async () => {
+  const { client, ports, timers } = setup({ probe: true, compatible: fitsTwo });
+  client.connect();
+  ports[0].reply({ id: 1, ok: true, providers: [] });
+  await assert.rejects(client.request('capabilities.list'), { code: 'HOST_INCOMPATIBLE' });
+  ports[0].drop();
+  timers.advance(60_000);
+  const p = client.request('capabilities.list');
+  await tick();
+  const probe = ports[1].sent.find((m) => m.method === 'health');
+  ports[1].reply({ id: probe.id, ok: true, protocol: 2, providers: [] });
+  await tick();
+  const sent = ports[1].sent.find((m) => m.method === 'capabilities.list');
+  assert.ok(sent, 'sent to the updated host');
+  ports[1].reply({ id: sent.id, ok: true, capabilities: [] });
+  await p;
+});
+
+test("a gated request's own timeout and abort hold while it waits for health", async () => {
+  const { client, timers } = setup({ probe: true, compatible: fitsTwo });
+  const slow = client.request('capabilities.list', undefined, { timeoutMs: 500 });
+  await tick();
+  timers.advance(500);
+  await assert.rejects(slow, { code: 'TIMEOUT' });
+  const ac = new AbortController();
+  const aborted = client.request('capabilities.list', undefined, { signal: ac.signal, timeoutMs: 0 });
+  ac.abort();
+  await assert.rejects(aborted, { code: 'CANCELLED' });
+});
+
+test('a host that never answers health: a gated request fails with the transport\'s error', async () => {
+  const { client, ports, setLastError } = setup({ probe: true, compatible: fitsTwo, autoReconnect: false });
+  const p = client.request('capabilities.list');
+  setLastError('Specified native messaging host not found.');
+  ports[0].drop();
+  await assert.rejects(p, { code: 'HOST_NOT_FOUND' });
+});
