@@ -9,7 +9,7 @@ import globals from 'globals';
 // The features' runtime contexts, by folder.
 const WORKER = ['extension/background.js', 'extension/*/worker/**/*.js'];
 const EXTENSION_PAGES = ['extension/agent/panel/**/*.js', 'extension/agent/frame/**/*.js',
-  'extension/bridge/options/**/*.js', 'extension/bridge/approval/**/*.js'];
+  'extension/bridge/options/**/*.js', 'extension/bridge/approval/**/*.js', 'extension/bridge/setup/**/*.js'];
 const CONTENT_SCRIPTS = ['extension/*/page/**/*.js'];
 const CORE = ['extension/*/core/**/*.js', 'extension/shared/core/**/*.js'];
 const SHARED_GLUE = ['extension/shared/*.js'];
@@ -32,7 +32,7 @@ export default [
     languageOptions: { sourceType: 'module', globals: { ...globals.serviceworker, ...globals.webextensions } },
   },
   {
-    // Extension pages (the Side Panel, the Page Assistant's frame, the options page, the approval window): DOM and chrome.*.
+    // Extension pages (the Side Panel, the Page Assistant's frame, the options page, the approval window, the setup page): DOM and chrome.*.
     files: EXTENSION_PAGES,
     languageOptions: { sourceType: 'module', globals: { ...globals.browser, ...globals.webextensions } },
     rules: {

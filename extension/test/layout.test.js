@@ -1,6 +1,6 @@
 // The extension's folders say where each file runs (README "Layout"):
 //
-//   <feature>/worker|panel|page|frame|options|approval/   one runtime context each
+//   <feature>/worker|panel|page|frame|options|approval|setup/   one runtime context each
 //   <feature>/core/     pure modules: no chrome.*, no DOM (eslint enforces the globals)
 //   shared/core/        pure modules every feature uses
 //   shared/             glue several contexts use
@@ -24,7 +24,7 @@ const ext = fileURLToPath(new URL('../', import.meta.url));
 const espree = createRequire(createRequire(import.meta.url).resolve('eslint'))('espree');
 
 /** The contexts of each feature, besides its core/. */
-const CONTEXTS = { agent: ['worker', 'panel', 'page', 'frame'], bridge: ['worker', 'options', 'approval', 'page'] };
+const CONTEXTS = { agent: ['worker', 'panel', 'page', 'frame'], bridge: ['worker', 'options', 'approval', 'setup', 'page'] };
 
 function walk(dir) {
   return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
@@ -119,6 +119,9 @@ test('imports point only towards core/ and shared/: never into a sibling context
 test('the import rule refuses a sibling context, another feature and core importing glue', () => {
   assert.equal(allowed('agent/panel', 'agent/worker'), false);
   assert.equal(allowed('bridge/page', 'bridge/options'), false);
+  assert.equal(allowed('bridge/setup', 'bridge/options'), false);
+  assert.equal(allowed('bridge/options', 'bridge/setup'), false);
+  assert.equal(allowed('bridge/setup', 'bridge/core'), true);
   assert.equal(allowed('agent/panel', 'bridge/core'), false);
   assert.equal(allowed('agent/core', 'agent/panel'), false);
   assert.equal(allowed('agent/core', 'shared'), false);

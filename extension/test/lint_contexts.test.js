@@ -24,6 +24,8 @@ const cases = [
   ['extension page: DOM and chrome.*', 'extension/agent/panel/x.js', 'document.title = chrome.runtime.id;\n', null],
   ['extension page: no chrome.debugger', 'extension/bridge/options/x.js', 'chrome.debugger.attach({ tabId: 1 }, "1.3");\n', /chrome\.debugger belongs to the service worker/],
   ['extension page: no service worker globals', 'extension/bridge/approval/x.js', 'clients.claim();\n', /'clients' is not defined/],
+  ['extension page: the setup page has DOM and chrome.*', 'extension/bridge/setup/x.js', 'document.title = chrome.runtime.id;\n', null],
+  ['extension page: the setup page has no service worker globals', 'extension/bridge/setup/x.js', 'clients.claim();\n', /'clients' is not defined/],
   ['content script: DOM and chrome.runtime', 'extension/bridge/page/x.js', '(() => { chrome.runtime.sendMessage({ n: document.title }); })();\n', null],
   ['content script: no chrome.tabs', 'extension/agent/page/x.js', 'chrome.tabs.query({});\n', /A content script has only chrome\./],
   ['content script: no chrome.debugger', 'extension/bridge/page/x.js', 'chrome.debugger.attach({ tabId: 1 }, "1.3");\n', /A content script has only chrome\./],

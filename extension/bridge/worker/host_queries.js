@@ -1,12 +1,11 @@
 // What the bridge asks the host outside a call: the tool prefixes the gate
 // accepts, an origin's grants (read, and written only for the extension's
-// own pages), the capability prompt, the host's status and which bundled
-// host binary to install.
+// own pages), the capability prompt and the host's status.
 import { host } from '../../shared/host.js';
 import { buildCapabilityPrompt } from '../core/capability_prompt.js';
-import { hostBinaryFor, installAdvice } from '../core/platform.js';
 import { checkGrants, providerCapabilities } from '../core/grants.js';
 import { requireOrigin } from './site_state.js';
+import { protocolFit } from '../../shared/core/protocol.js';
 
 export async function prefixes() {
   let health = host.status().health;
@@ -64,9 +63,24 @@ export async function writeGrants(origin, grants) {
   return { ok: true, origin, configured: !!reply.configured, decisions: reply.decisions || {} };
 }
 
-export async function hostStatus(refresh) {
+/**
+ * The host's state for the pages: its last health (refresh: asked now) or
+ * the transport's error. reconnect starts a new host process when the one
+ * connected speaks another protocol, so a host updated since is met (the
+ * browser keeps the old process for as long as the port is open).
+ */
+export async function hostStatus(refresh, reconnect = false) {
   let health = null;
   let error = null;
+  const current = host.status().health;
+  if (reconnect && current && !protocolFit(current).fits) {
+    host.close();
+    try {
+      host.connect();
+    } catch {
+      // the status says why; health below reports it
+    }
+  }
   try {
     health = refresh ? await host.health({ timeoutMs: 5000 }) : host.status().health || null;
   } catch (err) {
@@ -74,16 +88,6 @@ export async function hostStatus(refresh) {
   }
   const status = host.status();
   return { ok: true, status, health, error: error || status.error || null };
-}
-
-/** Which bundled binary fits this machine, and whether this copy of the extension carries it. */
-export async function installTarget() {
-  const info = await chrome.runtime.getPlatformInfo();
-  const bin = hostBinaryFor(info);
-  if (!bin) return { ok: false, error: `no bundled host for ${info.os}/${info.arch}` };
-  const present = await fetch(chrome.runtime.getURL(bin.path), { method: 'HEAD' }).then((r) => r.ok, () => false);
-  if (!present) return { ok: false, error: `this copy of the extension has no ${bin.path} (build it with make dist)`, file: bin.file };
-  return { ok: true, path: bin.path, file: bin.file, advice: installAdvice(bin.goos, bin.file) };
 }
 
 /**

@@ -7,7 +7,9 @@
 // site_state.js (an origin's stored state, tabs and badges), arming.js
 // (Start/Stop and the content script), extracted_message.js and
 // call_runner.js (the execute path), approval_window.js (asking the person),
-// host_queries.js (grants, capability prompt, host status); the pure logic
+// host_queries.js (grants, capability prompt, host status), setup_worker.js
+// (the setup page: MCP servers, diagnostic report, download location, and
+// opening the page on install); the pure logic
 // lives in the modules they import.
 import { host } from '../../shared/host.js';
 import { eligibleOrigin, originOfKey, siteKey, toCss } from '../core/selector.js';
@@ -17,7 +19,8 @@ import { normalizeSettings } from '../core/settings.js';
 import {
   getSession, isArmed, loadSettings, local, requireOrigin, senderOrigin, session, setBadge, setLastEvent, sitePattern, tabsOf,
 } from './site_state.js';
-import { capabilityPrompt, hostStatus, installTarget, readGrants, writeGrants } from './host_queries.js';
+import { capabilityPrompt, hostStatus, readGrants, writeGrants } from './host_queries.js';
+import { handlers as setupHandlers, initSetup } from './setup_worker.js';
 import { configureTab, ensureContent, insertPrompt, start, stop } from './arming.js';
 import { approvals, answerApproval } from './approval_window.js';
 import { acknowledged, extracted } from './extracted_message.js';
@@ -96,8 +99,7 @@ export const handlers = {
     },
   },
   [BRIDGE.STOP]: { from: 'extension', run: ({ origin }) => stop(requireOrigin(origin)) },
-  [BRIDGE.HOST_STATUS]: { from: 'extension', run: ({ refresh }) => hostStatus(!!refresh) },
-  [BRIDGE.INSTALL_TARGET]: { from: 'extension', run: () => installTarget() },
+  [BRIDGE.HOST_STATUS]: { from: 'extension', run: ({ refresh, reconnect }) => hostStatus(!!refresh, !!reconnect) },
   [BRIDGE.CAPABILITY_PROMPT]: { from: 'extension', run: ({ origin }) => capabilityPrompt(origin || undefined) },
   [BRIDGE.INSERT_PROMPT]: {
     from: 'extension',
@@ -138,6 +140,7 @@ export const handlers = {
       return { ...reply, css };
     },
   },
+  ...setupHandlers,
   [BRIDGE.EXTRACTED]: { from: 'content', run: (message, sender) => acknowledged(message, sender, extracted(message, sender)) },
   [BRIDGE.REPORT]: {
     from: 'content',
@@ -166,6 +169,7 @@ function matchPresetByOrigin(origin) {
 
 /** Registers the bridge's listeners: re-arms tabs of armed origins after navigation and reload. */
 export function init() {
+  initSetup();
   // Keep the cached health (prefixes for the gate, the options page's status) current.
   const refresh = () => host.health({ timeoutMs: 5000 }).catch(() => {});
   host.on('capabilities.changed', refresh);

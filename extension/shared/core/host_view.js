@@ -46,7 +46,7 @@ const EDIT_SERVERS = {
  * @property {string} version e.g. "0.1.0 · protocol 2"
  * @property {number} capabilities
  * @property {Array<{name: string, prefix: string, state: string, capabilities: number, error?: string, stderr?: string}>} providers
- * @property {{title: string, reason: string, stderr: string, fix: string, command: string, setupLink: boolean}|null} problem
+ * @property {{title: string, reason: string, stderr: string, fix: string, command: string, setupLink: boolean, tone: 'error'|'warn'}|null} problem
  * @property {{title: string, message: string, older: 'host'|'extension'|null}|null} update
  * @property {string} advice what to do when the host cannot be reached
  * @property {string} command the terminal command that goes with the advice
@@ -104,18 +104,18 @@ function answered(h, base, { extensionVersion, page }) {
     const p = down[0];
     problem = {
       title: `${p.name} could not start`, reason: p.error || `${p.name} is down.`, stderr: p.stderr || '',
-      fix: EDIT_SERVERS[page] || EDIT_SERVERS.options, command: 'gnosis-host doctor', setupLink: page !== 'setup',
+      fix: EDIT_SERVERS[page] || EDIT_SERVERS.options, command: 'gnosis-host doctor', setupLink: page !== 'setup', tone: 'error',
     };
   } else if (configError) {
     problem = {
       title: 'The host configuration has a problem', reason: configError, stderr: '',
       fix: 'Fix the configuration file where the message says, then press Check again. In a terminal, gnosis-host doctor checks it.',
-      command: 'gnosis-host doctor', setupLink: false,
+      command: 'gnosis-host doctor', setupLink: false, tone: 'error',
     };
   } else if (!providers.length) {
     problem = {
       title: 'No MCP server yet', reason: 'The host runs, but no MCP server gives it tools.',
-      stderr: '', fix: page === 'setup' ? 'Add one in step 2 below.' : 'Add one on the setup page.', command: '', setupLink: page !== 'setup',
+      stderr: '', fix: page === 'setup' ? 'Add one in step 2 below.' : 'Add one on the setup page.', command: '', setupLink: page !== 'setup', tone: 'warn',
     };
   }
   if (problem) {

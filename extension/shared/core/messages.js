@@ -21,12 +21,21 @@ export const BRIDGE = Object.freeze({
   APPROVAL: 'bridge.approval',
   APPROVE: 'bridge.approve',
   HOST_STATUS: 'bridge.hostStatus',
-  INSTALL_TARGET: 'bridge.installTarget',
   CAPABILITY_PROMPT: 'bridge.capabilityPrompt',
   INSERT_PROMPT: 'bridge.insertPrompt',
   DETECT_PRESET: 'bridge.detectPreset',
   PICK: 'bridge.pick',
   CHECK: 'bridge.check',
+  // The setup page and the Host section (bridge/worker/setup_worker.js): the
+  // host's MCP servers (providers.*), the diagnostic report, the download location.
+  PROVIDERS: 'bridge.providers',
+  SET_PROVIDER: 'bridge.setProvider',
+  REMOVE_PROVIDER: 'bridge.removeProvider',
+  CHECK_PROVIDER: 'bridge.checkProvider',
+  CANCEL_CHECK: 'bridge.cancelCheck',
+  DIAGNOSTIC_REPORT: 'bridge.diagnosticReport',
+  GET_DOWNLOAD_LOCATION: 'bridge.getDownloadLocation',
+  SET_DOWNLOAD_LOCATION: 'bridge.setDownloadLocation',
   // From the content script:
   EXTRACTED: 'bridge.extracted',
   REPORT: 'bridge.report',

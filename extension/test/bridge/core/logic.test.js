@@ -1,30 +1,11 @@
-// Tests of the chat bridge's small pure modules: platform mapping, dedup and
+// Tests of the chat bridge's small pure modules: dedup and
 // safety (guard.js), result summarising and capping, badge, settings.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { hostBinaryFor, installAdvice } from '../../../bridge/core/platform.js';
 import { admitCall, admitMessage, callSignature, freshSafety, hashText, humanMessage, placeKey } from '../../../bridge/core/guard.js';
 import { base64Bytes, formatReply, summariseBinary, transportReply } from '../../../bridge/core/result_format.js';
 import { badgeFor } from '../../../bridge/core/badge.js';
 import { defaultSettings, normalizeSettings } from '../../../bridge/core/settings.js';
-
-test('platform info maps to the bundled host binary', () => {
-  const table = [
-    [{ os: 'linux', arch: 'x86-64' }, 'hostbin/gnosis-host-linux-amd64'],
-    [{ os: 'linux', arch: 'arm64' }, 'hostbin/gnosis-host-linux-arm64'],
-    [{ os: 'mac', arch: 'arm64' }, 'hostbin/gnosis-host-darwin-arm64'],
-    [{ os: 'mac', arch: 'x86-64' }, 'hostbin/gnosis-host-darwin-amd64'],
-    [{ os: 'win', arch: 'x86-64' }, 'hostbin/gnosis-host-windows-amd64.exe'],
-    [{ os: 'win', arch: 'arm64' }, 'hostbin/gnosis-host-windows-arm64.exe'],
-    [{ os: 'cros', arch: 'x86-64' }, 'hostbin/gnosis-host-linux-amd64'],
-    [{ os: 'android', arch: 'arm' }, null],
-    [{ os: 'linux', arch: 'mips64' }, null],
-    [undefined, null],
-  ];
-  for (const [info, want] of table) assert.equal(hostBinaryFor(info)?.path ?? null, want, JSON.stringify(info));
-  assert.match(installAdvice('linux', 'gnosis-host-linux-amd64'), /chmod \+x .*install/);
-  assert.match(installAdvice('windows', 'x.exe'), /Open x\.exe/);
-});
 
 test('places: the same conversation, position and text collide; any of them differing does not', () => {
   const call = '{"capability":"computer.click","arguments":{"x":1,"y":2}}';

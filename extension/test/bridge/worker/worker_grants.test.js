@@ -46,3 +46,22 @@ test('grant and approval messages are accepted from the extension\'s pages only'
   const fromContent = Object.entries(handlers).filter(([, h]) => h.from !== 'extension').map(([type]) => type).sort();
   assert.deepEqual(fromContent, ['bridge.extracted', 'bridge.human', 'bridge.report']);
 });
+
+// The setup page's messages: adding a program for the host to run, reading the
+// diagnostic report or the download location are extension pages' business only.
+const SETUP_TYPES = ['bridge.providers', 'bridge.setProvider', 'bridge.removeProvider', 'bridge.checkProvider', 'bridge.cancelCheck',
+  'bridge.diagnosticReport', 'bridge.getDownloadLocation', 'bridge.setDownloadLocation'];
+
+test('the setup page\'s messages (MCP servers, report, download location) are accepted from the extension\'s pages only', async () => {
+  const handlers = await bridgeHandlers();
+  const contentScript = senderKind({ id: ID, url: 'https://chat.example.com/c/1', tab: { id: 9, url: 'https://chat.example.com/c/1' } }, ID, ORIGIN);
+  const pageAssistantFrame = senderKind({ id: ID, url: `${ORIGIN}/agent/frame/page_assistant_frame.html`, tab: { id: 9, url: 'https://chat.example.com/c/1' } }, ID, ORIGIN);
+  const setupPage = senderKind({ id: ID, url: `${ORIGIN}/bridge/setup/setup.html`, tab: { id: 3, url: `${ORIGIN}/bridge/setup/setup.html` } }, ID, ORIGIN);
+  assert.equal(setupPage, 'extension');
+  for (const type of SETUP_TYPES) {
+    assert.equal(handlers[type]?.from, 'extension', type);
+    assert.match(route(handlers, { type, provider: { name: 'x', command: '/bin/sh' } }, contentScript).error, /is not accepted from content/, type);
+    assert.match(route(handlers, { type }, pageAssistantFrame).error, /is not accepted from frame/, type);
+    assert.ok(route(handlers, { type }, setupPage).handler, type);
+  }
+});

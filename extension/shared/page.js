@@ -1,0 +1,26 @@
+// What the extension's pages share for building markup and talking to the
+// service worker: h() creates an element with its attributes and children,
+// send() sends a runtime message of one of shared/core/messages.js's types.
+// Extension pages only.
+
+/**
+ * Creates an element: h('p', {class: 'muted', id: 'x'}, 'text', child).
+ * `class` sets className, `text` textContent; true sets an empty attribute,
+ * false and null leave it out; null children are skipped.
+ */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === false || v == null) continue;
+    if (k === 'class') el.className = v;
+    else if (k === 'text') el.textContent = v;
+    else el.setAttribute(k, v === true ? '' : v);
+  }
+  el.append(...children.filter((c) => c != null));
+  return el;
+}
+
+/** Sends a message of the given type to the worker and resolves to its answer. */
+export function send(type, extra = {}) {
+  return chrome.runtime.sendMessage({ type, ...extra });
+}
