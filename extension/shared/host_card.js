@@ -58,7 +58,7 @@ export function mountHostCard(root, { page, chip, onView = () => {} }) {
     const reconnect = force && ctx.view?.kind === 'incompatible';
     let r = await send(BRIDGE.HOST_STATUS, { refresh: force, reconnect });
     if (!force && !r.health && !r.error) r = await send(BRIDGE.HOST_STATUS, { refresh: true });
-    const v = hostView(r, { extensionId: ctx.extensionId, extensionVersion: ctx.extensionVersion, os: ctx.info.os, page });
+    const v = hostView(r, { extensionId: ctx.extensionId, extensionVersion: ctx.extensionVersion, os: ctx.info.os, page, firefox: ctx.firefox });
     ctx.view = v;
     render(v, r);
     onView(v);
@@ -295,10 +295,10 @@ function build(root, page) {
   ui.version = h('dd', { id: 'host-version' });
   ui.providers = h('ul', { id: 'host-providers', class: 'host-providers' });
   ui.capabilities = h('dd', { id: 'host-capabilities' });
+  // The setup page lists the MCP servers and their tools in its own step.
   ui.details = h('dl', { id: 'host-details', class: 'host-details', hidden: true },
     h('dt', { text: 'Version' }), ui.version,
-    h('dt', { text: 'MCP servers' }), h('dd', {}, ui.providers),
-    h('dt', { text: 'Tools' }), ui.capabilities);
+    ...(page === 'setup' ? [] : [h('dt', { text: 'MCP servers' }), h('dd', {}, ui.providers), h('dt', { text: 'Tools' }), ui.capabilities]));
 
   ui.problemTitle = h('p', { class: 'card-title', id: 'host-problem-title' });
   ui.problemReason = h('p', { id: 'host-problem-reason', class: 'host-reason' });

@@ -22,7 +22,7 @@ const EXAMPLES = {
 };
 
 const state = {
-  list: [], shown: '', enabled: false, timer: 0, onState: () => {}, editing: null, munimChecked: '', munimTyped: false,
+  list: [], shown: '', enabled: false, timer: 0, onState: () => {}, editing: null, munimChecked: '',
 };
 
 /** The state chip of one server. */
@@ -91,15 +91,10 @@ function render(reply) {
   state.onState({ ready, problem: !!down });
 }
 
+/** The Munim shortcut is for adding Munim; once it is there, its card's Edit changes it. */
 function renderMunim(existing) {
-  const input = $('munim-path');
-  $('munim-save').textContent = existing ? 'Save Munim' : 'Add Munim';
-  $('munim').dataset.configured = String(!!existing);
-  if (existing && !state.munimTyped && document.activeElement !== input) input.value = existing.command;
-  const managed = !!existing?.managedBy;
-  input.disabled = managed;
-  $('munim-check').disabled = managed;
-  if (managed) setNote('munim', 'warn', `Munim is set by the ${existing.managedBy} variable of the host's environment: change it there.`);
+  $('munim').hidden = !!existing;
+  if (existing) setNote('munim', 'ok', '');
 }
 
 async function refresh() {
@@ -172,8 +167,7 @@ async function saveMunim() {
     setNote('munim', 'bad', fieldError(r).text);
     return;
   }
-  state.munimTyped = false;
-  setNote('munim', 'ok', existing ? 'Saved: Munim restarts with it.' : 'Added: Munim is starting.');
+  setNote('munim', 'ok', 'Added: Munim is starting.');
   await refresh();
 }
 
@@ -253,7 +247,7 @@ export function initServers({ os, onState }) {
   $('munim-path').placeholder = ex.munim;
   $('munim-intro').textContent = ex.intro;
   $('server-command').placeholder = ex.command;
-  $('munim-path').addEventListener('input', () => { state.munimTyped = true; $('munim-save').disabled = true; setNote('munim', 'ok', ''); });
+  $('munim-path').addEventListener('input', () => { $('munim-save').disabled = true; setNote('munim', 'ok', ''); });
   $('munim-path').addEventListener('change', checkMunim);
   $('munim-check').addEventListener('click', checkMunim);
   $('munim-save').addEventListener('click', saveMunim);

@@ -27,11 +27,8 @@ export function logPath(os) {
 /** The health error the host gives when its configuration lists no provider. */
 const NO_PROVIDER = /^no provider configured\b/;
 
-/** Where the person edits MCP servers, per page. */
-const EDIT_SERVERS = {
-  setup: 'Edit it in step 2 below: its program and arguments are there. It restarts when you save.',
-  options: 'Edit it on the setup page (MCP servers): its program and arguments are there. It restarts when you save.',
-};
+/** Where the person edits MCP servers (the setup page shows them in their own step, not here). */
+const EDIT_SERVERS = 'Edit it on the setup page (MCP server): its program and arguments are there, and it restarts when you save.';
 
 /**
  * @typedef {object} HostView
@@ -57,10 +54,10 @@ const EDIT_SERVERS = {
 /**
  * @param {{status?: {state: string}, health?: object|null, error?: {code?: string, message?: string}|null}} r
  *   the worker's bridge.hostStatus answer
- * @param {{extensionId?: string, extensionVersion?: string, os?: string, page?: 'options'|'setup'}} [ctx]
+ * @param {{extensionId?: string, extensionVersion?: string, os?: string, page?: 'options'|'setup', firefox?: boolean}} [ctx]
  * @returns {HostView}
  */
-export function hostView(r, { extensionId = '<extension id>', extensionVersion = '', os = 'linux', page = 'options' } = {}) {
+export function hostView(r, { extensionId = '<extension id>', extensionVersion = '', os = 'linux', page = 'options', firefox = false } = {}) {
   const base = {
     code: '', said: '', answers: false, connected: false, version: '', capabilities: 0, providers: [],
     problem: null, update: null, advice: '', command: '', install: false, startBlocked: '',
@@ -71,7 +68,7 @@ export function hostView(r, { extensionId = '<extension id>', extensionVersion =
   if (!err) {
     return { ...base, kind: 'checking', chip: 'Checking…', chipClass: '', line: 'Checking whether gnosis-host answers…', startBlocked: 'Checking whether the host answers…' };
   }
-  return { ...base, ...unreachable(err, { extensionId, os }), kind: 'down', chipClass: 'down', code: String(err.code || ''),
+  return { ...base, ...unreachable(err, { extensionId, os, firefox }), kind: 'down', chipClass: 'down', code: String(err.code || ''),
     said: err.message ? String(err.message) : '', startBlocked: 'Start needs the host, which does not answer (see Host above).' };
 }
 
@@ -96,15 +93,16 @@ function answered(h, base, { extensionVersion, page }) {
       startBlocked: 'Start needs a host this extension can talk to: update first (see Host above).',
     };
   }
-  const down = providers.filter((p) => p.state === 'down');
-  const starting = providers.filter((p) => p.state === 'starting');
   const configError = h.error && !(providers.length === 0 && NO_PROVIDER.test(h.error)) ? String(h.error) : '';
+  // The setup page shows the MCP servers in their own step: here only the host itself.
+  const down = page === 'setup' ? [] : providers.filter((p) => p.state === 'down');
+  const starting = page === 'setup' ? [] : providers.filter((p) => p.state === 'starting');
   let problem = null;
   if (down.length) {
     const p = down[0];
     problem = {
       title: `${p.name} could not start`, reason: p.error || `${p.name} is down.`, stderr: p.stderr || '',
-      fix: EDIT_SERVERS[page] || EDIT_SERVERS.options, command: 'gnosis-host doctor', setupLink: page !== 'setup', tone: 'error',
+      fix: EDIT_SERVERS, command: 'gnosis-host doctor', setupLink: true, tone: 'error',
     };
   } else if (configError) {
     problem = {
@@ -112,15 +110,18 @@ function answered(h, base, { extensionVersion, page }) {
       fix: 'Fix the configuration file where the message says, then press Check again. In a terminal, gnosis-host doctor checks it.',
       command: 'gnosis-host doctor', setupLink: false, tone: 'error',
     };
-  } else if (!providers.length) {
+  } else if (!providers.length && page !== 'setup') {
     problem = {
-      title: 'No MCP server yet', reason: 'The host runs, but no MCP server gives it tools.',
-      stderr: '', fix: page === 'setup' ? 'Add one in step 2 below.' : 'Add one on the setup page.', command: '', setupLink: page !== 'setup', tone: 'warn',
+      title: 'No MCP server yet', reason: '', stderr: '', fix: 'The host runs, but no MCP server gives it tools yet: add one on the setup page.',
+      command: '', setupLink: true, tone: 'warn',
     };
   }
   if (problem) {
     const chip = down.length ? `${down[0].name} down` : providers.length ? 'Degraded' : 'No MCP server';
     return { ...view, kind: 'degraded', chip, chipClass: 'degraded', connected: true, problem, line: `Connected — ${problem.title}` };
+  }
+  if (page === 'setup') {
+    return { ...view, kind: 'connected', chip: 'Connected', chipClass: 'connected', connected: true, line: 'Connected: gnosis-host answers and speaks this extension\'s protocol.' };
   }
   if (starting.length || h.status !== 'ok') {
     const names = starting.map((p) => p.name).join(', ');
@@ -133,13 +134,15 @@ function answered(h, base, { extensionVersion, page }) {
 }
 
 /** The line and advice for a host the browser could not reach. */
-function unreachable(err, { extensionId, os }) {
+function unreachable(err, { extensionId, os, firefox }) {
   const doctor = 'gnosis-host doctor';
   switch (err.code) {
     case TRANSPORT_CODES.HOST_NOT_FOUND:
       return {
         chip: 'Not found', line: 'The browser finds no gnosis-host to start.', install: true, command: '',
-        advice: 'Install it below. If you installed it already, its registration or its program is missing: reinstall it, or run gnosis-host doctor in a terminal to see which.',
+        advice: firefox
+          ? `Install it below. If you installed it already, its registration or its program is missing, or its manifest does not list this add-on (${extensionId}) in allowed_extensions: reinstalling fixes each, and gnosis-host doctor in a terminal says which.`
+          : 'Install it below. If you installed it already, its registration or its program is missing: reinstall it, or run gnosis-host doctor in a terminal to see which.',
       };
     case TRANSPORT_CODES.HOST_FORBIDDEN:
     case CODES.FORBIDDEN:

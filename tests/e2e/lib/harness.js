@@ -28,6 +28,8 @@ export const EXTENSION_DIR = path.join(REPO, 'extension');
 export const EXTENSION_ID = 'mbegimjagonemgohdcndepbpfbmlmgdd';
 /** The extension's origin as Chromium hands it to the host (argv[1]). */
 export const EXTENSION_ORIGIN = `chrome-extension://${EXTENSION_ID}/`;
+/** The page the extension opens when it is installed. */
+export const SETUP_PAGE = 'bridge/setup/setup.html';
 /** Native messaging host name. */
 export const HOST_NAME = 'com.gnosis.host';
 /** The browser under test (never a downloaded one). */
@@ -193,6 +195,8 @@ export function seedPreferences(userDataDir, { grantOrigins = [], downloadDir, e
  *   extensionDir  load the extension from here (e.g. a copy with extra files; see copyExtension);
  *                 default $GNOSIS_E2E_EXTENSION (another build of the extension, e.g. an older
  *                 commit's, to see a test fail on it), else extension/
+ *   setupPage     true: keep the setup page the extension opens on install (env.setupPage);
+ *                 otherwise launch waits for it and closes it, so no tab appears later
  *
  * Returns an Env: {context, userDataDir, dir, callLog, configPath, worker(),
  * evalInWorker(fn, arg), openOptions(query), newPage(url), calls(),
@@ -232,13 +236,18 @@ export async function launch(opts = {}) {
       '--silent-debugger-extension-api',
     ],
   });
+  // Installing the extension opens its setup page (bridge/setup/setup.html): wait for it, so it
+  // never opens in the middle of a test, and keep it only for the tests of that page.
+  const isSetup = (p) => p.url().startsWith(`${EXTENSION_ORIGIN}${SETUP_PAGE}`);
+  const setupPage = context.pages().find(isSetup) || await context.waitForEvent('page', { predicate: isSetup, timeout: 15_000 });
+  if (!opts.setupPage) await setupPage.close();
   if (opts.downloadDir) {
     const cdp = await context.browser()?.newBrowserCDPSession?.();
     if (cdp) await cdp.send('Browser.setDownloadBehavior', { behavior: 'default' });
   }
 
   const env = {
-    context, dir, userDataDir, callLog, configPath, notesLog,
+    context, dir, userDataDir, callLog, configPath, notesLog, setupPage: opts.setupPage ? setupPage : null,
     /** The host's config file as it is now (policy.set rewrites it). */
     config() {
       return JSON.parse(fs.readFileSync(configPath, 'utf8'));

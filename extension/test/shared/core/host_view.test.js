@@ -37,26 +37,32 @@ test('a provider still starting is degraded and says so, never "ready"', () => {
   assert.equal(providerLine(v.providers[0]), 'munim (computer.*) · starting');
 });
 
-test("a provider that is down shows the server's reason, its stderr, and where to fix it on this page", () => {
+test("a provider that is down shows the server's reason, its stderr, and where to fix it", () => {
   const down = { ...ready, state: 'down', capabilities: 0, error: 'exited (exit status 3) before answering initialize', stderr: 'line one\nline two' };
-  const opts = hostView(healthy({ status: 'degraded', providers: [down] }), { page: 'options' });
-  assert.deepEqual([opts.kind, opts.chip, opts.problem.title], ['degraded', 'munim down', 'munim could not start']);
-  assert.equal(opts.problem.stderr, 'line one\nline two');
-  assert.match(opts.problem.fix, /setup page/);
-  assert.equal(opts.problem.setupLink, true);
-  assert.equal(opts.problem.command, 'gnosis-host doctor');
-  const setup = hostView(healthy({ status: 'degraded', providers: [down] }), { page: 'setup' });
-  assert.match(setup.problem.fix, /step 2 below/);
-  assert.doesNotMatch(setup.problem.fix, /setup page/, 'the setup page does not send you to itself');
-  for (const v of [opts, setup]) {
-    assertCleanProse(v);
-    assert.doesNotMatch(JSON.stringify(v), /munim\.exe/, 'no Windows file name on a page that may be on Linux');
+  const v = hostView(healthy({ status: 'degraded', providers: [down] }), { page: 'options' });
+  assert.deepEqual([v.kind, v.chip, v.problem.title, v.problem.tone], ['degraded', 'munim down', 'munim could not start', 'error']);
+  assert.equal(v.problem.stderr, 'line one\nline two');
+  assert.match(v.problem.fix, /setup page/);
+  assert.equal(v.problem.setupLink, true);
+  assert.equal(v.problem.command, 'gnosis-host doctor');
+  assertCleanProse(v);
+  assert.doesNotMatch(JSON.stringify(v), /munim\.exe/, 'no Windows file name on a page that may be on Linux');
+});
+
+test('the setup page\'s host step is about the host alone: its MCP servers have their own step', () => {
+  const down = { ...ready, state: 'down', capabilities: 0, error: 'exited', stderr: 'x' };
+  for (const providers of [[down], [], [{ ...ready, state: 'starting' }]]) {
+    const v = hostView(healthy({ status: 'degraded', providers, error: providers.length ? undefined : 'no provider configured: set MUNIM_PATH or add providers to /x' }), { page: 'setup' });
+    assert.deepEqual([v.kind, v.chip, v.problem, v.connected], ['connected', 'Connected', null, true], JSON.stringify(providers));
   }
+  const broken = hostView(healthy({ status: 'degraded', error: 'config: invalid JSON at line 3, column 7' }), { page: 'setup' });
+  assert.equal(broken.problem.title, 'The host configuration has a problem', 'a broken configuration is the host\'s own problem');
 });
 
 test('no MCP server yet is said plainly, without the host\'s terminal wording', () => {
-  const v = hostView(healthy({ status: 'degraded', providers: [], capabilities: 2, error: 'no provider configured: set MUNIM_PATH or add providers to /home/me/.config/gnosis/config.json' }), { page: 'setup' });
-  assert.deepEqual([v.kind, v.chip, v.problem.title, v.problem.fix, v.connected], ['degraded', 'No MCP server', 'No MCP server yet', 'Add one in step 2 below.', true]);
+  const v = hostView(healthy({ status: 'degraded', providers: [], capabilities: 2, error: 'no provider configured: set MUNIM_PATH or add providers to /home/me/.config/gnosis/config.json' }));
+  assert.deepEqual([v.kind, v.chip, v.problem.title, v.problem.tone, v.problem.setupLink, v.connected], ['degraded', 'No MCP server', 'No MCP server yet', 'warn', true, true]);
+  assert.match(v.problem.fix, /add one on the setup page/);
   assert.doesNotMatch(JSON.stringify(v), /MUNIM_PATH/);
 });
 
