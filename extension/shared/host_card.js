@@ -104,6 +104,8 @@ export function mountHostCard(root, { page, chip, onView = () => {} }) {
     ui.adviceCommand.textContent = v.command;
     ui.adviceCommand.hidden = !v.command;
     ui.adviceBox.hidden = !(v.kind === 'down' && v.advice);
+    // Beside the install button the advice is a footnote; alone it is the card that says what to do.
+    ui.adviceBox.className = v.install ? 'host-hint muted small' : 'card warn';
 
     renderUpdate(v, r);
     renderInstall(v);
@@ -347,7 +349,7 @@ function build(root, page) {
   ui.reportText = h('textarea', { id: 'host-report-text', readonly: true, rows: '10', 'aria-label': 'The diagnostic report', spellcheck: 'false' });
   ui.reportView = h('details', { id: 'host-report-view', class: 'host-report', hidden: true }, h('summary', { text: 'What was copied' }), ui.reportText);
 
-  root.replaceChildren(ui.state, ui.said, ui.details, ui.problem, ui.update, ui.adviceBox, ui.installBox, ui.installState,
+  root.replaceChildren(ui.state, ui.said, ui.details, ui.problem, ui.update, ui.installBox, ui.installState, ui.adviceBox,
     h('div', { class: 'row host-actions' }, ui.recheck, ui.report), ui.reportState, ui.reportView);
   root.classList.add('host-card');
   root.dataset.page = page;

@@ -19,6 +19,7 @@ import { show, showNeedsChromium } from './sidepanel_views.js';
 import { addEntry, setStatus } from './sidepanel_log.js';
 import { busy, onSwitch, runSafely, stopTask } from './sidepanel_task.js';
 import { fillForm, openSettings, showSetup, wireSettings } from './sidepanel_settings.js';
+import { watchHostFit } from '../../shared/host_banner.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -38,6 +39,7 @@ async function exportConversation(id) {
 
 async function main() {
   if (!features(chrome).agent) return showNeedsChromium();
+  watchHostFit($('host-banner'));
   $('show-chat').addEventListener('click', () => show('chat'));
   $('show-settings').addEventListener('click', openSettings);
   panel.images = attachReferenceImages({ button: $('attach'), input: $('image-input'), pasteTarget: $('task'), list: $('attachments'), error: $('attach-error') });

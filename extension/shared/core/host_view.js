@@ -141,8 +141,8 @@ function unreachable(err, { extensionId, os, firefox }) {
       return {
         chip: 'Not found', line: 'The browser finds no gnosis-host to start.', install: true, command: '',
         advice: firefox
-          ? `Install it below. If you installed it already, its registration or its program is missing, or its manifest does not list this add-on (${extensionId}) in allowed_extensions: reinstalling fixes each, and gnosis-host doctor in a terminal says which.`
-          : 'Install it below. If you installed it already, its registration or its program is missing: reinstall it, or run gnosis-host doctor in a terminal to see which.',
+          ? `Installed it already? Then its registration or its program is missing, or its manifest does not list this add-on (${extensionId}) in allowed_extensions: installing it again fixes each, and gnosis-host doctor in a terminal says which.`
+          : 'Installed it already? Then its registration or its program is missing: install it again, or run gnosis-host doctor in a terminal to see which.',
       };
     case TRANSPORT_CODES.HOST_FORBIDDEN:
     case CODES.FORBIDDEN:
