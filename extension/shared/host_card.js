@@ -79,8 +79,11 @@ export function mountHostCard(root, { page, chip, onView = () => {} }) {
     ui.details.hidden = !v.answers;
     if (v.answers) {
       ui.version.textContent = v.version;
+      // The first server that is down has the problem card; any other says its reason here.
+      const inCard = v.problem ? v.providers.find((p) => p.state === 'down') : null;
       ui.providers.replaceChildren(...(v.providers.length
-        ? v.providers.map((p) => h('li', { class: `provider ${p.state}` }, providerLine(p), p.error && p.state === 'down' ? h('span', { class: 'provider-error', text: p.error }) : null))
+        ? v.providers.map((p) => h('li', { class: `provider ${p.state}` }, providerLine(p),
+          p.error && p.state === 'down' && p !== inCard ? h('span', { class: 'provider-error', text: p.error }) : null))
         : [h('li', { class: 'muted', text: 'none yet' })]));
       ui.capabilities.textContent = String(v.capabilities);
     }

@@ -1,5 +1,6 @@
-// The browser's native-messaging failures reach the person as stable codes
-// with advice on the options page (native_client.js's mapping, in Chromium).
+// The browser's native-messaging failures reach the person on the options page
+// as a plain sentence, the browser's own words apart, and advice true on this
+// system; the stable code rides in data-code (native_client.js's mapping, in Chromium).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -8,10 +9,13 @@ import { launch, waitFor } from './lib/harness.js';
 
 async function hostState(env) {
   const options = await env.openOptions();
-  await waitFor(async () => /^Not connected \(/.test(await options.locator('#host-state').textContent()), { what: 'not connected state' });
+  await waitFor(async () => (await options.locator('#host-state').getAttribute('data-code')) !== '' && (await options.locator('#host-chip').getAttribute('data-kind')) === 'down', { what: 'not connected state' });
   return {
+    code: await options.locator('#host-state').getAttribute('data-code'),
     state: await options.locator('#host-state').textContent(),
+    said: await options.locator('#host-said').textContent(),
     advice: await options.locator('#host-advice').textContent(),
+    command: await options.locator('#host-advice-command').textContent(),
     install: await options.locator('#host-install').isVisible(),
   };
 }
@@ -20,8 +24,11 @@ test('a manifest that does not allow our extension gives HOST_FORBIDDEN with adv
   const env = await launch({ allowedOrigins: ['chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/'] });
   try {
     const s = await hostState(env);
-    assert.match(s.state, /\(HOST_FORBIDDEN\): Access to the specified native messaging host is forbidden\./);
+    assert.equal(s.code, 'HOST_FORBIDDEN');
+    assert.equal(s.state, 'gnosis-host does not let this extension in.');
+    assert.equal(s.said, 'The browser says: “Access to the specified native messaging host is forbidden.”');
     assert.match(s.advice, /allowed_origins/);
+    assert.equal(s.install, false);
   } finally {
     await env.close();
   }
@@ -36,8 +43,11 @@ test('a host that exits at once gives HOST_EXITED pointing at gnosis-host doctor
   const env = await launch({ hostPath: exiting });
   try {
     const s = await hostState(env);
-    assert.match(s.state, /\(HOST_EXITED\): Native host has exited\./);
-    assert.match(s.advice, /gnosis-host doctor/);
+    assert.equal(s.code, 'HOST_EXITED');
+    assert.equal(s.state, 'gnosis-host started and stopped at once.');
+    assert.equal(s.said, 'The browser says: “Native host has exited.”');
+    assert.match(s.advice, /~\/\.cache\/gnosis\/gnosis-host\.log/, 'the log where it is on this system');
+    assert.equal(s.command, 'gnosis-host doctor');
   } finally {
     await env.close();
     fs.rmSync(dir, { recursive: true, force: true });

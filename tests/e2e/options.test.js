@@ -5,8 +5,9 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { copyExtension, fakeMunim, hostBinary, hostConfig, launch, registerHost, waitFor } from './lib/harness.js';
+import { fakeMunim, hostBinary, hostConfig, launch, registerHost, tempDir, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
+import { DEB, VERSION, hostDeb, mirrorRoutes } from './lib/setup_page.js';
 
 describe('options page with the host installed', () => {
   let env;
@@ -35,7 +36,8 @@ describe('options page with the host installed', () => {
     await waitFor(async () => options.locator('#host-details').isVisible(), { what: 'host details' });
     assert.match(await options.locator('#host-state').textContent(), /^Connected/);
     assert.ok((await options.locator('#host-version').textContent()).length > 0);
-    assert.match(await options.locator('#host-providers').textContent(), /munim \(computer\.\*\) ready/);
+    assert.match(await options.locator('#host-version').textContent(), / · protocol 2$/);
+    assert.match(await options.locator('#host-providers').textContent(), /munim \(computer\.\*\) · ready/);
     assert.ok(Number(await options.locator('#host-capabilities').textContent()) > 10);
     assert.equal(await options.locator('#host-install').isVisible(), false);
     await options.close();
@@ -110,33 +112,40 @@ describe('options page with the host installed', () => {
 
 describe('options page without a host', () => {
   let env;
-  let extensionDir;
-  const bin = () => hostBinary();
+  let dir;
+  let mirror;
+  let deb;
   before(async () => {
-    const downloads = fs.mkdtempSync('/tmp/gnosis-dl-');
-    extensionDir = copyExtension({ 'hostbin/gnosis-host-linux-amd64': fs.readFileSync(bin()) });
-    env = await launch({ host: false, extensionDir, downloadDir: downloads });
-    env.downloads = downloads;
+    dir = tempDir('gnosis-options-install-');
+    deb = hostDeb(dir);
+    mirror = await serve({ routes: mirrorRoutes(deb, 'mirror') });
+    fs.mkdirSync(path.join(dir, 'downloads'));
+    env = await launch({ host: false, downloadDir: path.join(dir, 'downloads') });
   });
   after(async () => {
     await env?.close();
-    fs.rmSync(path.dirname(extensionDir), { recursive: true, force: true });
-    fs.rmSync(env.downloads, { recursive: true, force: true });
+    await mirror?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  test('shows HOST_NOT_FOUND with advice, downloads the right binary in one click, and connects once installed', async () => {
+  test('one click fetches the host package for this system from the download location, and the page connects once it is installed', async () => {
     const options = await env.openOptions();
-    await waitFor(async () => /Not connected \(HOST_NOT_FOUND\)/.test(await options.locator('#host-state').textContent()), { what: 'not found state' });
-    assert.match(await options.locator('#host-advice').textContent(), /Install the host/);
+    await waitFor(async () => (await options.locator('#host-state').getAttribute('data-code')) === 'HOST_NOT_FOUND', { what: 'not found state' });
+    await options.locator('summary', { hasText: 'Download location' }).click();
+    await options.getByLabel('Where the release files are').fill(`${mirror.origin}/mirror/v{version}/`);
+    await options.getByRole('button', { name: 'Save', exact: true }).click();
+    await waitFor(async () => (await options.locator('#host-install-actions .other-formats a', { hasText: 'SHA256SUMS' }).getAttribute('href')) === `${mirror.origin}/mirror/v${VERSION}/SHA256SUMS`, { what: 'mirror used' });
     await options.getByRole('button', { name: 'Install the host' }).click();
-    const file = path.join(env.downloads, 'gnosis-host-linux-amd64');
-    await waitFor(() => fs.existsSync(file) && fs.statSync(file).size === fs.statSync(bin()).size, { what: 'downloaded binary', timeoutMs: 15_000 });
-    assert.match(await options.locator('#install-state').textContent(), /Downloaded gnosis-host-linux-amd64\. .*chmod \+x/);
-    // What the downloaded binary's install does, done here: register the host.
+    const file = path.join(dir, 'downloads', DEB);
+    await waitFor(() => fs.existsSync(file) && fs.statSync(file).size === fs.statSync(deb).size, { what: 'downloaded package', timeoutMs: 15_000 });
+    assert.ok(fs.readFileSync(file).equals(fs.readFileSync(deb)));
+    await waitFor(async () => /Waiting for gnosis-host to answer/.test(await options.locator('#install-state').textContent()), { what: 'install steps' });
+    // What installing the package does, done here: register the host.
     const configPath = path.join(env.dir, 'config.json');
     fs.writeFileSync(configPath, JSON.stringify(hostConfig({ fakemunim: await fakeMunim(), log: env.callLog })));
-    registerHost(env.userDataDir, { hostPath: bin(), configPath, dir: env.dir });
+    registerHost(env.userDataDir, { hostPath: hostBinary(), configPath, dir: env.dir });
     await waitFor(async () => /^Connected/.test(await options.locator('#host-state').textContent()), { what: 'connected after install', timeoutMs: 15_000 });
-    assert.equal(await options.locator('#install-state').textContent(), 'The host answers. Installed.');
+    assert.equal(await options.locator('#install-state').textContent(), 'gnosis-host answers. Installed.');
+    assert.deepEqual(mirror.requests.filter((r) => r.endsWith('.deb')), [`/mirror/v${VERSION}/${DEB}`]);
   });
 });

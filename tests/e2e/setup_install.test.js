@@ -4,17 +4,13 @@
 // to a local mirror (no network), what to do with it, and the live wait that
 // ends when the host answers. A location with no such file says so.
 import assert from 'node:assert/strict';
-import crypto from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { hostBinary, launch, registerHost, tempDir, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
-import { shots } from './lib/setup_page.js';
-
-const VERSION = JSON.parse(fs.readFileSync(new URL('../../extension/manifest.json', import.meta.url), 'utf8')).version;
-const DEB = `gnosis-${VERSION}-linux-amd64.deb`;
+import { DEB, VERSION, hostDeb, mirrorRoutes, shots } from './lib/setup_page.js';
 
 let env;
 let mirror;
@@ -22,29 +18,10 @@ let dir;
 let deb;
 let page;
 
-/** A real Debian package holding the host, as the release ships one (its scripts left out: the test registers the host itself). */
-function buildDeb(out) {
-  const root = path.join(dir, 'pkg');
-  fs.mkdirSync(path.join(root, 'DEBIAN'), { recursive: true });
-  fs.mkdirSync(path.join(root, 'usr', 'lib', 'gnosis'), { recursive: true });
-  fs.copyFileSync(hostBinary(), path.join(root, 'usr', 'lib', 'gnosis', 'gnosis-host'));
-  fs.writeFileSync(path.join(root, 'DEBIAN', 'control'),
-    `Package: gnosis\nVersion: ${VERSION}\nArchitecture: amd64\nMaintainer: Gnosis <gnosis@example.org>\nDescription: Gnosis native messaging host\n`);
-  execFileSync('dpkg-deb', ['-Zgzip', '-z1', '--root-owner-group', '--build', root, out], { stdio: 'ignore' });
-}
-
 before(async () => {
   dir = tempDir('gnosis-setup-install-');
-  deb = path.join(dir, DEB);
-  buildDeb(deb);
-  const body = fs.readFileSync(deb);
-  const sums = `${crypto.createHash('sha256').update(body).digest('hex')}  ${DEB}\n`;
-  mirror = await serve({
-    routes: {
-      [`/rel/v${VERSION}/${DEB}`]: { type: 'application/vnd.debian.binary-package', body },
-      [`/rel/v${VERSION}/SHA256SUMS`]: { type: 'text/plain', body: sums },
-    },
-  });
+  deb = hostDeb(dir);
+  mirror = await serve({ routes: mirrorRoutes(deb) });
   fs.mkdirSync(path.join(dir, 'downloads'));
   env = await launch({ host: false, setupPage: true, downloadDir: path.join(dir, 'downloads') });
   page = env.setupPage;

@@ -2,7 +2,7 @@
 // host's events (a provider that finishes starting shows ready without a
 // click), a provider that cannot start shows the server's reason and stderr
 // with the fix, Start waits for a connected host and says why, and the
-// install and FORBIDDEN paths give the command to run.
+// install and FORBIDDEN paths give what to do.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -21,11 +21,11 @@ test('a provider that is still starting turns ready on the page by itself, from 
     const options = await env.openOptions();
     await waitFor(async () => /^Starting munim/.test(await text(options, '#host-chip')), { what: 'starting chip' });
     assert.equal(await options.locator('#host-chip').getAttribute('data-kind'), 'degraded');
-    assert.match(await text(options, '#host-providers'), /munim \(computer\.\*\) starting/);
+    assert.match(await text(options, '#host-providers'), /munim \(computer\.\*\) · starting/);
     // No click: the page follows provider.state / capabilities.changed through the worker.
     await waitFor(async () => (await text(options, '#host-chip')) === 'Connected', { what: 'connected chip', timeoutMs: 15_000 });
     assert.equal(await text(options, '#host-state'), 'Connected — all providers ready');
-    assert.match(await text(options, '#host-providers'), /munim \(computer\.\*\) ready/);
+    assert.match(await text(options, '#host-providers'), /munim \(computer\.\*\) · ready · \d+ tools/);
     assert.ok(Number(await text(options, '#host-capabilities')) > 10);
     assert.equal(await options.locator('#host-problem').isVisible(), false);
   } finally {
@@ -50,8 +50,9 @@ test("a Munim that cannot start shows the server's reason, its stderr as preform
     assert.match(await text(options, '#host-problem-reason'), /exited \(exit status 3\) before answering initialize/);
     assert.equal(await options.locator('#host-stderr').evaluate((el) => el.tagName), 'PRE');
     assert.match(await text(options, '#host-stderr'), /munim: cannot find C:\\Tools\\Munim\\data\nmunim: giving up/);
-    assert.match(await text(options, '#host-fix'), /gnosis-host doctor/);
-    assert.match(await text(options, '#host-fix-command'), /gnosis-host install --munim/);
+    assert.match(await text(options, '#host-fix'), /Edit it on the setup page/);
+    assert.equal(await options.locator('#host-setup-link').getAttribute('href'), `chrome-extension://${EXTENSION_ID}/bridge/setup/setup.html`);
+    assert.equal(await text(options, '#host-fix-command'), 'gnosis-host doctor');
     assert.doesNotMatch(await text(options, '#host-state'), /starting/);
     await env.screenshot(options, 'status_munim_down');
   } finally {
@@ -61,25 +62,24 @@ test("a Munim that cannot start shows the server's reason, its stderr as preform
   }
 });
 
-test('without a host Start is unavailable with the reason, and Install the host in a source checkout says make install', async () => {
+test('without a host Start is unavailable with the reason, and the install offers this system\'s package and the source checkout\'s command', async () => {
   const env = await launch({ host: false });
   const site = await serve();
   try {
     await env.newPage(site.url('/chat.html'));
     const options = await env.openOptions();
     await options.locator('body[data-ready]').waitFor();
-    await waitFor(async () => (await text(options, '#host-chip')) === 'Not connected', { what: 'not connected chip' });
+    await waitFor(async () => (await text(options, '#host-chip')) === 'Not found', { what: 'not found chip' });
     assert.equal(await options.locator('#host-chip').getAttribute('data-kind'), 'down');
     const start = options.getByRole('button', { name: 'Start', exact: true });
     assert.equal(await start.isDisabled(), true);
     assert.equal(await options.getByRole('button', { name: 'Stop', exact: true }).isDisabled(), true, 'nothing to stop');
-    assert.match(await text(options, '#start-blocked'), /Start needs the host: it is not connected/);
+    assert.match(await text(options, '#start-blocked'), /Start needs the host, which does not answer/);
     assert.equal(await options.locator('#start-blocked').isVisible(), true);
-    await options.getByRole('button', { name: 'Install the host' }).click();
-    await waitFor(async () => /source checkout/.test(await text(options, '#install-state')), { what: 'install guidance' });
-    assert.equal(await text(options, '#install-state .command'), 'make install');
-    assert.doesNotMatch(await text(options, '#install-state'), /Could not download/);
-    assert.equal(await options.locator('#install-state').getAttribute('class'), 'card info');
+    assert.equal(await options.getByRole('button', { name: 'Install the host' }).isVisible(), true);
+    assert.match(await text(options, '#host-install-actions .file-name'), /^gnosis-.*-linux-amd64\.deb$/);
+    assert.equal(await text(options, '#host-install-box code.command'), 'make install');
+    assert.match(await text(options, '#host-advice'), /^Installed it already\?/);
   } finally {
     await env.close();
     await site.close();
@@ -117,7 +117,7 @@ test('FORBIDDEN shows this extension id and the exact command that allows it', a
   const env = await launch({ allowedOrigins: ['chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/'] });
   try {
     const options = await env.openOptions();
-    await waitFor(async () => /HOST_FORBIDDEN/.test(await text(options, '#host-state')), { what: 'forbidden state' });
+    await waitFor(async () => (await options.locator('#host-state').getAttribute('data-code')) === 'HOST_FORBIDDEN', { what: 'forbidden state' });
     assert.match(await text(options, '#host-advice'), new RegExp(`id ${EXTENSION_ID}`));
     assert.equal(await text(options, '#host-advice-command'), `gnosis-host install --extension-id ${EXTENSION_ID}`);
     assert.equal(await options.locator('#host-advice-command').isVisible(), true);

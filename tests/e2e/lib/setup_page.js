@@ -1,13 +1,15 @@
 // Helpers for the setup page's end-to-end tests: screenshots of a page at the
-// side-panel widths with a check that nothing overflows sideways, and the
-// last gnosis-host that spoke protocol 1, built from this repository's
-// history (a real older host, for the version handshake).
+// side-panel widths with a check that nothing overflows sideways, the release
+// package of the host for this system (a real .deb, for the one-click
+// install), and the last gnosis-host that spoke protocol 1, built from this
+// repository's history (a real older host, for the version handshake).
 import assert from 'node:assert/strict';
+import crypto from 'node:crypto';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { REPO, screenshotDir, tempDir } from './harness.js';
+import { REPO, hostBinary, screenshotDir, tempDir } from './harness.js';
 
 export const WIDTHS = [360, 400, 480];
 
@@ -64,4 +66,38 @@ export function olderHost(version = '0.0.9') {
     fs.rmSync(src, { recursive: true, force: true });
   }
   return bin;
+}
+
+/** The extension's version, which names the release files it fetches. */
+export const VERSION = JSON.parse(fs.readFileSync(path.join(REPO, 'extension', 'manifest.json'), 'utf8')).version;
+
+/** The release's host package for Linux x86-64, as the extension names it. */
+export const DEB = `gnosis-${VERSION}-linux-amd64.deb`;
+
+/**
+ * Builds a real Debian package of bin/gnosis-host named DEB in dir, as the
+ * release ships one (its maintainer scripts left out: a test registers the
+ * host itself, as the package's would). Returns its path.
+ */
+export function hostDeb(dir) {
+  const root = path.join(dir, 'pkg');
+  fs.mkdirSync(path.join(root, 'DEBIAN'), { recursive: true });
+  fs.mkdirSync(path.join(root, 'usr', 'lib', 'gnosis'), { recursive: true });
+  fs.copyFileSync(hostBinary(), path.join(root, 'usr', 'lib', 'gnosis', 'gnosis-host'));
+  fs.writeFileSync(path.join(root, 'DEBIAN', 'control'),
+    `Package: gnosis\nVersion: ${VERSION}\nArchitecture: amd64\nMaintainer: Gnosis <gnosis@example.org>\nDescription: Gnosis native messaging host\n`);
+  const out = path.join(dir, DEB);
+  execFileSync('dpkg-deb', ['-Zgzip', '-z1', '--root-owner-group', '--build', root, out], { stdio: 'ignore' });
+  fs.rmSync(root, { recursive: true, force: true });
+  return out;
+}
+
+/** Routes for lib/server.js serving the package and its SHA256SUMS under /<folder>/v<version>/. */
+export function mirrorRoutes(deb, folder = 'rel') {
+  const body = fs.readFileSync(deb);
+  const sums = `${crypto.createHash('sha256').update(body).digest('hex')}  ${DEB}\n`;
+  return {
+    [`/${folder}/v${VERSION}/${DEB}`]: { type: 'application/vnd.debian.binary-package', body },
+    [`/${folder}/v${VERSION}/SHA256SUMS`]: { type: 'text/plain', body: sums },
+  };
 }
