@@ -25,7 +25,7 @@ export function diagnosticReport(o) {
   const lines = [
     '# Gnosis diagnostic report',
     '',
-    "The extension's part holds none of your settings; the host's part shows secrets and argument values as [redacted]. Read it before you share it.",
+    "The extension's part below holds none of your settings. Read the whole report before you share it.",
     '',
     '## Extension',
     '',
