@@ -3,12 +3,9 @@ package runtime
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"sort"
 	"strconv"
 	"sync"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/gnosis/gnosis/runtime/wire"
 )
@@ -19,6 +16,8 @@ type registry struct {
 	byName      map[string]*entry
 	list        []Summary // sorted by name
 	perProvider map[string]int
+	// skipped lists, per provider, the tools left out and why.
+	skipped map[string][]SkippedTool
 }
 
 type entry struct {
@@ -71,7 +70,7 @@ var defaultInputSchema = json.RawMessage(`{"type":"object"}`)
 // schemas for unchanged schema bytes, so each schema is compiled once (on
 // first use: see inputSchema).
 func (r *Runtime) buildRegistry(prev *registry) *registry {
-	reg := &registry{byName: map[string]*entry{}, perProvider: map[string]int{}}
+	reg := &registry{byName: map[string]*entry{}, perProvider: map[string]int{}, skipped: map[string][]SkippedTool{}}
 	for _, m := range metaCapabilities {
 		e := &entry{cap: m, tool: m.Name}
 		if old := prevEntry(prev, m.Name); old != nil {
@@ -85,16 +84,8 @@ func (r *Runtime) buildRegistry(prev *registry) *registry {
 		if st := r.state[p.Name()]; st == nil || !st.discovered {
 			continue
 		}
-		for _, t := range p.Tools() {
-			if err := checkToolName(t.Name); err != nil {
-				r.log.Warn().Str("provider", p.Name()).Str("tool", strconv.QuoteToASCII(t.Name)).Err(err).Msg("tool skipped")
-				continue
-			}
+		for _, t := range r.admitTools(reg, p) {
 			name := p.Prefix() + "." + t.Name
-			if _, dup := reg.byName[name]; dup {
-				r.log.Warn().Str("provider", p.Name()).Str("capability", name).Msg("duplicate tool name; keeping the first")
-				continue
-			}
 			schema := t.InputSchema
 			if len(bytes.TrimSpace(schema)) == 0 || bytes.Equal(bytes.TrimSpace(schema), []byte("null")) {
 				schema = defaultInputSchema
@@ -122,6 +113,43 @@ func (r *Runtime) buildRegistry(prev *registry) *registry {
 	return reg
 }
 
+// admitTools returns p's tools that may become capabilities, in order, and
+// records the others in reg.skipped with the reason (logged): names
+// checkToolName refuses, names that look like another tool's of p, and
+// repeated names (the first is kept).
+func (r *Runtime) admitTools(reg *registry, p Provider) []Tool {
+	skip := func(name, reason string) {
+		r.log.Warn().Str("provider", p.Name()).Str("tool", strconv.QuoteToASCII(name)).Str("reason", reason).Msg("tool skipped")
+		reg.skipped[p.Name()] = append(reg.skipped[p.Name()], skippedTool(name, reason))
+	}
+	var named []Tool
+	var names []string
+	seen := map[string]bool{}
+	for _, t := range p.Tools() {
+		if err := checkToolName(t.Name); err != nil {
+			skip(t.Name, err.Error())
+			continue
+		}
+		if seen[t.Name] {
+			skip(t.Name, "another tool of the same server has this name; the first is kept")
+			continue
+		}
+		seen[t.Name] = true
+		named = append(named, t)
+		names = append(names, t.Name)
+	}
+	lookalikes := confusableNames(names)
+	var out []Tool
+	for _, t := range named {
+		if others := lookalikes[t.Name]; len(others) > 0 {
+			skip(t.Name, confusableReason(others))
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
 func prevEntry(prev *registry, name string) *entry {
 	if prev == nil {
 		return nil
@@ -146,28 +174,4 @@ func (r *Runtime) Describe(name string) (Capability, error) {
 		return Capability{}, wire.Errorf(wire.CodeCapabilityNotFound, "no capability named %q", name)
 	}
 	return e.cap, nil
-}
-
-// maxToolName bounds a tool's name: names go into prompts and grant lists.
-const maxToolName = 128
-
-// checkToolName refuses names that could smuggle text into the capability
-// prompt or the grant UI: control characters (newlines included), format
-// characters (bidi overrides, zero-width), spaces, invalid UTF-8, and the
-// empty or overlong name.
-func checkToolName(name string) error {
-	switch {
-	case name == "":
-		return errors.New("empty tool name")
-	case len(name) > maxToolName:
-		return errors.New("tool name longer than 128 bytes")
-	case !utf8.ValidString(name):
-		return errors.New("tool name is not valid UTF-8")
-	}
-	for _, c := range name {
-		if unicode.IsControl(c) || unicode.Is(unicode.Cf, c) || unicode.IsSpace(c) {
-			return errors.New("tool name contains a control, format or space character")
-		}
-	}
-	return nil
 }

@@ -57,6 +57,10 @@ type ProviderHealth struct {
 	// Stderr is what the server last wrote on stderr before it failed (its
 	// last lines, bounded by the provider), from providers that keep it.
 	Stderr string
+	// Skipped lists the tools the server listed that are not capabilities
+	// (a name that could hide or fake text, or looks like another tool's),
+	// with the reason.
+	Skipped []SkippedTool
 }
 
 // stderrKeeper is a provider that keeps its server's last stderr lines
@@ -267,6 +271,7 @@ func (r *Runtime) providerHealth(p Provider, reg *registry) ProviderHealth {
 		Capabilities: reg.perProvider[p.Name()],
 		Error:        st.status.Err,
 		Stderr:       stderrOf(p),
+		Skipped:      reg.skipped[p.Name()],
 	}
 }
 

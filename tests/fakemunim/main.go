@@ -21,6 +21,7 @@
 //	--state DIR      FAKEMUNIM_STATE       directory for state kept across restarts (crash's delay_next_start_ms)
 //	                                       and for slow's "<tag>.started" markers
 //	--remote-ref URL FAKEMUNIM_REMOTE_REF  add a tool remote_ref whose schema $refs URL (a client must not fetch it)
+//	--names JSON     FAKEMUNIM_NAMES       add trivial tools with these names (a JSON array), to test name rules
 //	--grandchild     FAKEMUNIM_GRANDCHILD=1 start an idle child process, so the server is a process tree
 //	--idle                                 just sleep until killed (the grandchild)
 package main
@@ -45,6 +46,7 @@ func main() {
 	grandchild := flag.Bool("grandchild", os.Getenv("FAKEMUNIM_GRANDCHILD") == "1", "start an idle child process")
 	idle := flag.Bool("idle", false, "sleep until killed")
 	remoteRef := flag.String("remote-ref", os.Getenv("FAKEMUNIM_REMOTE_REF"), "add a tool whose schema refers to this URL")
+	names := flag.String("names", os.Getenv("FAKEMUNIM_NAMES"), "add trivial tools with these names (a JSON array)")
 	flag.Parse()
 
 	if *idle {
@@ -73,6 +75,12 @@ func main() {
 	f.registerFidelity()
 	if *remoteRef != "" {
 		f.addRemoteRef(*remoteRef)
+	}
+	if *names != "" {
+		if err := f.addNamed(*names); err != nil {
+			fmt.Fprintf(os.Stderr, "fakemunim: --names: %v\n", err)
+			os.Exit(2)
+		}
 	}
 
 	if err := server.ServeStdio(s, server.WithWorkerPoolSize(*workers)); err != nil {
