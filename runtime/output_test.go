@@ -119,7 +119,7 @@ func TestToolsThatRequireTasksAreMarkedAndRefused(t *testing.T) {
 
 	t.Run("refused before dispatch, before argument checks", func(t *testing.T) {
 		_, err := r.Execute(context.Background(), Call{Capability: "r.research", Arguments: json.RawMessage(`{}`)})
-		want := &wire.Error{Code: wire.CodeExecutionError, Message: "r.research " + TaskRequired, Details: map[string]string{"reason": "task-required"}}
+		want := &wire.Error{Code: wire.CodeExecutionError, Message: "r.research is unavailable: " + TaskRequired, Details: map[string]string{"reason": "task-required"}}
 		if diff := cmp.Diff(want, err); diff != "" {
 			t.Errorf("error (-want +got):\n%s", diff)
 		}

@@ -144,7 +144,8 @@ func New(opts ...Option) *Runtime {
 	if r.policy.Load() == nil {
 		r.policy.Store(&Policy{})
 	}
-	r.reg.Store(r.buildRegistry(nil))
+	reg, _ := r.buildRegistry(nil) // meta schemas compile at their first call
+	r.reg.Store(reg)
 	return r
 }
 
@@ -231,9 +232,12 @@ func (r *Runtime) onChange(p Provider, c Change) {
 	st := r.state[p.Name()]
 	stateChanged := st.status != c.Status
 	st.status = c.Status
+	var fresh []*lazySchema
 	if c.ToolsChanged {
 		st.discovered = true
-		r.reg.Store(r.buildRegistry(r.reg.Load()))
+		var reg *registry
+		reg, fresh = r.buildRegistry(r.reg.Load())
+		r.reg.Store(reg)
 	}
 	reg := r.reg.Load()
 	ph := r.providerHealth(p, reg)
@@ -252,6 +256,9 @@ func (r *Runtime) onChange(p Provider, c Change) {
 	if c.ToolsChanged {
 		r.log.Info().Str("provider", p.Name()).Int("tools", ph.Capabilities).Int("capabilities", len(reg.list)).Msg("capabilities changed")
 		r.emit(Event{Kind: EventCapabilitiesChanged, Capabilities: len(reg.list)})
+	}
+	if len(fresh) > 0 {
+		go r.precompile(fresh)
 	}
 }
 
