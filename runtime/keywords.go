@@ -24,6 +24,8 @@ import (
 //   - "type" (keyword_type.go): integers of 2^63 and more, and booleans
 //     written as strings;
 //   - "multipleOf" (keyword_multipleof.go): decimal steps such as 0.01;
+//   - "enum", "const" (keyword_enum.go): values decoded once, not at
+//     every validation;
 //   - "required" (keyword_required.go): a violation at each missing
 //     property's own path;
 //   - "additionalProperties", "patternProperties" (keyword_objects.go):
@@ -35,7 +37,7 @@ import (
 //   - "$ref" (qri.go): a bound on nesting; "oneOf": which branches matched.
 var failingKeywords = map[string]jsonschema.KeyMaker{
 	"$ref": newGuardedRef, "$recursiveRef": jsonschema.NewRecursiveRef,
-	"type": newType, "enum": jsonschema.NewEnum, "const": jsonschema.NewConst,
+	"type": newType, "enum": newEnum, "const": newConst,
 	"multipleOf": newMultipleOf, "maximum": jsonschema.NewMaximum, "exclusiveMaximum": jsonschema.NewExclusiveMaximum,
 	"minimum": jsonschema.NewMinimum, "exclusiveMinimum": jsonschema.NewExclusiveMinimum,
 	"maxLength": jsonschema.NewMaxLength, "minLength": jsonschema.NewMinLength, "pattern": jsonschema.NewPattern,
