@@ -97,6 +97,21 @@ func (k *tagger) ValidateKeyword(ctx context.Context, state *jsonschema.Validati
 	}
 }
 
+// Resolve implements jsonschema.Keyword. It resolves into "if", "then" and
+// "else" too, for which qri-io/jsonschema v0.2.1 resolves nothing, so that
+// a "$ref" to a schema inside them ("#/if") works.
+func (k *tagger) Resolve(pointer jptr.Pointer, uri string) *jsonschema.Schema {
+	switch kw := k.Keyword.(type) {
+	case *jsonschema.If:
+		return (*jsonschema.Schema)(kw).Resolve(pointer, uri)
+	case *jsonschema.Then:
+		return (*jsonschema.Schema)(kw).Resolve(pointer, uri)
+	case *jsonschema.Else:
+		return (*jsonschema.Schema)(kw).Resolve(pointer, uri)
+	}
+	return k.Keyword.Resolve(pointer, uri)
+}
+
 // JSONProp implements jsonschema.JSONPather, so "$ref" pointers resolve
 // through a wrapped keyword as through the keyword itself.
 func (k *tagger) JSONProp(name string) any {

@@ -120,7 +120,7 @@ func compileQRI(schema json.RawMessage) (Schema, error) {
 		return nil, err
 	}
 	var warnings []string
-	doc = neutralise(doc, "", &warnings)
+	doc = localiseRefs(doc, &warnings)
 	dropUnsupportedPatterns(doc, "", &warnings)
 	if c := refCycle(doc); c != "" {
 		return nil, fmt.Errorf("schema cannot be evaluated: %s", c)
@@ -146,43 +146,6 @@ func unmarshalSafely(s *jsonschema.Schema, data []byte) (err error) {
 		}
 	}()
 	return s.UnmarshalJSON(data)
-}
-
-// neutralise returns v with every non-local reference and every "$id"
-// removed, at any depth (keyword positions or not: being blind to which
-// objects are schemas is what makes it safe). path is a JSON pointer for the
-// warnings.
-func neutralise(v any, path string, warnings *[]string) any {
-	switch t := v.(type) {
-	case map[string]any:
-		for k, child := range t {
-			if s, ok := child.(string); ok {
-				switch k {
-				case "$ref":
-					if !strings.HasPrefix(s, "#") {
-						delete(t, k)
-						*warnings = append(*warnings, fmt.Sprintf("%s/%s: external reference %q is not followed; that part is not validated", path, k, s))
-					}
-					continue
-				case "$recursiveRef":
-					// qri-io resolves it against the document's base URI,
-					// which only an "$id" gives, and "$id" goes.
-					delete(t, k)
-					*warnings = append(*warnings, fmt.Sprintf("%s/%s: recursive reference %q is not supported; that part is not validated", path, k, s))
-					continue
-				case "$id":
-					delete(t, k)
-					continue
-				}
-			}
-			t[k] = neutralise(child, path+"/"+escapePointer(k), warnings)
-		}
-	case []any:
-		for i, child := range t {
-			t[i] = neutralise(child, fmt.Sprintf("%s/%d", path, i), warnings)
-		}
-	}
-	return v
 }
 
 func escapePointer(s string) string {
