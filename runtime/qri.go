@@ -12,20 +12,20 @@ import (
 )
 
 // NewQRIValidator returns the default Validator, built on
-// github.com/qri-io/jsonschema (draft 2019-09).
+// github.com/qri-io/jsonschema v0.2.1 (draft 2019-09), read as draft 2020-12
+// and draft-07 schemas need (keywords.go, schemarefs.go).
 //
-// qri-io v0.2.1 has three traits a host that runs untrusted tool schemas must
+// qri-io v0.2.1 has four traits a host that runs untrusted tool schemas must
 // contain, and this implementation does:
 //
 //   - It resolves a non-local "$ref" by fetching it (http, https, and file
-//     URLs) through a process-wide registry. Compile works on a copy of the
-//     schema from which every "$ref" that is not a fragment of the same
-//     document ("#...") is removed, every "$recursiveRef" (qri-io resolves it
-//     against the base URI only an "$id" sets), and every "$id" too (an "$id"
-//     turns relative refs into remote URLs and registers the schema in the
-//     process-wide registry, where tools could shadow each other). The
-//     removed part of a schema accepts anything; the provider still validates
-//     its own input. Warnings name what was removed.
+//     URLs) through a process-wide registry, where an "$id" registers each
+//     schema (so tools could shadow each other). Compile works on a copy of
+//     the schema in which every reference is resolved inside the document
+//     and rewritten to a plain pointer, and every other one removed, with
+//     every "$id", "$anchor" and "$recursiveRef" (schemarefs.go). A removed
+//     part of a schema accepts anything; the provider still validates its
+//     own input. Warnings name what was removed.
 //   - It ignores the pre-2019 "definitions" keyword, so "#/definitions/x"
 //     refs fail to resolve. "definitions" is registered as an alias of
 //     "$defs", which makes those refs resolve; the bytes describe returns are

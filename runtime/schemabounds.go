@@ -33,7 +33,7 @@ type schemaSize struct {
 
 // checkSchemaBounds walks doc (a schema as decoded from JSON) and fails
 // when it passes MaxSchemaMembers, MaxSchemaPatterns or
-// MaxSchemaPatternBytes. Like neutralise it is blind to which objects are
+// MaxSchemaPatternBytes. Like dropUnsupportedPatterns it is blind to which objects are
 // schemas: every "pattern" string and every "patternProperties" name
 // counts.
 func checkSchemaBounds(doc any) error {
