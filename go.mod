@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	github.com/google/go-cmp v0.7.0
 	github.com/mark3labs/mcp-go v1.2.1
+	github.com/mtibben/confusables v0.0.0-20210201002637-9d1b0723b659
 	github.com/qri-io/jsonschema v0.2.1
 	github.com/rs/zerolog v1.35.1
 	golang.org/x/sys v0.50.0

@@ -28,8 +28,9 @@ type Summary struct {
 	Description string          `json:"description"`
 	Title       string          `json:"title,omitempty"`
 	Annotations json.RawMessage `json:"annotations,omitempty"`
-	// Unavailable says why the capability cannot run through this host
-	// (a tool that requires MCP tasks), "" when it can.
+	// Unavailable says why the capability cannot run through this host (a
+	// tool that requires MCP tasks, or whose input or output schema cannot
+	// be used), "" when it can.
 	Unavailable string `json:"unavailable,omitempty"`
 }
 

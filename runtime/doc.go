@@ -38,6 +38,14 @@
 // Schemas are kept byte for byte as the provider sent them (Describe returns
 // those bytes). Validation uses a Validator, by default qri-io/jsonschema
 // behind NewQRIValidator, which is made safe for schemas the host does not
-// control: no reference is ever fetched from the network or the disk, and no
-// schema can make validation recurse without bound.
+// control: no reference is ever fetched from the network or the disk, no
+// schema can make validation recurse without bound, and a schema past the
+// bounds of schemabounds.go fails at once. A tool whose input or output
+// schema cannot be used is listed unavailable and never called: no call
+// runs, and no result returns, unchecked.
+//
+// # Tool names
+//
+// A tool becomes a capability only under a name the user can read for what
+// it is (toolname.go); Health lists the tools skipped, and why.
 package runtime

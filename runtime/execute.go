@@ -33,13 +33,15 @@ import (
 //  3. its provider exists (PROVIDER_NOT_FOUND) and is ready
 //     (PROVIDER_UNAVAILABLE); the tool can be called at all, else
 //     EXECUTION_ERROR with details {"reason": "task-required"} (a tool that
-//     requires MCP task augmentation);
+//     requires MCP task augmentation) or {"reason": "invalid-schema"} (its
+//     inputSchema or outputSchema cannot be used);
 //  4. the arguments are a JSON object and satisfy the input schema, else
 //     INVALID_ARGUMENTS with details {"errors": [{"path", "keyword", "message"}]}. A
 //     non-object is an argument problem, not a request-shape problem, so it
-//     is INVALID_ARGUMENTS too (path ""). The schema is compiled at the
-//     capability's first call; one that fails to compile is not enforced
-//     (logged then): the provider still validates;
+//     is INVALID_ARGUMENTS too (path ""). The schemas are compiled after
+//     discovery or at the first call, whichever comes first; one that does
+//     not compile, or cannot be evaluated, refuses the call with
+//     {"reason": "invalid-schema"}: no call runs unchecked;
 //  5. when the policy says ask, the user approves it through c.Approve,
 //     else FORBIDDEN ({"reason": "denied"} or "timeout"), or CANCELLED;
 //  6. the call: TIMEOUT, CANCELLED (also once Close has begun),
@@ -162,8 +164,8 @@ func (r *Runtime) admit(c Call) (*entry, Provider, Decision, error) {
 		return nil, nil, Deny, unavailable(p)
 	}
 	if why := e.unavailable; why != "" {
-		return nil, nil, Deny, &wire.Error{Code: wire.CodeExecutionError, Message: c.Capability + " " + why,
-			Details: map[string]string{"reason": "task-required"}}
+		return nil, nil, Deny, &wire.Error{Code: wire.CodeExecutionError, Message: c.Capability + " is unavailable: " + why,
+			Details: map[string]string{"reason": e.reason}}
 	}
 	return e, p, decision, nil
 }
@@ -193,11 +195,13 @@ func (r *Runtime) checkResult(ctx context.Context, c Call, e *entry, result json
 	if err != nil {
 		return nil, callError(ctx, err)
 	}
-	if isToolError(result) {
-		return nil, &wire.Error{Code: wire.CodeExecutionError, Message: toolErrorMessage(c.Capability, result), Details: result}
+	if e.output != nil {
+		// One decode of the result serves the isError check and the
+		// outputSchema check.
+		return r.checkOutput(c, e, result)
 	}
-	if err := r.checkOutput(e, result); err != nil {
-		return nil, err
+	if isToolError(result) {
+		return nil, toolError(c.Capability, result)
 	}
 	return result, nil
 }
@@ -235,14 +239,18 @@ func (r *Runtime) checkArguments(e *entry, raw json.RawMessage) (json.RawMessage
 			Details: violationDetails([]Violation{{Path: "", Keyword: "type", Message: "arguments must be a JSON object"}}),
 		}
 	}
-	schema, _ := r.compiledInput(e)
-	if schema == nil {
-		return args, nil
+	schema, err := r.compile(e.input)
+	if err != nil {
+		return nil, schemaUnusable(e.cap.Name, e.input.kind, err, nil)
+	}
+	if e.output != nil {
+		if _, err := r.compile(e.output); err != nil {
+			return nil, schemaUnusable(e.cap.Name, e.output.kind, err, nil)
+		}
 	}
 	vs, err := schema.Validate(args)
 	if err != nil {
-		r.log.Warn().Err(err).Str("capability", e.cap.Name).Msg("input schema could not be evaluated; arguments not validated")
-		return args, nil
+		return nil, schemaUnusable(e.cap.Name, e.input.kind, fmt.Errorf("cannot be evaluated: %w", err), nil)
 	}
 	if len(vs) > 0 {
 		// Deterministic order for clients and tests: by path, root first.
@@ -343,6 +351,11 @@ func isToolError(result json.RawMessage) bool {
 		IsError bool `json:"isError"`
 	}
 	return json.Unmarshal(result, &r) == nil && r.IsError
+}
+
+// toolError is the EXECUTION_ERROR of a result with "isError": true.
+func toolError(capability string, result json.RawMessage) *wire.Error {
+	return &wire.Error{Code: wire.CodeExecutionError, Message: toolErrorMessage(capability, result), Details: result}
 }
 
 // toolErrorMessage quotes the first text content of a failed tool result.

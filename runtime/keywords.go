@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 
@@ -19,20 +18,36 @@ import (
 // has no place for it).
 
 // failingKeywords are the makers of the keywords that add errors: draft
-// 2019-09's, and this package's own "$ref", "oneOf" and "format".
+// 2019-09's as qri-io/jsonschema v0.2.1 has them, and this package's own
+// where v0.2.1 gets them wrong or leaves them out:
+//
+//   - "type" (keyword_type.go): integers of 2^63 and more, and booleans
+//     written as strings;
+//   - "multipleOf" (keyword_multipleof.go): decimal steps such as 0.01;
+//   - "enum", "const" (keyword_enum.go): values decoded once, not at
+//     every validation;
+//   - "required" (keyword_required.go): a violation at each missing
+//     property's own path;
+//   - "additionalProperties", "patternProperties" (keyword_objects.go):
+//     only this schema's own properties count as covered;
+//   - "items", "prefixItems", "additionalItems" (keyword_arrays.go): draft
+//     2020-12's tuples beside 2019-09's;
+//   - "format" (formats.go): leap seconds and offsets in "date-time" and
+//     "time", "email", "ipv4", "uri", and the "uuid" and "duration" formats;
+//   - "$ref" (qri.go): a bound on nesting; "oneOf": which branches matched.
 var failingKeywords = map[string]jsonschema.KeyMaker{
 	"$ref": newGuardedRef, "$recursiveRef": jsonschema.NewRecursiveRef,
-	"type": jsonschema.NewType, "enum": jsonschema.NewEnum, "const": jsonschema.NewConst,
-	"multipleOf": jsonschema.NewMultipleOf, "maximum": jsonschema.NewMaximum, "exclusiveMaximum": jsonschema.NewExclusiveMaximum,
+	"type": newType, "enum": newEnum, "const": newConst,
+	"multipleOf": newMultipleOf, "maximum": jsonschema.NewMaximum, "exclusiveMaximum": jsonschema.NewExclusiveMaximum,
 	"minimum": jsonschema.NewMinimum, "exclusiveMinimum": jsonschema.NewExclusiveMinimum,
 	"maxLength": jsonschema.NewMaxLength, "minLength": jsonschema.NewMinLength, "pattern": jsonschema.NewPattern,
 	"allOf": jsonschema.NewAllOf, "anyOf": jsonschema.NewAnyOf, "oneOf": newOneOf, "not": jsonschema.NewNot,
-	"properties": jsonschema.NewProperties, "patternProperties": jsonschema.NewPatternProperties,
-	"additionalProperties": jsonschema.NewAdditionalProperties, "required": jsonschema.NewRequired,
+	"properties": jsonschema.NewProperties, "patternProperties": newPatternProperties,
+	"additionalProperties": newAdditionalProperties, "required": newRequired,
 	"propertyNames": jsonschema.NewPropertyNames, "maxProperties": jsonschema.NewMaxProperties,
 	"minProperties": jsonschema.NewMinProperties, "dependentSchemas": jsonschema.NewDependentSchemas,
 	"dependentRequired": jsonschema.NewDependentRequired, "unevaluatedProperties": jsonschema.NewUnevaluatedProperties,
-	"items": jsonschema.NewItems, "additionalItems": jsonschema.NewAdditionalItems,
+	"items": newItems, "prefixItems": newPrefixItems, "additionalItems": newAdditionalItems,
 	"maxItems": jsonschema.NewMaxItems, "minItems": jsonschema.NewMinItems, "uniqueItems": jsonschema.NewUniqueItems,
 	"contains": jsonschema.NewContains, "maxContains": jsonschema.NewMaxContains, "minContains": jsonschema.NewMinContains,
 	"unevaluatedItems": jsonschema.NewUnevaluatedItems,
@@ -80,6 +95,21 @@ func (k *tagger) ValidateKeyword(ctx context.Context, state *jsonschema.Validati
 			errs[i].InvalidValue = keywordTag{k.name}
 		}
 	}
+}
+
+// Resolve implements jsonschema.Keyword. It resolves into "if", "then" and
+// "else" too, for which qri-io/jsonschema v0.2.1 resolves nothing, so that
+// a "$ref" to a schema inside them ("#/if") works.
+func (k *tagger) Resolve(pointer jptr.Pointer, uri string) *jsonschema.Schema {
+	switch kw := k.Keyword.(type) {
+	case *jsonschema.If:
+		return (*jsonschema.Schema)(kw).Resolve(pointer, uri)
+	case *jsonschema.Then:
+		return (*jsonschema.Schema)(kw).Resolve(pointer, uri)
+	case *jsonschema.Else:
+		return (*jsonschema.Schema)(kw).Resolve(pointer, uri)
+	}
+	return k.Keyword.Resolve(pointer, uri)
 }
 
 // JSONProp implements jsonschema.JSONPather, so "$ref" pointers resolve
@@ -165,51 +195,4 @@ func (o *oneOf) ValidateKeyword(ctx context.Context, state *jsonschema.Validatio
 		state.AddError(data, fmt.Sprintf("must match exactly one of the %d oneOf schemas, matched %d: branches %s",
 			len(o.OneOf), len(matched), strings.Join(names, ", ")))
 	}
-}
-
-// format is qri-io's format keyword plus the formats it does not check:
-// "uuid" (RFC 4122) and "duration" (ISO 8601, as RFC 3339 appendix A
-// writes it).
-type format string
-
-func newFormat() jsonschema.Keyword { return new(format) }
-
-// Register implements jsonschema.Keyword.
-func (f *format) Register(string, *jsonschema.SchemaRegistry) {}
-
-// Resolve implements jsonschema.Keyword.
-func (f *format) Resolve(jptr.Pointer, string) *jsonschema.Schema { return nil }
-
-var (
-	uuidPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
-	// durationPattern: "P", then weeks alone, or date parts and/or a time
-	// part; at least one part, and a "T" only with a time part after it.
-	durationPattern = regexp.MustCompile(`^P(?:\d+W|(?:\d+Y)?(?:\d+M)?(?:\d+D)?(?:T(?:\d+H)?(?:\d+M)?(?:\d+S)?)?)$`)
-)
-
-// ValidateKeyword implements jsonschema.Keyword.
-func (f *format) ValidateKeyword(ctx context.Context, state *jsonschema.ValidationState, data any) {
-	s, ok := data.(string)
-	if !ok {
-		return
-	}
-	switch *f {
-	case "uuid":
-		if !uuidPattern.MatchString(s) {
-			state.AddError(data, "invalid uuid: must be 8-4-4-4-12 hexadecimal digits")
-		}
-	case "duration":
-		if !validDuration(s) {
-			state.AddError(data, "invalid duration: must be an ISO 8601 duration such as P3DT4H or PT30S")
-		}
-	default:
-		jsonschema.Format(*f).ValidateKeyword(ctx, state, data)
-	}
-}
-
-func validDuration(s string) bool {
-	if !durationPattern.MatchString(s) || s == "P" || strings.HasSuffix(s, "T") {
-		return false
-	}
-	return true
 }

@@ -70,7 +70,8 @@ func (r *Runtime) SetProvider(p Provider) error {
 	r.swap(list)
 	r.state[p.Name()] = &providerState{status: Status{State: StateStarting}}
 	if toolsGone {
-		r.reg.Store(r.buildRegistry(r.reg.Load()))
+		reg, _ := r.buildRegistry(r.reg.Load()) // the provider's tools leave: nothing new to compile
+		r.reg.Store(reg)
 	}
 	reg := r.reg.Load()
 	ph := r.providerHealth(p, reg)
@@ -116,7 +117,8 @@ func (r *Runtime) RemoveProvider(name string) error {
 	r.swap(list)
 	delete(r.state, name)
 	if toolsGone {
-		r.reg.Store(r.buildRegistry(r.reg.Load()))
+		reg, _ := r.buildRegistry(r.reg.Load()) // the provider's tools leave: nothing new to compile
+		r.reg.Store(reg)
 	}
 	total := len(r.reg.Load().list)
 	r.mu.Unlock()

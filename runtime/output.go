@@ -41,43 +41,60 @@ func outputSchemaOf(tool json.RawMessage) json.RawMessage {
 	return s
 }
 
-// checkOutput validates a successful result's structuredContent against the
-// capability's outputSchema. A schema that does not compile or cannot be
-// evaluated is not enforced (logged), as for input schemas.
-func (r *Runtime) checkOutput(e *entry, result json.RawMessage) error {
-	schema := outputSchemaOf(e.cap.Tool)
-	if schema == nil {
-		return nil
-	}
+// checkOutput checks the result of a tool that declares an outputSchema:
+// an "isError" result is the tool's error; otherwise its structuredContent
+// must match the schema. The result is decoded once, for both, and the
+// decoded structuredContent is validated as it is (valueValidator).
+func (r *Runtime) checkOutput(c Call, e *entry, result json.RawMessage) (json.RawMessage, error) {
 	var res struct {
-		StructuredContent json.RawMessage `json:"structuredContent"`
+		IsError           bool `json:"isError"`
+		StructuredContent any  `json:"structuredContent"`
 	}
 	if err := json.Unmarshal(result, &res); err != nil {
-		return &wire.Error{Code: wire.CodeExecutionError, Message: e.cap.Name + " returned a result that is not a JSON object", Err: err}
+		return nil, &wire.Error{Code: wire.CodeExecutionError, Message: e.cap.Name + " returned a result that is not a JSON object", Err: err}
 	}
-	content := bytes.TrimSpace(res.StructuredContent)
+	if res.IsError {
+		return nil, toolError(c.Capability, result)
+	}
 	var vs []Violation
-	if len(content) == 0 || bytes.Equal(content, []byte("null")) {
+	if res.StructuredContent == nil {
 		vs = []Violation{{Path: "", Keyword: "required", Message: "structuredContent is missing, but the tool declares an outputSchema"}}
 	} else {
-		s, err := r.validator.Compile(schema)
-		if err != nil {
-			r.log.Warn().Err(err).Str("capability", e.cap.Name).Msg("output schema does not compile; results will not be validated")
-			return nil
+		s, err := r.compile(e.output)
+		if err == nil {
+			vs, err = validateValue(s, res.StructuredContent)
 		}
-		vs, err = s.Validate(content)
 		if err != nil {
-			r.log.Warn().Err(err).Str("capability", e.cap.Name).Msg("output schema could not be evaluated; result not validated")
-			return nil
+			return nil, schemaUnusable(e.cap.Name, e.output.kind, err, result)
 		}
 	}
 	if len(vs) == 0 {
-		return nil
+		return result, nil
 	}
 	sort.SliceStable(vs, func(i, j int) bool { return vs[i].Path < vs[j].Path })
-	return &wire.Error{
+	return nil, &wire.Error{
 		Code:    wire.CodeExecutionError,
 		Message: fmt.Sprintf("%s returned structuredContent that does not match its outputSchema: %s", e.cap.Name, summarise(vs)),
 		Details: OutputMismatch{Reason: "output-schema", Errors: vs, Result: result},
 	}
+}
+
+// valueValidator is a Schema that checks a value already decoded by
+// encoding/json (into any), so that a caller that decoded it does not
+// encode it or parse it again. The qri-io schema is one.
+type valueValidator interface {
+	ValidateValue(v any) ([]Violation, error)
+}
+
+// validateValue checks v against s, re-encoding it only for a Schema that
+// is not a valueValidator.
+func validateValue(s Schema, v any) ([]Violation, error) {
+	if vv, ok := s.(valueValidator); ok {
+		return vv.ValidateValue(v)
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return s.Validate(b)
 }

@@ -37,9 +37,9 @@ func TestStructuredContentIsCheckedAgainstTheOutputSchema(t *testing.T) {
 		{"missing required property", weatherTool,
 			`{"content":[],"structuredContent":{"temperature":3}}`,
 			&wire.Error{Code: wire.CodeExecutionError,
-				Message: `w.weather returned structuredContent that does not match its outputSchema: "conditions" value is required`,
+				Message: `w.weather returned structuredContent that does not match its outputSchema: /conditions: missing required property "conditions"`,
 				Details: OutputMismatch{Reason: "output-schema",
-					Errors: []Violation{{Path: "", Keyword: "required", Message: `"conditions" value is required`}},
+					Errors: []Violation{{Path: "/conditions", Keyword: "required", Message: `missing required property "conditions"`}},
 					Result: json.RawMessage(`{"content":[],"structuredContent":{"temperature":3}}`)}}},
 		{"no structuredContent at all", weatherTool,
 			`{"content":[{"type":"text","text":"21.5 and sunny"}]}`,
@@ -119,7 +119,7 @@ func TestToolsThatRequireTasksAreMarkedAndRefused(t *testing.T) {
 
 	t.Run("refused before dispatch, before argument checks", func(t *testing.T) {
 		_, err := r.Execute(context.Background(), Call{Capability: "r.research", Arguments: json.RawMessage(`{}`)})
-		want := &wire.Error{Code: wire.CodeExecutionError, Message: "r.research " + TaskRequired, Details: map[string]string{"reason": "task-required"}}
+		want := &wire.Error{Code: wire.CodeExecutionError, Message: "r.research is unavailable: " + TaskRequired, Details: map[string]string{"reason": "task-required"}}
 		if diff := cmp.Diff(want, err); diff != "" {
 			t.Errorf("error (-want +got):\n%s", diff)
 		}

@@ -12,20 +12,20 @@ import (
 )
 
 // NewQRIValidator returns the default Validator, built on
-// github.com/qri-io/jsonschema (draft 2019-09).
+// github.com/qri-io/jsonschema v0.2.1 (draft 2019-09), read as draft 2020-12
+// and draft-07 schemas need (keywords.go, schemarefs.go).
 //
-// qri-io v0.2.1 has three traits a host that runs untrusted tool schemas must
+// qri-io v0.2.1 has four traits a host that runs untrusted tool schemas must
 // contain, and this implementation does:
 //
 //   - It resolves a non-local "$ref" by fetching it (http, https, and file
-//     URLs) through a process-wide registry. Compile works on a copy of the
-//     schema from which every "$ref" that is not a fragment of the same
-//     document ("#...") is removed, every "$recursiveRef" (qri-io resolves it
-//     against the base URI only an "$id" sets), and every "$id" too (an "$id"
-//     turns relative refs into remote URLs and registers the schema in the
-//     process-wide registry, where tools could shadow each other). The
-//     removed part of a schema accepts anything; the provider still validates
-//     its own input. Warnings name what was removed.
+//     URLs) through a process-wide registry, where an "$id" registers each
+//     schema (so tools could shadow each other). Compile works on a copy of
+//     the schema in which every reference is resolved inside the document
+//     and rewritten to a plain pointer, and every other one removed, with
+//     every "$id", "$anchor" and "$recursiveRef" (schemarefs.go). A removed
+//     part of a schema accepts anything; the provider still validates its
+//     own input. Warnings name what was removed.
 //   - It ignores the pre-2019 "definitions" keyword, so "#/definitions/x"
 //     refs fail to resolve. "definitions" is registered as an alias of
 //     "$defs", which makes those refs resolve; the bytes describe returns are
@@ -33,20 +33,23 @@ import (
 //   - A "$ref" cycle that does not descend into the instance ({"$ref":"#"},
 //     or two $defs referring to each other through allOf) makes it recurse
 //     until the stack overflows, which no recover catches: Compile rejects
-//     such schemas (the capability then runs unvalidated).
+//     such schemas (the capability is then unavailable).
 //   - A compiled schema caches resolved refs inside itself and is not safe
 //     for concurrent use, so each compiled schema has its own mutex.
 //
-// It also reports what qri-io leaves out: the keyword behind each violation
-// (keywords.go), which oneOf branches a value matched, and the "uuid" and
-// "duration" formats.
+// It also replaces the keywords qri-io gets wrong and reports what it leaves
+// out (keywords.go), drops the patterns Go's regexp cannot compile (with a
+// warning), and refuses schemas past the bounds of schemabounds.go before
+// building anything.
 func NewQRIValidator() Validator { return &qriValidator{} }
 
-// qriValidator remembers what it compiled, by the schema's text: output
-// schemas are compiled when a result arrives, and a tool's stay the same.
+// qriValidator remembers what it compiled, by the schema's text: servers
+// give many tools the same schema, and a tool's schema stays the same
+// across re-discoveries.
 type qriValidator struct {
-	mu   sync.Mutex
-	memo map[string]compiled
+	mu        sync.Mutex
+	memo      map[string]compiled
+	memoBytes int
 }
 
 type compiled struct {
@@ -54,8 +57,14 @@ type compiled struct {
 	err error
 }
 
-// maxMemo bounds the schemas a validator remembers; past it, it starts over.
-const maxMemo = 512
+// maxMemo and maxMemoBytes bound the schemas a validator remembers (count
+// and text); past them, it starts over. Schemas over maxMemoSchema bytes are
+// not remembered.
+const (
+	maxMemo       = 512
+	maxMemoBytes  = 8 << 20
+	maxMemoSchema = 256 << 10
+)
 
 var (
 	qriInit sync.Once
@@ -85,23 +94,34 @@ func (v *qriValidator) Compile(schema json.RawMessage) (Schema, error) {
 		return c.s, c.err
 	}
 	c.s, c.err = compileQRI(schema)
+	if len(schema) > maxMemoSchema {
+		return c.s, c.err
+	}
 	v.mu.Lock()
-	if v.memo == nil || len(v.memo) >= maxMemo {
-		v.memo = map[string]compiled{}
+	if v.memo == nil || len(v.memo) >= maxMemo || v.memoBytes+len(schema) > maxMemoBytes {
+		v.memo, v.memoBytes = map[string]compiled{}, 0
 	}
 	v.memo[string(schema)] = c
+	v.memoBytes += len(schema)
 	v.mu.Unlock()
 	return c.s, c.err
 }
 
 func compileQRI(schema json.RawMessage) (Schema, error) {
 	initQRI()
+	if len(schema) > MaxSchemaBytes {
+		return nil, fmt.Errorf("schema is %d bytes, more than the %d allowed", len(schema), MaxSchemaBytes)
+	}
 	var doc any
 	if err := json.Unmarshal(schema, &doc); err != nil {
 		return nil, fmt.Errorf("schema is not JSON: %w", err)
 	}
+	if err := checkSchemaBounds(doc); err != nil {
+		return nil, err
+	}
 	var warnings []string
-	doc = neutralise(doc, "", &warnings)
+	doc = localiseRefs(doc, &warnings)
+	dropUnsupportedPatterns(doc, "", &warnings)
 	if c := refCycle(doc); c != "" {
 		return nil, fmt.Errorf("schema cannot be evaluated: %s", c)
 	}
@@ -128,43 +148,6 @@ func unmarshalSafely(s *jsonschema.Schema, data []byte) (err error) {
 	return s.UnmarshalJSON(data)
 }
 
-// neutralise returns v with every non-local reference and every "$id"
-// removed, at any depth (keyword positions or not: being blind to which
-// objects are schemas is what makes it safe). path is a JSON pointer for the
-// warnings.
-func neutralise(v any, path string, warnings *[]string) any {
-	switch t := v.(type) {
-	case map[string]any:
-		for k, child := range t {
-			if s, ok := child.(string); ok {
-				switch k {
-				case "$ref":
-					if !strings.HasPrefix(s, "#") {
-						delete(t, k)
-						*warnings = append(*warnings, fmt.Sprintf("%s/%s: external reference %q is not followed; that part is not validated", path, k, s))
-					}
-					continue
-				case "$recursiveRef":
-					// qri-io resolves it against the document's base URI,
-					// which only an "$id" gives, and "$id" goes.
-					delete(t, k)
-					*warnings = append(*warnings, fmt.Sprintf("%s/%s: recursive reference %q is not supported; that part is not validated", path, k, s))
-					continue
-				case "$id":
-					delete(t, k)
-					continue
-				}
-			}
-			t[k] = neutralise(child, path+"/"+escapePointer(k), warnings)
-		}
-	case []any:
-		for i, child := range t {
-			t[i] = neutralise(child, fmt.Sprintf("%s/%d", path, i), warnings)
-		}
-	}
-	return v
-}
-
 func escapePointer(s string) string {
 	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
 }
@@ -184,6 +167,11 @@ func (q *qriSchema) Validate(arguments json.RawMessage) (vs []Violation, err err
 	if err := json.Unmarshal(arguments, &doc); err != nil {
 		return nil, fmt.Errorf("arguments are not JSON: %w", err)
 	}
+	return q.ValidateValue(doc)
+}
+
+// ValidateValue checks doc, a value as encoding/json decodes it into any.
+func (q *qriSchema) ValidateValue(doc any) (vs []Violation, err error) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	defer func() {

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/qri-io/jsonschema"
 )
 
 func validate(t *testing.T, schema, args string) []Violation {
@@ -225,12 +226,16 @@ func FuzzCompileAndValidate(f *testing.F) {
 }
 
 func TestRefRecursionIsBoundedAtValidation(t *testing.T) {
-	// qri-io reads "##then" as "#", and "#/" as the root: a cycle the static
-	// check does not see. The depth bound must end it with an error.
-	s, err := NewQRIValidator().Compile(json.RawMessage(`{"if":{"$ref":"##then"},"then":{"$ref":"#/"}}`))
-	if err != nil {
-		t.Skipf("rejected at compile time: %v", err)
+	// Compile rewrites every reference to a pointer and rejects cycles
+	// (refCycle); the depth bound is the last line of defence should one
+	// get through. Compiled here without those steps, a cycle must end in
+	// an error, not a stack overflow.
+	initQRI()
+	raw := &jsonschema.Schema{}
+	if err := unmarshalSafely(raw, []byte(`{"if":{"$ref":"#/then"},"then":{"$ref":"#/if"}}`)); err != nil {
+		t.Fatal(err)
 	}
+	s := &qriSchema{s: raw}
 	if _, err := s.Validate(json.RawMessage(`1`)); err == nil || !strings.Contains(err.Error(), "nest deeper") {
 		t.Errorf("Validate error = %v, want the depth bound", err)
 	}
@@ -254,11 +259,11 @@ func TestViolationsNameTheFailingKeyword(t *testing.T) {
 		{"type", `{"type":"object","properties":{"a":{"type":"integer"}}}`, `{"a":"x"}`,
 			[]Violation{{Path: "/a", Keyword: "type", Message: "type should be integer, got string"}}},
 		{"required", `{"type":"object","required":["a"]}`, `{}`,
-			[]Violation{{Path: "", Keyword: "required", Message: `"a" value is required`}}},
+			[]Violation{{Path: "/a", Keyword: "required", Message: `missing required property "a"`}}},
 		{"enum inside a $ref", `{"type":"object","properties":{"k":{"$ref":"#/$defs/k"}},"$defs":{"k":{"enum":["a","b"]}}}`, `{"k":"c"}`,
 			[]Violation{{Path: "/k", Keyword: "enum", Message: `should be one of ["a", "b"]`}}},
 		{"additionalProperties false", `{"type":"object","properties":{},"additionalProperties":false}`, `{"x":1}`,
-			[]Violation{{Path: "", Keyword: "additionalProperties", Message: "additional properties are not allowed"}}},
+			[]Violation{{Path: "/x", Keyword: "additionalProperties", Message: `property "x" is not allowed (additionalProperties is false)`}}},
 		{"anyOf", `{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"boolean"}]}}}`, `{"a":1}`,
 			[]Violation{{Path: "/a", Keyword: "anyOf", Message: "did Not match any specified AnyOf schemas"}}},
 		{"maximum and minLength together", `{"type":"object","properties":{"n":{"maximum":3},"s":{"minLength":2}}}`, `{"n":4,"s":"x"}`,
@@ -338,5 +343,20 @@ func TestUUIDAndDurationFormatsAreChecked(t *testing.T) {
 				t.Errorf("%q is not a valid %s, got %+v", tt.value, tt.format, vs)
 			}
 		})
+	}
+}
+
+func TestDraft07RefStandsAlone(t *testing.T) {
+	schema := `{"$schema":"http://json-schema.org/draft-07/schema#","definitions":{"reffed":{"type":"array"}},` +
+		`"properties":{"foo":{"$ref":"#/definitions/reffed","maxItems":2}}}`
+	if vs := validate(t, schema, `{"foo":[1,2,3]}`); len(vs) != 0 {
+		t.Errorf("draft-07: maxItems beside $ref applied: %v", vs)
+	}
+	if vs := validate(t, schema, `{"foo":"x"}`); len(vs) != 1 {
+		t.Errorf("draft-07: $ref not applied: %v", vs)
+	}
+	later := strings.Replace(schema, "http://json-schema.org/draft-07/schema#", "https://json-schema.org/draft/2020-12/schema", 1)
+	if vs := validate(t, later, `{"foo":[1,2,3]}`); len(vs) != 1 {
+		t.Errorf("2020-12: maxItems beside $ref not applied: %v", vs)
 	}
 }

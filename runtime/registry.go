@@ -3,12 +3,8 @@ package runtime
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"sort"
 	"strconv"
-	"sync"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/gnosis/gnosis/runtime/wire"
 )
@@ -19,65 +15,51 @@ type registry struct {
 	byName      map[string]*entry
 	list        []Summary // sorted by name
 	perProvider map[string]int
+	// skipped lists, per provider, the tools left out and why.
+	skipped map[string][]SkippedTool
 }
 
 type entry struct {
-	cap   Capability
-	tool  string // the provider's own tool name
-	input *inputSchema
+	cap    Capability
+	tool   string      // the provider's own tool name
+	input  *lazySchema // never nil
+	output *lazySchema // nil when the tool declares no outputSchema
 	// unavailable says why the tool cannot run through this host ("" when
-	// it can), read once from the tool object at discovery.
-	unavailable string
+	// it can), and reason is the details reason of the error that refuses
+	// its calls: TaskRequired with "task-required", read from the tool
+	// object at discovery, or a schema that cannot be used, with
+	// InvalidSchema, once it has been compiled.
+	unavailable, reason string
 }
 
-// inputSchema is a capability's input schema, compiled on first use: a
-// session calls few of a server's tools, and compiling every schema at
-// discovery delayed the provider's readiness by the whole compilation.
-// Registries built from the same tool list share it, so each schema is
-// compiled once.
-type inputSchema struct {
-	raw  json.RawMessage
-	name string // the capability's, for the log
-	once sync.Once
-	// schema is nil when it failed to compile (validation is then skipped:
-	// see err, logged at the first call).
-	schema Schema
-	err    error
-}
-
-// compiledInput returns e's compiled input schema, compiling it the first
-// time. A schema that does not compile is logged then, once, with what its
-// compilation left out (Warnings) for one that does.
-func (r *Runtime) compiledInput(e *entry) (Schema, error) {
-	in := e.input
-	in.once.Do(func() {
-		in.schema, in.err = r.validator.Compile(in.raw)
-		if in.err != nil {
-			in.schema = nil
-			r.log.Warn().Err(in.err).Str("capability", in.name).Msg("input schema does not compile; arguments will not be validated")
-		} else if w, ok := in.schema.(interface{ Warnings() []string }); ok {
-			for _, msg := range w.Warnings() {
-				r.log.Warn().Str("capability", in.name).Msg(msg)
-			}
-		}
-	})
-	return in.schema, in.err
+// setUnavailable records why e cannot run, from the tool object and from
+// its schemas' compilation, as far as it has gone.
+func (e *entry) setUnavailable() {
+	switch {
+	case unavailableReason(e.cap.Tool) != "":
+		e.unavailable, e.reason = TaskRequired, "task-required"
+	case e.input.failed() != nil:
+		e.unavailable, e.reason = unusableReason(e.input.kind, e.input.failed()), InvalidSchema
+	case e.output.failed() != nil:
+		e.unavailable, e.reason = unusableReason(e.output.kind, e.output.failed()), InvalidSchema
+	}
 }
 
 // defaultInputSchema stands in for a tool that sent no inputSchema.
 var defaultInputSchema = json.RawMessage(`{"type":"object"}`)
 
-// buildRegistry must be called with r.mu held. It reuses prev's input
-// schemas for unchanged schema bytes, so each schema is compiled once (on
-// first use: see inputSchema).
-func (r *Runtime) buildRegistry(prev *registry) *registry {
-	reg := &registry{byName: map[string]*entry{}, perProvider: map[string]int{}}
+// buildRegistry must be called with r.mu held. It reuses prev's schemas
+// for unchanged schema bytes, so each schema is compiled once, and returns
+// the schemas it did not find there, to compile (see lazySchema).
+func (r *Runtime) buildRegistry(prev *registry) (*registry, []*lazySchema) {
+	var fresh []*lazySchema
+	reg := &registry{byName: map[string]*entry{}, perProvider: map[string]int{}, skipped: map[string][]SkippedTool{}}
 	for _, m := range metaCapabilities {
 		e := &entry{cap: m, tool: m.Name}
 		if old := prevEntry(prev, m.Name); old != nil {
 			e.input = old.input
 		} else {
-			e.input = &inputSchema{raw: m.InputSchema, name: m.Name}
+			e.input = newLazySchema(m.InputSchema, m.Name, "inputSchema")
 		}
 		reg.byName[m.Name] = e
 	}
@@ -85,16 +67,8 @@ func (r *Runtime) buildRegistry(prev *registry) *registry {
 		if st := r.state[p.Name()]; st == nil || !st.discovered {
 			continue
 		}
-		for _, t := range p.Tools() {
-			if err := checkToolName(t.Name); err != nil {
-				r.log.Warn().Str("provider", p.Name()).Str("tool", strconv.QuoteToASCII(t.Name)).Err(err).Msg("tool skipped")
-				continue
-			}
+		for _, t := range r.admitTools(reg, p) {
 			name := p.Prefix() + "." + t.Name
-			if _, dup := reg.byName[name]; dup {
-				r.log.Warn().Str("provider", p.Name()).Str("capability", name).Msg("duplicate tool name; keeping the first")
-				continue
-			}
 			schema := t.InputSchema
 			if len(bytes.TrimSpace(schema)) == 0 || bytes.Equal(bytes.TrimSpace(schema), []byte("null")) {
 				schema = defaultInputSchema
@@ -102,14 +76,24 @@ func (r *Runtime) buildRegistry(prev *registry) *registry {
 			e := &entry{
 				cap: Capability{Name: name, Description: t.Description, InputSchema: schema, Provider: p.Name(),
 					Title: t.Title, Annotations: t.Annotations, Tool: t.Raw},
-				tool:        t.Name,
-				unavailable: unavailableReason(t.Raw),
+				tool: t.Name,
 			}
-			if old := prevEntry(prev, name); old != nil && old.cap.Provider == p.Name() && bytes.Equal(old.cap.InputSchema, schema) {
+			old := prevEntry(prev, name)
+			if old != nil && old.cap.Provider == p.Name() && bytes.Equal(old.input.raw, schema) {
 				e.input = old.input
 			} else {
-				e.input = &inputSchema{raw: schema, name: name}
+				e.input = newLazySchema(schema, name, "inputSchema")
+				fresh = append(fresh, e.input)
 			}
+			if out := outputSchemaOf(t.Raw); out != nil {
+				if old != nil && old.cap.Provider == p.Name() && old.output != nil && bytes.Equal(old.output.raw, out) {
+					e.output = old.output
+				} else {
+					e.output = newLazySchema(out, name, "outputSchema")
+					fresh = append(fresh, e.output)
+				}
+			}
+			e.setUnavailable()
 			reg.byName[name] = e
 			reg.perProvider[p.Name()]++
 		}
@@ -119,7 +103,44 @@ func (r *Runtime) buildRegistry(prev *registry) *registry {
 			Annotations: e.cap.Annotations, Unavailable: e.unavailable})
 	}
 	sort.Slice(reg.list, func(i, j int) bool { return reg.list[i].Name < reg.list[j].Name })
-	return reg
+	return reg, fresh
+}
+
+// admitTools returns p's tools that may become capabilities, in order, and
+// records the others in reg.skipped with the reason (logged): names
+// checkToolName refuses, names that look like another tool's of p, and
+// repeated names (the first is kept).
+func (r *Runtime) admitTools(reg *registry, p Provider) []Tool {
+	skip := func(name, reason string) {
+		r.log.Warn().Str("provider", p.Name()).Str("tool", strconv.QuoteToASCII(name)).Str("reason", reason).Msg("tool skipped")
+		reg.skipped[p.Name()] = append(reg.skipped[p.Name()], skippedTool(name, reason))
+	}
+	var named []Tool
+	var names []string
+	seen := map[string]bool{}
+	for _, t := range p.Tools() {
+		if err := checkToolName(t.Name); err != nil {
+			skip(t.Name, err.Error())
+			continue
+		}
+		if seen[t.Name] {
+			skip(t.Name, "another tool of the same server has this name; the first is kept")
+			continue
+		}
+		seen[t.Name] = true
+		named = append(named, t)
+		names = append(names, t.Name)
+	}
+	lookalikes := confusableNames(names)
+	var out []Tool
+	for _, t := range named {
+		if others := lookalikes[t.Name]; len(others) > 0 {
+			skip(t.Name, confusableReason(others))
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 func prevEntry(prev *registry, name string) *entry {
@@ -146,28 +167,4 @@ func (r *Runtime) Describe(name string) (Capability, error) {
 		return Capability{}, wire.Errorf(wire.CodeCapabilityNotFound, "no capability named %q", name)
 	}
 	return e.cap, nil
-}
-
-// maxToolName bounds a tool's name: names go into prompts and grant lists.
-const maxToolName = 128
-
-// checkToolName refuses names that could smuggle text into the capability
-// prompt or the grant UI: control characters (newlines included), format
-// characters (bidi overrides, zero-width), spaces, invalid UTF-8, and the
-// empty or overlong name.
-func checkToolName(name string) error {
-	switch {
-	case name == "":
-		return errors.New("empty tool name")
-	case len(name) > maxToolName:
-		return errors.New("tool name longer than 128 bytes")
-	case !utf8.ValidString(name):
-		return errors.New("tool name is not valid UTF-8")
-	}
-	for _, c := range name {
-		if unicode.IsControl(c) || unicode.Is(unicode.Cf, c) || unicode.IsSpace(c) {
-			return errors.New("tool name contains a control, format or space character")
-		}
-	}
-	return nil
 }

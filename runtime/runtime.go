@@ -81,6 +81,10 @@ type ProviderHealth struct {
 	// Stderr is what the server last wrote on stderr before it failed (its
 	// last lines, bounded by the provider), from providers that keep it.
 	Stderr string
+	// Skipped lists the tools the server listed that are not capabilities
+	// (a name that could hide or fake text, or looks like another tool's),
+	// with the reason.
+	Skipped []SkippedTool
 }
 
 // stderrKeeper is a provider that keeps its server's last stderr lines
@@ -156,7 +160,8 @@ func New(opts ...Option) *Runtime {
 	if r.policy.Load() == nil {
 		r.policy.Store(&Policy{})
 	}
-	r.reg.Store(r.buildRegistry(nil))
+	reg, _ := r.buildRegistry(nil) // meta schemas compile at their first call
+	r.reg.Store(reg)
 	return r
 }
 
@@ -269,9 +274,12 @@ func (r *Runtime) onChange(p Provider, c Change) {
 	st := r.state[p.Name()]
 	stateChanged := st.status != c.Status
 	st.status = c.Status
+	var fresh []*lazySchema
 	if c.ToolsChanged {
 		st.discovered = true
-		r.reg.Store(r.buildRegistry(r.reg.Load()))
+		var reg *registry
+		reg, fresh = r.buildRegistry(r.reg.Load())
+		r.reg.Store(reg)
 	}
 	reg := r.reg.Load()
 	ph := r.providerHealth(p, reg)
@@ -291,6 +299,9 @@ func (r *Runtime) onChange(p Provider, c Change) {
 		r.log.Info().Str("provider", p.Name()).Int("tools", ph.Capabilities).Int("capabilities", len(reg.list)).Msg("capabilities changed")
 		r.emit(Event{Kind: EventCapabilitiesChanged, Capabilities: len(reg.list)})
 	}
+	if len(fresh) > 0 {
+		go r.precompile(fresh)
+	}
 }
 
 func (r *Runtime) emit(e Event) {
@@ -309,6 +320,7 @@ func (r *Runtime) providerHealth(p Provider, reg *registry) ProviderHealth {
 		Capabilities: reg.perProvider[p.Name()],
 		Error:        st.status.Err,
 		Stderr:       stderrOf(p),
+		Skipped:      reg.skipped[p.Name()],
 	}
 }
 

@@ -5,15 +5,36 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/rs/zerolog"
 
+	"github.com/gnosis/gnosis/internal/testwait"
 	"github.com/gnosis/gnosis/runtime/wire"
 )
+
+// syncBuffer is a log destination written from several goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
 
 var clickTool = Tool{
 	Name:        "click",
@@ -111,7 +132,7 @@ func TestExecuteChecksInProtocolOrder(t *testing.T) {
 		{"provider that has not listed its tools yet", Call{Capability: "later.anything"}, wire.CodeProviderUnavailable, nil},
 		{"provider down before invalid arguments", Call{Capability: "broken.type_text", Arguments: json.RawMessage(`[]`)}, wire.CodeProviderUnavailable, nil},
 		{"schema violation", Call{Capability: "computer.click", Arguments: json.RawMessage(`{"x":-1}`)}, wire.CodeInvalidArguments,
-			ValidationDetails{Errors: []Violation{{Path: "", Keyword: "required", Message: `"y" value is required`}, {Path: "/x", Keyword: "minimum", Message: "must be greater than or equal to 0"}}}},
+			ValidationDetails{Errors: []Violation{{Path: "/x", Keyword: "minimum", Message: "must be greater than or equal to 0"}, {Path: "/y", Keyword: "required", Message: `missing required property "y"`}}}},
 		{"arguments that are an array", Call{Capability: "computer.click", Arguments: json.RawMessage(`[1,2]`)}, wire.CodeInvalidArguments,
 			ValidationDetails{Errors: []Violation{{Path: "", Keyword: "type", Message: "arguments must be a JSON object"}}}},
 		{"arguments that are a string", Call{Capability: "computer.click", Arguments: json.RawMessage(`"x"`)}, wire.CodeInvalidArguments, nil},
@@ -327,6 +348,13 @@ func (c *countingValidator) Compile(s json.RawMessage) (Schema, error) {
 	return c.v.Compile(s)
 }
 
+// count is how many times s was compiled.
+func (c *countingValidator) count(s string) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.n[s]
+}
+
 func TestSchemasAreCompiledOncePerDistinctSchema(t *testing.T) {
 	cv := &countingValidator{n: map[string]int{}, v: NewQRIValidator()}
 	f := newFake("munim", "computer", clickTool)
@@ -337,7 +365,7 @@ func TestSchemasAreCompiledOncePerDistinctSchema(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := cv.n[string(clickTool.InputSchema)]; got != 1 {
+	if got := cv.count(string(clickTool.InputSchema)); got != 1 {
 		t.Errorf("click schema compiled %d times, want 1", got)
 	}
 	changed := Tool{Name: "click", InputSchema: json.RawMessage(`{"type":"object"}`)}
@@ -347,43 +375,79 @@ func TestSchemasAreCompiledOncePerDistinctSchema(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := cv.n[`{"type":"object"}`]; got != 1 {
+	if got := cv.count(`{"type":"object"}`); got != 1 {
 		t.Errorf("changed schema compiled %d times, want 1", got)
 	}
 }
 
-func TestASchemaThatDoesNotCompileStillRegistersAndIsNotEnforced(t *testing.T) {
-	var logs bytes.Buffer
+func TestASchemaThatDoesNotCompileMakesItsToolUnavailable(t *testing.T) {
+	var logs syncBuffer
 	bad := Tool{Name: "odd", Description: "Odd schema.", InputSchema: json.RawMessage(`{"type":"object","properties":7}`)}
-	f := newFake("munim", "computer", bad)
+	f := newFake("munim", "computer", bad, clickTool)
 	r := started(t, []Option{WithLogger(zerolog.New(&logs))}, f)
 	got, err := r.Describe("computer.odd")
 	if err != nil || string(got.InputSchema) != string(bad.InputSchema) {
 		t.Fatalf("describe = %+v, %v", got, err)
 	}
 	for range 2 {
-		if _, err := r.Execute(context.Background(), Call{Capability: "computer.odd", Arguments: json.RawMessage(`{"a":1}`)}); err != nil {
-			t.Errorf("execute = %v, want the call to go through", err)
+		_, err := r.Execute(context.Background(), Call{Capability: "computer.odd", Arguments: json.RawMessage(`{"a":1}`)})
+		var e *wire.Error
+		if !errors.As(err, &e) || e.Code != wire.CodeExecutionError || !strings.Contains(e.Message, "computer.odd is unavailable: its inputSchema cannot be used: ") {
+			t.Errorf("execute = %v, want EXECUTION_ERROR saying the schema cannot be used", err)
 		}
 	}
-	if n := strings.Count(logs.String(), "input schema does not compile; arguments will not be validated"); n != 1 {
+	if n := f.callCount(); n != 0 {
+		t.Errorf("the server was called %d times", n)
+	}
+	unavailable := func() error {
+		for _, s := range r.List() {
+			if s.Name == "computer.odd" && strings.HasPrefix(s.Unavailable, "its inputSchema cannot be used: ") {
+				return nil
+			}
+		}
+		return fmt.Errorf("computer.odd is not listed unavailable: %+v", r.List())
+	}
+	testwait.Until(t, 10*time.Second, unavailable)
+	if n := strings.Count(logs.String(), "inputSchema cannot be used; the tool is unavailable"); n != 1 {
 		t.Errorf("warning logged %d times, want once:\n%s", n, logs.String())
+	}
+	if _, err := r.Execute(context.Background(), Call{Capability: "computer.click", Arguments: json.RawMessage(`{"x":1,"y":2}`)}); err != nil {
+		t.Errorf("the other tool: %v", err)
 	}
 }
 
-func TestSchemasAreNotCompiledBeforeTheirFirstCall(t *testing.T) {
-	cv := &countingValidator{n: map[string]int{}, v: NewQRIValidator()}
-	r := started(t, []Option{WithValidator(cv)}, newFake("munim", "computer", clickTool, typeTool))
-	if got := cv.n[string(clickTool.InputSchema)] + cv.n[string(typeTool.InputSchema)]; got != 0 {
-		t.Fatalf("%d schemas compiled before any call, want 0", got)
+// gatedValidator compiles only once open is closed.
+type gatedValidator struct {
+	open chan struct{}
+	v    Validator
+}
+
+func (g *gatedValidator) Compile(s json.RawMessage) (Schema, error) {
+	<-g.open
+	return g.v.Compile(s)
+}
+
+func TestCompilationNeitherDelaysReadinessNorLetsACallRunUnchecked(t *testing.T) {
+	g := &gatedValidator{open: make(chan struct{}), v: NewQRIValidator()}
+	f := newFake("munim", "computer", clickTool)
+	r := started(t, []Option{WithValidator(g)}, f)
+	// Ready and listed while no schema could compile.
+	if h := r.Health(); h.Status != "ok" || h.Providers[0].Capabilities != 1 {
+		t.Fatalf("health %+v while compiling", h)
 	}
-	_, err := r.Execute(context.Background(), Call{Capability: "computer.click", Arguments: json.RawMessage(`{"x":"left"}`)})
+	done := make(chan error, 1)
+	go func() {
+		_, err := r.Execute(context.Background(), Call{Capability: "computer.click", Arguments: json.RawMessage(`{"x":"left"}`)})
+		done <- err
+	}()
+	close(g.open)
+	err := <-done
 	var e *wire.Error
 	if !errors.As(err, &e) || e.Code != wire.CodeInvalidArguments {
-		t.Fatalf("execute with a string x = %v, want INVALID_ARGUMENTS from the schema compiled on first use", err)
+		t.Fatalf("execute = %v, want INVALID_ARGUMENTS once the schema compiled", err)
 	}
-	if diff := cmp.Diff(map[string]int{string(clickTool.InputSchema): 1}, cv.n); diff != "" {
-		t.Errorf("compiled schemas (-want +got):\n%s", diff)
+	if n := f.callCount(); n != 0 {
+		t.Errorf("the server was called %d times", n)
 	}
 }
 

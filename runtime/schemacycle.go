@@ -26,7 +26,7 @@ var (
 
 // refCycle reports a chain of "$ref"s and in-place keywords that leads back
 // to where it started, as a description, or "" when there is none. doc is
-// the schema as compiled (after neutralise). The same document always gets
+// the schema as compiled (after localiseRefs). The same document always gets
 // the same report: schemas are walked in keyword order and map members in
 // name order.
 func refCycle(doc any) string {

@@ -117,7 +117,7 @@ func TestInvalidArgumentsNameTheFailingKeyword(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []map[string]string{
-		{"path": "", "keyword": "additionalProperties", "message": "additional properties are not allowed"},
+		{"path": "/extra", "keyword": "additionalProperties", "message": `property "extra" is not allowed (additionalProperties is false)`},
 		{"path": "/steps", "keyword": "minimum", "message": "must be greater than or equal to 0"},
 	}
 	if diff := cmp.Diff(want, d.Errors); diff != "" {

@@ -42,10 +42,12 @@ type providerJSON struct {
 	Capabilities int           `json:"capabilities"`
 	Error        string        `json:"error,omitempty"`
 	Stderr       string        `json:"stderr,omitempty"`
+	// Skipped: the tools the server listed that are not capabilities, and why.
+	Skipped []runtime.SkippedTool `json:"skipped,omitempty"`
 }
 
 func toProviderJSON(p runtime.ProviderHealth) providerJSON {
-	return providerJSON{Name: p.Name, Prefix: p.Prefix, State: p.State, Capabilities: p.Capabilities, Error: p.Error, Stderr: p.Stderr}
+	return providerJSON{Name: p.Name, Prefix: p.Prefix, State: p.State, Capabilities: p.Capabilities, Error: p.Error, Stderr: p.Stderr, Skipped: p.Skipped}
 }
 
 type healthResult struct {

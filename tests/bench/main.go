@@ -9,7 +9,11 @@
 //     reply + the server's own spawn, initialize and tools/list under a
 //     direct mcp-go client) ≤ 1.2;
 //  3. idle RSS of the host with its provider ready ≤ 20 MB;
-//  4. a 16 MiB result through the host ÷ through the direct client ≤ 1.3.
+//  4. a 16 MiB result through the host ÷ through the direct client ≤ 1.3;
+//  5. execute p50 of a tool with an outputSchema and a ~8 KB structured
+//     result, as 1 (fakemunim only, schemas.go);
+//  6. peak RSS with a 10 MB / 200,000-pattern schema ≤ without + 100 MB
+//     (fakemunim only, schemas.go).
 //
 // Compared measurements alternate in batches (or rotate, for cold starts),
 // so drift of the machine (frequency scaling, other load) falls on both
@@ -32,7 +36,7 @@ func main() {
 	batch := flag.Int("batch", 300, "calls per latency batch")
 	coldRuns := flag.Int("cold", 15, "cold starts per side")
 	bigRuns := flag.Int("big", 5, "16 MiB transfers per side")
-	only := flag.String("only", "", "run one part: latency, cold, rss or big (e.g. under perf record)")
+	only := flag.String("only", "", "run one part: latency, cold, rss, big, output or schema (e.g. under perf record)")
 	srv := flag.String("server", "", "run against one server: fake or everything")
 	hostBin := flag.String("host", "", "measure this gnosis-host binary instead of building one (to compare two trees)")
 	keep := flag.String("keep", "", "build the binaries into this directory and keep them (so perf can resolve symbols)")
@@ -84,6 +88,8 @@ func main() {
 			{"cold", func() ([]row, error) { return coldStart(bins, dir, s, *coldRuns) }},
 			{"rss", func() ([]row, error) { return idleRSS(bins, dir, s) }},
 			{"big", func() ([]row, error) { return bigResult(bins, dir, s, *bigRuns) }},
+			{"output", func() ([]row, error) { return outputLatency(bins, dir, s, *rounds, *batch) }},
+			{"schema", func() ([]row, error) { return schemaRSS(bins, dir, s) }},
 		} {
 			if !want(part.name) {
 				continue

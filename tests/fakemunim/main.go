@@ -21,6 +21,9 @@
 //	--state DIR      FAKEMUNIM_STATE       directory for state kept across restarts (crash's delay_next_start_ms)
 //	                                       and for slow's "<tag>.started" markers
 //	--remote-ref URL FAKEMUNIM_REMOTE_REF  add a tool remote_ref whose schema $refs URL (a client must not fetch it)
+//	--names JSON     FAKEMUNIM_NAMES       add trivial tools with these names (a JSON array), to test name rules
+//	--forecast       FAKEMUNIM_FORECAST=1  add forecast, with an outputSchema and a ~8 KB structured result (schemacases.go)
+//	--bad-schemas    FAKEMUNIM_BAD_SCHEMAS=1 add huge_schema (10 MB, 200,000 patterns) and cyclic_schema (a $ref cycle)
 //	--grandchild     FAKEMUNIM_GRANDCHILD=1 start an idle child process, so the server is a process tree
 //	--idle                                 just sleep until killed (the grandchild)
 package main
@@ -45,6 +48,9 @@ func main() {
 	grandchild := flag.Bool("grandchild", os.Getenv("FAKEMUNIM_GRANDCHILD") == "1", "start an idle child process")
 	idle := flag.Bool("idle", false, "sleep until killed")
 	remoteRef := flag.String("remote-ref", os.Getenv("FAKEMUNIM_REMOTE_REF"), "add a tool whose schema refers to this URL")
+	names := flag.String("names", os.Getenv("FAKEMUNIM_NAMES"), "add trivial tools with these names (a JSON array)")
+	withForecast := flag.Bool("forecast", os.Getenv("FAKEMUNIM_FORECAST") == "1", "add the forecast tool")
+	badSchemas := flag.Bool("bad-schemas", os.Getenv("FAKEMUNIM_BAD_SCHEMAS") == "1", "add tools whose input schemas cannot be used")
 	flag.Parse()
 
 	if *idle {
@@ -73,6 +79,18 @@ func main() {
 	f.registerFidelity()
 	if *remoteRef != "" {
 		f.addRemoteRef(*remoteRef)
+	}
+	if *withForecast {
+		f.addForecast()
+	}
+	if *badSchemas {
+		f.addBadSchemas()
+	}
+	if *names != "" {
+		if err := f.addNamed(*names); err != nil {
+			fmt.Fprintf(os.Stderr, "fakemunim: --names: %v\n", err)
+			os.Exit(2)
+		}
 	}
 
 	if err := server.ServeStdio(s, server.WithWorkerPoolSize(*workers)); err != nil {

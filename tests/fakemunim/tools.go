@@ -275,6 +275,19 @@ func (f *fake) addTool(_ context.Context, args json.RawMessage) (*mcp.CallToolRe
 	return mcp.NewToolResultText("added " + a.Name), nil
 }
 
+// addNamed adds a trivial tool for each name of the JSON array names, as
+// servers with unusual names have them ("greet (structured)").
+func (f *fake) addNamed(names string) error {
+	var list []string
+	if err := json.Unmarshal([]byte(names), &list); err != nil {
+		return err
+	}
+	for _, n := range list {
+		f.server.AddTools(f.tool(n, "A tool with a name to test; returns its arguments.", simpleSchema, echo))
+	}
+	return nil
+}
+
 // addRemoteRef adds a tool whose schema points at url with $ref, both at the
 // top level of a property and under $defs. A client that honours the
 // "never fetch what a schema points at" rule makes no request to url.
