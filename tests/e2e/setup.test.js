@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { EXTENSION_ORIGIN, SETUP_PAGE, fakeMunim, launch, readJsonl, tempDir, waitFor } from './lib/harness.js';
+import { EXTENSION_ORIGIN, REPO, SETUP_PAGE, fakeMunim, launch, readJsonl, tempDir, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
 import { sent, waitForSent } from './lib/bridge.js';
 import { shots } from './lib/setup_page.js';
@@ -115,7 +115,8 @@ test('step 3: open a chat page, arm it from the options page it links to, and a 
   await waitFor(async () => (await row.getAttribute('data-armed')) === 'true', { what: 'armed on the setup page' });
   assert.equal(await text(page, '#site-chip'), 'Armed');
   assert.equal(await page.locator('#progress-site').getAttribute('data-state'), 'done');
-  await shots(page, 'setup_3_armed');
+  const [, picture] = await shots(page, 'setup_3_armed');
+  if (process.env.GNOSIS_UPDATE_IMAGES === '1') fs.copyFileSync(picture, path.join(REPO, 'docs', 'images', 'setup.png'));
 
   await chat.evaluate(() => window.chat.stream('{"capability": "computer.echo", "arguments": {"from": "setup"}}'));
   const [reply] = await waitForSent(chat, 1, 15_000);
