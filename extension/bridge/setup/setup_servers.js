@@ -10,6 +10,7 @@ import { BRIDGE } from '../../shared/core/messages.js';
 import { CODES } from '../../shared/core/codes.js';
 import { MUNIM, checkNote, fieldError, formFromProvider, munimParams, providerParams, suggestName } from '../core/setup.js';
 import { h, send } from '../../shared/page.js';
+import { poller } from './setup_poll.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -22,7 +23,7 @@ const EXAMPLES = {
 };
 
 const state = {
-  list: [], shown: '', enabled: false, timer: 0, onState: () => {}, editing: null, munimChecked: '',
+  list: [], shown: '', onState: () => {}, editing: null, munimChecked: '',
 };
 
 /** The state chip of one server. */
@@ -261,11 +262,4 @@ export function initServers({ os, onState }) {
 }
 
 /** Starts (or stops) following the host's servers: their states change as they start and fail. */
-export function setServersEnabled(enabled) {
-  if (enabled === state.enabled) return;
-  state.enabled = enabled;
-  clearInterval(state.timer);
-  if (!enabled) return;
-  refresh();
-  state.timer = setInterval(() => refresh().catch(() => {}), 1500);
-}
+export const setServersEnabled = poller(refresh);

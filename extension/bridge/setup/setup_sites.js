@@ -6,10 +6,11 @@ import { BRIDGE } from '../../shared/core/messages.js';
 import { PRESETS, matchPreset } from '../core/presets.js';
 import { eligibleOrigin } from '../core/selector.js';
 import { h, send } from '../../shared/page.js';
+import { poller } from './setup_poll.js';
 
 const $ = (id) => document.getElementById(id);
 
-const state = { enabled: false, timer: 0, shown: '', onState: () => {} };
+const state = { shown: '', onState: () => {} };
 
 function open(url) {
   return chrome.tabs.create({ url });
@@ -73,11 +74,4 @@ export function initSites({ onState }) {
 }
 
 /** Starts (or stops) following the open pages and their armed state. */
-export function setSitesEnabled(enabled) {
-  if (enabled === state.enabled) return;
-  state.enabled = enabled;
-  clearInterval(state.timer);
-  if (!enabled) return;
-  refresh();
-  state.timer = setInterval(() => refresh().catch(() => {}), 1500);
-}
+export const setSitesEnabled = poller(refresh);
