@@ -132,7 +132,7 @@ func (r *Runtime) admit(c Call) (*entry, Provider, Decision, error) {
 	if e == nil {
 		prefix, _, hasDot := strings.Cut(c.Capability, ".")
 		if hasDot {
-			p = r.byPrefix[prefix]
+			p = r.providerWithPrefix(prefix)
 		}
 		if !hasDot || prefix == metaPrefix || (p != nil && r.discovered(p)) {
 			return nil, nil, Deny, wire.Errorf(wire.CodeCapabilityNotFound, "no capability named %q", c.Capability)
@@ -154,7 +154,7 @@ func (r *Runtime) admit(c Call) (*entry, Provider, Decision, error) {
 	if e.cap.Provider == "" {
 		return e, nil, decision, nil
 	}
-	p = r.byName[e.cap.Provider]
+	p = r.providerNamed(e.cap.Provider)
 	if p == nil {
 		return nil, nil, Deny, wire.Errorf(wire.CodeProviderNotFound, "provider %q of capability %q is not registered", e.cap.Provider, c.Capability)
 	}

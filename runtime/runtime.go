@@ -13,15 +13,18 @@ import (
 // Runtime is the Agent Capability Runtime. Create it with New, Start it once,
 // then List, Describe, Execute and Health may be called from any goroutine.
 type Runtime struct {
+	// providers is replaced, never changed in place, under mu once New has
+	// returned (SetProvider, RemoveProvider); index is its lock-free lookup.
 	providers []Provider
-	byName    map[string]Provider
-	byPrefix  map[string]Provider
+	index     atomic.Pointer[providerIndex]
 	policy    atomic.Pointer[Policy]
 	validator Validator
 	log       zerolog.Logger
 	events    func(Event)
 	degraded  []string
+	problems  map[string]string // SetProblem's reasons by source, under mu
 
+	live  sync.Mutex // serialises Start, SetProvider, RemoveProvider and Close
 	mu    sync.Mutex // serialises registry rebuilds and provider state
 	state map[string]*providerState
 	reg   atomic.Pointer[registry]
@@ -29,9 +32,30 @@ type Runtime struct {
 	started   atomic.Bool
 	closed    atomic.Bool
 	closeOnce sync.Once
+	ctx       context.Context // the providers' lives, set by Start under mu
 	stop      context.CancelFunc
 	changed   chan struct{} // closed and replaced on every provider change
 }
+
+// providerIndex finds providers by name and by prefix.
+type providerIndex struct {
+	byName, byPrefix map[string]Provider
+}
+
+func newIndex(ps []Provider) *providerIndex {
+	ix := &providerIndex{byName: map[string]Provider{}, byPrefix: map[string]Provider{}}
+	for _, p := range ps {
+		ix.byName[p.Name()] = p
+		ix.byPrefix[p.Prefix()] = p
+	}
+	return ix
+}
+
+// providerNamed is the provider called name, nil if there is none.
+func (r *Runtime) providerNamed(name string) Provider { return r.index.Load().byName[name] }
+
+// providerWithPrefix is the provider whose prefix is prefix, nil if none.
+func (r *Runtime) providerWithPrefix(prefix string) Provider { return r.index.Load().byPrefix[prefix] }
 
 type providerState struct {
 	status     Status
@@ -85,18 +109,11 @@ type Option func(*Runtime)
 // out and the runtime reports itself degraded with the reason.
 func WithProvider(p Provider) Option {
 	return func(r *Runtime) {
-		switch {
-		case p.Prefix() == metaPrefix || p.Prefix() == "":
-			r.degraded = append(r.degraded, fmt.Sprintf("provider %q: prefix %q is not allowed", p.Name(), p.Prefix()))
-		case r.byName[p.Name()] != nil:
-			r.degraded = append(r.degraded, fmt.Sprintf("provider %q is configured twice", p.Name()))
-		case r.byPrefix[p.Prefix()] != nil:
-			r.degraded = append(r.degraded, fmt.Sprintf("provider %q: prefix %q is already used by %q", p.Name(), p.Prefix(), r.byPrefix[p.Prefix()].Name()))
-		default:
-			r.providers = append(r.providers, p)
-			r.byName[p.Name()] = p
-			r.byPrefix[p.Prefix()] = p
+		if err := fits(r.providers, p, ""); err != nil {
+			r.degraded = append(r.degraded, err.Error())
+			return
 		}
+		r.providers = append(r.providers, p)
 	}
 }
 
@@ -124,8 +141,6 @@ func WithDegraded(reason string) Option {
 // New builds a Runtime. It starts nothing; call Start.
 func New(opts ...Option) *Runtime {
 	r := &Runtime{
-		byName:    map[string]Provider{},
-		byPrefix:  map[string]Provider{},
 		validator: NewQRIValidator(),
 		log:       zerolog.Nop(),
 		state:     map[string]*providerState{},
@@ -137,6 +152,7 @@ func New(opts ...Option) *Runtime {
 	for _, p := range r.providers {
 		r.state[p.Name()] = &providerState{status: Status{State: StateStarting}}
 	}
+	r.index.Store(newIndex(r.providers))
 	if r.policy.Load() == nil {
 		r.policy.Store(&Policy{})
 	}
@@ -155,19 +171,34 @@ func (r *Runtime) SetPolicy(p Policy) { r.policy.Store(&p) }
 // report starting → ready (or down) through events and Health. ctx bounds the
 // providers' lives: cancelling it stops them like Close.
 func (r *Runtime) Start(ctx context.Context) error {
+	// Under live: a provider SetProvider replaces mid-way is never
+	// started after it was closed.
+	r.live.Lock()
+	defer r.live.Unlock()
+	r.mu.Lock()
 	if !r.started.CompareAndSwap(false, true) {
+		r.mu.Unlock()
 		return errors.New("runtime already started")
 	}
-	ctx, r.stop = context.WithCancel(ctx)
+	r.ctx, r.stop = context.WithCancel(ctx)
+	ctx, providers := r.ctx, r.providers
+	r.mu.Unlock()
 	var errs []error
-	for _, p := range r.providers {
-		p := p
-		if err := p.Start(ctx, func(c Change) { r.onChange(p, c) }); err != nil {
-			errs = append(errs, fmt.Errorf("starting provider %q: %w", p.Name(), err))
-			r.onChange(p, Change{Provider: p.Name(), Prefix: p.Prefix(), Status: Status{State: StateDown, Err: err.Error()}})
+	for _, p := range providers {
+		if err := r.startProvider(ctx, p); err != nil {
+			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// startProvider starts p, reporting it down if it cannot start.
+func (r *Runtime) startProvider(ctx context.Context, p Provider) error {
+	if err := p.Start(ctx, func(c Change) { r.onChange(p, c) }); err != nil {
+		r.onChange(p, Change{Provider: p.Name(), Prefix: p.Prefix(), Status: Status{State: StateDown, Err: err.Error()}})
+		return fmt.Errorf("starting provider %q: %w", p.Name(), err)
+	}
+	return nil
 }
 
 // WaitSettled blocks until no provider is starting (each is ready or down),
@@ -199,13 +230,18 @@ func (r *Runtime) WaitSettled(ctx context.Context) error {
 func (r *Runtime) Close() error {
 	var err error
 	r.closeOnce.Do(func() {
+		r.live.Lock()
+		defer r.live.Unlock()
+		r.mu.Lock()
 		r.closed.Store(true)
-		if r.stop != nil {
-			r.stop()
+		stop, providers := r.stop, r.providers
+		r.mu.Unlock()
+		if stop != nil {
+			stop()
 		}
-		errs := make([]error, len(r.providers))
+		errs := make([]error, len(providers))
 		var wg sync.WaitGroup
-		for i, p := range r.providers {
+		for i, p := range providers {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -224,6 +260,12 @@ func (r *Runtime) Close() error {
 // changed, then emit events.
 func (r *Runtime) onChange(p Provider, c Change) {
 	r.mu.Lock()
+	if r.providerNamed(p.Name()) != p {
+		// Removed or replaced (SetProvider, RemoveProvider): what it
+		// reports while it stops is no longer the runtime's.
+		r.mu.Unlock()
+		return
+	}
 	st := r.state[p.Name()]
 	stateChanged := st.status != c.Status
 	st.status = c.Status
@@ -284,9 +326,9 @@ func (r *Runtime) Health() Health {
 	defer r.mu.Unlock()
 	reg := r.reg.Load()
 	h := Health{Status: "ok", Capabilities: len(reg.list), Providers: []ProviderHealth{}}
-	if len(r.degraded) > 0 {
+	if reasons := r.reasons(); len(reasons) > 0 {
 		h.Status = "degraded"
-		h.Error = joinReasons(r.degraded)
+		h.Error = joinReasons(reasons)
 	}
 	for _, p := range r.providers {
 		ph := r.providerHealth(p, reg)

@@ -1,12 +1,18 @@
 package tests
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/gnosis/gnosis/internal/testwait"
 )
 
 const chatOrigin = "https://chat.example"
@@ -126,11 +132,110 @@ func TestPolicySetPersistsAndApplies(t *testing.T) {
 
 	for _, bad := range []map[string]any{
 		{"origin": "chat.example", "grants": map[string]string{}},
-		{"origin": chatOrigin, "grants": map[string]string{"computer.*": "allow"}},
-		{"origin": chatOrigin, "grants": map[string]string{"computer.echo": "always"}},
+		{"origin": chatOrigin, "grants": []string{"computer.echo"}},
 		{"origin": chatOrigin},
 	} {
 		wantError(t, h.call("policy.set", bad), "INVALID_REQUEST")
+	}
+}
+
+// policy.set takes only capabilities the host runs now, or a pattern over
+// one configured provider's tools. Whatever else a caller sends (names with
+// a trailing space or a bidi override, an unknown prefix, a word that is
+// no decision, 200,000 names in 26 MB) is INVALID_ARGUMENTS naming the
+// entry, the file is not touched and the host keeps serving.
+func TestPolicySetRefusesWhatIsNotACapability(t *testing.T) {
+	h, _ := startStandard(t)
+	cfgPath := filepath.Join(h.dir, "config.json")
+	before, _ := os.ReadFile(cfgPath)
+	huge := make(map[string]string, 200_000)
+	for i := range 200_000 {
+		huge[fmt.Sprintf("computer.%0120d", i)] = "allow"
+	}
+	tests := []struct {
+		grants any
+		says   string
+	}{
+		{map[string]string{"computer.echo ": "allow"}, `grant "computer.echo " has a space, control or invisible character (U+0020`},
+		{map[string]string{"computer.ec\u202eho": "allow"}, `grant "computer.ec\u202eho" has a space, control or invisible character (U+202E`},
+		{map[string]string{"shell.exec": "allow"}, `grant "shell.exec" has the prefix "shell", which no configured provider has`},
+		{map[string]string{"computer.format_disk": "allow"}, `is not a tool provider "munim" lists now`},
+		{map[string]string{"computer.echo": "always"}, `must be "allow", "ask" or "deny", not "always"`},
+		{huge, "at most 1048576"},
+	}
+	for _, tc := range tests {
+		r := h.call("policy.set", map[string]any{"origin": chatOrigin, "grants": tc.grants})
+		wantError(t, r, "INVALID_ARGUMENTS")
+		if !strings.Contains(r.Message, tc.says) {
+			t.Errorf("message %q, want it to say %q", r.Message, tc.says)
+		}
+	}
+	if after, _ := os.ReadFile(cfgPath); !bytes.Equal(before, after) {
+		t.Errorf("the config file changed:\n%s", after)
+	}
+	r := h.call("policy.set", map[string]any{"origin": chatOrigin, "grants": map[string]string{"computer.*": "ask", "computer.echo": "deny"}})
+	wantOK(t, r)
+	var decisions map[string]string
+	r.field(t, "decisions", &decisions)
+	if decisions["computer.echo"] != "deny" || decisions["computer.click"] != "ask" {
+		t.Errorf("a pattern over the provider's tools: %s", clip(r.raw))
+	}
+	stillServing(t, h)
+}
+
+// Two spellings of one origin in the config file: the origin runs nothing
+// whichever key says what, health and policy.get name the clashing keys,
+// and the user's save on the options page writes one key in their place.
+func TestClashingPolicyKeysFailClosed(t *testing.T) {
+	f := newFake(t)
+	const site = "https://x.example.net"
+	cfg := &Config{
+		Providers: []ProviderConfig{f.provider("munim", "computer", "5s", nil)},
+		Policy: &Policy{Default: []string{}, Origins: map[string]any{
+			site:                    map[string][]string{"deny": {"*"}},
+			"HTTPS://X.EXAMPLE.NET": []string{"computer.*"},
+		}},
+	}
+	h := startHost(t, hostOptions{config: cfg})
+	testwait.Until(t, replyTimeout, func() error {
+		if p := h.call("health", nil); !bytes.Contains(p.raw, []byte(`"state":"ready"`)) {
+			return fmt.Errorf("provider not ready: %s", clip(p.raw))
+		}
+		return nil
+	})
+	if got := forbiddenReason(t, h.call("execute", executeParams("computer.echo", map[string]any{}, site))); got != "not-granted" {
+		t.Errorf("echo from %s: reason %q, want not-granted", site, got)
+	}
+	var hr healthReply
+	json.Unmarshal(h.call("health", nil).raw, &hr)
+	wantKeys := `keys "HTTPS://X.EXAMPLE.NET" and "https://x.example.net" are one origin, https://x.example.net`
+	if hr.Status != "degraded" || !strings.Contains(hr.Error, wantKeys) {
+		t.Errorf("health %+v, want degraded naming the keys", hr)
+	}
+	var clash struct {
+		Origin string   `json:"origin"`
+		Keys   []string `json:"keys"`
+	}
+	r := h.call("policy.get", map[string]any{"origin": site})
+	wantOK(t, r)
+	r.field(t, "clash", &clash)
+	if clash.Origin != site || !slices.Equal(clash.Keys, []string{"HTTPS://X.EXAMPLE.NET", site}) {
+		t.Errorf("policy.get clash: %s", clip(r.raw))
+	}
+
+	r = h.call("policy.set", map[string]any{"origin": site, "grants": map[string]string{"computer.echo": "allow"}})
+	wantOK(t, r)
+	if bytes.Contains(r.raw, []byte(`"clash"`)) {
+		t.Errorf("the clash is still reported after the save: %s", clip(r.raw))
+	}
+	wantOK(t, h.call("execute", executeParams("computer.echo", map[string]any{}, site)))
+	hr = healthReply{}
+	json.Unmarshal(h.call("health", nil).raw, &hr)
+	if hr.Status != "ok" || hr.Error != "" {
+		t.Errorf("health after the save: %+v", hr)
+	}
+	if data, _ := os.ReadFile(filepath.Join(h.dir, "config.json")); bytes.Contains(data, []byte("X.EXAMPLE.NET")) {
+		t.Errorf("the other spelling is still in the file:\n%s", data)
 	}
 }
 

@@ -8,7 +8,6 @@ import (
 	"os/signal"
 	"runtime/pprof"
 	"strconv"
-	"strings"
 	"syscall"
 	"time"
 
@@ -18,11 +17,11 @@ import (
 	"github.com/gnosis/gnosis/host/grants"
 	"github.com/gnosis/gnosis/host/launch"
 	"github.com/gnosis/gnosis/host/logging"
+	"github.com/gnosis/gnosis/host/providers"
 	"github.com/gnosis/gnosis/host/relay"
 	"github.com/gnosis/gnosis/host/session"
 	"github.com/gnosis/gnosis/host/workspace"
 	"github.com/gnosis/gnosis/runtime"
-	"github.com/gnosis/gnosis/runtime/mcpprovider"
 )
 
 // EnvCPUProfile names a file to write a CPU profile of the serving host to
@@ -57,79 +56,19 @@ func serve(l launch.Launch) error {
 	}
 	log.Info().Str("version", version).Str("origin", l.Origin).Int64("parentWindow", l.ParentWindow).
 		Str("config", cfgPath).Int("pid", os.Getpid()).Msg("serving")
-
-	var reasons []string
 	if problem != nil {
 		log.Warn().Err(problem).Msg("configuration")
-		reasons = append(reasons, problem.Error())
 	}
 
-	opts := []session.Option{session.WithVersion(version), session.WithLogger(log)}
-	inflight := cfg.Limits.InflightBytes
-	if inflight <= 0 {
-		inflight = config.DefaultInflightBytes
-	}
-	opts = append(opts, session.WithMaxInflightBytes(inflight))
-	if v := os.Getenv(EnvMaxFrame); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n <= 0 {
-			log.Warn().Str(EnvMaxFrame, v).Msg("ignored: not a positive number of bytes")
-		} else {
-			opts = append(opts, session.WithMaxFrame(n))
-		}
-	}
-	trusted := l.Trusted(cfg.Extensions)
-	if !trusted {
-		reason := fmt.Sprintf("caller %s is not a trusted extension: add its id to \"extensions\" in %s to allow it", l.Origin, cfgPath)
-		log.Warn().Str("origin", l.Origin).Msg("untrusted caller; every request will be answered FORBIDDEN")
-		opts = append(opts, session.WithForbidden(reason))
-	}
-
-	// Both return a working (if unconfigured) value with their error: a bad
-	// section degrades health, it does not stop the host.
-	ws, wsErr := openWorkspace(cfg.Workspace, log)
-	rl, rlErr := newRelay(cfg.Relay, log)
-	for _, err := range []error{wsErr, rlErr} {
-		if err != nil {
-			log.Warn().Err(err).Msg("configuration")
-			reasons = append(reasons, err.Error())
-		}
-	}
+	ws, rl, sections := openSections(cfg, log)
 	defer ws.Close()
-	for name, m := range ws.Methods() {
-		opts = append(opts, session.WithMethod(name, adapt(m)))
-	}
-	for name, m := range rl.Methods() {
-		opts = append(opts, session.WithMethod(name, adapt(m)))
-	}
-	// The runtime reports events to the session, which is built last: it
-	// serves the grants, which need the runtime. Events start with rt.Start,
-	// after s is set.
-	var s *session.Session
-	rtOpts := []runtime.Option{
-		runtime.WithLogger(log),
-		runtime.WithEvents(func(e runtime.Event) { s.Event(e) }),
-		runtime.WithPolicy(cfg.Policy.Runtime()),
-	}
-	if len(reasons) > 0 {
-		rtOpts = append(rtOpts, runtime.WithDegraded(strings.Join(reasons, "; ")))
-	}
-	for _, p := range cfg.Providers {
-		rtOpts = append(rtOpts, runtime.WithProvider(mcpprovider.New(mcpprovider.Config{
-			Name: p.Name, Command: p.Command, Args: p.Args, Env: p.Env, Prefix: p.Prefix, Timeout: time.Duration(p.Timeout),
-			StartTimeout: time.Duration(max(p.StartTimeout, 0)),
-		}, mcpprovider.WithLogger(log), mcpprovider.WithClientInfo("gnosis-host", version))))
-	}
-	rt := runtime.New(rtOpts...)
 
-	gr := grants.New(rt, cfgPath, grants.WithAskTimeout(time.Duration(cfg.Policy.AskTimeout)), grants.WithLogger(log))
-	for name, m := range gr.Methods() {
-		opts = append(opts, session.WithMethod(name, adapt(m)))
-	}
-	opts = append(opts, session.WithApprover(func(ctx context.Context, c *session.Call, a runtime.Approval) error {
-		return gr.Ask(ctx, c.ID, c.Emit, a)
-	}))
-	s = session.New(opts...)
+	build := providers.MCP(log, version)
+	events := make(chan runtime.Event, eventQueue)
+	rt := newRuntime(cfg, problem, sections, build, log, events)
+	trusted := l.Trusted(cfg.Extensions)
+	s := newSession(l, trusted, cfg, cfgPath, log, rt, build, append(methods(ws.Methods()), methods(rl.Methods())...))
+	go forward(events, s)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -144,10 +83,133 @@ func serve(l launch.Launch) error {
 	return err
 }
 
-// adapt turns a host method of the workspace or relay packages (which do not
-// depend on the session) into a session.Method.
-func adapt[M ~func(ctx context.Context, id, params json.RawMessage, emit func(any) error) (any, error)](m M) session.Method {
+// openSections opens the workspace and the relay. Each is usable (if
+// unconfigured) when its section is malformed: the problems are returned,
+// to degrade health, and the host keeps serving.
+func openSections(cfg config.Config, log zerolog.Logger) (*workspace.Workspace, *relay.Relay, []string) {
+	ws, wsErr := openWorkspace(cfg.Workspace, log)
+	rl, rlErr := newRelay(cfg.Relay, log)
+	var problems []string
+	for _, err := range []error{wsErr, rlErr} {
+		if err != nil {
+			log.Warn().Err(err).Msg("configuration")
+			problems = append(problems, err.Error())
+		}
+	}
+	return ws, rl, problems
+}
+
+// eventQueue is how many runtime events wait for the session before the
+// runtime's reports block (as many as the session's own queue holds).
+const eventQueue = 256
+
+// forward hands the runtime's events to the session, in order. The runtime
+// is built before the session (the session's grant and provider methods
+// need it), so it reports into a queue the session drains; once the session
+// has stopped serving, Event drops them.
+func forward(events <-chan runtime.Event, s *session.Session) {
+	for e := range events {
+		s.Event(e)
+	}
+}
+
+// newRuntime builds the runtime over cfg's providers, reporting its events
+// to events. sections are the problems of the sections other packages read
+// (workspace, relay), which degrade health for the host's life; the config
+// file's own problem is recorded under configProblem and re-read each time
+// the host writes the file (see reloadProblem).
+func newRuntime(cfg config.Config, problem error, sections []string, build providers.Build, log zerolog.Logger, events chan<- runtime.Event) *runtime.Runtime {
+	opts := []runtime.Option{
+		runtime.WithLogger(log),
+		runtime.WithEvents(func(e runtime.Event) { events <- e }),
+		runtime.WithPolicy(cfg.Policy.Runtime()),
+	}
+	for _, reason := range sections {
+		opts = append(opts, runtime.WithDegraded(reason))
+	}
+	for _, p := range cfg.Providers {
+		opts = append(opts, runtime.WithProvider(build(p)))
+	}
+	rt := runtime.New(opts...)
+	if problem != nil {
+		rt.SetProblem(configProblem, problem.Error())
+	}
+	return rt
+}
+
+// configProblem is the runtime's problem source for the config file.
+const configProblem = "config"
+
+// reloadProblem returns a function that re-reads the config file's problems
+// into rt: after policy.set or providers.set, health says what the file
+// says now (a clash resolved, a first provider added).
+func reloadProblem(rt *runtime.Runtime) func() {
+	return func() {
+		_, _, problem := config.Load(os.Getenv)
+		reason := ""
+		if problem != nil {
+			reason = problem.Error()
+		}
+		rt.SetProblem(configProblem, reason)
+	}
+}
+
+// newSession builds the session that serves rt to the caller l: the
+// built-in methods, the workspace's and the relay's (extra), the grant
+// methods and the provider methods, all answered FORBIDDEN for a caller
+// that is not trusted.
+func newSession(l launch.Launch, trusted bool, cfg config.Config, cfgPath string, log zerolog.Logger, rt *runtime.Runtime,
+	build providers.Build, extra []session.Option) *session.Session {
+	opts := []session.Option{session.WithVersion(version), session.WithLogger(log)}
+	inflight := cfg.Limits.InflightBytes
+	if inflight <= 0 {
+		inflight = config.DefaultInflightBytes
+	}
+	opts = append(opts, session.WithMaxInflightBytes(inflight))
+	if v := os.Getenv(EnvMaxFrame); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			log.Warn().Str(EnvMaxFrame, v).Msg("ignored: not a positive number of bytes")
+		} else {
+			opts = append(opts, session.WithMaxFrame(n))
+		}
+	}
+	if !trusted {
+		reason := fmt.Sprintf("caller %s is not a trusted extension: add its id to \"extensions\" in %s to allow it", l.Origin, cfgPath)
+		log.Warn().Str("origin", l.Origin).Msg("untrusted caller; every request will be answered FORBIDDEN")
+		opts = append(opts, session.WithForbidden(reason))
+	}
+	opts = append(opts, extra...)
+	saved := reloadProblem(rt)
+	gr := grants.New(rt, cfgPath, grants.WithAskTimeout(time.Duration(cfg.Policy.AskTimeout)), grants.WithLogger(log),
+		grants.WithClashes(cfg.Policy.Clashes), grants.WithSaved(saved))
+	opts = append(opts, methods(gr.Methods())...)
+	pr := providers.New(rt, cfgPath, build, providers.WithLogger(log), providers.WithSaved(saved))
+	opts = append(opts, methods(pr.Methods())...)
+	opts = append(opts, session.WithApprover(func(ctx context.Context, c *session.Call, a runtime.Approval) error {
+		return gr.Ask(ctx, c.ID, c.Emit, a)
+	}))
+	return session.New(opts...)
+}
+
+// hostMethod is the shape of the methods of the host packages that do not
+// depend on the session (workspace, relay, grants, providers).
+type hostMethod interface {
+	~func(ctx context.Context, id, params json.RawMessage, emit func(any) error) (any, error)
+}
+
+// adapt turns a host method into a session.Method.
+func adapt[M hostMethod](m M) session.Method {
 	return func(ctx context.Context, c *session.Call) (any, error) { return m(ctx, c.ID, c.Params, c.Emit) }
+}
+
+// methods turns a package's method table into session options.
+func methods[M hostMethod](table map[string]M) []session.Option {
+	opts := make([]session.Option, 0, len(table))
+	for name, m := range table {
+		opts = append(opts, session.WithMethod(name, adapt(m)))
+	}
+	return opts
 }
 
 // openWorkspace opens the configured workspace folder; with none (or a

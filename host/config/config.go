@@ -17,7 +17,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
-	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -81,6 +80,10 @@ type Policy struct {
 	Origins map[string]runtime.Rule `json:"origins,omitempty"`
 	// AskTimeout bounds the wait for the user's answer to an "ask" call.
 	AskTimeout Duration `json:"askTimeout,omitempty"`
+	// Clashes lists the origins the file names under several keys
+	// ("https://x.example" and "HTTPS://X.EXAMPLE"). Load denies each of
+	// them everything: which key was meant cannot be told.
+	Clashes []Clash `json:"-"`
 }
 
 // Runtime returns the policy as the runtime enforces it.
@@ -161,7 +164,7 @@ func Load(getenv func(string) string) (cfg Config, path string, problem error) {
 	}
 	applyEnv(&cfg, getenv)
 	cfg.Providers, problems = validProviders(cfg.Providers, problems)
-	cfg.Policy.Origins, problems = normalOrigins(cfg.Policy.Origins, problems)
+	cfg.Policy.Origins, cfg.Policy.Clashes, problems = normalOrigins(cfg.Policy.Origins, problems)
 	if len(cfg.Providers) == 0 && len(problems) == 0 {
 		problems = append(problems, fmt.Errorf("no provider configured: set %s or add providers to %s", EnvMunim, path))
 	}
@@ -261,22 +264,41 @@ func applyEnv(cfg *Config, getenv func(string) string) {
 
 var prefixRE = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
 
+// ValidPrefix reports whether prefix may name a provider's capabilities:
+// letters, digits, '_' or '-', and not the meta-capabilities' prefix.
+func ValidPrefix(prefix string) bool {
+	return prefixRE.MatchString(prefix) && prefix != runtime.MetaPrefix
+}
+
+// nameOf is the name of the i-th provider entry of the file: its own, else
+// its prefix, else (a bare command) "provider<i+1>".
+func nameOf(p Provider, i int) string {
+	switch {
+	case p.Name != "":
+		return p.Name
+	case p.Prefix == "" && p.Command != "":
+		return fmt.Sprintf("provider%d", i+1)
+	}
+	return p.Prefix
+}
+
+// PrefixFor is the prefix of a provider entry that names none: "computer"
+// for the default provider (Munim), else the provider's name.
+func PrefixFor(name string) string {
+	if name == DefaultProvider {
+		return DefaultPrefix
+	}
+	return name
+}
+
 // validProviders fills defaults and drops entries that cannot work, saying why.
 func validProviders(in []Provider, problems []error) ([]Provider, []error) {
 	var out []Provider
 	seen := map[string]bool{}
 	for i, p := range in {
-		if p.Name == "" && p.Prefix == "" && p.Command != "" {
-			p.Name = fmt.Sprintf("provider%d", i+1)
-		}
-		if p.Name == "" {
-			p.Name = p.Prefix
-		}
+		p.Name = nameOf(p, i)
 		if p.Prefix == "" {
-			p.Prefix = DefaultPrefix
-			if p.Name != DefaultProvider {
-				p.Prefix = p.Name
-			}
+			p.Prefix = PrefixFor(p.Name)
 		}
 		if p.Timeout <= 0 {
 			p.Timeout = Duration(DefaultTimeout)
@@ -296,37 +318,4 @@ func validProviders(in []Provider, problems []error) ([]Provider, []error) {
 		}
 	}
 	return out, problems
-}
-
-// normalOrigins rewrites policy keys to their normal form (so a key written
-// with capitals or a trailing slash still matches its origin) and drops the
-// keys that are not origins, saying why: such a key would never match, and
-// its site would silently fall back to the default.
-func normalOrigins(in map[string]runtime.Rule, problems []error) (map[string]runtime.Rule, []error) {
-	if len(in) == 0 {
-		return in, problems
-	}
-	keys := make([]string, 0, len(in))
-	for k := range in {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	out := make(map[string]runtime.Rule, len(in))
-	for _, k := range keys {
-		n, err := runtime.NormalizeOriginKey(k)
-		switch {
-		case err != nil:
-			problems = append(problems, fmt.Errorf("policy.origins: %w (write it as https://host or https://host:port)", err))
-		case hasKey(out, n):
-			problems = append(problems, fmt.Errorf("policy.origins: %q and another key are the same origin %q", k, n))
-		default:
-			out[n] = in[k]
-		}
-	}
-	return out, problems
-}
-
-func hasKey(m map[string]runtime.Rule, k string) bool {
-	_, ok := m[k]
-	return ok
 }

@@ -1,13 +1,15 @@
 package config
 
 import (
-	"github.com/gnosis/gnosis/runtime"
-
+	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/gnosis/gnosis/runtime"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
@@ -158,5 +160,57 @@ func TestUnreadableConfigIsAProblem(t *testing.T) {
 	})
 	if problem == nil || !strings.Contains(problem.Error(), "reading config") {
 		t.Errorf("problem = %v, want a read error", problem)
+	}
+}
+
+// Two spellings of one origin in the policy: whichever order the keys are
+// read in, the origin runs nothing, and the problem names both keys.
+func TestClashingOriginKeysFailClosed(t *testing.T) {
+	tests := []struct {
+		name    string
+		origins string
+		origin  string // a page of the clashing origin (or under the clashing glob)
+		clash   Clash
+	}{
+		{
+			name:    "deny under one spelling, allow under another",
+			origins: `{"https://x.example.net":{"deny":["*"]},"HTTPS://X.EXAMPLE.NET":["computer.*"]}`,
+			origin:  "https://x.example.net",
+			clash:   Clash{Origin: "https://x.example.net", Keys: []string{"HTTPS://X.EXAMPLE.NET", "https://x.example.net"}},
+		},
+		{
+			name:    "both allow, one more than the other",
+			origins: `{"https://x.example.net/":["computer.echo"],"https://x.example.net:443":["*"],"https://y.example":["*"]}`,
+			origin:  "https://x.example.net",
+			clash:   Clash{Origin: "https://x.example.net", Keys: []string{"https://x.example.net/", "https://x.example.net:443"}},
+		},
+		{
+			name:    "two spellings of one glob deny what any other glob grants",
+			origins: `{"https://*.Example.org":["computer.*"],"https://*.example.org":{"ask":["computer.click"]},"https://*.org":["*"]}`,
+			origin:  "https://chat.example.org",
+			clash:   Clash{Origin: "https://*.example.org", Keys: []string{"https://*.Example.org", "https://*.example.org"}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			path := filepath.Join(t.TempDir(), "config.json")
+			file := `{"providers":[{"name":"munim","command":"m"}],"policy":{"default":["*"],"origins":` + tt.origins + `}}`
+			if err := os.WriteFile(path, []byte(file), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			cfg, _, problem := Load(func(k string) string { return map[string]string{EnvConfig: path}[k] })
+			if d := cmp.Diff([]Clash{tt.clash}, cfg.Policy.Clashes); d != "" {
+				t.Errorf("clashes (-want +got):\n%s", d)
+			}
+			for _, c := range []string{"computer.echo", "computer.click", "files.read"} {
+				if got := cfg.Policy.Runtime().Decide(tt.origin, c); got != runtime.Deny {
+					t.Errorf("%s from %s: %s, want deny", c, tt.origin, got)
+				}
+			}
+			var ce *ClashError
+			if !errors.As(problem, &ce) || !strings.Contains(problem.Error(), strconv.Quote(tt.clash.Keys[0])+" and "+strconv.Quote(tt.clash.Keys[1])) {
+				t.Errorf("problem %v does not name the clashing keys %q", problem, tt.clash.Keys)
+			}
+		})
 	}
 }

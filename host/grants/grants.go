@@ -10,6 +10,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/gnosis/gnosis/host/config"
 	"github.com/gnosis/gnosis/runtime"
 	"github.com/gnosis/gnosis/runtime/wire"
 )
@@ -19,6 +20,8 @@ type Runtime interface {
 	List() []runtime.Summary
 	Policy() runtime.Policy
 	SetPolicy(runtime.Policy)
+	// Health names the configured providers and their prefixes.
+	Health() runtime.Health
 }
 
 // Method is a host method in the shape the host adapts to its session.
@@ -31,6 +34,10 @@ type Grants struct {
 	log        zerolog.Logger
 	ask        approvals
 	writeMu    sync.Mutex // one policy.set at a time: read, change, write the file
+	saved      func()     // called after each write of the config file
+
+	clashMu sync.Mutex
+	clashes []config.Clash // policy keys of the file that name one origin
 }
 
 // Option configures Grants.
@@ -48,6 +55,15 @@ func WithAskTimeout(d time.Duration) Option {
 
 // WithLogger sets the logger (default: disabled).
 func WithLogger(l zerolog.Logger) Option { return func(g *Grants) { g.log = l } }
+
+// WithClashes tells the origins whose policy keys clash in the config file
+// (config.Policy.Clashes): policy.get and policy.set report them, until a
+// policy.set of the origin writes one key in place of them all.
+func WithClashes(c []config.Clash) Option { return func(g *Grants) { g.clashes = c } }
+
+// WithSaved sets a function called after each write of the config file
+// (the host re-reads the file's problems for health).
+func WithSaved(fn func()) Option { return func(g *Grants) { g.saved = fn } }
 
 // New serves grants for rt, persisting them to the config file at configPath.
 func New(rt Runtime, configPath string, opts ...Option) *Grants {
@@ -80,16 +96,52 @@ type View struct {
 	Origin     string                      `json:"origin"`
 	Configured bool                        `json:"configured"`
 	Decisions  map[string]runtime.Decision `json:"decisions"`
+	// Clash is present when the policy entry that judges the origin (its
+	// own, or a glob's) is written under several keys in the config file:
+	// the origin is then denied everything until one key is left.
+	Clash *config.Clash `json:"clash,omitempty"`
 }
 
 func (g *Grants) view(origin string) View {
 	p := g.rt.Policy()
 	rule := p.RuleFor(origin)
-	v := View{Origin: origin, Configured: p.HasExact(origin), Decisions: map[string]runtime.Decision{}}
+	v := View{Origin: origin, Configured: p.HasExact(origin), Decisions: map[string]runtime.Decision{}, Clash: g.clashFor(origin, p)}
 	for _, name := range g.registered() {
 		v.Decisions[name] = rule.Decide(name)
 	}
 	return v
+}
+
+// clashFor returns the clash that judges origin: its own keys', else (when
+// it has no entry of its own) a glob's that matches it.
+func (g *Grants) clashFor(origin string, p runtime.Policy) *config.Clash {
+	g.clashMu.Lock()
+	defer g.clashMu.Unlock()
+	exact := p.HasExact(origin)
+	for _, c := range g.clashes {
+		if c.Origin == origin || (!exact && strings.Contains(c.Origin, "*") && runtime.MatchPattern(c.Origin, origin)) {
+			c := c
+			return &c
+		}
+	}
+	return nil
+}
+
+// resolved forgets origin's clash: policy.set wrote one key in place of
+// every spelling, then reports the write.
+func (g *Grants) resolved(origin string) {
+	g.clashMu.Lock()
+	kept := g.clashes[:0:0]
+	for _, c := range g.clashes {
+		if c.Origin != origin {
+			kept = append(kept, c)
+		}
+	}
+	g.clashes = kept
+	g.clashMu.Unlock()
+	if g.saved != nil {
+		g.saved()
+	}
 }
 
 func originParam(params json.RawMessage) (string, error) {
@@ -120,22 +172,21 @@ func (g *Grants) set(params json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	var p struct {
-		Grants map[string]runtime.Decision `json:"grants"`
+	prefixes := map[string]string{}
+	for _, p := range g.rt.Health().Providers {
+		prefixes[p.Prefix] = p.Name
 	}
-	if err := json.Unmarshal(params, &p); err != nil || p.Grants == nil {
-		return nil, wire.Errorf(wire.CodeInvalidRequest, `params.grants must be {"<prefix>.<tool>": "allow"|"ask"|"deny", ...}: %v`, trimJSON(err))
-	}
-	rule, err := ruleOf(p.Grants)
+	grants, err := decodeGrants(params, g.registered(), prefixes)
 	if err != nil {
 		return nil, err
 	}
+	rule := ruleOf(grants)
 	g.writeMu.Lock()
 	defer g.writeMu.Unlock()
 	if old, ok := g.rt.Policy().Origins[o]; ok {
 		rule = keepUnseen(rule, old, g.registered())
 	}
-	if err := writeOrigin(g.configPath, o, rule); err != nil {
+	if err := config.SetOrigin(g.configPath, o, rule); err != nil {
 		return nil, wire.Errorf(wire.CodeExecutionError, "saving the grants: %v", err)
 	}
 	pol := g.rt.Policy()
@@ -146,18 +197,16 @@ func (g *Grants) set(params json.RawMessage) (any, error) {
 	origins[o] = rule
 	pol.Origins = origins
 	g.rt.SetPolicy(pol)
+	g.resolved(o)
 	g.log.Info().Str("origin", o).Int("allow", len(rule.Allow)).Int("ask", len(rule.Ask)).Int("deny", len(rule.Deny)).Msg("grants changed")
 	return g.view(o), nil
 }
 
-// ruleOf turns per-capability decisions into a rule of exact names, sorted
-// so the file is stable.
-func ruleOf(grants map[string]runtime.Decision) (runtime.Rule, error) {
+// ruleOf turns per-capability decisions into a rule, sorted so the file is
+// stable.
+func ruleOf(grants map[string]runtime.Decision) runtime.Rule {
 	names := make([]string, 0, len(grants))
 	for name := range grants {
-		if err := checkGrantName(name); err != nil {
-			return runtime.Rule{}, err
-		}
 		names = append(names, name)
 	}
 	sort.Strings(names)
@@ -172,18 +221,7 @@ func ruleOf(grants map[string]runtime.Decision) (runtime.Rule, error) {
 			r.Deny = append(r.Deny, n)
 		}
 	}
-	return r, nil
-}
-
-// checkGrantName accepts "<prefix>.<tool>" names only: a grant is for one
-// capability the user saw, never a pattern.
-func checkGrantName(name string) error {
-	prefix, tool, ok := strings.Cut(name, ".")
-	if !ok || prefix == "" || tool == "" || prefix == runtime.MetaPrefix || strings.ContainsAny(name, "*") ||
-		strings.ContainsFunc(name, func(c rune) bool { return c < 0x20 || c == 0x7f }) {
-		return wire.Errorf(wire.CodeInvalidRequest, "grant %q is not a provider capability name (<prefix>.<tool>)", name)
-	}
-	return nil
+	return r
 }
 
 func trimJSON(err error) string {

@@ -24,6 +24,7 @@ func (d *doctor) config() {
 		return
 	}
 	cfg, problem := loadConfig(name)
+	clashes, problem := splitClashes(problem)
 	if problem != nil {
 		why := strings.TrimPrefix(problem.Error(), "config "+name+": ")
 		d.add("-", "config", Fail, "%s: %s; fix: edit %s (where it says), or start afresh: gnosis-host install --munim PATH", name, why, name)
@@ -36,9 +37,39 @@ func (d *doctor) config() {
 			d.health = &h
 		}
 	}
+	for _, c := range clashes {
+		d.add("-", "policy", Fail, "%s: %s; fix: keep one of these keys in %s, or save this site's grants on the options page, which keeps one",
+			name, strings.TrimPrefix(c.Error(), "policy.origins: "), name)
+	}
 	for _, p := range cfg.Providers {
 		d.provider(p, name)
 	}
+}
+
+// splitClashes separates Load's problems about policy keys that name one
+// origin (reported on rows of their own) from the others.
+func splitClashes(problem error) (clashes []*config.ClashError, rest error) {
+	var others []error
+	for _, e := range flatten(problem) {
+		var c *config.ClashError
+		if errors.As(e, &c) {
+			clashes = append(clashes, c)
+		} else {
+			others = append(others, e)
+		}
+	}
+	return clashes, errors.Join(others...)
+}
+
+// flatten lists the errors errors.Join put together (err itself otherwise).
+func flatten(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	if err == nil {
+		return nil
+	}
+	return []error{err}
 }
 
 // loadConfig reads the configuration file name the way the host will when

@@ -2,6 +2,8 @@ package relay
 
 import (
 	"fmt"
+
+	"github.com/gnosis/gnosis/host/config"
 	"net"
 	"net/url"
 	"strings"
@@ -15,6 +17,13 @@ type Config struct {
 	// /chat/completions or /models. Listing a base URL also lets the relay
 	// connect to private-network addresses for its origin.
 	Allow []string `json:"allow"`
+	// ResponseHeaderTimeout bounds the wait for the upstream's status and
+	// headers once the request is sent ("300s" or seconds; 0: the default,
+	// DefaultResponseHeaderTimeout).
+	ResponseHeaderTimeout config.Duration `json:"responseHeaderTimeout,omitempty"`
+	// IdleTimeout bounds the wait for each further piece of the body
+	// (0: DefaultIdleTimeout).
+	IdleTimeout config.Duration `json:"idleTimeout,omitempty"`
 }
 
 // base is one parsed allow-list entry.

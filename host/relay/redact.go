@@ -34,26 +34,33 @@ func debugURL(u *url.URL) string {
 	return s + "?" + strings.Join(names, "&")
 }
 
-// secretWords, found in a header's name ("Authorization", "X-Api-Key") or
-// value ("Bearer ...", "Basic ..."), mark the value as a credential.
-var secretWords = []string{"auth", "key", "token", "secret", "password", "cookie", "session", "signature", "credential", "bearer", "basic "}
+// secretWords, found in a header's name ("Authorization", "X-Api-Key",
+// "Cookie"), mark its value as a credential.
+var secretWords = []string{"auth", "key", "token", "secret", "password", "passwd", "cookie", "session", "signature", "credential", "bearer"}
 
 // debugHeaders is a request's headers for debug logs, credential values
-// replaced; erring on the side of hiding a harmless value.
+// replaced: the value of a header whose name says it holds one, and any
+// value that looks like one whatever the name (credentialLike).
 func debugHeaders(h http.Header) map[string]string {
 	out := make(map[string]string, len(h))
 	for name, values := range h {
 		v := strings.Join(values, ", ")
-		lower := strings.ToLower(name + " " + v)
-		for _, w := range secretWords {
-			if strings.Contains(lower, w) {
-				v = redactedValue
-				break
-			}
+		if secretName(name) || credentialLike(v) {
+			v = redactedValue
 		}
 		out[name] = v
 	}
 	return out
+}
+
+func secretName(name string) bool {
+	lower := strings.ToLower(name)
+	for _, w := range secretWords {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
 }
 
 // scrub removes u's query and fragment from an error text, in case a

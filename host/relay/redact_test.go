@@ -51,13 +51,13 @@ func TestSecretsNeverReachTheLogOrMessages(t *testing.T) {
 		want []string
 	}{
 		{zerolog.InfoLevel, []string{`"url":"` + srv.URL + `/v1/chat/completions"`, `"location":"` + other.URL + `/v1/chat/completions"`}},
-		{zerolog.DebugLevel, []string{`"Authorization":"[redacted]"`, `"X-Api-Key":"[redacted]"`, `?key=[redacted]`, `"bodyBytes":`}},
+		{zerolog.DebugLevel, []string{`"Authorization":"[redacted]"`, `"X-Api-Key":"[redacted]"`, `"X-Custom":"[redacted]"`, `?key=[redacted]`, `"bodyBytes":`}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.level.String(), func(t *testing.T) {
 			var logged bytes.Buffer
 			r := New(Config{}, WithLogger(zerolog.New(&logged).Level(tt.level)), withHosts(map[string]string{"metadata.test": "169.254.169.254"}))
-			headers := map[string]string{"Authorization": "Bearer " + key, "X-Api-Key": key, "X-Note": "Bearer " + key}
+			headers := map[string]string{"Authorization": "Bearer " + key, "X-Api-Key": key, "X-Note": "Bearer " + key, "X-Custom": key}
 			var texts []string
 			for _, u := range urls {
 				_, err := r.fetch(context.Background(), json.RawMessage(`1`), params(t, Request{URL: u + "?key=" + qkey, Headers: headers,

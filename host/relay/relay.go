@@ -42,6 +42,8 @@ type Relay struct {
 	log       zerolog.Logger
 	maxBytes  int64
 	hosts     map[string]string // names resolved without DNS (tests)
+	// headerTimeout and idleTimeout bound the waits on the upstream (see watch).
+	headerTimeout, idleTimeout time.Duration
 }
 
 // Option adjusts a Relay.
@@ -62,7 +64,9 @@ func WithMaxBytes(n int64) Option { return func(r *Relay) { r.maxBytes = n } }
 // through a proxy the host could not judge the address the proxy connects
 // to (docs/host-methods.md).
 func New(cfg Config, opts ...Option) *Relay {
-	r := &Relay{log: zerolog.Nop(), maxBytes: DefaultMaxBytes}
+	r := &Relay{log: zerolog.Nop(), maxBytes: DefaultMaxBytes,
+		headerTimeout: orDefault(time.Duration(cfg.ResponseHeaderTimeout), DefaultResponseHeaderTimeout),
+		idleTimeout:   orDefault(time.Duration(cfg.IdleTimeout), DefaultIdleTimeout)}
 	p, err := newPolicy(cfg.Allow)
 	if err != nil {
 		r.setup = &wire.Error{Code: wire.CodeNotConfigured, Message: err.Error()}
@@ -155,6 +159,7 @@ func (r *Relay) fetch(ctx context.Context, _, params json.RawMessage, emit func(
 	target, method, withBody := u, p.Method, p.Body != ""
 	redirects := 0
 	var resp *http.Response
+	var body *watch // the watch of the response read below
 	for {
 		if e := r.log.Debug(); e.Enabled() {
 			bodyBytes := 0
@@ -164,10 +169,17 @@ func (r *Relay) fetch(ctx context.Context, _, params json.RawMessage, emit func(
 			e.Str("method", method).Str("url", debugURL(target)).Interface("headers", debugHeaders(headers)).
 				Int("bodyBytes", bodyBytes).Msg("relay request")
 		}
-		resp, err = r.send(ctx, method, target, headers, p.Body, withBody)
+		w := newWatch(ctx, r.headerTimeout, r.idleTimeout)
+		defer w.stop()
+		resp, err = r.send(w.ctx, method, target, headers, p.Body, withBody)
 		if err != nil {
+			if cause := w.timedOut(); cause != nil {
+				return nil, r.timeoutError(target, cause, 0, start)
+			}
 			return nil, r.failure(ctx, target, start, "request failed", err)
 		}
+		w.headers()
+		body = w
 		next, ok := redirect(resp)
 		if !ok {
 			break
@@ -188,7 +200,7 @@ func (r *Relay) fetch(ctx context.Context, _, params json.RawMessage, emit func(
 			resp.Body.Close()
 			return nil, r.failure(ctx, target, start, "request failed", fmt.Errorf("stopped after %d redirects", maxRedirects))
 		}
-		io.Copy(io.Discard, io.LimitReader(resp.Body, pieceBytes)) // lets the connection be reused
+		io.Copy(io.Discard, io.LimitReader(w.body(resp.Body), pieceBytes)) // lets the connection be reused
 		resp.Body.Close()
 		redirects++
 		target, method, withBody = next.url, next.method, withBody && next.body
@@ -198,8 +210,11 @@ func (r *Relay) fetch(ctx context.Context, _, params json.RawMessage, emit func(
 	if err := emit(headEvent{"relay.head", head}); err != nil {
 		return nil, &wire.Error{Code: wire.CodeExecutionError, Message: "cannot send the response head", Err: err}
 	}
-	n, err := r.stream(resp.Body, p.Encoding == "base64", emit)
+	n, err := r.stream(body.body(resp.Body), p.Encoding == "base64", emit)
 	if err != nil {
+		if cause := body.timedOut(); cause != nil {
+			return nil, r.timeoutError(target, cause, n, start)
+		}
 		return nil, r.failure(ctx, target, start, "response failed", err)
 	}
 	r.log.Info().Str("method", p.Method).Str("url", redact(u)).Int("status", resp.StatusCode).Int("redirects", redirects).
@@ -347,6 +362,13 @@ func validHeader(name, value string) bool {
 		return false
 	}
 	return true
+}
+
+func orDefault(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
 }
 
 func orEmpty(b json.RawMessage) json.RawMessage {
