@@ -10,10 +10,10 @@ import { CODES } from '../../shared/core/codes.js';
 
 /** What a call's error code means, in words. */
 const CODE_WORDS = {
-  [CODES.FORBIDDEN]: 'refused: not allowed for this site, or you said no',
-  [CODES.INVALID_ARGUMENTS]: 'refused: the arguments do not fit the tool',
-  [CODES.INVALID_REQUEST]: 'refused: not a valid request',
-  [CODES.CAPABILITY_NOT_FOUND]: 'no tool of that name',
+  [CODES.FORBIDDEN]: 'not allowed for this site, or you said no',
+  [CODES.INVALID_ARGUMENTS]: 'its arguments do not fit the tool',
+  [CODES.INVALID_REQUEST]: 'not a valid request',
+  [CODES.CAPABILITY_NOT_FOUND]: 'no tool has that name',
   [CODES.PROVIDER_NOT_FOUND]: 'no server has that prefix',
   [CODES.PROVIDER_UNAVAILABLE]: 'its server is not running',
   [CODES.EXECUTION_ERROR]: 'the tool failed',
@@ -41,7 +41,7 @@ export function lastEventParts(last) {
   switch (last.kind) {
     case 'armed': return ['armed'];
     case 'stopped': return [last.error ? `stopped — ${last.error}` : 'stopped'];
-    case 'executed': return ['ran ', name, `: ${outcomeWords(last.ok, last.code)}`];
+    case 'executed': return [last.ok ? 'ran ' : 'called ', name, `: ${outcomeWords(last.ok, last.code)}`];
     case 'delivered': return [`result delivered (${last.stage})`];
     case 'failed': return [last.stage === 'preset' ? last.error : `failed at ${last.stage}: ${last.error}`];
     case 'approval': return ['waiting for your approval: ', name];
