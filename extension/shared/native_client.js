@@ -17,18 +17,18 @@ import { CODES, TRANSPORT_CODES } from './core/codes.js';
 const HEALTH_TIMEOUT_MS = 15_000;
 
 const ADVICE = {
-  HOST_NOT_FOUND: 'The Gnosis host is not installed for this browser. Use "Install the host" on the options page (one click), or run `gnosis-host install`.',
-  HOST_FORBIDDEN: "The host's manifest does not list this extension's id in allowed_origins. Run `gnosis-host install` again (or add this extension id to the config's \"extensions\").",
-  HOST_EXITED: 'The host started and then exited. Run `gnosis-host doctor` in a terminal to see why.',
-  HOST_ERROR: 'The browser could not talk to the host (it may have crashed or printed something that is not the protocol). Run `gnosis-host doctor`.',
-  TIMEOUT: 'The host did not answer in time. The capability may still be running; check `gnosis-host doctor` and the host log.',
+  HOST_NOT_FOUND: 'The Gnosis host is not installed for this browser. Install the host with one click, or run gnosis-host install in a terminal.',
+  HOST_FORBIDDEN: "The host's manifest does not list this extension's id in allowed_origins. Run gnosis-host install again (or add this extension id to the config's \"extensions\").",
+  HOST_EXITED: 'The host started and then exited. Run gnosis-host doctor in a terminal to see why.',
+  HOST_ERROR: 'The browser could not talk to the host (it may have crashed or printed something that is not the protocol). Run gnosis-host doctor in a terminal.',
+  TIMEOUT: 'The host did not answer in time. The capability may still be running; check gnosis-host doctor and the host log.',
 };
 
 // Firefox gives one message for a missing manifest and for a manifest whose
 // allowed_extensions lacks this add-on, so its advice covers both.
 const FIREFOX_ADVICE = {
-  HOST_NOT_FOUND: 'The Gnosis host is not installed for Firefox, or its manifest does not list this add-on in allowed_extensions. Use "Install the host" on the options page (one click), or run `gnosis-host install`.',
-  HOST_FORBIDDEN: "The host's manifest does not list this add-on's id in allowed_extensions. Run `gnosis-host install` again.",
+  HOST_NOT_FOUND: 'The Gnosis host is not installed for Firefox, or its manifest does not list this add-on in allowed_extensions. Install the host with one click, or run gnosis-host install in a terminal.',
+  HOST_FORBIDDEN: "The host's manifest does not list this add-on's id in allowed_extensions. Run gnosis-host install again.",
 };
 
 // The browsers' disconnect messages, Chrome's first, then Firefox's

@@ -25,9 +25,9 @@ after(async () => {
 });
 
 function checkPrompt(text) {
-  assert.match(text, /^computer\.screenshot\b(?![^\n]*asks the user)/m);
-  assert.match(text, /^computer\.echo\b(?![^\n]*asks the user)/m);
-  assert.match(text, /^computer\.click\b[^\n]*\[asks the user each time\]/m);
+  assert.match(text, /^"computer\.screenshot"(?![^\n]*asks the user)/m);
+  assert.match(text, /^"computer\.echo"(?![^\n]*asks the user)/m);
+  assert.match(text, /^"computer\.click"[^\n]*\[asks the user each time\]/m);
   assert.doesNotMatch(text, /computer\.type_text/, 'denied');
   assert.doesNotMatch(text, /computer\.drag|computer\.scroll/, 'not granted');
   assert.match(text, /Tools \(3\):/);

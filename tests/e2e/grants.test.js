@@ -73,15 +73,19 @@ describe('grants: the options page and ask each time', () => {
     assert.deepEqual(await badges('Search the web'), ['open-world', 'read-only']);
     assert.deepEqual(await badges('Write a note'), ['idempotent']);
     assert.deepEqual(await badges('Delete a note'), ['destructive']);
-    assert.deepEqual(await badges('notes.send_mail'), ['destructive', 'open-world']);
+    assert.deepEqual(await badges('notes.send_mail'), ['no hints']);
     assert.match(await row(options, 'Read a note').textContent(), /notes\.read_note/);
-    // Every row, fake Munim's tools included: Allow exactly where the badges say read-only and not destructive.
+    // Every row, fake Munim's tools included: Allow exactly where the badges say read-only and not destructive,
+    // and each in the group its badges describe.
     const rows = await options.locator('#grants-list li.grant').evaluateAll((lis) => lis.map((li) => ({
-      name: li.dataset.name, decision: li.querySelector('input:checked')?.value,
+      name: li.dataset.name, decision: li.querySelector('input:checked')?.value, group: li.closest('.grant-group').dataset.group,
       badges: [...li.querySelectorAll('.badge')].map((b) => b.textContent),
     })));
     for (const r of rows) {
       assert.equal(r.decision, r.badges.includes('read-only') && !r.badges.includes('destructive') ? 'allow' : 'ask', r.name);
+      if (r.group === 'unavailable') continue;
+      const group = r.badges.includes('destructive') ? 'destructive' : r.badges.includes('read-only') ? 'read-only' : 'other';
+      assert.equal(r.group, group, r.name);
     }
     const total = rows.length;
     const allowed = rows.filter((r) => r.decision === 'allow').map((r) => r.name).sort();

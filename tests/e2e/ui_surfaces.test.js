@@ -1,12 +1,11 @@
 // Every surface at side-panel widths: nothing overflows sideways (scrollWidth
 // ≤ clientWidth) at 360, 400 and 480 px, a long conversation title ends in an
-// ellipsis, and the README's screenshots come from here: always into the
-// shots folder, and into docs/images/ when GNOSIS_UPDATE_IMAGES=1.
+// ellipsis, and the side panel's README screenshots come from here: always
+// into the shots folder, and into docs/images/ when GNOSIS_UPDATE_IMAGES=1
+// (the options page's come from options_layout.test.js).
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { REPO, launch, screenshotDir, waitFor } from './lib/harness.js';
+import { launch, picture, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
 
 const WIDTHS = [360, 400, 480];
@@ -43,18 +42,7 @@ async function checkWidths(page, what) {
   }
 }
 
-/** Writes the PNG to the shots folder and, with GNOSIS_UPDATE_IMAGES=1, to docs/images/. */
-async function picture(page, name) {
-  const file = path.join(screenshotDir(), `${name}.png`);
-  await page.screenshot({ path: file });
-  assert.ok(fs.statSync(file).size <= 200 * 1024, `${name}.png is small`);
-  if (process.env.GNOSIS_UPDATE_IMAGES === '1') {
-    fs.mkdirSync(path.join(REPO, 'docs', 'images'), { recursive: true });
-    fs.copyFileSync(file, path.join(REPO, 'docs', 'images', `${name}.png`));
-  }
-}
-
-test('the options page fits 360, 400 and 480 px and is pictured connected, on a recognised site', async () => {
+test('the options page fits 360, 400 and 480 px, connected, on a recognised site (pictured with 54 tools in options_layout.test.js)', async () => {
   await env.newPage(site.url('/sites/claude.html'));
   const options = await env.openOptions();
   await options.locator('body[data-ready]').waitFor();
@@ -62,8 +50,12 @@ test('the options page fits 360, 400 and 480 px and is pictured connected, on a 
   await waitFor(async () => (await options.locator('#grants-list li.grant').count()) > 0, { what: 'grants listed' });
   await waitFor(async () => /^preset: /.test(await options.locator('#preset-state').textContent()), { what: 'the preset filled in' });
   await checkWidths(options, 'options page');
-  await options.setViewportSize({ width: 900, height: 1250 });
-  await picture(options, 'options');
+  // Every fold open, every description shown: still nothing sideways.
+  await options.evaluate(() => {
+    for (const d of document.querySelectorAll('details')) d.open = true;
+    for (const b of document.querySelectorAll('[aria-expanded="false"]')) b.click();
+  });
+  await checkWidths(options, 'options page, unfolded');
   await options.close();
 });
 

@@ -3,7 +3,11 @@
 // host reports, narrowed to what the site may run. Pure: the worker fetches
 // capabilities.list/describe and the origin's decisions (policy.get) and hands
 // them here; the options page copies the text or inserts it into the chat.
-import { titleOf, toolHints } from './grants.js';
+// Every name is written as the JSON string the model must send (quotes
+// included), so a name with spaces ("computer.greet (structured)") has
+// visible boundaries and reads as one name.
+import { titleOf } from './grants.js';
+import { groupOf } from './grant_table.js';
 
 /**
  * Builds the prompt.
@@ -27,7 +31,9 @@ export function buildCapabilityPrompt(capabilities, { prefixes = ['computer'], d
   lines.push('{"capability": "<name>", "arguments": { ... }}');
   lines.push('');
   lines.push('Rules:');
-  lines.push(`- "capability" is one of the names listed below (they start with ${prefixes.map((p) => `"${p}."`).join(' or ')}), or a "capabilities." meta-capability.`);
+  lines.push(`- "capability" is one of the names listed below, written exactly as the JSON string shown there (they start with ${prefixes.map((p) => `"${p}."`).join(' or ')}), or a "capabilities." meta-capability.`);
+  const spaced = tools.find((c) => c.name.includes(' '));
+  if (spaced) lines.push(`- Some names contain spaces, such as ${JSON.stringify(spaced.name)}: the spaces are part of the name; keep each one, add none.`);
   lines.push('- "arguments" is an object that matches the tool\'s arguments; omit optional ones you do not need.');
   lines.push('- One call per message. No prose, no explanation, no second object. A Markdown ```json fence around the object is fine.');
   lines.push('- The result comes back as the next message, as JSON: {"ok": true, "result": ...} or {"ok": false, "code": "...", "message": "..."}. Read it before the next step.');
@@ -46,9 +52,12 @@ export function buildCapabilityPrompt(capabilities, { prefixes = ['computer'], d
   if (meta.length) {
     lines.push('');
     lines.push('Meta-capabilities (discover tools at any time):');
-    for (const c of meta) lines.push(`- ${c.name}${c.description ? ` — ${oneLine(c.description)}` : ''}`);
+    for (const c of meta) lines.push(`- ${JSON.stringify(c.name)}${c.description ? ` — ${oneLine(c.description)}` : ''}`);
   }
-  const examples = tools.slice(0, 2).map((c) => ({ capability: c.name, arguments: exampleArguments(c.inputSchema) }));
+  // Two examples, and a third with a name that has spaces when the first two have none.
+  const shown = tools.slice(0, 2);
+  if (spaced && !shown.includes(spaced)) shown.push(spaced);
+  const examples = shown.map((c) => ({ capability: c.name, arguments: exampleArguments(c.inputSchema) }));
   if (!examples.length) examples.push({ capability: 'capabilities.list', arguments: {} });
   lines.push('');
   lines.push('Examples of a complete reply:');
@@ -57,15 +66,14 @@ export function buildCapabilityPrompt(capabilities, { prefixes = ['computer'], d
 }
 
 /**
- * A tool's heading: its name, its title when it has one, and what it is marked:
- * read-only (says so and is not destructive) or destructive (says so).
+ * A tool's heading: its name as a JSON string, its title when it has one,
+ * and what its hints mark it (as its group on the options page): read-only
+ * or destructive; a tool with no hints is marked neither.
  */
 export function heading(c) {
   const title = titleOf(c);
-  const marks = [];
-  if (toolHints(c.annotations).readOnly && !toolHints(c.annotations).destructive) marks.push('[read-only]');
-  if (c.annotations?.destructiveHint === true) marks.push('[destructive]');
-  return [c.name, title !== c.name ? `(${oneLine(title)})` : '', ...marks].filter(Boolean).join(' ');
+  const mark = { 'read-only': '[read-only]', destructive: '[destructive]' }[groupOf({ annotations: c.annotations })];
+  return [JSON.stringify(c.name), title !== c.name ? `(${oneLine(title)})` : '', mark].filter(Boolean).join(' ');
 }
 
 /** One line per property: name, type, required/optional, allowed values, bounds, description. */

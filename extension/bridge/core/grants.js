@@ -10,14 +10,27 @@ export const DECISIONS = Object.freeze(['allow', 'ask', 'deny']);
 /** What each decision is called on the page. */
 export const DECISION_LABELS = Object.freeze({ allow: 'Allow', ask: 'Ask each time', deny: 'Block' });
 
+/** The same, short enough for a segmented control in a row of the grants table. */
+export const DECISION_SHORT = Object.freeze({ allow: 'Allow', ask: 'Ask', deny: 'Block' });
+
 /** Capabilities every origin may run whatever its grants (the host never asks about them). */
 export function isMetaCapability(name) {
   return typeof name === 'string' && name.startsWith('capabilities.');
 }
 
-/** A grant name the host accepts: "<prefix>.<tool>", both parts non-empty, no glob. */
+/**
+ * A grant name the host accepts: "<prefix>.<tool>", both parts non-empty, no
+ * glob. The tool part may hold single spaces between visible characters
+ * ("greet (structured)"), as real servers name tools; no other space,
+ * control, format or unassigned character anywhere.
+ */
 export function isGrantName(name) {
-  return typeof name === 'string' && /^[^.*\s]+\.[^*\s]+$/.test(name) && !isMetaCapability(name);
+  if (typeof name !== 'string' || isMetaCapability(name)) return false;
+  const dot = name.indexOf('.');
+  const prefix = name.slice(0, dot);
+  const tool = name.slice(dot + 1);
+  // Words of visible characters, single spaces between them.
+  return dot > 0 && /^[^.*\s\p{C}\p{Z}]+$/u.test(prefix) && /^[^*\s\p{C}\p{Z}]+(?: [^*\s\p{C}\p{Z}]+)*$/u.test(tool);
 }
 
 /**
@@ -38,11 +51,22 @@ export function toolHints(annotations) {
   };
 }
 
+/** Whether the annotations give any of the four MCP hints (a title alone is not a hint). */
+export function hasHints(annotations) {
+  const a = annotations && typeof annotations === 'object' ? annotations : {};
+  return ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'].some((k) => typeof a[k] === 'boolean');
+}
+
 /**
- * The badges shown next to a capability, most important first.
+ * The badges shown next to a capability, most important first. A tool that
+ * gives no hints gets one badge saying so, rather than the protocol's
+ * defaults dressed up as claims the server never made.
  * @returns {Array<{key: string, label: string, hint: string}>}
  */
 export function badgesFor(annotations) {
+  if (!hasHints(annotations)) {
+    return [{ key: 'no-hints', label: 'no hints', hint: 'the server says nothing about what this tool does: treat it as able to delete or overwrite things' }];
+  }
   const h = toolHints(annotations);
   const out = [];
   if (h.destructive) out.push({ key: 'destructive', label: 'destructive', hint: 'may delete or overwrite things' });
@@ -68,7 +92,10 @@ export function suggestedDecision(annotations) {
 export function providerCapabilities(list) {
   return (Array.isArray(list) ? list : [])
     .filter((c) => c && typeof c.name === 'string' && !isMetaCapability(c.name))
-    .map((c) => ({ name: c.name, description: c.description ?? '', title: c.title, annotations: c.annotations }))
+    .map((c) => ({
+      name: c.name, description: c.description ?? '', title: c.title, annotations: c.annotations,
+      ...(typeof c.unavailable === 'string' && c.unavailable ? { unavailable: c.unavailable } : {}),
+    }))
     .sort((a, b) => a.name.localeCompare(b.name));
 }
 

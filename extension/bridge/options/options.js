@@ -6,14 +6,16 @@
 // chrome.runtime messages); besides that the page calls only chrome.tabs (to
 // know the current page), chrome.permissions (requested from the click that
 // needs it) and chrome.downloads (the host's installer).
-// This file wires Start and Stop and the page's polling; each section lives
-// in its own options_*.js module.
+// This file wires Start and Stop (in the run bar at the bottom) and the
+// page's polling; each section lives in its own options_*.js module, the
+// view switch in options_views.js.
 import { $, send, setError, state } from './options_page.js';
 import { refreshHost, wireHost } from './options_host.js';
 import { setArmed, showLast } from './options_status.js';
-import { grantsSaved, retryEmptyGrants, wireGrants } from './options_grants.js';
+import { followCapabilities, grantsSaved, wireGrants } from './options_grants.js';
 import { checkSelectors, ensureAccess, fieldErrors, loadTarget, refreshSaved, save, wireSiteForm } from './options_site.js';
 import { wirePrompt } from './options_prompt.js';
+import { wireViews } from './options_views.js';
 import { BRIDGE } from '../../shared/core/messages.js';
 
 /** Start: access to the site, the form saved, then the worker arms it with the chosen grants. */
@@ -45,7 +47,7 @@ async function stop() {
   if (r.ok) setArmed(false);
 }
 
-/** Follows the worker's state for the site: armed or not, the Last line, and grants still to come. */
+/** Follows the worker's state for the site: armed or not, the Last line, and the host's tools as they change. */
 async function pollSite() {
   if (!state.origin) return;
   const r = await send(BRIDGE.GET_SITE, { origin: state.origin });
@@ -53,10 +55,11 @@ async function pollSite() {
     setArmed(r.armed);
     showLast(r.last);
   }
-  await retryEmptyGrants();
+  await followCapabilities();
 }
 
 async function main() {
+  wireViews();
   wireHost();
   $('start').addEventListener('click', start);
   $('stop').addEventListener('click', stop);

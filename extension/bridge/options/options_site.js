@@ -43,7 +43,7 @@ async function loadOrigin(origin, tab) {
   state.tab = tab || null;
   $('current-origin').textContent = origin || '—';
   const eligible = !!origin;
-  for (const el of document.querySelectorAll('#settings input, #settings button')) el.disabled = !eligible;
+  for (const el of document.querySelectorAll('#settings input, #settings button, #grants input, #grants button, #promptOnStart')) el.disabled = !eligible;
   clearGrants(eligible ? 'Asking the host what this site may run…' : '');
   if (!eligible) return;
   state.granted = await chrome.permissions.contains({ origins: [permissionPattern(origin, { portless: features().firefox })] });
@@ -53,6 +53,8 @@ async function loadOrigin(origin, tab) {
     return;
   }
   fillForm(r.settings);
+  Object.assign(elements, { preset: '', bad: 0 });
+  $('elements').open = true;
   state.preset = r.settings.preset || '';
   showPreset();
   await applyPreset(origin, r.settings);
@@ -93,6 +95,28 @@ function showPreset(mismatch = false) {
   else if (mismatch) el.textContent = `${preset.name}: ${PRESET_MISMATCH}`;
   else el.textContent = `preset: ${preset.name}${editedFromPreset(readForm(), preset) ? ' (edited)' : ''}`;
   show(el, !!preset);
+  // The elements of an unedited preset that fits stay folded; anything else is shown.
+  const fits = preset && !mismatch && !editedFromPreset(readForm(), preset);
+  elements.preset = fits ? `from the ${preset.name} preset` : '';
+  if (fits && !elements.touched) $('elements').open = false;
+  if (mismatch) $('elements').open = true;
+  showElements();
+}
+
+// ---- the Page elements fold -------------------------------------------------
+
+/** What the fold's summary says: the fields to fix, else the preset they come from. */
+const elements = {
+  preset: '', // "from the Claude preset" while an unedited preset fits
+  bad: 0, // fields the live check marks wrong
+  touched: false, // the user opened or closed the fold: it stays as they left it
+};
+
+function showElements() {
+  const note = elements.bad ? `${elements.bad} to fix` : elements.preset;
+  $('elements-state').textContent = note ? `· ${note}` : '';
+  $('elements-state').classList.toggle('bad', elements.bad > 0);
+  if (elements.bad) $('elements').open = true;
 }
 
 // ---- saving -------------------------------------------------------------------
@@ -125,7 +149,7 @@ export function fieldErrors(errors) {
 }
 
 function labelOf(field) {
-  return document.querySelector(`label[for="${field}"]`)?.textContent || field;
+  return document.querySelector(`label[for="${field}"]`)?.textContent.trim() || field;
 }
 
 /** Asks for access to the origin, from the click that needs it (contains first). */
@@ -190,6 +214,8 @@ export async function checkSelectors() {
     }
     // A preset whose input is gone from the page: the site changed.
     if (r.ok && state.preset) showPreset(!!selectors.destination && !r.results?.destination?.editable);
+    elements.bad = SELECTOR_FIELDS.filter((f) => $(`${f}-match`).classList.contains('bad')).length;
+    showElements();
   } catch {
     // the tab navigated or closed; the next tick tries again
   } finally {
@@ -217,6 +243,7 @@ export function wireSiteForm() {
     });
   }
 
+  $('elements').querySelector('summary').addEventListener('click', () => { elements.touched = true; });
   for (const f of FIELDS) $(f).addEventListener('change', () => state.origin && save());
   for (const f of SELECTOR_FIELDS) $(f).addEventListener('input', () => checkSelectors());
 

@@ -2,7 +2,7 @@
 // Stop allow (Start needs the host to answer; a disabled Start says why), and
 // the "Last" line with the worker's newest report for the site.
 import { $, setError, show, state } from './options_page.js';
-import { lastEventIsError, lastEventWhat } from '../core/options_last.js';
+import { lastEventIsError, lastEventParts, lastEventWhat } from '../core/options_last.js';
 
 let hostConnected = false;
 let startBlocked = 'Checking whether the host answers…';
@@ -36,10 +36,14 @@ export function setArmed(armed) {
 export function showLast(last) {
   if (!last) {
     $('last-event').textContent = '';
+    $('last-event').title = '';
     return;
   }
   const when = new Date(last.at).toLocaleTimeString();
   const what = lastEventWhat(last);
-  $('last-event').textContent = `Last: ${what} at ${when}`;
+  // A capability's name in code style, so a name with spaces reads as one.
+  const parts = lastEventParts(last).map((p) => (typeof p === 'string' ? p : Object.assign(document.createElement('code'), { className: 'tool-name', textContent: p.name })));
+  $('last-event').replaceChildren('Last: ', ...parts, ` at ${when}`);
+  $('last-event').title = `Last: ${what} at ${when}`;
   if (lastEventIsError(last)) setError(what);
 }

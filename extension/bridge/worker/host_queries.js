@@ -37,6 +37,7 @@ export async function readGrants(origin) {
   return {
     ok: true, origin, configured: !!policy.configured, decisions: policy.decisions || {},
     capabilities: providerCapabilities(list.capabilities),
+    ...(policy.clash ? { clash: policy.clash } : {}),
   };
 }
 
@@ -54,8 +55,9 @@ export async function writeGrants(origin, grants) {
   if (!now.ok) return { ok: false, error: hostError(now) };
   const merged = now.configured ? { ...now.decisions, ...shown } : shown;
   // Nothing to change: no write, so grants the host holds for capabilities not
-  // registered right now (a provider still starting) are not dropped.
-  if (now.configured && Object.entries(merged).every(([name, d]) => now.decisions[name] === d)) {
+  // registered right now (a provider still starting) are not dropped. A clash
+  // of the origin's keys is always written over: the write leaves one key.
+  if (now.configured && !now.clash && Object.entries(merged).every(([name, d]) => now.decisions[name] === d)) {
     return { ok: true, origin, configured: true, decisions: now.decisions };
   }
   const reply = await host.request('policy.set', { origin, grants: merged }, { timeoutMs: 10_000 });

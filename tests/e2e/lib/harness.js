@@ -125,6 +125,23 @@ export function screenshotDir() {
 }
 
 /**
+ * Saves a PNG of page as <screenshotDir()>/<name>.png and, with
+ * GNOSIS_UPDATE_IMAGES=1, as docs/images/<name>.png (the README's pictures);
+ * throws when it is over 200 KiB. Returns its path.
+ */
+export async function picture(page, name) {
+  const file = path.join(screenshotDir(), `${name}.png`);
+  await page.screenshot({ path: file });
+  const size = fs.statSync(file).size;
+  if (size > 200 * 1024) throw new Error(`${name}.png is ${size} bytes, over 200 KiB`);
+  if (process.env.GNOSIS_UPDATE_IMAGES === '1') {
+    fs.mkdirSync(path.join(REPO, 'docs', 'images'), { recursive: true });
+    fs.copyFileSync(file, path.join(REPO, 'docs', 'images', `${name}.png`));
+  }
+  return file;
+}
+
+/**
  * Writes everything Chromium needs to start the host for this profile:
  * a wrapper script carrying the host's environment (the browser starts the
  * host with its own environment) and the manifest in

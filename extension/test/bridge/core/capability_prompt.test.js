@@ -23,10 +23,10 @@ test('the prompt states the contract and lists every live capability with its ar
   assert.match(text, /ONLY a JSON object/);
   assert.match(text, /"computer\."/);
   assert.match(text, /Tools \(2\):/);
-  assert.match(text, /computer\.click — Click a mouse button\./);
+  assert.match(text, /^"computer\.click" — Click a mouse button\.$/m);
   assert.match(text, /x \(integer, required, 0\.\.16383\): Screen x\./);
   assert.match(text, /button \(string, optional, one of "left", "right", default "left"\)/);
-  assert.match(text, /Meta-capabilities[^\n]*\n- capabilities\.list — List capabilities\./);
+  assert.match(text, /Meta-capabilities[^\n]*\n- "capabilities\.list" — List capabilities\./);
   assert.ok(text.indexOf('computer.click') < text.indexOf('computer.type_text'), 'sorted by name');
 });
 
@@ -59,19 +59,19 @@ test('tools show their titles and are marked read-only or destructive', () => {
   const both = { name: 'files.purge', description: 'Purge.', annotations: { readOnlyHint: true, destructiveHint: true } };
   const plain = { name: 'computer.move_mouse', description: 'Move.', annotations: {} };
   const text = buildCapabilityPrompt([shot, del, both, plain], { prefixes: ['computer', 'files'] });
-  assert.match(text, /^computer\.screenshot \(Take a screenshot\) \[read-only\] — Look\.$/m);
-  assert.match(text, /^files\.delete \(Delete a file\) \[destructive\] — Delete a file\.$/m);
-  assert.match(text, /^files\.purge \[destructive\] — Purge\.$/m, 'destructive wins over read-only');
-  assert.match(text, /^computer\.move_mouse — Move\.$/m, 'no hints, no marks');
+  assert.match(text, /^"computer\.screenshot" \(Take a screenshot\) \[read-only\] — Look\.$/m);
+  assert.match(text, /^"files\.delete" \(Delete a file\) \[destructive\] — Delete a file\.$/m);
+  assert.match(text, /^"files\.purge" \[destructive\] — Purge\.$/m, 'destructive wins over read-only');
+  assert.match(text, /^"computer\.move_mouse" — Move\.$/m, 'no hints, no marks');
   assert.match(text, /\[destructive\] may delete or overwrite/);
   assert.match(text, /FORBIDDEN result means this site may not run that tool/);
-  assert.equal(heading({ name: 'a.b', title: 'a.b' }), 'a.b');
+  assert.equal(heading({ name: 'a.b', title: 'a.b' }), '"a.b"');
 });
 
 test("with the origin's decisions the prompt lists what it may run: ask ones marked, deny ones left out", () => {
   const text = buildCapabilityPrompt([typeText, list, click], { decisions: { 'computer.click': 'ask', 'computer.type_text': 'deny' } });
   assert.match(text, /Tools \(1\):/);
-  assert.match(text, /computer\.click \[asks the user each time\] — Click/);
+  assert.match(text, /^"computer\.click" \[asks the user each time\] — Click/m);
   assert.match(text, /run only once the user approves that exact call/);
   assert.doesNotMatch(text, /computer\.type_text/);
   assert.match(text, /capabilities\.list/, 'meta-capabilities stay');
@@ -89,4 +89,26 @@ test('a tool the host cannot run (unavailable) is not offered to the model', () 
   assert.match(text, /computer\.click/);
   assert.doesNotMatch(text, /computer\.research/);
   assert.match(text, /Tools \(1\):/);
+});
+
+test('a name with spaces is written as the exact JSON string, named in the rules and shown in an example', () => {
+  const greet = { name: 'computer.zoom (structured)', title: 'Zoom', description: 'Say hello.', inputSchema: { type: 'object', required: ['name'], properties: { name: { type: 'string' } } } };
+  const simple = { name: 'computer.zoom out', description: 'Out.', inputSchema: { type: 'object' } };
+  const text = buildCapabilityPrompt([click, typeText, greet, simple]);
+  assert.match(text, /^"computer\.zoom \(structured\)" \(Zoom\) — Say hello\.$/m, 'the quotes bound the name; the title follows in parentheses');
+  assert.match(text, /^"computer\.zoom out" — Out\.$/m);
+  assert.match(text, /Some names contain spaces, such as "computer\.zoom \(structured\)": the spaces are part of the name/);
+  const examples = text.split('Examples of a complete reply:\n')[1].split('\n');
+  assert.equal(examples.length, 3, 'the two first tools, then one with a space');
+  assert.deepEqual(JSON.parse(examples[2]), { capability: 'computer.zoom (structured)', arguments: { name: 'text' } });
+  // Without such a name the rule is not there.
+  assert.doesNotMatch(buildCapabilityPrompt([click]), /contain spaces/);
+});
+
+test('a name with quotes or a backslash is escaped as JSON writes it', () => {
+  const odd = { name: 'x.say "hi"\\now', description: 'Odd.' };
+  const text = buildCapabilityPrompt([odd], { prefixes: ['x'] });
+  assert.match(text, /^"x\.say \\"hi\\"\\\\now" — Odd\.$/m);
+  const example = text.split('Examples of a complete reply:\n')[1];
+  assert.equal(JSON.parse(example).capability, 'x.say "hi"\\now');
 });

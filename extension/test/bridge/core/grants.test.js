@@ -20,9 +20,12 @@ test('absent hints take the MCP defaults: not read-only, destructive, not idempo
   for (const [name, annotations, want] of table) assert.deepEqual(toolHints(annotations), want, name);
 });
 
-test('badges name what the hints say, destructive first', () => {
+test('badges name what the hints say, destructive first; a tool with no hints says so', () => {
   const keys = (a) => badgesFor(a).map((b) => b.key);
-  assert.deepEqual(keys(undefined), ['destructive', 'open-world']);
+  assert.deepEqual(keys(undefined), ['no-hints']);
+  assert.deepEqual(keys({}), ['no-hints']);
+  assert.deepEqual(keys({ title: 'Only a title' }), ['no-hints']);
+  assert.deepEqual(keys({ readOnlyHint: false }), ['destructive', 'open-world'], 'one hint given: the others take their defaults');
   assert.deepEqual(keys({ readOnlyHint: true, openWorldHint: false }), ['read-only']);
   assert.deepEqual(keys({ readOnlyHint: true }), ['read-only', 'open-world']);
   assert.deepEqual(keys({ destructiveHint: false, idempotentHint: true, openWorldHint: false }), ['idempotent']);
@@ -86,4 +89,29 @@ test('grants leave the worker only as "<prefix>.<tool>" → allow, ask or deny',
   for (const [grants, want] of bad) assert.throws(() => checkGrants(grants), want, JSON.stringify(grants));
   assert.equal(isGrantName('.click'), false);
   assert.equal(isGrantName('computer.'), false);
+});
+
+test('a grant name may hold single spaces between visible characters in its tool part, nothing else invisible', () => {
+  const table = [
+    ['computer.greet (structured)', true],
+    ['computer.simple greeting', true],
+    ['files.x.y', true],
+    ['computer. greet', false],
+    ['computer.greet ', false],
+    ['computer.two  spaces', false],
+    ['comp uter.click', false],
+    ['computer.no\u00a0break', false],
+    ['computer.zero\u200bwidth', false],
+    ['computer.tab\there', false],
+    ['computer.rtl\u202eoverride', false],
+    ['computer.greet (*)', false],
+  ];
+  for (const [name, want] of table) assert.equal(isGrantName(name), want, JSON.stringify(name));
+  assert.deepEqual(checkGrants({ 'computer.greet (structured)': 'ask' }), { 'computer.greet (structured)': 'ask' });
+});
+
+test('provider capabilities keep the host\'s reason a tool cannot run', () => {
+  const [c] = providerCapabilities([{ name: 'computer.research', description: 'R.', unavailable: 'requires MCP task augmentation' }]);
+  assert.equal(c.unavailable, 'requires MCP task augmentation');
+  assert.equal('unavailable' in providerCapabilities([{ name: 'computer.click', unavailable: '' }])[0], false);
 });

@@ -2,7 +2,7 @@
 // for a site, and which reports also show as an error.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { lastEventIsError, lastEventWhat } from '../../../bridge/core/options_last.js';
+import { lastEventIsError, lastEventParts, lastEventWhat, outcomeWords } from '../../../bridge/core/options_last.js';
 
 test('each kind of report reads as what happened', () => {
   const table = [
@@ -10,7 +10,8 @@ test('each kind of report reads as what happened', () => {
     [{ kind: 'stopped' }, 'stopped'],
     [{ kind: 'stopped', error: 'the tab closed' }, 'stopped — the tab closed'],
     [{ kind: 'executed', capability: 'fs_read', ok: true }, 'ran fs_read: ok'],
-    [{ kind: 'executed', capability: 'fs_read', ok: false, code: 'denied' }, 'ran fs_read: denied'],
+    [{ kind: 'executed', capability: 'fs_read', ok: false, code: 'FORBIDDEN' }, 'called fs_read: not allowed for this site, or you said no'],
+    [{ kind: 'executed', capability: 'fs_read', ok: false, code: 'SOMETHING_NEW' }, 'called fs_read: failed'],
     [{ kind: 'delivered', stage: 'send' }, 'result delivered (send)'],
     [{ kind: 'failed', stage: 'inject', error: 'no input' }, 'failed at inject: no input'],
     [{ kind: 'failed', stage: 'preset', error: 'the site changed' }, 'the site changed'],
@@ -25,6 +26,25 @@ test('a failure or a stop with a reason is an error; other reports are not', () 
   assert.equal(lastEventIsError({ kind: 'failed', stage: 'inject', error: 'x' }), true);
   assert.equal(lastEventIsError({ kind: 'stopped', error: 'x' }), true);
   assert.equal(lastEventIsError({ kind: 'stopped' }), false);
-  assert.equal(lastEventIsError({ kind: 'executed', ok: false, code: 'denied' }), false);
+  assert.equal(lastEventIsError({ kind: 'executed', ok: false, code: 'FORBIDDEN' }), false);
   assert.equal(lastEventIsError({ kind: 'armed' }), false);
+});
+
+test('a capability name stands apart from the words around it, so the page can mark its boundaries', () => {
+  assert.deepEqual(lastEventParts({ kind: 'executed', capability: 'computer.greet (structured)', ok: true }),
+    ['ran ', { name: 'computer.greet (structured)' }, ': ok']);
+  assert.deepEqual(lastEventParts({ kind: 'approval', capability: 'a.b c' }), ['waiting for your approval: ', { name: 'a.b c' }]);
+  assert.deepEqual(lastEventParts({ kind: 'progress', capability: 'x.copy files', progress: 2, total: 4 }),
+    ['running ', { name: 'x.copy files' }, ' — 50%']);
+  assert.deepEqual(lastEventParts({ kind: 'progress', capability: 'x.y' }), ['running ', { name: 'x.y' }]);
+});
+
+test('every wire error code reads as words, never as the code', () => {
+  for (const code of ['FORBIDDEN', 'INVALID_ARGUMENTS', 'CAPABILITY_NOT_FOUND', 'PROVIDER_NOT_FOUND', 'EXECUTION_ERROR',
+    'PROVIDER_UNAVAILABLE', 'TIMEOUT', 'CANCELLED', 'MESSAGE_TOO_LARGE', 'OVERLOADED', 'NOT_CONFIGURED', 'INVALID_REQUEST']) {
+    const words = outcomeWords(false, code);
+    assert.doesNotMatch(words, /[A-Z]{2,}_|^[A-Z_]+$/, code);
+    assert.ok(words.length > 3, code);
+  }
+  assert.equal(outcomeWords(true, undefined), 'ok');
 });
