@@ -108,7 +108,7 @@ func (r *Runtime) buildRegistry(prev *registry) (*registry, []*lazySchema) {
 
 // admitTools returns p's tools that may become capabilities, in order, and
 // records the others in reg.skipped with the reason (logged): names
-// checkToolName refuses, names that look like another tool's of p, and
+// CheckToolName refuses, names that look like another tool's of p, and
 // repeated names (the first is kept).
 func (r *Runtime) admitTools(reg *registry, p Provider) []Tool {
 	skip := func(name, reason string) {
@@ -119,7 +119,7 @@ func (r *Runtime) admitTools(reg *registry, p Provider) []Tool {
 	var names []string
 	seen := map[string]bool{}
 	for _, t := range p.Tools() {
-		if err := checkToolName(t.Name); err != nil {
+		if err := CheckToolName(t.Name); err != nil {
 			skip(t.Name, err.Error())
 			continue
 		}

@@ -13,7 +13,8 @@ import (
 
 // A tool's name goes into the capability prompt, the approval window and
 // the grant list, where the user must be able to read it for what it is.
-// checkToolName refuses a name that could hide or fake text there:
+// CheckToolName refuses a name that could hide or fake text there (the
+// runtime skips such tools; policy.set refuses grants that name one):
 //
 //   - control and format characters (newlines, bidi overrides, zero-width
 //     characters), private-use and unassigned code points;
@@ -27,7 +28,7 @@ import (
 //   - the empty name, a name over maxToolName bytes, invalid UTF-8.
 //
 // Names that pass are still compared with each other (confusableNames).
-func checkToolName(name string) error {
+func CheckToolName(name string) error {
 	switch {
 	case name == "":
 		return errors.New("empty tool name")

@@ -156,8 +156,8 @@ func TestPolicySetRefusesWhatIsNotACapability(t *testing.T) {
 		grants any
 		says   string
 	}{
-		{map[string]string{"computer.echo ": "allow"}, `grant "computer.echo " has a space, control or invisible character (U+0020`},
-		{map[string]string{"computer.ec\u202eho": "allow"}, `grant "computer.ec\u202eho" has a space, control or invisible character (U+202E`},
+		{map[string]string{"computer.echo ": "allow"}, `grant "computer.echo " cannot name a tool: tool name starts or ends with a space`},
+		{map[string]string{"computer.ec\u202eho": "allow"}, `grant "computer.ec\u202eho" cannot name a tool: tool name contains U+202E`},
 		{map[string]string{"shell.exec": "allow"}, `grant "shell.exec" has the prefix "shell", which no configured provider has`},
 		{map[string]string{"computer.format_disk": "allow"}, `is not a tool provider "munim" lists now`},
 		{map[string]string{"computer.echo": "always"}, `must be "allow", "ask" or "deny", not "always"`},

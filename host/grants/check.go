@@ -87,38 +87,31 @@ func checkEntry(name string, registered map[string]bool, prefixes map[string]str
 	case !utf8.ValidString(name):
 		return "is not valid UTF-8"
 	}
-	if i := strings.IndexFunc(name, hidden); i >= 0 {
-		c, _ := utf8.DecodeRuneInString(name[i:])
-		return fmt.Sprintf("has a space, control or invisible character (U+%04X at byte %d): no capability name has one", c, i)
-	}
 	prefix, tool, ok := strings.Cut(name, ".")
 	switch {
 	case !ok || prefix == "" || tool == "":
 		return "is not <prefix>.<tool>"
+	case strings.ContainsFunc(prefix, unicode.IsSpace):
+		return "has a space in its prefix: no provider prefix has one"
 	case prefix == runtime.MetaPrefix:
 		return "is a meta-capability: those are always allowed and take no grant"
 	case strings.Contains(prefix, "*"):
 		return "is a pattern across providers: a pattern names one provider's prefix, as in computer.*"
 	}
 	provider, ok := prefixes[prefix]
-	switch {
-	case !ok:
+	if !ok {
 		return fmt.Sprintf("has the prefix %s, which no configured provider has", strconv.QuoteToASCII(prefix))
+	}
+	if err := runtime.CheckToolName(tool); err != nil {
+		return fmt.Sprintf("cannot name a tool: %v", err)
+	}
+	switch {
 	case strings.Contains(tool, "*"):
 		return ""
 	case !registered[name]:
 		return fmt.Sprintf("is not a tool provider %s lists now (patterns need a '*')", strconv.Quote(provider))
 	}
 	return ""
-}
-
-// hidden reports characters no capability name has (the runtime skips tools
-// whose names have them): spaces, controls, format characters (bidi
-// overrides, zero-width) and other code points that print as nothing.
-func hidden(c rune) bool {
-	return unicode.IsSpace(c) || unicode.IsControl(c) || unicode.Is(unicode.Cf, c) ||
-		unicode.Is(unicode.Variation_Selector, c) || unicode.Is(unicode.Other_Default_Ignorable_Code_Point, c) ||
-		c == 0x3164 || c == 0xFFA0 || c == 0x115F || c == 0x1160 || c == 0x2800 || c == utf8.RuneError
 }
 
 func clipJSON(b json.RawMessage) string {

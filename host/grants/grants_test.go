@@ -75,7 +75,7 @@ func (f *fakeRuntime) Health() runtime.Health     { return runtime.Health{Provid
 
 func newFakeRuntime() *fakeRuntime {
 	return &fakeRuntime{
-		names: []string{"computer.click", "computer.screenshot", "files.read"},
+		names: []string{"computer.click", "computer.greet (structured)", "computer.screenshot", "files.read"},
 		providers: []runtime.ProviderHealth{
 			{Name: "munim", Prefix: "computer", State: runtime.StateReady},
 			{Name: "files", Prefix: "files", State: runtime.StateReady},
@@ -100,9 +100,13 @@ func TestSetRefusesWhatIsNotACapability(t *testing.T) {
 		entry  string // details.entry, "" when the whole list is at fault
 	}{
 		{name: "a trailing space", grants: map[string]string{"computer.click ": "allow"}, code: wire.CodeInvalidArguments,
-			says: `"computer.click " has a space, control or invisible character (U+0020 at byte 14)`, entry: "computer.click "},
+			says: `"computer.click " cannot name a tool: tool name starts or ends with a space`, entry: "computer.click "},
 		{name: "a bidi override", grants: map[string]string{"computer.cli\u202eck": "allow"}, code: wire.CodeInvalidArguments,
-			says: `"computer.cli\u202eck" has a space, control or invisible character (U+202E`, entry: "computer.cli\u202eck"},
+			says: `"computer.cli\u202eck" cannot name a tool: tool name contains U+202E`, entry: "computer.cli\u202eck"},
+		{name: "two spaces in a row", grants: map[string]string{"computer.greet  (structured)": "allow"}, code: wire.CodeInvalidArguments,
+			says: "two spaces in a row", entry: "computer.greet  (structured)"},
+		{name: "a space in the prefix", grants: map[string]string{"comp uter.click": "allow"}, code: wire.CodeInvalidArguments,
+			says: "has a space in its prefix", entry: "comp uter.click"},
 		{name: "a zero-width joiner", grants: map[string]string{"computer.cl\u200dick": "allow"}, code: wire.CodeInvalidArguments,
 			says: "U+200D", entry: "computer.cl\u200dick"},
 		{name: "a Hangul filler", grants: map[string]string{"computer.click\u3164": "allow"}, code: wire.CodeInvalidArguments,
@@ -156,18 +160,19 @@ func TestSetAcceptsCapabilitiesAndPatterns(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "config.json")
 	rt := newFakeRuntime()
 	g := New(rt, path)
-	grants := map[string]string{"computer.click": "ask", "computer.screenshot": "allow", "files.*": "allow", "later.*": "deny", "computer.get_*": "deny"}
+	grants := map[string]string{"computer.click": "ask", "computer.greet (structured)": "allow", "computer.screenshot": "allow",
+		"files.*": "allow", "later.*": "deny", "computer.get_*": "deny"}
 	params, _ := json.Marshal(map[string]any{"origin": "https://chat.example", "grants": grants})
 	got, err := g.Methods()["policy.set"](context.Background(), nil, params, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	want := View{Origin: "https://chat.example", Configured: true, Decisions: map[string]runtime.Decision{
-		"computer.click": runtime.Ask, "computer.screenshot": runtime.Allow, "files.read": runtime.Allow}}
+		"computer.click": runtime.Ask, "computer.greet (structured)": runtime.Allow, "computer.screenshot": runtime.Allow, "files.read": runtime.Allow}}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("view (-want +got):\n%s", d)
 	}
-	wantRule := runtime.Rule{Allow: []string{"computer.screenshot", "files.*"}, Ask: []string{"computer.click"}, Deny: []string{"computer.get_*", "later.*"}}
+	wantRule := runtime.Rule{Allow: []string{"computer.greet (structured)", "computer.screenshot", "files.*"}, Ask: []string{"computer.click"}, Deny: []string{"computer.get_*", "later.*"}}
 	if d := cmp.Diff(wantRule, rt.policy.Origins["https://chat.example"]); d != "" {
 		t.Errorf("rule in force (-want +got):\n%s", d)
 	}
