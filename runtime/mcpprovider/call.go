@@ -45,6 +45,7 @@ type toolCall struct {
 	cancel context.CancelFunc // cctx's
 	stop   func() bool        // unregisters expire from cctx
 	ended  bool
+	unsent bool // it ended while its request still waited to be written
 }
 
 // start sends tools/call for tool with args and returns at once. done gets
@@ -124,10 +125,14 @@ func (c *toolCall) expire() {
 	if !c.s.tr.forget(c.key) {
 		return
 	}
+	unsent := c.s.tr.withdraw(c.key)
 	c.mu.Lock()
 	why := c.cctx.Err()
+	c.unsent = unsent
 	c.mu.Unlock()
-	c.s.cancelled(mcp.NewRequestId(c.token), why)
+	if !unsent { // a request the server never saw needs no cancelling
+		c.s.cancelled(mcp.NewRequestId(c.token), why)
+	}
 	c.end(nil, c.failure(why))
 }
 
@@ -158,6 +163,12 @@ func (c *toolCall) timedOut() bool {
 	return c.cctx != nil && c.cctx.Err() != nil
 }
 
+func (c *toolCall) wasUnsent() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.unsent
+}
+
 // failure gives a failed call its protocol code.
 func (c *toolCall) failure(err error) error {
 	var rpc *rpcError
@@ -165,7 +176,13 @@ func (c *toolCall) failure(err error) error {
 	case errors.Is(c.ctx.Err(), context.Canceled):
 		return &wire.Error{Code: wire.CodeCancelled, Message: "the call was cancelled", Err: err}
 	case c.ctx.Err() != nil || c.timedOut():
-		return &wire.Error{Code: wire.CodeTimeout, Message: fmt.Sprintf("%s did not answer within %s", c.tool, c.limit), Err: err}
+		msg := fmt.Sprintf("%s did not answer within %s", c.tool, c.limit)
+		if c.wasUnsent() {
+			msg += "; the server never read the request (it is not reading its input)"
+		}
+		return &wire.Error{Code: wire.CodeTimeout, Message: msg, Err: err}
+	case errors.Is(err, errBacklog):
+		return &wire.Error{Code: wire.CodeOverloaded, Message: fmt.Sprintf("%s was not sent: %v", c.tool, err), Details: map[string]string{"reason": "backlog"}, Err: err}
 	case c.s.stopping.Load():
 		return &wire.Error{Code: wire.CodeCancelled, Message: "the provider is shutting down", Err: err}
 	case errors.As(err, &rpc):

@@ -27,9 +27,8 @@ import (
 type pipeTransport struct {
 	r   io.Reader
 	w   io.WriteCloser
+	out *outbox // what is written to w: the server's stdin
 	log zerolog.Logger
-
-	writeMu sync.Mutex
 
 	mu sync.Mutex
 	// pending maps a request's key (mcp.RequestId.String) to what receives
@@ -56,7 +55,13 @@ type pipeTransport struct {
 var _ transport.BidirectionalInterface = (*pipeTransport)(nil)
 
 func newPipeTransport(r io.Reader, w io.WriteCloser, log zerolog.Logger) *pipeTransport {
-	return &pipeTransport{r: r, w: w, log: log, pending: map[string]func(*transport.JSONRPCResponse){}, done: make(chan struct{}), readDone: make(chan struct{}), ctx: context.Background()}
+	t := &pipeTransport{r: r, w: w, log: log, pending: map[string]func(*transport.JSONRPCResponse){}, done: make(chan struct{}), readDone: make(chan struct{}), ctx: context.Background()}
+	t.out = newOutbox(w, func(err error) {
+		// The server can no longer hear us: every call waiting on it fails.
+		t.log.Warn().Err(err).Msg("writing to the server failed; closing the connection")
+		t.shut()
+	})
+	return t
 }
 
 // Start starts reading. ctx is handed to handlers of server requests.
@@ -211,24 +216,27 @@ func (t *pipeTransport) serve(req transport.JSONRPCRequest) {
 	}
 	b, err := json.Marshal(resp)
 	if err == nil {
-		_ = t.write(append(b, '\n'))
+		if err := t.write("", append(b, '\n')); err != nil {
+			t.log.Debug().Err(err).Msg("could not answer a request from the server")
+		}
 	}
 }
 
-// write writes one message, line: its JSON text and a newline.
-func (t *pipeTransport) write(line []byte) error {
+// write writes one message, line: its JSON text and a newline, through the
+// outbox (it never blocks on the server). key is the pending-table key of the
+// request it carries, "" for other messages.
+func (t *pipeTransport) write(key string, line []byte) error {
 	select {
 	case <-t.done:
 		return transport.ErrTransportClosed
 	default:
 	}
-	t.writeMu.Lock()
-	defer t.writeMu.Unlock()
-	if _, err := t.w.Write(line); err != nil {
-		return fmt.Errorf("writing to the server: %w", err)
-	}
-	return nil
+	return t.out.push(key, line)
 }
+
+// withdraw takes back the request with key if it has not been written yet
+// (the server stopped reading): the server will never see it.
+func (t *pipeTransport) withdraw(key string) bool { return t.out.withdraw(key) }
 
 // SendRequest implements transport.Interface.
 func (t *pipeTransport) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
@@ -286,7 +294,7 @@ func (t *pipeTransport) send(key string, line []byte, answer func(*transport.JSO
 	}
 	t.pending[key] = answer
 	t.mu.Unlock()
-	if err := t.write(line); err != nil {
+	if err := t.write(key, line); err != nil {
 		if t.forget(key) {
 			return err
 		}
@@ -311,7 +319,7 @@ func (t *pipeTransport) SendNotification(ctx context.Context, n mcp.JSONRPCNotif
 	if err != nil {
 		return fmt.Errorf("encoding notification: %w", err)
 	}
-	return t.write(append(b, '\n'))
+	return t.write("", append(b, '\n'))
 }
 
 // SetNotificationHandler implements transport.Interface.
@@ -340,13 +348,15 @@ func (t *pipeTransport) nonJSON() string {
 	return ""
 }
 
-// Close stops sending, closes the child's stdin (which asks an MCP stdio
-// server to exit) and fails every waiting request.
+// Close stops sending, drops what waits to be written, closes the child's
+// stdin (which asks an MCP stdio server to exit) and fails every waiting
+// request.
 //
 // It does not wait for a write in progress (a hung child may never drain
 // its stdin): closing the pipe under it makes that write fail.
 func (t *pipeTransport) Close() error {
 	t.shut()
+	t.out.close()
 	return t.w.Close()
 }
 

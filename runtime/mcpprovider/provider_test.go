@@ -54,7 +54,7 @@ func TestExecuteValidatesAgainstTheRawSchema(t *testing.T) {
 func TestDiscoveryFollowsPagination(t *testing.T) {
 	h := startTestServer(t, Config{Args: []string{"-page", "3", "-fillers", "10"}})
 	got := h.rt.Health().Providers[0].Capabilities
-	if want := 10 + 10; got != want { // ten fixed tools, ten fillers
+	if want := 11 + 10; got != want { // eleven fixed tools, ten fillers
 		t.Errorf("discovered %d tools over pages of 3, want %d", got, want)
 	}
 	if _, err := h.rt.Describe("t.filler_09"); err != nil {

@@ -283,7 +283,9 @@ func (s *session) send(ctx context.Context, buf *bytes.Buffer, n int64, method s
 	resp, err := s.tr.roundTrip(ctx, pendingKey(v), buf.Bytes())
 	if err != nil {
 		if ctx.Err() != nil {
-			s.cancelled(mcp.NewRequestId(v), ctx.Err())
+			if !s.tr.withdraw(pendingKey(v)) { // a request the server never saw needs no cancelling
+				s.cancelled(mcp.NewRequestId(v), ctx.Err())
+			}
 			return nil, ctx.Err()
 		}
 		return nil, s.explain(err)
