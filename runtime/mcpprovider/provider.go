@@ -76,7 +76,9 @@ type Provider struct {
 	tools   []runtime.Tool
 	current *session // nil unless ready
 	stderr  string   // the last lines a failed child wrote to stderr
-	notify  func(runtime.Change)
+	// deadline is when the current (or last) start attempt gives up.
+	deadline time.Time
+	notify   func(runtime.Change)
 
 	notifyMu sync.Mutex // serialises notify calls
 
@@ -86,7 +88,10 @@ type Provider struct {
 	closeOne sync.Once
 }
 
-var _ runtime.Provider = (*Provider)(nil)
+var (
+	_ runtime.Provider       = (*Provider)(nil)
+	_ runtime.StartDeadliner = (*Provider)(nil)
+)
 
 // New returns a provider for cfg; Start launches it.
 func New(cfg Config, opts ...Option) *Provider {
@@ -211,6 +216,18 @@ func (p *Provider) CallAsync(ctx context.Context, tool string, arguments json.Ra
 		return
 	}
 	s.start(ctx, tool, arguments, p.cfg.Timeout, done)
+}
+
+// StartDeadline implements runtime.StartDeadliner: while the provider is
+// starting, when the attempt gives up (its startTimeout after it began);
+// the zero time otherwise.
+func (p *Provider) StartDeadline() time.Time {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.status.State != runtime.StateStarting {
+		return time.Time{}
+	}
+	return p.deadline
 }
 
 // currentPID is the running child's pid, 0 if none (for tests and logs).
