@@ -16,13 +16,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// inlineResult is the largest result whose call ends on the transport's
-// reader. A larger one ends on a goroutine of its own: what follows (the
-// runtime's checks, the reply to the browser) takes long enough to hold up
-// the server's other messages, and a goroutine hand-off costs nothing next
-// to it.
-const inlineResult = 64 << 10
-
 // toolCall is one tools/call in flight. No goroutine waits on it: it ends
 // when the server answers (on the transport's reader), when its context
 // ends or its timeout passes (on the context's AfterFunc goroutine), or
@@ -105,15 +98,20 @@ func (c *toolCall) params(args json.RawMessage, n int64) func(*bytes.Buffer) err
 	}
 }
 
-// answer receives the server's response, or nil when the transport closed.
-func (c *toolCall) answer(resp *transport.JSONRPCResponse) {
+// answer receives the server's response, or why there is none. It runs on
+// the transport's reader, or for a large answer on a goroutine of its own
+// (pipeTransport.route).
+func (c *toolCall) answer(resp *transport.JSONRPCResponse, err error) {
+	var large *tooLargeError
 	switch {
-	case resp == nil:
-		c.end(nil, c.failure(c.s.explain(transport.ErrTransportClosed)))
+	case errors.As(err, &large):
+		c.end(nil, &wire.Error{Code: wire.CodeExecutionError,
+			Message: fmt.Sprintf("%s answered with a message of %d bytes, above the %d-byte limit for one message from a server; it was discarded, and the provider keeps serving", c.tool, large.size, large.limit),
+			Details: map[string]any{"reason": "result-too-large", "bytes": large.size, "limit": large.limit}, Err: err})
+	case err != nil:
+		c.end(nil, c.failure(c.s.explain(err)))
 	case resp.Error != nil:
 		c.end(nil, c.failure(newRPCError(resp.Error)))
-	case len(resp.Result) > inlineResult:
-		go c.end(resp.Result, nil)
 	default:
 		c.end(resp.Result, nil)
 	}

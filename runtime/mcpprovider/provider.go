@@ -55,6 +55,10 @@ func WithBackoff(initial, max, healthy time.Duration) Option {
 // tools/list (default DefaultStartTimeout).
 func WithStartTimeout(d time.Duration) Option { return func(p *Provider) { p.startTimeout = d } }
 
+// WithMaxMessage bounds one message from the server, and so the largest
+// result a call can return (default DefaultMaxMessage).
+func WithMaxMessage(n int64) Option { return func(p *Provider) { p.maxMessage = n } }
+
 // WithClientInfo sets the name and version sent in initialize.
 func WithClientInfo(name, version string) Option {
 	return func(p *Provider) { p.clientName, p.clientVersion = name, version }
@@ -70,6 +74,7 @@ type Provider struct {
 	startTimeout   time.Duration
 	clientName     string
 	clientVersion  string
+	maxMessage     int64
 
 	mu      sync.Mutex
 	status  runtime.Status

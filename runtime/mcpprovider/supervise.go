@@ -82,7 +82,7 @@ func (p *Provider) supervise(ctx context.Context) {
 // could not be started, exited, never answered, or wrote something other
 // than JSON-RPC on stdout; and with what the child last wrote on stderr.
 func (p *Provider) startSession(ctx context.Context, deadline time.Time) (*session, []runtime.Tool, error) {
-	s, err := launch(ctx, p.cfg, p.log)
+	s, err := launch(ctx, p.cfg, p.log, p.maxMessage)
 	if err != nil {
 		return nil, nil, err
 	}
