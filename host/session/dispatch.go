@@ -145,7 +145,7 @@ func (p *pending) reply(result any, err error) {
 	m := s.replyMessage(p.id, p.params, result, err)
 	p.deliver(m)
 	s.bytes.Release(p.held)
-	s.bytes.Return(p.reserved.Load())
+	s.replies.Return(p.reserved.Load())
 	p.handlers.Done()
 }
 

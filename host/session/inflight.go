@@ -20,11 +20,11 @@ const DefaultMaxInflightBytes = 256 << 20
 
 // WithMaxInflightBytes bounds the bytes the session holds for requests in
 // flight: each request's frame from the moment its length is read until its
-// reply is written, plus replies waiting to be written and the replies
-// methods reserve (budget.Reserve) while they build them. A request that
-// would take the total past n is answered OVERLOADED without its body being
-// kept; a reservation that does not fit waits (ReserveWait at most).
-// n <= 0 means DefaultMaxInflightBytes.
+// reply is written, plus replies waiting to be written. A request that would
+// take the total past n is answered OVERLOADED without its body being kept.
+// The replies methods reserve while they build them have a budget of their
+// own, the smaller of n and MaxReplyBytes (reserve.go). n <= 0 means
+// DefaultMaxInflightBytes.
 func WithMaxInflightBytes(n int64) Option {
 	return func(s *Session) {
 		if n <= 0 {

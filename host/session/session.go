@@ -78,7 +78,8 @@ type Session struct {
 	approver    Approver // asks the user about calls the policy marks "ask"
 	extra       map[string]Method
 	maxInflight int64
-	bytes       *budget.Budget // bytes held for requests in flight and their replies
+	bytes       *budget.Budget // bytes held for requests in flight and replies waiting to be written
+	replies     *budget.Budget // bytes methods reserved for the replies they build (reserve.go)
 
 	queue      chan message
 	writerDone chan struct{} // closed when the writer goroutine stops
@@ -143,6 +144,7 @@ func New(opts ...Option) *Session {
 		o(s)
 	}
 	s.bytes = budget.New(s.maxInflight)
+	s.replies = budget.New(min(s.maxInflight, MaxReplyBytes))
 	return s
 }
 
