@@ -8,9 +8,8 @@
 // acquired ones with Return.
 //
 // An Acquire that does not fit is still granted when no other acquired bytes
-// are outstanding, so whatever holds the rest of the budget (requests
-// waiting for these very replies, say) can never keep every acquirer
-// waiting: one at a time always goes on.
+// are outstanding: a single reply or message larger than the budget goes,
+// alone, and taken or held bytes can never keep every acquirer waiting.
 //
 // The reply bytes a host method produces are acquired through the request's
 // context: the session puts a reserver there (WithReserver) and a method

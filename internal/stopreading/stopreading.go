@@ -6,6 +6,7 @@ package stopreading
 import (
 	"io"
 	"sync"
+	"time"
 )
 
 // Reader reads from r until Stop; from then on every Read blocks forever.
@@ -22,7 +23,11 @@ func New(r io.Reader) *Reader { return &Reader{r: r, stop: make(chan struct{})} 
 func (s *Reader) Read(p []byte) (int, error) {
 	select {
 	case <-s.stop:
-		select {}
+		// Asleep rather than blocked on nothing: Go would take a process
+		// whose goroutines all wait on channels for a deadlock and end it.
+		for {
+			time.Sleep(time.Hour)
+		}
 	default:
 	}
 	return s.r.Read(p)

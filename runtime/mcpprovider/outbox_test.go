@@ -104,6 +104,7 @@ func TestOutboxRefusesPastItsBound(t *testing.T) {
 // the provider is still ready.
 func TestAServerThatStopsReadingFailsOnlyItsOwnCalls(t *testing.T) {
 	h := startTestServer(t, Config{Timeout: 2 * time.Second})
+	out := h.transport().out
 	if _, err := h.prov.Call(context.Background(), "stop_reading", nil); err != nil {
 		t.Fatal(err)
 	}
@@ -151,9 +152,6 @@ func TestAServerThatStopsReadingFailsOnlyItsOwnCalls(t *testing.T) {
 	}
 	// Requests whose calls ended before they were written are no longer
 	// queued (notifications/cancelled for those the server had may be).
-	h.prov.mu.Lock()
-	out := h.prov.current.tr.out
-	h.prov.mu.Unlock()
 	if n := out.queuedRequests(); n > 0 {
 		t.Errorf("%d requests still wait after every call ended", n)
 	}
