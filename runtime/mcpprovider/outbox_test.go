@@ -18,18 +18,26 @@ import (
 	"github.com/gnosis/gnosis/runtime/wire"
 )
 
-// TestOutboxKeepsOrderAndNeverBlocks pushes far more than a pipe holds into
-// one nobody reads: every push returns, and once the reader drains the pipe
-// it gets exactly the messages pushed, in order, minus the one withdrawn.
-func TestOutboxKeepsOrderAndNeverBlocks(t *testing.T) {
+// unreadPipe is an outbox writing to a pipe the test reads (or not) from r.
+func unreadPipe(t *testing.T) (*outbox, *os.File) {
 	r, w, err := os.Pipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer r.Close()
-	defer w.Close()
 	o := newOutbox(w, nil)
-	defer o.close()
+	t.Cleanup(func() {
+		o.close()
+		w.Close()
+		r.Close()
+	})
+	return o, r
+}
+
+// TestOutboxKeepsOrderAndNeverBlocks pushes far more than a pipe holds into
+// one nobody reads: every push returns, and once the reader drains the pipe
+// it gets exactly the messages pushed, in order, minus the one withdrawn.
+func TestOutboxKeepsOrderAndNeverBlocks(t *testing.T) {
+	o, r := unreadPipe(t)
 	const n = 300
 	var want bytes.Buffer
 	pushed := make(chan error, 1)
@@ -80,14 +88,7 @@ func TestOutboxKeepsOrderAndNeverBlocks(t *testing.T) {
 // TestOutboxRefusesPastItsBound: with the queue full, a push fails at once
 // with errBacklog, which says how much waits.
 func TestOutboxRefusesPastItsBound(t *testing.T) {
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	defer w.Close()
-	o := newOutbox(w, nil)
-	defer o.close()
+	o, _ := unreadPipe(t)
 	line := []byte(strings.Repeat("y", 4096) + "\n")
 	var refused error
 	for i := 0; i < 100000 && refused == nil; i++ {
