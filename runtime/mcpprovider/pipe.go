@@ -102,7 +102,9 @@ func (t *pipeTransport) read() {
 		case m.over != nil:
 			t.dropOversized(m.over)
 		case len(m.text) > 0:
-			t.route(m.text, m.held)
+			if !t.route(m.text, m.held) {
+				t.large.Return(m.held)
+			}
 		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
@@ -115,11 +117,11 @@ func (t *pipeTransport) read() {
 
 // route delivers one message from the server. held is what the line holds
 // of t.large, given back once it has been dealt with: an answer that large
-// is handed on from a goroutine of its own (the checks of a multi-megabyte
-// result and writing it to the browser would hold up the server's other
-// messages), everything else on the reader, in order.
-func (t *pipeTransport) route(line []byte, held int64) {
-	defer func() { t.large.Return(held) }() // 0 once handed on
+// is handed on from a goroutine of its own, which gives it back (the checks
+// of a multi-megabyte result and writing it to the browser would hold up
+// the server's other messages), and route reports it did; everything else is
+// dealt with on the reader, in order, and the caller gives the bytes back.
+func (t *pipeTransport) route(line []byte, held int64) (handedOn bool) {
 	env, ok := scanEnvelope(line)
 	if !ok {
 		if len(bytes.TrimSpace(line)) > 0 {
@@ -128,13 +130,13 @@ func (t *pipeTransport) route(line []byte, held int64) {
 				t.firstNonJSON.CompareAndSwap(nil, &s)
 			}
 		}
-		return
+		return false
 	}
 	switch {
 	case env.method != nil && env.id == nil:
 		var n mcp.JSONRPCNotification
 		if err := json.Unmarshal(line, &n); err != nil {
-			return
+			return false
 		}
 		t.handlerMu.RLock()
 		h := t.onNotification
@@ -145,13 +147,13 @@ func (t *pipeTransport) route(line []byte, held int64) {
 	case env.method != nil:
 		var req transport.JSONRPCRequest
 		if err := json.Unmarshal(line, &req); err != nil {
-			return
+			return false
 		}
 		go t.serve(req)
 	case env.id != nil:
 		id, key, ok := responseID(env.id)
 		if !ok {
-			return
+			return false
 		}
 		resp := &transport.JSONRPCResponse{JSONRPC: mcp.JSONRPC_VERSION, ID: id}
 		if env.err != nil && !bytes.Equal(env.err, []byte("null")) {
@@ -169,16 +171,16 @@ func (t *pipeTransport) route(line []byte, held int64) {
 		switch {
 		case answer == nil:
 		case held > 0:
-			n := held
-			held = 0
 			go func() {
 				answer(resp, nil)
-				t.large.Return(n)
+				t.large.Return(held)
 			}()
+			return true
 		default:
 			answer(resp, nil)
 		}
 	}
+	return false
 }
 
 // responseID decodes a response's id and its key in the pending table
