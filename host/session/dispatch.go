@@ -112,7 +112,11 @@ type pending struct {
 	// inline is set while the reader runs the request's start: what it
 	// writes then goes through the writer goroutine, so the reader never
 	// blocks on the output.
-	inline  atomic.Bool
+	inline atomic.Bool
+	// queued counts its messages waiting for the writer goroutine: while
+	// any wait, the next ones queue behind them, so an event sent while
+	// inline is never overtaken by a later event or the reply.
+	queued  atomic.Int32
 	replied atomic.Bool
 }
 
@@ -150,13 +154,16 @@ func (p *pending) reply(result any, err error) {
 }
 
 // deliver writes one of the request's messages (an event or the reply): at
-// once, or through the writer goroutine while the reader holds the request.
-// Its bytes count in the in-flight budget until written.
+// once, or through the writer goroutine while the reader holds the request
+// or earlier messages of the request still wait there. Its bytes count in
+// the in-flight budget until written.
 func (p *pending) deliver(m message) bool {
 	s := p.s
 	m.held = int64(len(m.body))
 	s.bytes.Hold(m.held)
-	if p.inline.Load() {
+	if p.inline.Load() || p.queued.Load() > 0 {
+		p.queued.Add(1)
+		m.queued = &p.queued
 		return s.send(m) // the writer gives the bytes back
 	}
 	defer s.bytes.Release(m.held)

@@ -177,6 +177,7 @@ func (s *Session) send(m message) bool {
 		return true
 	case <-s.writerDone:
 		s.bytes.Release(m.held)
+		m.dequeued()
 		return false
 	}
 }
@@ -285,6 +286,7 @@ func (s *Session) runWriter(stop <-chan struct{}) {
 func (s *Session) writeQueued(m message) bool {
 	ok := s.out.write(m)
 	s.bytes.Release(m.held)
+	m.dequeued()
 	return ok
 }
 
