@@ -176,8 +176,14 @@ func executeResult(capability string, result json.RawMessage) (any, error) {
 	if len(result) == 0 {
 		result = json.RawMessage("null")
 	}
-	return fields{[]byte(`"capability":`), name, []byte(`,"result":`), result}, nil
+	return fields{capabilityKey, name, resultKey, result}, nil
 }
+
+// The keys of execute's payload, as fields pieces.
+var (
+	capabilityKey = []byte(`"capability":`)
+	resultKey     = []byte(`,"result":`)
+)
 
 type cancelResult struct {
 	Found bool `json:"found"`
