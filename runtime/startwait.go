@@ -43,6 +43,9 @@ func (e *startingError) Error() string { return unavailable(e.p).Error() }
 
 // starting returns the provider an admit error says is starting, else nil.
 func starting(err error) Provider {
+	if err == nil {
+		return nil // before s, which escapes: no allocation on every call's path
+	}
 	var s *startingError
 	if errors.As(err, &s) {
 		return s.p

@@ -102,19 +102,25 @@ func (c *toolCall) params(args json.RawMessage, n int64) func(*bytes.Buffer) err
 // the transport's reader, or for a large answer on a goroutine of its own
 // (pipeTransport.route).
 func (c *toolCall) answer(resp *transport.JSONRPCResponse, err error) {
-	var large *tooLargeError
 	switch {
-	case errors.As(err, &large):
-		c.end(nil, &wire.Error{Code: wire.CodeExecutionError,
-			Message: fmt.Sprintf("%s answered with a message of %d bytes, above the %d-byte limit for one message from a server; it was discarded, and the provider keeps serving", c.tool, large.size, large.limit),
-			Details: map[string]any{"reason": "result-too-large", "bytes": large.size, "limit": large.limit}, Err: err})
 	case err != nil:
-		c.end(nil, c.failure(c.s.explain(err)))
+		c.end(nil, c.unanswered(err))
 	case resp.Error != nil:
 		c.end(nil, c.failure(newRPCError(resp.Error)))
 	default:
 		c.end(resp.Result, nil)
 	}
+}
+
+// unanswered is the error of a call the server's answer did not reach.
+func (c *toolCall) unanswered(err error) error {
+	var large *tooLargeError
+	if errors.As(err, &large) {
+		return &wire.Error{Code: wire.CodeExecutionError,
+			Message: fmt.Sprintf("%s answered with a message of %d bytes, above the %d-byte limit for one message from a server; it was discarded, and the provider keeps serving", c.tool, large.size, large.limit),
+			Details: map[string]any{"reason": "result-too-large", "bytes": large.size, "limit": large.limit}, Err: err}
+	}
+	return c.failure(c.s.explain(err))
 }
 
 // expire ends the call when its context ends or its timeout passes, unless
