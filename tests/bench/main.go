@@ -36,7 +36,7 @@ func main() {
 	coldRuns := flag.Int("cold", 15, "cold starts per side")
 	bigRuns := flag.Int("big", 5, "16 MiB transfers per side")
 	only := flag.String("only", "", "run one part: latency, cold, rss, big or memory (e.g. under perf record)")
-	srv := flag.String("server", "", "run against one server: fake or everything")
+	srv := flag.String("server", "", "run against one server: fake or everything (none: no server, with -only memory)")
 	hostBin := flag.String("host", "", "measure this gnosis-host binary instead of building one (to compare two trees)")
 	keep := flag.String("keep", "", "build the binaries into this directory and keep them (so perf can resolve symbols)")
 	flag.Parse()
