@@ -20,6 +20,10 @@ type message struct {
 	id   json.RawMessage
 	body []byte
 	held int64 // bytes of the in-flight budget given back once it is written or dropped
+	// queued, when set, counts the request's messages waiting for the
+	// writer goroutine; it is decremented once this one is written or
+	// dropped.
+	queued *atomic.Int32
 }
 
 // writer owns the output stream. It is the only code that writes to it.
@@ -102,4 +106,11 @@ func (o *output) failure() error {
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	return o.err
+}
+
+// dequeued records that m has left the writer's queue.
+func (m message) dequeued() {
+	if m.queued != nil {
+		m.queued.Add(-1)
+	}
 }

@@ -25,10 +25,12 @@
 //	--forecast       FAKEMUNIM_FORECAST=1  add forecast, with an outputSchema and a ~8 KB structured result (schemacases.go)
 //	--bad-schemas    FAKEMUNIM_BAD_SCHEMAS=1 add huge_schema (10 MB, 200,000 patterns) and cyclic_schema (a $ref cycle)
 //	--grandchild     FAKEMUNIM_GRANDCHILD=1 start an idle child process, so the server is a process tree
+//	--faults         FAKEMUNIM_FAULTS=1     add stop_reading and huge_line, which break the host's bounds (faults.go)
 //	--idle                                 just sleep until killed (the grandchild)
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -37,6 +39,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/gnosis/gnosis/internal/stopreading"
 )
 
 func main() {
@@ -51,6 +55,7 @@ func main() {
 	names := flag.String("names", os.Getenv("FAKEMUNIM_NAMES"), "add trivial tools with these names (a JSON array)")
 	withForecast := flag.Bool("forecast", os.Getenv("FAKEMUNIM_FORECAST") == "1", "add the forecast tool")
 	badSchemas := flag.Bool("bad-schemas", os.Getenv("FAKEMUNIM_BAD_SCHEMAS") == "1", "add tools whose input schemas cannot be used")
+	faults := flag.Bool("faults", os.Getenv("FAKEMUNIM_FAULTS") == "1", "add the tools that break the host's bounds")
 	flag.Parse()
 
 	if *idle {
@@ -80,6 +85,10 @@ func main() {
 	if *remoteRef != "" {
 		f.addRemoteRef(*remoteRef)
 	}
+	stdin := stopreading.New(os.Stdin)
+	if *faults {
+		f.registerFaults(stdin)
+	}
 	if *withForecast {
 		f.addForecast()
 	}
@@ -93,7 +102,9 @@ func main() {
 		}
 	}
 
-	if err := server.ServeStdio(s, server.WithWorkerPoolSize(*workers)); err != nil {
+	stdio := server.NewStdioServer(s)
+	server.WithWorkerPoolSize(*workers)(stdio)
+	if err := stdio.Listen(context.Background(), stdin, os.Stdout); err != nil {
 		fmt.Fprintf(os.Stderr, "fakemunim: %v\n", err)
 		os.Exit(1)
 	}
