@@ -217,7 +217,7 @@ test('missing settings give one actionable message and touch nothing', async () 
   const targetUrl = site.url('/target.html?blocked');
   const { panel, target } = await openPanelAndTarget(env, targetUrl);
   try {
-    await storeSettings(panel, { ...fast, apiUrl: '', model: '' });
+    await storeSettings(panel, { ...fast, apiUrl: '', model: 'venus-test' });
     await runTask(panel, 'Anything');
     const msg = await panel.waitForSelector('#log li.blocked');
     assert.equal(await msg.getAttribute('data-code'), 'missing_api_url');

@@ -414,7 +414,7 @@ test('missing settings show the panel\'s own message on the page and keep the ty
   const s = await setup('missing', null);
   const { panel, target, cdp, targetUrl } = s;
   try {
-    await storeSettings(panel, { ...fast, apiUrl: '', model: '' });
+    await storeSettings(panel, { ...fast, apiUrl: '', model: 'venus-test' });
     await enableToggle(panel);
     await submitOnPage(target, cdp, 'Do something');
     const b = await waitFor(async () => { const x = await bar(target, cdp); return x.message && x; }, { what: 'the message on the page' });

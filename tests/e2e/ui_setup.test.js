@@ -77,7 +77,7 @@ test('first open with no model shows the setup card; Save refuses what Run refus
 test('an error card the person has fixed since is marked resolved, not shown as current', async () => {
   const panel = await freshPanel();
   try {
-    await storeSettings(panel, { ...fast, apiUrl: '', model: '' });
+    await storeSettings(panel, { ...fast, apiUrl: '', model: 'venus' });
     await panel.fill('#task', 'Anything');
     await panel.click('#run');
     const li = panel.locator('#log li.blocked').last();
@@ -154,7 +154,7 @@ test('Test connection tells apart refused, DNS, TLS, timeout and HTTP status, in
 
     const http401 = await testWith(panel, unauthorized.url);
     assert.equal(http401.kind, 'http', http401.text);
-    assert.match(http401.text, /HTTP 401 \(the API key is missing or wrong\): invalid api key/);
+    assert.match(http401.text, /HTTP 401 \(the API key is missing, wrong or expired\): invalid api key/);
     assert.equal(unauthorized.requests.length, 1, 'a 401 is not retried');
   } finally {
     await panel.close();

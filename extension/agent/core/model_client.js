@@ -143,7 +143,8 @@ export function createModelClient(deps = {}) {
       if (verdict === 'forbidden-local') throw new ModelError('forbidden_local', localForbiddenMessage(req.origin || 'chrome-extension://<extension id>'));
       if (verdict === 'fail') {
         const text = await readAll(res, arm).catch(() => '');
-        throw new ModelError(`http_${res.status}`, `the model server answered HTTP ${res.status}: ${errorDetail(text)}`);
+        const hint = HTTP_HINTS[res.status] ? ` (${HTTP_HINTS[res.status]})` : '';
+        throw new ModelError(`http_${res.status}`, `the model server answered HTTP ${res.status}${hint}: ${errorDetail(text)}`);
       }
       const type = res.headers.get('content-type') || '';
       if (type.includes('text/event-stream')) return await readStream(res, arm, onDelta);
@@ -259,8 +260,8 @@ export function describeFailure({ status, detail, loopback, origin, timedOut, ti
 
 const HTTP_HINTS = {
   400: 'the server refused the request; check the model name',
-  401: 'the API key is missing or wrong',
-  403: 'the API key may not use this model or endpoint',
+  401: 'the API key is missing, wrong or expired',
+  403: 'the API key may not use this model or this endpoint',
   404: 'no such endpoint or model; check the API URL and the model name',
   405: 'the URL does not accept chat completions; check the API URL',
   408: 'the server timed out',

@@ -156,7 +156,10 @@ function readSetup() {
   return { ...panel.settings, apiUrl: $('setup-apiUrl').value.trim(), model: $('setup-model').value.trim(), apiKey: $('setup-apiKey').value };
 }
 
-/** The first-run card: shown while no API URL and no model are set. */
+/**
+ * The first-run card: shown while no API URL and no model are set, and
+ * then alone (body[data-setup]: no task box, conversation bar or log yet).
+ */
 export function showSetup() {
   const { settings } = panel;
   const need = needsSetup(settings);
@@ -167,6 +170,7 @@ export function showSetup() {
     $('setup-apiKey').value = settings.apiKey || '';
   }
   card.hidden = !need;
+  document.body.dataset.setup = String(need);
 }
 
 /** Shows what the host's workspace folder is (Upload/Download go through it). */
@@ -209,7 +213,7 @@ export function wireSettings() {
   $('setup-save').addEventListener('click', async () => {
     if (await saveValues(readSetup(), SETUP_IDS, $('setup-status'))) {
       fillForm(panel.settings);
-      $('setup').hidden = true;
+      showSetup();
       $('task').focus();
     }
   });

@@ -49,7 +49,7 @@ for (const [message, kind] of relayCases) {
 }
 
 test('HTTP statuses are named with a hint, and only 408/429/5xx are tried again', async () => {
-  for (const [status, kind, hint, tries] of [[401, 'http', /API key is missing or wrong/, 1], [404, 'http', /no such endpoint or model/, 1], [503, 'busy', /server failed/, 3], [429, 'busy', /rate limited/, 3]]) {
+  for (const [status, kind, hint, tries] of [[401, 'http', /API key is missing, wrong or expired/, 1], [404, 'http', /no such endpoint or model/, 1], [503, 'busy', /server failed/, 3], [429, 'busy', /rate limited/, 3]]) {
     let calls = 0;
     const { c } = client(async () => { calls++; return reply(status, { error: { message: 'nope' } }); });
     const r = await c.testConnection(REQ);

@@ -5,11 +5,9 @@
 // tab's bar follows a run.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import '../../../agent/core/page_assistant_state.js';
+import * as S from '../../../agent/core/page_assistant_state.js';
 import { createPageRelay, pageEvent, DELTA_MAX } from '../../../agent/panel/page_assistant_panel.js';
 import { validateTask } from '../../../agent/core/config_validation.js';
-
-const S = globalThis.__gnosisPageAssistantState;
 
 /** Applies events in order from the initial state. */
 const run = (events, from = S.initialState()) => events.reduce((s, e) => S.reduce(s, e), from);
@@ -293,12 +291,12 @@ test('the relay follows the tab that started the run; a panel task clears it; a 
   relay.event({ type: 'step', step: 1, phase: 'observe' });
   relay.event({ type: 'usage' });
   relay.error('Could not run the task: x');
-  relay.outcome({ type: 'end', outcome: 'call_user', question: 'Which?' });
+  relay.outcome({ type: 'end', outcome: 'call_user', question: 'Which?', step: 2 });
   assert.deepEqual(sent, [
     [7, { type: 'gnosis.pageAssistant', event: { type: 'blocked', code: 'missing_model', message: 'Set the model.' } }],
     [7, { type: 'gnosis.pageAssistant', event: { type: 'step', step: 1, phase: 'observe' } }],
     [7, { type: 'gnosis.pageAssistant', event: { type: 'error', message: 'Could not run the task: x' } }],
-    [7, { type: 'gnosis.pageAssistant', event: { type: 'end', outcome: 'call_user', answer: undefined, question: 'Which?', error: undefined } }],
+    [7, { type: 'gnosis.pageAssistant', event: { type: 'end', outcome: 'call_user', answer: undefined, question: 'Which?', error: undefined, step: 2 } }],
   ]);
   relay.begin(undefined, true);
   assert.equal(relay.owner, 7, 'a reply typed in the panel keeps the page following');
