@@ -32,10 +32,9 @@ export async function compactBeforeTask({ records, config, model, append, signal
   if (tokens <= threshold) return true;
   const estimated = Boolean(lastUsage(records)?.estimated);
   const base = { type: 'compaction', where: 'before', tokens, estimated };
-  emit({ ...base, phase: 'start' });
   try {
     const summary = await compactIfNeeded({
-      records, threshold, append,
+      records, threshold, append, onPlan: () => emit({ ...base, phase: 'start' }),
       complete: compactionRequest(model, config, signal, (i) => emit({ ...base, phase: 'retry', reason: i.reason })),
     });
     if (summary) emit({ ...base, phase: 'done' });
@@ -69,10 +68,9 @@ export function createWithinTaskCompaction({ builder, connection, persist, emit 
     const tokens = estimated ? estimateTokens(builder.buildMessages(ctx)) : last.promptTokens;
     if (tokens <= threshold) return;
     const base = { type: 'compaction', where: 'within', step: ctx.step, tokens, estimated };
-    emit({ ...base, phase: 'start' });
     try {
       const summary = await compactIfNeeded({
-        records: builder.records, threshold, promptTokens: tokens, keepRounds: KEEP_ROUNDS,
+        records: builder.records, threshold, promptTokens: tokens, keepRounds: KEEP_ROUNDS, onPlan: () => emit({ ...base, phase: 'start' }),
         append: (r) => { const mirrored = builder.onRecord(r); persist(r); return mirrored; },
         complete: compactionRequest(model, config, ctx.signal, (i) => emit({ ...base, phase: 'retry', reason: i.reason })),
       });

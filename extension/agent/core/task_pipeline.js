@@ -97,6 +97,7 @@ export function createTaskPipeline(deps) {
   let meter = null;
   let taskSeq = 0;
   let starting = false;
+  let cancelled = false; // Stop pressed while the task was starting
   let compacting = null; // AbortController of a compaction before a task
   let writes = Promise.resolve();
   let pendingWrites = 0;
@@ -224,8 +225,16 @@ export function createTaskPipeline(deps) {
     return s === TASK_STATE.STARTING || s === TASK_STATE.RUNNING || s === TASK_STATE.PAUSING || s === TASK_STATE.PAUSED;
   }
 
+  /** Stop while starting: nothing more starts, and the view hears that it stopped. */
+  function stoppedWhileStarting() {
+    emit({ type: 'end', outcome: OUTCOME.STOPPED, meter: null });
+    return { outcome: OUTCOME.STOPPED };
+  }
+
   async function run(task, o, v, granted) {
-    if (!(await granted)) {
+    const ok = await granted;
+    if (cancelled) return stoppedWhileStarting();
+    if (!ok) {
       emit({ type: 'blocked', v: validateTask({ task, settings: deps.settings(), granted: false }) });
       return { blocked: true };
     }
@@ -253,6 +262,7 @@ export function createTaskPipeline(deps) {
     const id = conversationId;
     await settled();
     let records = await store.records(id);
+    if (cancelled) return stoppedWhileStarting();
     compacting = new AbortController();
     const goOn = await compactBeforeTask({
       records, config, model: deps.modelFor(v.settings), signal: compacting.signal, emit,
@@ -264,6 +274,7 @@ export function createTaskPipeline(deps) {
       return { outcome: OUTCOME.STOPPED };
     }
     records = await store.records(id);
+    if (cancelled) return stoppedWhileStarting();
     builder = createContextBuilder({ records, referenceImages: refs });
     meter = createMeter({ maxSteps: v.settings.maxSteps });
     showMeter();
@@ -330,6 +341,7 @@ export function createTaskPipeline(deps) {
       // Via the host the extension never fetches the endpoint itself: no permission needed.
       const granted = v.settings.connection === 'host' || deps.grant(v.originPattern);
       starting = true;
+      cancelled = false;
       changed();
       return run(task, { ...o, replying }, v, granted).catch((err) => {
         emit({ type: 'failure', error: String(err?.message || err) });
@@ -344,6 +356,10 @@ export function createTaskPipeline(deps) {
     /** Stop: ends a compaction, a running or paused task, or a question left unanswered. */
     stop() {
       if (compacting) return compacting.abort();
+      if (starting) {
+        cancelled = true;
+        return;
+      }
       session?.stop();
       changed();
     },
