@@ -61,7 +61,7 @@ export function interruptedResult(how) {
 export class AgentSession {
   /**
    * @param {object} o
-   * @param {{start(opts):Promise<object>, observe():Promise<object>, act(action):Promise<object>, stop():Promise<void>}} o.browser
+   * @param {{start(opts):Promise<object>, observe():Promise<object>, act(action, {step}):Promise<object>, stop():Promise<void>}} o.browser
    * @param {{complete(req, opts):Promise<{content, usage}>}} o.model
    * @param {string} o.template system prompt template
    * @param {object} o.config validated config: {settings, endpoint, loopback, apiKey, origin}
@@ -311,7 +311,7 @@ export class AgentSession {
       }
       this.phase = 'act';
       this.emit({ type: 'step', step, phase: 'act' });
-      const res = await untilAborted(this.browser.act(action), signal);
+      const res = await untilAborted(this.browser.act(action, { step }), signal);
       if (signal.aborted) throw stoppedError();
       round.result = res.text;
       this.record({ kind: 'result', step, text: res.text, error: Boolean(res.error) });

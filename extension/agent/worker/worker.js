@@ -71,6 +71,15 @@ export function holdObservation(sessionId, promise) {
   s.holds.add(p);
 }
 
+/**
+ * True while the session's action runs or has just run (FOLLOW_WINDOW_MS):
+ * what the page does then (a new tab, a download) is the action's doing.
+ */
+export function actingRecently(sessionId) {
+  const s = sessions.get(String(sessionId));
+  return Boolean(s && (s.acting || (s.actingUntil || 0) > Date.now()));
+}
+
 /** The session whose task currently controls tabId, if any: {sessionId, windowId}. */
 export function sessionForTab(tabId) {
   for (const [sessionId, s] of sessions) if (s.attached && s.tabId === tabId) return { sessionId, windowId: s.windowId };
@@ -225,7 +234,7 @@ const FOLLOW_WINDOW_MS = 1500;
 // outcome already: this is cleanup after it.
 const ABORT_GRACE_MS = 150;
 
-async function act(s, action, coordinateMode) {
+async function act(s, action, coordinateMode, step) {
   ensureAttached(s);
   s.actingUntil = Infinity;
   const abort = new AbortController();
@@ -235,6 +244,7 @@ async function act(s, action, coordinateMode) {
   const env = {
     sessionId: s.id,
     tabId: s.tabId,
+    step,
     signal: abort.signal,
     send: (method, params) => chrome.debugger.sendCommand(target(), method, params),
     platform,
@@ -292,7 +302,7 @@ export const handlers = {
   [AGENT.ACT]: {
     from: 'extension',
     async run(m) {
-      return { ok: true, result: await act(mustSession(m.sessionId), m.action, m.coordinateMode) };
+      return { ok: true, result: await act(mustSession(m.sessionId), m.action, m.coordinateMode, Number.isInteger(m.step) ? m.step : undefined) };
     },
   },
   [AGENT.DETACH]: {
@@ -308,7 +318,7 @@ export const handlers = {
 
 /** Wires the toolbar button, the panel ports and the debugger events. */
 export function init() {
-  initTransfers({ addNote, holdObservation, onAttach, onCdpEvent, onSessionEnd, sendCdp, sessionForTab });
+  initTransfers({ actingRecently, addNote, holdObservation, onAttach, onCdpEvent, onSessionEnd, sendCdp, sessionForTab });
   chrome.sidePanel?.setPanelBehavior?.({ openPanelOnActionClick: true })?.catch?.(() => {});
   chrome.runtime.getPlatformInfo?.().then((p) => { platform = platformOf(p.os); }).catch(() => {});
   const origin = chrome.runtime.getURL('');
