@@ -93,6 +93,8 @@ export class AgentSession {
     this.abort = null;
     this.target = null;
     this.paused = false;
+    /** The step a pause came in (what Resume and a Stop while paused say). */
+    this.pausedAt = 0;
     /** What a stop or pause interrupts: the phase of the step in flight ('observe', 'request', 'act'). */
     this.phase = '';
     /** Settles once the browser was let go after the last run (browser.stop()). */
@@ -149,11 +151,12 @@ export class AgentSession {
       return;
     }
     if (!this.waitingForUser && !this.paused) return;
-    const text = this.waitingForUser ? 'the question was left unanswered' : `stopped while paused at step ${this.step}`;
+    const step = this.paused ? this.pausedAt : this.step;
+    const text = this.waitingForUser ? 'the question was left unanswered' : `stopped while paused at step ${step}`;
     this.waitingForUser = false;
     this.paused = false;
     this.record({ kind: 'outcome', outcome: OUTCOME.STOPPED, text });
-    this.emit({ type: 'end', outcome: OUTCOME.STOPPED, step: this.step });
+    this.emit({ type: 'end', outcome: OUTCOME.STOPPED, step });
   }
 
   /**
@@ -175,10 +178,10 @@ export class AgentSession {
   async resume(opts = {}) {
     if (!this.paused) throw new Error('the task is not paused');
     this.paused = false;
-    const text = userActedNote(this.step);
+    const text = userActedNote(this.pausedAt);
     this.history.push({ kind: 'note', text });
-    this.record({ kind: 'note', step: this.step, text, acted: true });
-    this.emit({ type: 'resumed', step: this.step });
+    this.record({ kind: 'note', step: this.pausedAt, text, acted: true });
+    this.emit({ type: 'resumed', step: this.pausedAt });
     return this.drive({ resume: true, preferTabId: this.lastTabId, ...opts });
   }
 
@@ -210,6 +213,7 @@ export class AgentSession {
       else result = { outcome: OUTCOME.ERROR, error: String(err?.message || err), ...(typeof err?.code === 'string' ? { code: err.code } : {}) };
     }
     const interruptedIn = this.phase;
+    const at = this.step;
     this.running = false;
     this.phase = '';
     // Shown first, let go of after: a page whose main thread is blocked may hold the debugger's commands.
@@ -218,9 +222,10 @@ export class AgentSession {
     if (result.outcome === OUTCOME.PAUSED) {
       this.pauseRequested = false;
       this.paused = true;
-      this.emit({ type: 'paused', step: this.step, phase: interruptedIn });
+      this.pausedAt = at;
+      this.emit({ type: 'paused', step: at, phase: interruptedIn });
       await this.released;
-      return { outcome: OUTCOME.PAUSED, step: this.step };
+      return { outcome: OUTCOME.PAUSED, step: at };
     }
     if (result.outcome === OUTCOME.CALL_USER) this.waitingForUser = true;
     // A question keeps the tab it was asked on, so an answer after a reopen continues there.
@@ -233,8 +238,8 @@ export class AgentSession {
 
   /**
    * A Stop or Pause that came while an action ran: its step gets a result
-   * saying so (the model reads it, never an empty result). One that came
-   * before the model answered gives the step back, so a resumed task asks
+   * saying so (the model reads it, never an empty result). A Pause that came
+   * before the model answered gives the step back, so the resumed task asks
    * for it again under the same number.
    */
   noteInterrupted(phase, outcome) {

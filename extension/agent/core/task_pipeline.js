@@ -121,7 +121,7 @@ export function createTaskPipeline(deps) {
     const s = state();
     if (s === lastState) return;
     lastState = s;
-    emit({ type: 'state', state: s, step: session?.step || 0 });
+    emit({ type: 'state', state: s, step: (session?.paused ? session.pausedAt : session?.step) || 0 });
   }
 
   /** Queues a conversation write after the earlier ones (records stay in order). */

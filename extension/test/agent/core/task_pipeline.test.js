@@ -195,11 +195,11 @@ test('Pause lets the tab go; Resume records that the user acted and the next req
   n = browserLog.filter((l) => l[0] === 'observe').length;
   p.pause();
   assert.equal(p.state, TASK_STATE.PAUSING);
-  assert.deepEqual(await run, { outcome: OUTCOME.PAUSED, step: 1 });
+  assert.deepEqual(await run, { outcome: OUTCOME.PAUSED, step: 2 });
   assert.equal(p.state, TASK_STATE.PAUSED);
   assert.deepEqual(browserLog.at(-1), ['stop'], 'the debugger let go while paused');
   const paused = events.find((e) => e.type === 'paused');
-  assert.equal(paused.step, 1, 'the step the model never answered is given back');
+  assert.equal(paused.step, 2, 'paused during step 2');
   assert.equal(paused.phase, 'request');
   assert.ok(!events.some((e) => e.type === 'end'), 'a pause is not an end');
   const r = await p.resume();
@@ -207,8 +207,8 @@ test('Pause lets the tab go; Resume records that the user acted and the next req
   assert.deepEqual(browserLog.find((l) => l[0] === 'start' && l[1]?.resume), ['start', { resume: true, preferTabId: 4 }]);
   assert.ok(browserLog.filter((l) => l[0] === 'observe').length > n, 'a fresh observation after Resume');
   const last = model.requests[2].messages.at(-1).content.find((c) => c.type === 'text').text;
-  assert.match(last, /Note: The user paused the task during step 1, acted on the page by hand and resumed it/);
-  assert.match(last, /Step 2 of at most 10/);
+  assert.match(last, /Note: The user paused the task during step 2, acted on the page by hand and resumed it/);
+  assert.match(last, /Step 2 of at most 10/, 'the step the model never answered is asked again under its number');
   await p.settled();
   const kinds = (await store.records(conv.id)).map((rec) => rec.acted ? 'acted' : rec.kind);
   assert.deepEqual(kinds, ['task', 'analysis', 'action', 'result', 'acted', 'analysis', 'action', 'outcome']);
