@@ -36,10 +36,10 @@ export { SUMMARY_MAX, thinkingOf, truncateHead, truncateTail };
 
 /** How long the bar must have been shown whole before a submit counts, in ms. */
 export const MIN_SHOWN_MS = 500;
-/** Shown while something on the page covers the bar. */
-export const COVERED_MESSAGE = 'Paused: something on this page is covering the assistant.';
+/** Shown while something on the page covers the bar, or fades or distorts it. */
+export const COVERED_MESSAGE = 'Paused: something on this page covers, fades or distorts the assistant.';
 /** Shown while the page shows only part of the bar, or distorts it. */
-export const CROPPED_MESSAGE = 'Paused: this page shows only part of the assistant (cropped, shrunk, transformed or partly off-screen).';
+export const CROPPED_MESSAGE = 'Paused: this page shows only part of the assistant (cropped or partly off-screen).';
 /** Shown when a submit came while, or just after, the bar was covered or cropped. */
 export const REFUSED_MESSAGE = 'Not sent: something on this page covered the assistant a moment ago. Check your task and press Enter again.';
 /** Longest retry reason shown, in characters (the status is one line). */
