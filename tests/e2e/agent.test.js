@@ -279,7 +279,8 @@ test('settings: connection test at temperature 0, remembered key in local storag
     assert.equal(model.requests[0].headers.authorization, 'Bearer sk-remember');
     await panel.fill('#maxSteps', '500');
     await panel.click('#save');
-    await panel.waitForSelector('#settings-status:has-text("Maximum steps must be a number from 1 to 200")');
+    await panel.waitForSelector('#settings-status:has-text("Not saved: fix the field marked above.")');
+    assert.match(await panel.textContent('#maxSteps-error'), /Maximum steps must be a number from 1 to 200/);
   } finally {
     await model.close();
     await panel.close();

@@ -169,25 +169,30 @@ export function createModelClient(deps = {}) {
 
   /**
    * Test connection: one small completion, at most `attempts` tries, each
-   * bounded by `timeoutMs`. Failures that retrying cannot fix (refused, DNS,
-   * TLS, an HTTP status other than 408/429/5xx) end it at the first try.
+   * bounded by `timeoutMs`, all of them (with the waits between) by
+   * `budgetMs`: a try starts only when at least `minTryMs` (MIN_TRY_MS) of
+   * the budget is left, and takes no more than what is left. Failures that retrying cannot
+   * fix (refused, DNS, TLS, an HTTP status other than 408/429/5xx) end it at
+   * the first try. The signal cancels it at any moment (stoppedError).
    * Never throws for a failed connection: the result says what happened.
-   * @param {object} req {endpoint, apiKey, model, loopback, origin, timeoutMs, attempts=3, retryDelayMs=1000}
+   * @param {object} req {endpoint, apiKey, model, loopback, origin, timeoutMs, attempts=3, retryDelayMs=1000, budgetMs, minTryMs}
    * @param {{signal?:AbortSignal, onProgress?:(p:{phase:'sending'|'retrying', attempt:number, of:number,
    *   delayMs?:number, kind?:string, text?:string}) => void,
    *   netError?:(url:string, sinceMs:number) => Promise<string|undefined>}} opts
    *   netError reports the browser's own error name for a failed fetch (net::ERR_…), when known.
    * @returns {Promise<{ok:true, content:string, usage:object|null, attempts:number, ms:number}
-   *   | {ok:false, kind:string, text:string, status?:number, attempts:number}>}
+   *   | {ok:false, kind:string, text:string, status?:number, attempts:number, ms:number}>}
    */
   async function testConnection(req, opts = {}) {
     const { signal } = opts;
     const of = Math.max(1, Math.min(5, req.attempts ?? 3));
-    const timeoutMs = Math.max(50, req.timeoutMs ?? 15000);
+    const began = now();
+    const deadline = Number.isFinite(req.budgetMs) ? began + req.budgetMs : Infinity;
     let failure;
     for (let attempt = 1; attempt <= of; attempt++) {
       if (signal?.aborted) throw stoppedError();
-      opts.onProgress?.({ phase: 'sending', attempt, of });
+      const timeoutMs = Math.max(50, Math.min(req.timeoutMs ?? 15000, deadline - now()));
+      opts.onProgress?.({ phase: 'sending', attempt, of, timeoutMs });
       const started = now();
       const ctl = new AbortController();
       const onAbort = () => ctl.abort();
@@ -218,16 +223,19 @@ export function createModelClient(deps = {}) {
         signal?.removeEventListener('abort', onAbort);
       }
       failure.attempts = attempt;
-      if (!RETRY_KINDS.has(failure.kind) || attempt === of) break;
       const delayMs = req.retryDelayMs ?? 1000;
+      if (!RETRY_KINDS.has(failure.kind) || attempt === of || deadline - now() - delayMs < (req.minTryMs ?? MIN_TRY_MS)) break;
       opts.onProgress?.({ phase: 'retrying', attempt, of, delayMs, kind: failure.kind, text: failure.text });
       await sleep(delayMs, signal);
     }
-    return failure;
+    return { ...failure, ms: now() - began };
   }
 
   return { complete, testConnection };
 }
+
+/** The least of Test connection's budget worth another try. */
+const MIN_TRY_MS = 2000;
 
 /** Failure kinds a second try may fix. */
 const RETRY_KINDS = new Set(['timeout', 'network', 'busy']);
