@@ -16,7 +16,7 @@ import { features } from '../../shared/browser.js';
 import { AGENT_PORT } from '../../shared/core/messages.js';
 import { panel } from './sidepanel_state.js';
 import { show, showNeedsChromium } from './sidepanel_views.js';
-import { addEntry, scrollToEnd } from './sidepanel_log.js';
+import { addEntry, followHistory, scrollToEnd } from './sidepanel_log.js';
 import { busy, createPipeline, fromPage, onSwitch, wireTaskControls } from './sidepanel_task.js';
 import { fillForm, openSettings, showSetup, wireSettings } from './sidepanel_settings.js';
 
@@ -46,6 +46,7 @@ async function main() {
   panel.images = attachReferenceImages({ button: $('attach'), input: $('image-input'), pasteTarget: $('task'), list: $('attachments'), error: $('attach-error') });
   wireSettings();
   wireTaskControls();
+  followHistory();
   [panel.settings, panel.template, panel.windowId] = await Promise.all([
     loadSettings(),
     fetch(chrome.runtime.getURL('agent/prompts/venus_system.txt')).then((r) => r.text()),

@@ -26,15 +26,26 @@ function atEnd() {
   return h.scrollHeight - h.scrollTop - h.clientHeight < 24;
 }
 
+// The history follows its end until the person scrolls up to read, and again once they scroll back down.
+let pinned = true;
+
 /** Shows the latest entry (after it is complete: an outcome's usage line is part of it). */
 export function scrollToEnd() {
   const h = $('history');
   h.scrollTop = h.scrollHeight;
+  pinned = true;
+}
+
+/** Keeps the history at its end while it is pinned there, also when the panel is resized. */
+export function followHistory() {
+  const h = $('history');
+  h.addEventListener('scroll', () => { pinned = atEnd(); }, { passive: true });
+  new ResizeObserver(() => { if (pinned) scrollToEnd(); }).observe(h);
 }
 
 /** Changes the log through fn, keeping its end in view when it was in view. */
 function keepingEnd(fn) {
-  const follow = atEnd();
+  const follow = pinned || atEnd();
   const out = fn();
   if (follow) scrollToEnd();
   return out;
@@ -201,7 +212,8 @@ function showRestoredQuestion(question) {
 
 function showMeter(m) {
   const el = $('meter');
-  if (!m) {
+  // Nothing to count yet (no request sent): no line of zeros.
+  if (!m || (!m.requests && !m.steps)) {
     el.textContent = '';
     return;
   }
@@ -256,10 +268,11 @@ export function render(e) {
       $('task').value = '';
       break;
     case 'state':
-      showState(e.state, e.step);
+      // The task box changes with the state (its buttons, the status line): the history keeps its end.
+      keepingEnd(() => showState(e.state, e.step));
       break;
     case 'meter':
-      showMeter(e.meter);
+      keepingEnd(() => showMeter(e.meter));
       break;
     case 'compaction':
       showCompaction(e);
