@@ -155,14 +155,20 @@ async function submitOnPage(page, cdp, text, { via = 'enter' } = {}) {
   else await page.mouse.click(b.go.at.x, b.go.at.y);
 }
 
-async function setup(query, script) {
-  const targetUrl = site.url(`/assistant.html?${query}`);
+/** Opens the panel and a page (page?query), with the scripted model when script is given; close() ends it all. */
+async function setup(query, script, { page = '/assistant.html' } = {}) {
+  const targetUrl = site.url(`${page}?${query}`);
   const { panel, target } = await openPanelAndTarget(env, targetUrl);
   const cdp = await target.context().newCDPSession(target);
   const model = script ? await startModelServer(script) : null;
   if (model) await storeSettings(panel, { ...fast, apiUrl: model.url, model: 'venus-test' });
   await target.bringToFront();
-  return { targetUrl, panel, target, cdp, model };
+  const close = async () => {
+    await model?.close();
+    await panel.close().catch(() => {});
+    await target.close().catch(() => {});
+  };
+  return { targetUrl, panel, target, cdp, model, close };
 }
 
 async function enableToggle(panel) {
@@ -414,9 +420,7 @@ test('Pause in the bar hands the page to the user and Resume goes on; a question
     assert.match(textOf(requests[3].messages.at(-1)), /The user answered your question: I did it on the page\. The user acted on the page by hand/);
     assert.equal(await panel.locator('#log li.user').last().textContent(), 'I did it on the page. (acted on the page)');
   } finally {
-    await s.model.close();
-    await panel.close();
-    await target.close();
+    await s.close();
   }
 });
 
@@ -624,18 +628,14 @@ test('a hostile page cannot read, rewrite, start or notice a task typed in the b
 
 test('a page that embeds its own copy of the bar, crops it to the input under its own label and removes the real one gets nothing: no task, no state, no run', async () => {
   const SECRET = 'alice@example.com my-password';
-  const model = await startModelServer(async ({ body }) => {
+  const s = await setup('borrow', async ({ body }) => {
     if (/SECRET-PROBE|alice@example/.test(JSON.stringify(body))) return { status: 400, body: 'the attack reached the model' };
     return { hang: true };
-  });
-  const targetUrl = site.url('/page_assistant_hostile.html?borrow');
-  const { panel, target } = await openPanelAndTarget(env, targetUrl);
-  const cdp = await target.context().newCDPSession(target);
+  }, { page: '/page_assistant_hostile.html' });
+  const { panel, target, cdp, model } = s;
   const copyOf = () => target.frames().find((f) => f.url().startsWith(FRAME_URL) && f.parentFrame() === target.mainFrame() && f !== realFrame);
   let realFrame;
   try {
-    await storeSettings(panel, { ...fast, apiUrl: model.url, model: 'venus-test' });
-    await target.bringToFront();
     await enableToggle(panel);
     await waitFor(async () => { const b = await bar(target, cdp); return b?.visible && !b.covered && b; }, { what: 'the real bar' });
     realFrame = frameOf(target);
@@ -674,20 +674,14 @@ test('a page that embeds its own copy of the bar, crops it to the input under it
     await panel.click('#stop');
     await panel.waitForSelector('#log li.outcome[data-outcome="stopped"]');
   } finally {
-    await model.close();
-    await panel.close();
-    await target.close();
+    await s.close();
   }
 });
 
 test('the real bar refuses input while the page crops it to its input row, shrinks it or pushes it partly off-screen', async () => {
-  const model = await startModelServer(() => ({ hang: true }));
-  const targetUrl = site.url('/page_assistant_hostile.html?distort');
-  const { panel, target } = await openPanelAndTarget(env, targetUrl);
-  const cdp = await target.context().newCDPSession(target);
+  const s = await setup('distort', () => ({ hang: true }), { page: '/page_assistant_hostile.html' });
+  const { panel, target, cdp, model } = s;
   try {
-    await storeSettings(panel, { ...fast, apiUrl: model.url, model: 'venus-test' });
-    await target.bringToFront();
     await enableToggle(panel);
     const whole = await waitFor(async () => { const b = await bar(target, cdp); return b?.visible && !b.covered && b; }, { what: 'the bar' });
     for (const [kind, message] of [['crop', /shows only part of the assistant/], ['shrink', /covers, fades or distorts the assistant/], ['offscreen', /shows only part of the assistant/]]) {
@@ -709,8 +703,6 @@ test('the real bar refuses input while the page crops it to its input row, shrin
     assert.match(textOf(model.requests[0].body.messages[0]), /The real task/);
     assert.doesNotMatch(JSON.stringify(model.requests[0].body), /secret/);
   } finally {
-    await model.close();
-    await panel.close();
-    await target.close();
+    await s.close();
   }
 });

@@ -7,28 +7,12 @@
 // whole at 360 px, and a reopened panel at its latest entry with the whole
 // task counted. Pictures go to GNOSIS_E2E_SHOTS (agent_panel_<state>_<width>.png).
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { launch } from './lib/harness.js';
-import { serve } from './lib/server.js';
-import { startModelServer, textOf } from './lib/model_server.js';
-import { TARGET_HTML, openPanelAndTarget, storeSettings, runTask, shootPanel } from './lib/agent_fixture.js';
+import { test } from 'node:test';
+import { textOf } from './lib/model_server.js';
+import { TARGET_HTML, agentSuite, openPanelAndTarget, storeSettings, runTask, shootPanel } from './lib/agent_fixture.js';
 
 const WIDTHS = [360, 400, 480];
-let env;
-let site;
-let model;
-let play = () => ({ status: 500, body: 'no script' });
-
-before(async () => {
-  site = await serve({ routes: { '/target.html': { body: TARGET_HTML } } });
-  model = await startModelServer((r) => play(r));
-  env = await launch({ host: false, grantOrigins: ['http://127.0.0.1/*'] });
-});
-after(async () => {
-  await env?.close();
-  await site?.close();
-  await model?.close();
-});
+const suite = agentSuite({ routes: { '/target.html': { body: TARGET_HTML } } });
 
 const act = (think, action) => ({ content: `<think>${think}</think>\n<action>${action}</action>` });
 const LONG_THOUGHT = 'The pricing page lists three plans side by side. The blue plan is in the middle column and its price is printed under the heading, but the monthly and yearly toggle above the table decides which figure shows, so I first make sure the monthly view is selected before reading the number, and I will hover the price to reveal its tooltip with the taxes included.';
@@ -62,9 +46,9 @@ function colours(panel, outcome) {
 }
 
 test('the side panel reads right at a glance through a task, Finished, Stop, an error and a question, at 360, 400 and 480 px', async () => {
-  const { panel, target } = await openPanelAndTarget(env, site.url('/target.html?look'));
+  const { panel, target } = await openPanelAndTarget(suite.env, suite.site.url('/target.html?look'));
   try {
-    await storeSettings(panel, { apiUrl: model.url, model: 'venus-test', maxSteps: 20, temperature: 0.5, requestTimeoutMs: 60_000, retryBaseMs: 20, retryMaxMs: 200 }, 'k');
+    await storeSettings(panel, { apiUrl: suite.model.url, model: 'venus-test', maxSteps: 20, temperature: 0.5, requestTimeoutMs: 60_000, retryBaseMs: 20, retryMaxMs: 200 }, 'k');
     await panel.click('#new-conversation');
     await panel.setViewportSize({ width: 400, height: 640 });
     // Every text the step's thinking line shows while the reply streams.
@@ -79,7 +63,7 @@ test('the side panel reads right at a glance through a task, Finished, Stop, an 
     let release;
     const gate = new Promise((r) => { release = r; });
     let n = 0;
-    play = async () => {
+    suite.play = async () => {
       n += 1;
       if (n === 1) return { chunks: ['<', 't', 'hi', 'nk>', LONG_THOUGHT.slice(0, 60), LONG_THOUGHT.slice(60), '</think>\n<action>Hover(point=(500,300))</action>'], chunkDelayMs: 120 };
       if (n === 2) { await gate; return act('The price reads 12 € a month.', "Finished(content='The blue plan costs 12 € a month, taxes included.')"); }
@@ -113,7 +97,7 @@ test('the side panel reads right at a glance through a task, Finished, Stop, an 
     await shoot(panel, 'finished');
 
     // Stop while the model thinks: the stopped step says so, the outcome is grey, not green.
-    play = () => ({ hang: true });
+    suite.play = () => ({ hang: true });
     await runTask(panel, 'Compare it with the red plan');
     await panel.waitForFunction(() => /waiting for the model/.test(document.getElementById('status').textContent));
     await panel.click('#stop');
@@ -122,7 +106,7 @@ test('the side panel reads right at a glance through a task, Finished, Stop, an 
     await shoot(panel, 'stopped');
 
     // A 401: what it means, and a button to the settings.
-    play = () => ({ status: 401, body: JSON.stringify({ error: { message: 'Incorrect API key provided' } }) });
+    suite.play = () => ({ status: 401, body: JSON.stringify({ error: { message: 'Incorrect API key provided' } }) });
     await runTask(panel, 'Read the yearly price');
     const error = await panel.waitForSelector('#log li.outcome[data-outcome="error"]');
     assert.match(await error.textContent(), /HTTP 401 \(the API key is missing, wrong or expired\): Incorrect API key provided/);
@@ -133,7 +117,7 @@ test('the side panel reads right at a glance through a task, Finished, Stop, an 
     await panel.click('#show-chat');
 
     // A question, pending.
-    play = () => act('Two plans are called blue.', "CallUser(content='There is a Blue and a Blue Pro plan: which one do you mean?')");
+    suite.play = () => act('Two plans are called blue.', "CallUser(content='There is a Blue and a Blue Pro plan: which one do you mean?')");
     await runTask(panel, 'And the blue plan for teams?');
     await panel.waitForSelector('#log li.outcome[data-outcome="call_user"]');
     assert.equal(await inView(panel, '#log li.outcome[data-outcome="call_user"]'), true);
@@ -165,12 +149,12 @@ test('the side panel reads right at a glance through a task, Finished, Stop, an 
 });
 
 test('a reopened panel opens at its latest entry, and the answer after the reopen counts the whole task', async () => {
-  const { panel, target } = await openPanelAndTarget(env, site.url('/target.html?reopen'));
+  const { panel, target } = await openPanelAndTarget(suite.env, suite.site.url('/target.html?reopen'));
   try {
-    await storeSettings(panel, { apiUrl: model.url, model: 'venus-test', maxSteps: 20, temperature: 0.5, requestTimeoutMs: 60_000, retryBaseMs: 20, retryMaxMs: 200 }, 'k');
+    await storeSettings(panel, { apiUrl: suite.model.url, model: 'venus-test', maxSteps: 20, temperature: 0.5, requestTimeoutMs: 60_000, retryBaseMs: 20, retryMaxMs: 200 }, 'k');
     await panel.click('#new-conversation');
     let n = 0;
-    play = () => {
+    suite.play = () => {
       n += 1;
       return n <= 12 ? act(`Noting ${n}.`, `TakeNote(content='fact ${n}')`) : act('I need a choice.', "CallUser(content='Monthly or yearly?')");
     };
@@ -179,7 +163,7 @@ test('a reopened panel opens at its latest entry, and the answer after the reope
     await panel.waitForFunction(() => document.body.dataset.saving !== 'true');
     await panel.close();
 
-    const reopened = await env.openExtensionPage('agent/panel/sidepanel.html');
+    const reopened = await suite.env.openExtensionPage('agent/panel/sidepanel.html');
     await reopened.setViewportSize({ width: 400, height: 640 });
     await reopened.waitForSelector('body[data-ready="true"]');
     await reopened.waitForSelector('#log li.outcome[data-outcome="call_user"]');
@@ -188,7 +172,7 @@ test('a reopened panel opens at its latest entry, and the answer after the reope
     assert.ok(at.top >= at.max - 2, `opened at the latest entry: ${JSON.stringify(at)}`);
     assert.equal(await inView(reopened, '#log li.outcome[data-outcome="call_user"]'), true);
     let answer;
-    play = ({ body }) => { answer = body; return act('Monthly it is.', "Finished(content='monthly')"); };
+    suite.play = ({ body }) => { answer = body; return act('Monthly it is.', "Finished(content='monthly')"); };
     await reopened.fill('#task', 'Monthly');
     await reopened.click('#run');
     await reopened.waitForSelector('#log li.outcome[data-outcome="finished"]');

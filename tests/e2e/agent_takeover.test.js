@@ -6,11 +6,10 @@
 // "I did it on the page"; a task cut short by closing the panel says, after a
 // reopen, that it was interrupted and at which step.
 import assert from 'node:assert/strict';
-import { after, before, test } from 'node:test';
-import { launch, waitFor } from './lib/harness.js';
-import { serve } from './lib/server.js';
-import { startModelServer, textOf, imagesOf, viewportOf, normalise } from './lib/model_server.js';
-import { TARGET_HTML, centerOf, openPanelAndTarget, storeSettings, runTask, debuggerFree } from './lib/agent_fixture.js';
+import { test } from 'node:test';
+import { waitFor } from './lib/harness.js';
+import { textOf, imagesOf, viewportOf, normalise } from './lib/model_server.js';
+import { TARGET_HTML, agentSuite, centerOf, openPanelAndTarget, storeSettings, runTask, debuggerFree } from './lib/agent_fixture.js';
 
 /** A page whose button's click handler blocks the main thread for BLOCK_MS, telling the server when it starts. */
 const BLOCK_MS = 4000;
@@ -29,28 +28,15 @@ document.getElementById('block').addEventListener('click', () => {
 });
 </script></body></html>`;
 
-let env;
-let site;
-let model;
-let play = () => ({ status: 500, body: 'no script' });
+/** When the page's click handler started blocking (the server's clock). */
 const blocking = [];
+const suite = agentSuite({ routes: {
+  '/target.html': { body: TARGET_HTML },
+  '/busy.html': { body: BLOCKING_HTML },
+  '/blocking': (req, res) => { blocking.push(Date.now()); res.writeHead(204); res.end(); },
+} });
 
-before(async () => {
-  site = await serve({ routes: {
-    '/target.html': { body: TARGET_HTML },
-    '/busy.html': { body: BLOCKING_HTML },
-    '/blocking': (req, res) => { blocking.push(Date.now()); res.writeHead(204); res.end(); },
-  } });
-  model = await startModelServer((r) => play(r));
-  env = await launch({ host: false, grantOrigins: ['http://127.0.0.1/*'] });
-});
-after(async () => {
-  await env?.close();
-  await site?.close();
-  await model?.close();
-});
-
-const settingsFor = (extra = {}) => ({ apiUrl: model.url, model: 'venus-test', maxSteps: 20, temperature: 0.5, requestTimeoutMs: 60_000, retryBaseMs: 20, retryMaxMs: 200, ...extra });
+const settingsFor = (extra = {}) => ({ apiUrl: suite.model.url, model: 'venus-test', maxSteps: 20, temperature: 0.5, requestTimeoutMs: 60_000, retryBaseMs: 20, retryMaxMs: 200, ...extra });
 const act = (think, action) => ({ content: `<think>${think}</think>\n<action>${action}</action>` });
 const lastText = (b) => textOf(b.messages[b.messages.length - 1]);
 /** The current screenshot of a request (its last image). */
@@ -59,7 +45,7 @@ const currentShot = (b) => imagesOf(b).at(-1).image_url.url;
 /** A script that answers the n-th request of this test (from 1) with steps[n - 1]; later ones hang. */
 function script(steps) {
   const seen = [];
-  play = ({ body }) => {
+  suite.play = ({ body }) => {
     seen.push(body);
     const step = steps[seen.length - 1];
     return step ? step(body, seen.length) : { hang: true };
@@ -69,7 +55,7 @@ function script(steps) {
 
 /** Opens the panel and a target page, runs fn, and closes both whatever happens (an open panel would keep later tasks from being seen as interrupted). */
 async function withTarget(url, fn) {
-  const { panel, target } = await openPanelAndTarget(env, url);
+  const { panel, target } = await openPanelAndTarget(suite.env, url);
   try {
     await storeSettings(panel, settingsFor(), 'k');
     await fn({ panel, target });
@@ -102,7 +88,7 @@ function timeStop(panel, targetUrl) {
 }
 
 test('Stop shows "Stopped" at once while the page\'s click handler blocks its main thread; the tab is let go after', async () => {
-  await withTarget(site.url('/busy.html'), async ({ panel, target }) => {
+  await withTarget(suite.site.url('/busy.html'), async ({ panel, target }) => {
     const seen = script([
       async (b) => {
         const c = await centerOf(target, '#block');
@@ -128,13 +114,13 @@ test('Stop shows "Stopped" at once while the page\'s click handler blocks its ma
     const latency = times.shown - times.clicked;
     console.log(`# Stop → "Stopped" with the page's main thread blocked: ${latency.toFixed(1)} ms`);
     assert.ok(latency < 1000, `Stopped shown ${latency} ms after the click`);
-    assert.equal(await waitFor(async () => (await debuggerFree(env, target.url())) === true, { what: 'the debugger let go', timeoutMs: 10_000 }), true);
+    assert.equal(await waitFor(async () => (await debuggerFree(suite.env, target.url())) === true, { what: 'the debugger let go', timeoutMs: 10_000 }), true);
     assert.equal(seen.length, 1);
   });
 });
 
 test('Pause hands the page to the user; Resume goes on with a request that says the user acted and a fresh screenshot', async () => {
-  await withTarget(site.url('/target.html?takeover'), async ({ panel, target }) => {
+  await withTarget(suite.site.url('/target.html?takeover'), async ({ panel, target }) => {
     const seen = script([
       () => act('Look around first.', 'Hover(point=(10,10))'),
       null, // step 2 hangs: the user pauses meanwhile
@@ -146,7 +132,7 @@ test('Pause hands the page to the user; Resume goes on with a request that says 
     assert.equal(await panel.textContent('#pause'), 'Resume');
     assert.equal(await panel.isDisabled('#stop'), false, 'Stop still ends it');
     assert.match(await panel.textContent('#status'), /^Paused at step 2: the page is yours/);
-    assert.equal(await waitFor(async () => (await debuggerFree(env, target.url())) === true, { what: 'the tab let go while paused' }), true);
+    assert.equal(await waitFor(async () => (await debuggerFree(suite.env, target.url())) === true, { what: 'the tab let go while paused' }), true);
     // The user acts on the page by hand.
     await target.bringToFront();
     await target.click('#name');
@@ -170,7 +156,7 @@ test('Pause hands the page to the user; Resume goes on with a request that says 
 });
 
 test('Stop ends a paused task; a question answered "I did it on the page" continues with what the user did', async () => {
-  await withTarget(site.url('/target.html?acted'), async ({ panel }) => {
+  await withTarget(suite.site.url('/target.html?acted'), async ({ panel }) => {
     script([() => act('Wait a bit.', 'Wait()')]);
     await runTask(panel, 'Wait for the user');
     await panel.waitForFunction(() => /Step 2/.test(document.getElementById('status').textContent));
@@ -198,21 +184,21 @@ test('Stop ends a paused task; a question answered "I did it on the page" contin
 });
 
 test('a task cut short by closing the panel says, after a reopen, that it was interrupted and at which step', async () => {
-  await withTarget(site.url('/target.html?interrupted'), async ({ panel }) => {
+  await withTarget(suite.site.url('/target.html?interrupted'), async ({ panel }) => {
     await panel.click('#new-conversation');
     const seen = script([() => act('Hover first.', 'Hover(point=(20,20))')]);
     await runTask(panel, 'A task the panel will not finish');
     await waitFor(() => seen.length === 2, { what: 'the step 2 request' });
     await panel.waitForFunction(() => document.body.dataset.saving !== 'true');
     await panel.close();
-    const reopened = await env.openExtensionPage('agent/panel/sidepanel.html');
+    const reopened = await suite.env.openExtensionPage('agent/panel/sidepanel.html');
     await reopened.waitForSelector('body[data-ready="true"]');
     const li = await reopened.waitForSelector('#log li.outcome[data-outcome="interrupted"]');
     assert.equal(await li.evaluate((el) => el.firstChild.textContent), 'Interrupted at step 2: the side panel was closed during step 2.');
     assert.equal(await reopened.textContent('#run'), 'Run', 'nothing is pending');
     // Told once: a second reopen shows it among the past records, not as news.
     await reopened.close();
-    const third = await env.openExtensionPage('agent/panel/sidepanel.html');
+    const third = await suite.env.openExtensionPage('agent/panel/sidepanel.html');
     await third.waitForSelector('body[data-ready="true"]');
     await third.waitForSelector('#past li.past-outcome[data-outcome="interrupted"]');
     assert.equal(await third.locator('#log li.outcome').count(), 0);

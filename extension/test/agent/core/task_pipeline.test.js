@@ -10,35 +10,11 @@ import { openConversationStore } from '../../../agent/core/conversation_store.js
 import { createTaskPipeline, interruptedTask, TASK_STATE } from '../../../agent/core/task_pipeline.js';
 import { OUTCOME } from '../../../agent/core/agent_session.js';
 import { stoppedError } from '../../../agent/core/model_client.js';
+import { fakeBrowser, fakeModel } from './fakes.js';
 
 const template = fs.readFileSync(new URL('../../../agent/prompts/venus_system.txt', import.meta.url), 'utf8');
 const SETTINGS = { apiUrl: 'https://model.example/v1', model: 'm', apiKey: 'k', maxSteps: 10, temperature: 0.5, requestTimeoutMs: 1000, retryBaseMs: 1, retryMaxMs: 1, compactAtTokens: 32000, keepScreenshots: 5 };
 const A = (a) => `<think>t</think><action>${a}</action>`;
-
-function fakeBrowser(log = []) {
-  return {
-    log,
-    async start(opts) { log.push(['start', opts]); return { tabId: 4, url: 'https://a.example/', title: 'A' }; },
-    async observe() { log.push(['observe']); return { image: 'IMG', mime: 'image/jpeg', viewport: { width: 800, height: 600 }, url: 'https://a.example/', title: 'A' }; },
-    async act(action) { log.push(['act', action.name]); return { text: `did ${action.name}` }; },
-    async stop() { log.push(['stop']); },
-  };
-}
-
-/** A model that answers from replies in order; a function reply gets (req, opts). */
-function scripted(replies) {
-  const requests = [];
-  return {
-    requests,
-    async complete(req, opts) {
-      requests.push(req);
-      const r = replies[requests.length - 1];
-      if (typeof r === 'function') return r(req, opts);
-      if (r === undefined) throw new Error('no scripted reply');
-      return { content: r, usage: { prompt_tokens: 100, completion_tokens: 5 } };
-    },
-  };
-}
 
 /** A reply that never comes until the request is aborted. */
 const hang = (req, { signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(stoppedError()), { once: true }));
@@ -46,7 +22,7 @@ const hang = (req, { signal }) => new Promise((_, reject) => signal.addEventList
 async function setup({ settings = {}, replies = [], grant = async () => true, liveElsewhere, browser = (b) => b } = {}) {
   const store = await openConversationStore({ indexedDB: new IDBFactory() });
   const conv = await store.create();
-  const model = scripted(replies);
+  const model = fakeModel(replies);
   const browserLog = [];
   const granted = [];
   const events = [];
@@ -54,7 +30,7 @@ async function setup({ settings = {}, replies = [], grant = async () => true, li
   const p = createTaskPipeline({
     store, settings: () => current, template: () => template, origin: 'chrome-extension://x',
     grant: (pattern) => { granted.push(pattern); return grant(pattern); },
-    modelFor: () => model, browserFor: () => browser(fakeBrowser(browserLog)), liveElsewhere,
+    modelFor: () => model, browserFor: () => browser(fakeBrowser({ log: browserLog, tabId: 4 })), liveElsewhere,
     now: () => new Date(2026, 0, 2),
   });
   p.subscribe((e) => events.push(e));
@@ -170,7 +146,7 @@ test('Stop is shown before the browser lets go: the end event comes while browse
   let release;
   const order = [];
   p.subscribe((e) => { if (e.type === 'end') order.push('end'); });
-  const browser = fakeBrowser();
+  const browser = fakeBrowser({ tabId: 4 });
   browser.stop = () => { order.push('stop called'); return new Promise((r) => { release = () => { order.push('stop done'); r(); }; }); };
   const run = p.start('x');
   await until(() => events.some((e) => e.type === 'step' && e.phase === 'request'));
@@ -241,7 +217,7 @@ test('a question survives reopening: open() restores it, the answer (or "I did i
   // Another panel opens the same conversation.
   const again = createTaskPipeline({
     store, settings: () => SETTINGS, template: () => template, origin: 'o', grant: async () => true,
-    modelFor: () => model, browserFor: () => fakeBrowser(),
+    modelFor: () => model, browserFor: () => fakeBrowser({ tabId: 4 }),
   });
   const seen = [];
   again.subscribe((e) => seen.push(e));
