@@ -107,19 +107,18 @@ function setStatusText(text) {
   $('status').textContent = text;
 }
 
+/** The status line in each state but running (where the steps say what happens). */
 const STATE_TEXT = {
-  [TASK_STATE.STARTING]: 'Starting…',
-  [TASK_STATE.PAUSING]: 'Pausing: stopping the current step…',
-  [TASK_STATE.PAUSED]: 'Paused: the page is yours. Act on it, then press Resume; the agent goes on from what it then sees.',
-  [TASK_STATE.WAITING]: '',
-  [TASK_STATE.IDLE]: '',
+  [TASK_STATE.STARTING]: () => 'Starting…',
+  [TASK_STATE.PAUSING]: () => 'Pausing: stopping the current step…',
+  [TASK_STATE.PAUSED]: (step) => `Paused at step ${step || 1}: the page is yours. Act on it, then press Resume; the agent goes on from what it then sees.`,
 };
 
 /** The buttons, the task box and the status line for the pipeline's state. */
 function showState(state, step) {
   if (state !== TASK_STATE.RUNNING && state !== TASK_STATE.STARTING) showRetry(null);
   $('status').dataset.state = state;
-  if (state !== TASK_STATE.RUNNING) setStatusText(state === TASK_STATE.PAUSED ? `Paused at step ${step || 1}: the page is yours. Act on it, then press Resume; the agent goes on from what it then sees.` : STATE_TEXT[state] ?? '');
+  if (state !== TASK_STATE.RUNNING) setStatusText(STATE_TEXT[state]?.(step) ?? '');
   const running = state === TASK_STATE.RUNNING || state === TASK_STATE.STARTING || state === TASK_STATE.PAUSING;
   const paused = state === TASK_STATE.PAUSED;
   const waiting = state === TASK_STATE.WAITING;
