@@ -12,7 +12,7 @@ import { textOf, imagesOf, viewportOf, normalise } from './lib/model_server.js';
 import { TARGET_HTML, agentSuite, centerOf, openPanelAndTarget, storeSettings, runTask, debuggerFree } from './lib/agent_fixture.js';
 
 /** A page whose button's click handler blocks the main thread for BLOCK_MS, telling the server when it starts. */
-const BLOCK_MS = 4000;
+const BLOCK_MS = 6000;
 const BLOCKING_HTML = `<!doctype html>
 <html><head><title>Busy page</title><style>
 body { margin: 0; font: 16px sans-serif; }
