@@ -217,7 +217,7 @@ test('missing settings give one actionable message and touch nothing', async () 
   const targetUrl = site.url('/target.html?blocked');
   const { panel, target } = await openPanelAndTarget(env, targetUrl);
   try {
-    await storeSettings(panel, { ...fast, apiUrl: '', model: '' });
+    await storeSettings(panel, { ...fast, apiUrl: '', model: 'venus-test' });
     await runTask(panel, 'Anything');
     const msg = await panel.waitForSelector('#log li.blocked');
     assert.equal(await msg.getAttribute('data-code'), 'missing_api_url');
@@ -279,7 +279,8 @@ test('settings: connection test at temperature 0, remembered key in local storag
     assert.equal(model.requests[0].headers.authorization, 'Bearer sk-remember');
     await panel.fill('#maxSteps', '500');
     await panel.click('#save');
-    await panel.waitForSelector('#settings-status:has-text("Maximum steps must be a number from 1 to 200")');
+    await panel.waitForSelector('#settings-status:has-text("Not saved: fix the field marked above.")');
+    assert.match(await panel.textContent('#maxSteps-error'), /Maximum steps must be a number from 1 to 200/);
   } finally {
     await model.close();
     await panel.close();

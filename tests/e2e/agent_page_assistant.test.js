@@ -18,7 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { launch, waitFor, EXTENSION_ORIGIN } from './lib/harness.js';
+import { launch, waitFor, EXTENSION_ID, EXTENSION_ORIGIN } from './lib/harness.js';
 import { serve } from './lib/server.js';
 import { startModelServer, textOf, viewportOf, normalise } from './lib/model_server.js';
 import { centerOf, openPanelAndTarget, storeSettings, debuggerFree } from './lib/agent_fixture.js';
@@ -112,6 +112,8 @@ async function bar(page, cdp) {
       status: q('.status').textContent,
       summary: mode === 'running' && q('.text').dataset.tone !== 'hint' ? q('.text').textContent : '',
       stop: { shown: shown(q('.stop')), disabled: q('.stop').disabled, at: at(q('.stop')) },
+      pause: { shown: shown(q('.pause')), disabled: q('.pause').disabled, text: q('.pause').textContent, at: at(q('.pause')) },
+      acted: { shown: shown(q('.acted')), at: at(q('.acted')) },
       card: { shown: mode === 'card', kind: b.dataset.kind, outcome: b.dataset.outcome, text: `${q('.title').textContent}: ${q('.text').textContent}`, dismissAt: at(q('.dismiss')) },
       message: mode === 'message' ? q('.text').textContent : '',
     };
@@ -127,6 +129,8 @@ async function bar(page, cdp) {
     input: { ...v.input, at: shift(v.input.at) },
     go: { ...v.go, at: shift(v.go.at) },
     stop: { ...v.stop, at: shift(v.stop.at) },
+    pause: { ...v.pause, at: shift(v.pause.at) },
+    acted: { ...v.acted, at: shift(v.acted.at) },
     card: { ...v.card, dismissAt: shift(v.card.dismissAt) },
   };
 }
@@ -151,14 +155,20 @@ async function submitOnPage(page, cdp, text, { via = 'enter' } = {}) {
   else await page.mouse.click(b.go.at.x, b.go.at.y);
 }
 
-async function setup(query, script) {
-  const targetUrl = site.url(`/assistant.html?${query}`);
+/** Opens the panel and a page (page?query), with the scripted model when script is given; close() ends it all. */
+async function setup(query, script, { page = '/assistant.html' } = {}) {
+  const targetUrl = site.url(`${page}?${query}`);
   const { panel, target } = await openPanelAndTarget(env, targetUrl);
   const cdp = await target.context().newCDPSession(target);
   const model = script ? await startModelServer(script) : null;
   if (model) await storeSettings(panel, { ...fast, apiUrl: model.url, model: 'venus-test' });
   await target.bringToFront();
-  return { targetUrl, panel, target, cdp, model };
+  const close = async () => {
+    await model?.close();
+    await panel.close().catch(() => {});
+    await target.close().catch(() => {});
+  };
+  return { targetUrl, panel, target, cdp, model, close };
 }
 
 async function enableToggle(panel) {
@@ -362,6 +372,58 @@ test('Stop in the bar stops the run at once, detaches, and restores the input', 
   }
 });
 
+test('Pause in the bar hands the page to the user and Resume goes on; a question from the bar is answered "I did it on the page"', async () => {
+  let target;
+  const requests = [];
+  const s = await setup('takeover', async ({ body }) => {
+    requests.push(body);
+    const n = requests.length;
+    if (n === 1) return act('Look first.', 'Hover(point=(10,10))');
+    if (n === 2) return { hang: true }; // the user pauses meanwhile
+    if (n === 3) return act('The user pressed it; one more thing.', "CallUser(content='Please accept the cookie banner, then tell me.')");
+    if (n === 4) return act('Done.', "Finished(content='all set')");
+    return { status: 400, body: 'unexpected' };
+  });
+  target = s.target;
+  const { panel, cdp, targetUrl } = s;
+  try {
+    await enableToggle(panel);
+    await submitOnPage(target, cdp, 'Press the button when I let you');
+    await waitFor(() => requests.length === 2, { what: 'the step 2 request' });
+    const running = await waitFor(async () => { const b = await bar(target, cdp); return b.pause.shown && /Step 2/.test(b.status) && b; }, { what: 'Pause on the bar' });
+    assert.equal(running.pause.text, 'Pause');
+    await target.mouse.click(running.pause.at.x, running.pause.at.y);
+    const paused = await waitFor(async () => { const b = await bar(target, cdp); return /^Paused at step 2/.test(b.status) && b; }, { what: 'the paused bar' });
+    assert.equal(paused.pause.text, 'Resume');
+    assert.equal(paused.stop.shown, true, 'Stop still ends it');
+    assert.equal(paused.input.shown, false);
+    assert.match(paused.text, /The page is yours: act on it by hand, then press Resume/);
+    await panel.waitForSelector('#status[data-state="paused"]');
+    assert.equal(await waitFor(async () => (await debuggerFree(env, targetUrl)) === true, { what: 'the tab let go' }), true);
+    await shoot(target, 'paused_light');
+    // The user acts on the page.
+    await target.click('#go');
+    assert.deepEqual(await target.evaluate(() => window.events), ['go:true']);
+    await target.waitForTimeout(800);
+    const again = await bar(target, cdp);
+    await target.mouse.click(again.pause.at.x, again.pause.at.y);
+    await waitFor(() => requests.length === 3, { what: 'the request after Resume' });
+    assert.match(textOf(requests[2].messages.at(-1)), /Note: The user paused the task during step 2, acted on the page by hand and resumed it/);
+    const asked = await waitFor(async () => { const b = await bar(target, cdp); return b.card.outcome === 'call_user' && b; }, { what: 'the question card' });
+    assert.equal(asked.acted.shown, true, 'the question offers "I did it on the page"');
+    await shoot(target, 'question_light');
+    await target.waitForTimeout(800);
+    const q = await bar(target, cdp);
+    await target.mouse.click(q.acted.at.x, q.acted.at.y);
+    const done = await waitFor(async () => { const b = await bar(target, cdp); return b.card.outcome === 'finished' && b; }, { what: 'the finished card' });
+    assert.match(done.card.text, /all set/);
+    assert.match(textOf(requests[3].messages.at(-1)), /The user answered your question: I did it on the page\. The user acted on the page by hand/);
+    assert.equal(await panel.locator('#log li.user').last().textContent(), 'I did it on the page. (acted on the page)');
+  } finally {
+    await s.close();
+  }
+});
+
 test('a failed model request shows its reason and a countdown on the bar until the next attempt; Stop ends the wait', async () => {
   const s = await setup('retry', ({ n }) => {
     if (n === 1) return { status: 429, headers: { 'retry-after': '3' }, body: '{"error":{"message":"slow down"}}' };
@@ -414,7 +476,7 @@ test('missing settings show the panel\'s own message on the page and keep the ty
   const s = await setup('missing', null);
   const { panel, target, cdp, targetUrl } = s;
   try {
-    await storeSettings(panel, { ...fast, apiUrl: '', model: '' });
+    await storeSettings(panel, { ...fast, apiUrl: '', model: 'venus-test' });
     await enableToggle(panel);
     await submitOnPage(target, cdp, 'Do something');
     const b = await waitFor(async () => { const x = await bar(target, cdp); return x.message && x; }, { what: 'the message on the page' });
@@ -491,7 +553,7 @@ test('a hostile page cannot read, rewrite, start or notice a task typed in the b
     await waitFor(() => frameOf(target).evaluate(() => document.activeElement?.className === 'task'), { what: 'the focus in the bar' });
     await target.evaluate(() => window.attack.overlay(true));
     const covered = await waitFor(async () => { const b = await bar(target, cdp); return b.covered && b; }, { what: 'the bar noticing the overlay' });
-    assert.match(covered.text, /covering the assistant/);
+    assert.match(covered.text, /covers, fades or distorts the assistant/);
     assert.equal(covered.input.readOnly, true);
     assert.equal(covered.go.disabled, true);
     await shoot(target, 'covered_light');
@@ -561,5 +623,86 @@ test('a hostile page cannot read, rewrite, start or notice a task typed in the b
     await model.close();
     await panel.close();
     await target.close();
+  }
+});
+
+test('a page that embeds its own copy of the bar, crops it to the input under its own label and removes the real one gets nothing: no task, no state, no run', async () => {
+  const SECRET = 'alice@example.com my-password';
+  const s = await setup('borrow', async ({ body }) => {
+    if (/SECRET-PROBE|alice@example/.test(JSON.stringify(body))) return { status: 400, body: 'the attack reached the model' };
+    return { hang: true };
+  }, { page: '/page_assistant_hostile.html' });
+  const { panel, target, cdp, model } = s;
+  const copyOf = () => target.frames().find((f) => f.url().startsWith(FRAME_URL) && f.parentFrame() === target.mainFrame() && f !== realFrame);
+  let realFrame;
+  try {
+    await enableToggle(panel);
+    await waitFor(async () => { const b = await bar(target, cdp); return b?.visible && !b.covered && b; }, { what: 'the real bar' });
+    realFrame = frameOf(target);
+    // The attack: embed a copy, crop it to the input, relabel it, remove the real bar.
+    await target.evaluate((id) => window.attack.borrow(id), EXTENSION_ID);
+    await waitFor(() => copyOf(), { what: 'the embedded copy' });
+    const copy = copyOf();
+    await copy.waitForLoadState('load');
+    await target.waitForTimeout(1000);
+    assert.equal(await bar(target, cdp), null, 'the real bar is gone');
+    // The copy never learns the setting or the panel state: it shows nothing, so there is nothing to type into.
+    assert.deepEqual(await copy.evaluate(() => ({ hidden: document.querySelector('.bar').hidden, status: document.querySelector('.status').textContent })), { hidden: true, status: '' });
+    const box = await target.evaluate(() => { const r = document.getElementById('borrowed').getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; });
+    await shoot(target, 'borrowed_copy');
+    await target.mouse.click(box.x, box.y);
+    await target.keyboard.type(SECRET);
+    await target.keyboard.press('Enter');
+    // The worker refuses the copy even if its own code sent a task (a page cannot run code in it; the test can).
+    const refused = await copy.evaluate(() => chrome.runtime.sendMessage({ type: 'agent.pageTask', task: 'SECRET-PROBE from the copy' }));
+    assert.deepEqual(refused, { ok: false, error: 'This assistant bar was not placed by Gnosis on this page; use the bar Gnosis shows, or the side panel.' });
+    for (const type of ['agent.pageStop', 'agent.pagePause', 'agent.pageResume']) {
+      assert.equal((await copy.evaluate((t) => chrome.runtime.sendMessage({ type: t }), type)).ok, false, type);
+    }
+    // A run on this tab reveals nothing to the copy.
+    await panel.fill('#task', 'Look at this page');
+    await panel.click('#run');
+    await waitFor(() => model.requests.length === 1, { what: 'the panel\'s own task at the model' });
+    await target.waitForTimeout(500);
+    assert.deepEqual(await copy.evaluate(() => ({ hidden: document.querySelector('.bar').hidden, status: document.querySelector('.status').textContent, text: document.querySelector('.text').textContent })),
+      { hidden: true, status: '', text: 'Type a task for this page and press Enter. The page cannot see what you type here.' });
+    // Anchored on the panel's task reaching the model: nothing the attack typed or sent came before it.
+    assert.equal(model.requests.length, 1);
+    assert.doesNotMatch(JSON.stringify(model.requests[0].body), /alice@example|SECRET-PROBE|my-password/);
+    assert.equal(await panel.locator('#log li.user').count(), 1);
+    assert.equal(await panel.textContent('#log li.user'), 'Look at this page');
+    await panel.click('#stop');
+    await panel.waitForSelector('#log li.outcome[data-outcome="stopped"]');
+  } finally {
+    await s.close();
+  }
+});
+
+test('the real bar refuses input while the page crops it to its input row, shrinks it or pushes it partly off-screen', async () => {
+  const s = await setup('distort', () => ({ hang: true }), { page: '/page_assistant_hostile.html' });
+  const { panel, target, cdp, model } = s;
+  try {
+    await enableToggle(panel);
+    const whole = await waitFor(async () => { const b = await bar(target, cdp); return b?.visible && !b.covered && b; }, { what: 'the bar' });
+    for (const [kind, message] of [['crop', /shows only part of the assistant/], ['shrink', /covers, fades or distorts the assistant/], ['offscreen', /shows only part of the assistant/]]) {
+      await target.mouse.click(whole.input.at.x, whole.input.at.y);
+      await target.evaluate((k) => window.attack.distort(k), kind);
+      const locked = await waitFor(async () => { const b = await bar(target, cdp); return b.covered && message.test(b.text) && b; }, { what: `the bar noticing ${kind}` });
+      assert.equal(locked.input.readOnly, true, kind);
+      if (kind === 'crop') await shoot(target, 'cropped');
+      // The user, fooled by the page's label, types and presses Enter: the bar takes none of it.
+      await target.keyboard.type(`${kind} secret`);
+      await target.keyboard.press('Enter');
+      await target.evaluate(() => window.attack.distort('none'));
+      await waitFor(async () => !(await bar(target, cdp)).covered, { what: `the bar whole again after ${kind}` });
+      assert.equal((await bar(target, cdp)).input.value, '', `nothing typed while ${kind}`);
+    }
+    // Anchor: the user's own task, typed into the whole bar, is the first the model gets.
+    await submitOnPage(target, cdp, 'The real task');
+    await waitFor(() => model.requests.length === 1, { what: 'the real task at the model' });
+    assert.match(textOf(model.requests[0].body.messages[0]), /The real task/);
+    assert.doesNotMatch(JSON.stringify(model.requests[0].body), /secret/);
+  } finally {
+    await s.close();
   }
 });

@@ -1,7 +1,10 @@
 // Downloads a web app builds in JavaScript (an Export button: a blob: URL
 // revoked right after the click, a data: URL, a blob larger than one read
 // piece) reach the workspace through Download, with the page's own file name;
-// the Side Panel's own Export is never taken for the page's.
+// the Side Panel's own Export is never taken for the page's. A data: URL on a
+// page that sends no referrer (Referrer-Policy: no-referrer) is told apart by
+// the tab that started it, and Download's advice never says to click first
+// after a click that started one.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -51,6 +54,22 @@ document.getElementById('big').addEventListener('click', () => {
 });
 </script></body></html>`;
 
+/** The same data: export on a page whose downloads carry no referrer. */
+const NOREF_HTML = `<!doctype html>
+<html><head><title>Private export</title><meta name="referrer" content="no-referrer"><style>
+body { margin: 0; font: 16px sans-serif; }
+#json { position: absolute; left: 100px; top: 80px; width: 220px; height: 40px; }
+</style></head><body>
+<button id="json">Save JSON</button>
+<script>
+document.getElementById('json').addEventListener('click', () => {
+  const a = document.createElement('a');
+  a.href = 'data:application/json;base64,' + btoa(${JSON.stringify(JSON_TEXT)});
+  a.download = 'private.json';
+  a.click();
+});
+</script></body></html>`;
+
 let env;
 let site;
 let model;
@@ -60,7 +79,10 @@ const workspaceDir = path.join(root, 'ws');
 
 before(async () => {
   fs.mkdirSync(workspaceDir, { recursive: true });
-  site = await serve({ routes: { '/app.html': { body: APP_HTML }, '/big.b64': { body: BIG.toString('base64') } } });
+  site = await serve({ routes: {
+    '/app.html': { body: APP_HTML }, '/big.b64': { body: BIG.toString('base64') },
+    '/noref.html': (req, res) => { res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'referrer-policy': 'no-referrer' }); res.end(NOREF_HTML); },
+  } });
   model = await startModelServer((r) => play(r));
   env = await launch({ grantOrigins: ['http://127.0.0.1/*'], config: workspaceHostConfig({ dir: workspaceDir }) });
 });
@@ -143,6 +165,43 @@ test('Export buttons that build blob: and data: downloads are intercepted and sa
   const fromPage = downloads.filter((d) => d.state === 'complete' && !d.url.startsWith('blob:chrome-extension://'));
   assert.deepEqual(fromPage.map((d) => d.url), [], 'nothing of the page\'s went to the Downloads folder');
   assert.equal(downloads.filter((d) => d.state === 'complete').length, 1, 'the panel\'s export did');
+  await target.close();
+  await panel.close();
+});
+
+test('a data: download on a page that sends no referrer is kept too (told apart by the tab that acted), and the advice never says to click first after that click', async () => {
+  const { panel, target } = await openPanelAndTarget(env, site.url('/noref.html'));
+  await storeSettings(panel, { ...settings, apiUrl: model.url }, 'k');
+  const problems = [];
+  const expect = (cond, what) => { if (!cond) problems.push(what); };
+  const steps = [
+    async (b) => {
+      const c = await centerOf(target, '#json');
+      return act('Save the JSON.', `Click(point=(${normalise(c.x, c.y, viewportOf(b)).join(',')}))`);
+    },
+    (b) => {
+      expect(/A download was intercepted \(suggested name 'private\.json', application\/json/.test(lastText(b)), `no-referrer data: note: ${lastText(b)}`);
+      return act('Save it.', "Download(filename='private.json')");
+    },
+    (b) => {
+      expect(/Result of step 2: saved private\.json/.test(lastText(b)), `saved: ${lastText(b)}`);
+      return act('Again.', "Download(filename='again.json')");
+    },
+    (b) => {
+      expect(/Download refused: no download is waiting: the last one \('private\.json'\) was saved in step 2\./.test(lastText(b)), `advice after a save: ${lastText(b)}`);
+      expect(!/Click the page's download link or its Export\/Save button first/.test(lastText(b)), `no "click first" after the click that downloaded: ${lastText(b)}`);
+      return act('Done.', "Finished(content='saved')");
+    },
+  ];
+  let k = 0;
+  play = ({ body }) => { k += 1; return steps[k - 1] ? steps[k - 1](body) : { status: 400, body: 'unexpected' }; };
+  await runTask(panel, 'Save the private JSON');
+  const end = await outcome(panel, 60_000);
+  assert.deepEqual(problems, []);
+  assert.equal(end.outcome, 'finished', end.text);
+  assert.equal(fs.readFileSync(path.join(workspaceDir, 'private.json'), 'utf8'), JSON_TEXT);
+  const downloads = await env.evalInWorker(() => chrome.downloads.search({ state: 'complete' }));
+  assert.deepEqual(downloads.filter((d) => d.url.startsWith('data:')).map((d) => d.filename), [], 'nothing of the page\'s went to the Downloads folder');
   await target.close();
   await panel.close();
 });

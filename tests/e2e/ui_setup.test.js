@@ -77,7 +77,7 @@ test('first open with no model shows the setup card; Save refuses what Run refus
 test('an error card the person has fixed since is marked resolved, not shown as current', async () => {
   const panel = await freshPanel();
   try {
-    await storeSettings(panel, { ...fast, apiUrl: '', model: '' });
+    await storeSettings(panel, { ...fast, apiUrl: '', model: 'venus' });
     await panel.fill('#task', 'Anything');
     await panel.click('#run');
     const li = panel.locator('#log li.blocked').last();
@@ -149,12 +149,12 @@ test('Test connection tells apart refused, DNS, TLS, timeout and HTTP status, in
     const t0 = Date.now();
     const slow = await testWith(panel, `http://127.0.0.1:${hang.address().port}/v1`, { timeoutMs: 400 });
     assert.equal(slow.kind, 'timeout', slow.text);
-    assert.match(slow.text, /No answer within 0.4 s.*\(3 attempts\)/);
+    assert.match(slow.text, /No answer within 0.4 s.*\(3 attempts, [\d.]+ s in all\)/);
     assert.ok(Date.now() - t0 < 10_000, 'bounded: three short attempts, not 120 s');
 
     const http401 = await testWith(panel, unauthorized.url);
     assert.equal(http401.kind, 'http', http401.text);
-    assert.match(http401.text, /HTTP 401 \(the API key is missing or wrong\): invalid api key/);
+    assert.match(http401.text, /HTTP 401 \(the API key is missing, wrong or expired\): invalid api key/);
     assert.equal(unauthorized.requests.length, 1, 'a 401 is not retried');
   } finally {
     await panel.close();
@@ -174,8 +174,10 @@ test('Test connection shows its progress while it waits', async () => {
     await panel.click('#show-settings');
     await panel.click('#test-connection');
     await panel.waitForSelector('#settings-status[data-tone="busy"] .spinner');
-    assert.match(await panel.textContent('#settings-status'), /Testing… attempt 1 of 3/);
-    assert.equal(await panel.isDisabled('#test-connection'), true, 'one test at a time');
+    await panel.waitForFunction(() => /attempt 1/.test(document.getElementById('settings-status').textContent));
+    assert.match(await panel.textContent('#settings-status'), /^Testing 127\.0\.0\.1:\d+… attempt 1, up to 1\.5 s \(the test ends within 24 s\)\.$/);
+    assert.equal(await panel.textContent('#test-connection'), 'Cancel', 'the running test can be cancelled');
+    assert.equal(await panel.isDisabled('#setup-test'), true, 'one test at a time');
   } finally {
     await panel.close();
     hang.close();

@@ -68,6 +68,9 @@ test('the side panel fits, with a long conversation title cut by an ellipsis; pi
   await picture(panel, 'sidepanel_setup');
 
   await panel.evaluate(() => {
+    // A model is connected: the chat shows instead of the first-run card.
+    document.getElementById('setup').hidden = true;
+    document.body.dataset.setup = 'false';
     const select = document.getElementById('conversation');
     select.replaceChildren(new Option('Find the cheapest direct flight from Lisbon to Reykjavík in March and compare the baggage rules of every airline', 'x'));
     const log = document.getElementById('log');
@@ -75,6 +78,7 @@ test('the side panel fits, with a long conversation title cut by an ellipsis; pi
     log.append(li('user', 'Open the pricing page and read me the cheapest plan'),
       li('info', 'Controlling tab: Pricing https://example.com/a/very/long/path/that/keeps/going/and/going/without/any/break/at/all?with=query&and=more'),
       li('outcome', 'Finished: the Starter plan, 9 € a month.'));
+    log.lastChild.dataset.outcome = 'finished';
   });
   await checkWidths(panel, 'side panel (conversation)');
   const ellipsis = await panel.locator('#conversation').evaluate((el) => ({ over: el.scrollWidth > el.clientWidth || getComputedStyle(el).textOverflow, fits: el.getBoundingClientRect().right <= document.documentElement.clientWidth }));

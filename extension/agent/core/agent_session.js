@@ -5,6 +5,12 @@
 // (panel/browser_bridge.js talks to the service worker); the model behind `model`
 // (model_client.js). Both are injected, so the loop is tested with fakes.
 //
+// Stop shows its outcome at once: the 'end' event goes out as soon as the
+// loop has stopped, and the browser is let go (browser.stop()) after it; the
+// next start waits for that. Pause (the user takes over the tab) stops the
+// step in flight the same way and lets the tab go; Resume records that the
+// user acted on the page and goes on with a fresh screenshot.
+//
 // Hooks (the side panel sets them):
 //   buildMessages(ctx) -> messages   replaces prompt.js's builder (bounded context, summary, images)
 //   onRecord(record)                 every task, analysis, action, result and outcome as it happens, in
@@ -35,13 +41,27 @@ export function untilAborted(promise, signal) {
   });
 }
 
-/** How a run ended. */
-export const OUTCOME = Object.freeze({ FINISHED: 'finished', CALL_USER: 'call_user', STOPPED: 'stopped', STEP_LIMIT: 'step_limit', ERROR: 'error' });
+/**
+ * How a run ended. INTERRUPTED is never returned by a run: the panel records
+ * it for a task whose panel closed while it ran (task_pipeline.js). PAUSED is
+ * the return of a run the user paused; the task goes on with resume().
+ */
+export const OUTCOME = Object.freeze({ FINISHED: 'finished', CALL_USER: 'call_user', STOPPED: 'stopped', STEP_LIMIT: 'step_limit', ERROR: 'error', INTERRUPTED: 'interrupted', PAUSED: 'paused' });
+
+/** The note the next request carries after the user paused the task, acted on the page and resumed it. */
+export function userActedNote(step) {
+  return `The user paused the task during step ${step}, acted on the page by hand and resumed it. The page may have changed: look at the current screenshot before you go on.`;
+}
+
+/** The result recorded for an action the user interrupted (Stop or Pause) while it ran. */
+export function interruptedResult(how) {
+  return how === 'pause' ? 'interrupted: the user paused the task while this action ran; it may not have finished' : 'interrupted: the user stopped the task while this action ran';
+}
 
 export class AgentSession {
   /**
    * @param {object} o
-   * @param {{start(opts):Promise<object>, observe():Promise<object>, act(action):Promise<object>, stop():Promise<void>}} o.browser
+   * @param {{start(opts):Promise<object>, observe():Promise<object>, act(action, {step}):Promise<object>, stop():Promise<void>}} o.browser
    * @param {{complete(req, opts):Promise<{content, usage}>}} o.model
    * @param {string} o.template system prompt template
    * @param {object} o.config validated config: {settings, endpoint, loopback, apiKey, origin}
@@ -72,6 +92,15 @@ export class AgentSession {
     this.lastReply = null;
     this.abort = null;
     this.target = null;
+    this.paused = false;
+    /** The step a pause came in (what Resume and a Stop while paused say). */
+    this.pausedAt = 0;
+    /** What a stop or pause interrupts: the phase of the step in flight ('observe', 'request', 'act'). */
+    this.phase = '';
+    /** Settles once the browser was let go after the last run (browser.stop()). */
+    this.released = Promise.resolve();
+    /** Set by pause() until the run it interrupts has ended. */
+    this.pauseRequested = false;
   }
 
   /** Starts a task; resolves with {outcome, answer?, question?, error?}. */
@@ -110,12 +139,50 @@ export class AgentSession {
     this.waitingForUser = true;
   }
 
-  /** Stops at once: aborts the request in flight and detaches the debugger. */
+  /**
+   * Stops at once: aborts the request or action in flight (the run's 'end'
+   * event follows at once, the debugger is let go after it). A task waiting
+   * for an answer or paused ends too: its outcome is recorded and emitted here.
+   */
   stop() {
+    if (this.running) {
+      this.pauseRequested = false;
+      this.abort?.abort();
+      return;
+    }
+    if (!this.waitingForUser && !this.paused) return;
+    const step = this.paused ? this.pausedAt : this.step;
+    const text = this.waitingForUser ? 'the question was left unanswered' : `stopped while paused at step ${step}`;
     this.waitingForUser = false;
-    if (!this.running) return;
+    this.paused = false;
+    this.record({ kind: 'outcome', outcome: OUTCOME.STOPPED, text });
+    this.emit({ type: 'end', outcome: OUTCOME.STOPPED, step });
+  }
+
+  /**
+   * Pause: the user takes over the tab. The step in flight stops as with
+   * Stop, the debugger is let go, and the run resolves {outcome: 'paused'}.
+   * Returns false when nothing runs.
+   */
+  pause() {
+    if (!this.running || this.pauseRequested) return false;
+    this.pauseRequested = true;
     this.abort?.abort();
-    this.browser.stop().catch(() => {});
+    return true;
+  }
+
+  /**
+   * Resume after pause(): the next request says the user acted on the page
+   * and carries a fresh screenshot of it; the task goes on on its tab.
+   */
+  async resume(opts = {}) {
+    if (!this.paused) throw new Error('the task is not paused');
+    this.paused = false;
+    const text = userActedNote(this.pausedAt);
+    this.history.push({ kind: 'note', text });
+    this.record({ kind: 'note', step: this.pausedAt, text, acted: true });
+    this.emit({ type: 'resumed', step: this.pausedAt });
+    return this.drive({ resume: true, preferTabId: this.lastTabId, ...opts });
   }
 
   record(r) {
@@ -129,27 +196,61 @@ export class AgentSession {
   async drive(startOpts) {
     if (this.running) throw new Error('a task is already running');
     this.running = true;
+    this.pauseRequested = false;
     this.abort = new AbortController();
     const signal = this.abort.signal;
+    // The previous run's browser.stop() must be done before this run attaches.
+    await this.released;
     let result;
     try {
+      this.phase = 'attach';
       this.target = await untilAborted(this.browser.start(startOpts), signal);
       this.lastTabId = this.target?.tabId;
       this.emit({ type: 'attached', target: this.target });
       result = await this.loop(signal);
     } catch (err) {
-      if (signal.aborted || err?.code === 'stopped') result = { outcome: OUTCOME.STOPPED };
-      else result = { outcome: OUTCOME.ERROR, error: String(err?.message || err) };
-    } finally {
-      this.running = false;
-      await this.browser.stop().catch(() => {});
+      if (signal.aborted || err?.code === 'stopped') result = { outcome: this.pauseRequested ? OUTCOME.PAUSED : OUTCOME.STOPPED };
+      else result = { outcome: OUTCOME.ERROR, error: String(err?.message || err), ...(typeof err?.code === 'string' ? { code: err.code } : {}) };
+    }
+    const interruptedIn = this.phase;
+    const at = this.step;
+    this.running = false;
+    this.phase = '';
+    // Shown first, let go of after: a page whose main thread is blocked may hold the debugger's commands.
+    this.released = this.browser.stop().catch(() => {});
+    if (result.outcome === OUTCOME.PAUSED || result.outcome === OUTCOME.STOPPED) this.noteInterrupted(interruptedIn, result.outcome);
+    if (result.outcome === OUTCOME.PAUSED) {
+      this.pauseRequested = false;
+      this.paused = true;
+      this.pausedAt = at;
+      this.emit({ type: 'paused', step: at, phase: interruptedIn });
+      await this.released;
+      return { outcome: OUTCOME.PAUSED, step: at };
     }
     if (result.outcome === OUTCOME.CALL_USER) this.waitingForUser = true;
     // A question keeps the tab it was asked on, so an answer after a reopen continues there.
     const where = result.outcome === OUTCOME.CALL_USER && this.lastTabId !== undefined ? { tabId: this.lastTabId } : {};
     this.record({ kind: 'outcome', outcome: result.outcome, text: result.answer ?? result.question ?? result.error ?? '', ...where });
-    this.emit({ type: 'end', ...result });
+    this.emit({ type: 'end', ...result, step: this.step, phase: interruptedIn });
+    await this.released;
     return result;
+  }
+
+  /**
+   * A Stop or Pause that came while an action ran: its step gets a result
+   * saying so (the model reads it, never an empty result). A Pause that came
+   * before the model answered gives the step back, so the resumed task asks
+   * for it again under the same number.
+   */
+  noteInterrupted(phase, outcome) {
+    const how = outcome === OUTCOME.PAUSED ? 'pause' : 'stop';
+    const round = this.history.at(-1);
+    if (phase === 'act' && round?.kind === 'round' && round.step === this.step && !round.result) {
+      round.result = interruptedResult(how);
+      this.record({ kind: 'result', step: this.step, text: round.result, error: true, interrupted: how });
+    } else if (how === 'pause' && (phase === 'observe' || phase === 'request') && this.step > 0 && round?.step !== this.step) {
+      this.step -= 1;
+    }
   }
 
   async loop(signal) {
@@ -159,6 +260,7 @@ export class AgentSession {
       if (this.step >= settings.maxSteps) return { outcome: OUTCOME.STEP_LIMIT, error: `stopped after the step limit of ${settings.maxSteps}` };
       this.step++;
       const step = this.step;
+      this.phase = 'observe';
       this.emit({ type: 'step', step, phase: 'observe' });
       const observation = await untilAborted(this.browser.observe(), signal);
       if (observation.tabId !== undefined) this.lastTabId = observation.tabId;
@@ -177,6 +279,7 @@ export class AgentSession {
       if (signal.aborted) throw stoppedError();
       const messages = this.buildMessages(ctx);
       this.lastRequest = messages;
+      this.phase = 'request';
       this.emit({ type: 'step', step, phase: 'request' });
       let reply = await this.ask(messages, step, signal);
       const parseOpts = { maxCoord: settings.coordinateMode === 'absolute' ? ABSOLUTE_MAX : undefined };
@@ -211,8 +314,9 @@ export class AgentSession {
         round.result = 'waiting for the user';
         return { outcome: OUTCOME.CALL_USER, question: action.args.content };
       }
+      this.phase = 'act';
       this.emit({ type: 'step', step, phase: 'act' });
-      const res = await untilAborted(this.browser.act(action), signal);
+      const res = await untilAborted(this.browser.act(action, { step }), signal);
       if (signal.aborted) throw stoppedError();
       round.result = res.text;
       this.record({ kind: 'result', step, text: res.text, error: Boolean(res.error) });

@@ -72,7 +72,8 @@ export function buildRequestMessages(ctx) {
   const flush = () => {
     const r = pending;
     pending = null;
-    return r ? `Result of step ${r.step}: ${r.result || '(none)'}\n\n` : '';
+    const line = r && resultLine(r);
+    return line ? `${line}\n\n` : '';
   };
   // Replies, outcomes and notes after the last round or task are news for
   // this request: they go into its final message (the user's answer to
@@ -81,7 +82,7 @@ export function buildRequestMessages(ctx) {
   while (tailStart > 0 && ['user', 'outcome', 'note'].includes(entries[tailStart - 1].kind)) tailStart--;
   const tail = entries.slice(tailStart);
   // A CallUser is a question inside the task, not its end: the answer continues it.
-  const tailText = (e) => (e.kind === 'user' ? answerText(e.text)
+  const tailText = (e) => (e.kind === 'user' ? answerText(e.text, e)
     : e.kind === 'outcome' ? outcomeText(e) : `Note: ${e.text}`);
   for (const e of entries.slice(0, tailStart)) {
     switch (e.kind) {
@@ -91,7 +92,7 @@ export function buildRequestMessages(ctx) {
         break;
       }
       case 'user':
-        messages.push({ role: 'user', content: `${flush()}${answerText(e.text)}` });
+        messages.push({ role: 'user', content: `${flush()}${answerText(e.text, e)}` });
         break;
       case 'outcome':
         messages.push({ role: 'user', content: `${flush()}${outcomeText(e)}` });
@@ -125,14 +126,30 @@ export function buildRequestMessages(ctx) {
   return messages;
 }
 
+/**
+ * The line that says what a round's action did, or '' for a round that ends
+ * the task or asks the user (Finished, CallUser: what follows says how it
+ * went). A round with no result recorded (its panel closed while it ran)
+ * says that, never "(none)".
+ */
+export function resultLine(round) {
+  if (round.result) return `Result of step ${round.step}: ${round.result}`;
+  if (/^(CallUser|Finished)\(/.test(round.action || '')) return '';
+  return `Result of step ${round.step}: not known: the step ended before its action reported back.`;
+}
+
 /** How a question the agent asked (CallUser) or the end of a task reads in the history. */
 export function outcomeText(e) {
   if (e.outcome === 'call_user') return `You asked the user (CallUser): ${e.text}`;
   return `(That task ended: ${e.outcome}${e.text ? ` — ${e.text}` : ''})`;
 }
 
-/** The user's answer to a CallUser question. */
-export function answerText(text) {
+/**
+ * The user's answer to a CallUser question; {acted: true} marks the answer
+ * "I did it on the page" (the user acted on the page by hand).
+ */
+export function answerText(text, { acted = false } = {}) {
+  if (acted) return `The user answered your question: ${text} The user acted on the page by hand: the current screenshot shows the page as it is now.`;
   return `The user answered your question: ${text}`;
 }
 

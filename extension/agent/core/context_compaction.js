@@ -105,13 +105,16 @@ export function applyCompaction(plan, replyText) {
  * Runs compaction when planCompaction says so (before a task, or inside one
  * with keepRounds and the estimated size of the next request as promptTokens):
  * asks the model (temperature 0) and appends the summary record.
+ * onPlan() is called once a compaction is planned, before its request.
  * @param {{records: object[], complete: (req: {messages, temperature}) => Promise<{content: string, usage?: object}>,
- *   append: (record: object) => Promise<object>|object, threshold?: number, promptTokens?: number, keepRounds?: number}} o
+ *   append: (record: object) => Promise<object>|object, threshold?: number, promptTokens?: number, keepRounds?: number,
+ *   onPlan?: (plan: object) => void}} o
  * @returns {Promise<object|null>} the summary record appended, or null when none was needed
  */
-export async function compactIfNeeded({ records, complete, append, threshold = COMPACTION_THRESHOLD, promptTokens, keepRounds = 0 }) {
+export async function compactIfNeeded({ records, complete, append, threshold = COMPACTION_THRESHOLD, promptTokens, keepRounds = 0, onPlan }) {
   const plan = planCompaction(records, { threshold, keepRounds, ...(promptTokens !== undefined ? { promptTokens } : {}) });
   if (!plan) return null;
+  onPlan?.(plan);
   const reply = await complete({ messages: plan.messages, temperature: plan.temperature });
   const summary = applyCompaction(plan, reply.content);
   await append(summary);

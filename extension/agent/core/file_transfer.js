@@ -166,6 +166,19 @@ export function validateDownloadName(filename, existing) {
 }
 
 /**
+ * Why Download has nothing to save, from what happened to the last download:
+ * one that could not be kept says why (clicking again starts it again), one
+ * already saved says where; only when none was seen is the advice to click
+ * the page's download control first.
+ */
+export function noDownloadMessage(last) {
+  const name = last?.name ? ` ('${last.name}')` : '';
+  if (last?.failed) return `Download refused: the page started a download${name}, but it could not be kept: ${last.reason}. Clicking its button again starts it again; if it fails again, tell the user (CallUser).`;
+  if (last?.saved) return `Download refused: no download is waiting: the last one${name} was saved${last.step ? ` in step ${last.step}` : ''}${last.filename && last.filename !== last.name ? ` as '${last.filename}'` : ''}. To save another file, start its download on the page first.`;
+  return 'Download refused: no download is waiting to be saved. Click the page\'s download link or its Export/Save button first; the next turn says when a download was intercepted.';
+}
+
+/**
  * The Upload/Download state of one task.
  * @returns {TransferState}
  */
@@ -185,6 +198,7 @@ export class TransferState {
     this._download = null;
     this._inventory = null;
     this._listed = false;
+    this._last = null;
   }
 
   /**
@@ -207,6 +221,20 @@ export class TransferState {
   downloadIntercepted(download) {
     const suggestedName = download.suggestedName && checkFileName(download.suggestedName) === '' ? download.suggestedName : suggestName(download.url);
     this._download = { ...download, suggestedName };
+    this._last = null;
+  }
+
+  /**
+   * A download the page started could not be kept ({suggestedName?, reason}):
+   * Download then says so instead of asking for a click that already happened.
+   */
+  downloadFailed({ suggestedName = '', reason }) {
+    this._last = { failed: true, name: suggestedName, reason: String(reason) };
+  }
+
+  /** Download saved the pending download as filename at step (what a later Download is told). */
+  downloadSaved({ name = '', filename, step }) {
+    this._last = { saved: true, name: name || filename, filename, step };
   }
 
   /** What is pending: {chooser, download} (copies, or null). */
@@ -254,13 +282,11 @@ export class TransferState {
       return { kind: 'upload', path: entry.path, entry, chooser };
     }
     if (action.name === 'Download') {
-      if (!this._download) {
-        throw new TransferError(TRANSFER_CODES.NO_DOWNLOAD, 'Download refused: no download is waiting to be saved. Click the page\'s download link or its Export/Save button first; the next turn says when a download was intercepted.');
-      }
+      if (!this._download) throw new TransferError(TRANSFER_CODES.NO_DOWNLOAD, noDownloadMessage(this._last));
       const filename = validateDownloadName(action.args.filename, this._inventory);
       const d = this._download;
       this._download = null;
-      return { kind: 'download', filename, url: d.url, mime: d.mime, size: d.size, ...(d.referrer ? { referrer: d.referrer } : {}), ...(d.bytes ? { bytes: d.bytes } : {}) };
+      return { kind: 'download', filename, url: d.url, mime: d.mime, size: d.size, suggestedName: d.suggestedName, ...(d.referrer ? { referrer: d.referrer } : {}), ...(d.bytes ? { bytes: d.bytes } : {}) };
     }
     throw new TransferError(TRANSFER_CODES.INVALID_NAME, `${action.name} is not a file transfer action`);
   }

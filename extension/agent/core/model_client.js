@@ -143,7 +143,8 @@ export function createModelClient(deps = {}) {
       if (verdict === 'forbidden-local') throw new ModelError('forbidden_local', localForbiddenMessage(req.origin || 'chrome-extension://<extension id>'));
       if (verdict === 'fail') {
         const text = await readAll(res, arm).catch(() => '');
-        throw new ModelError(`http_${res.status}`, `the model server answered HTTP ${res.status}: ${errorDetail(text)}`);
+        const hint = HTTP_HINTS[res.status] ? ` (${HTTP_HINTS[res.status]})` : '';
+        throw new ModelError(`http_${res.status}`, `the model server answered HTTP ${res.status}${hint}: ${errorDetail(text)}`);
       }
       const type = res.headers.get('content-type') || '';
       if (type.includes('text/event-stream')) return await readStream(res, arm, onDelta);
@@ -168,25 +169,30 @@ export function createModelClient(deps = {}) {
 
   /**
    * Test connection: one small completion, at most `attempts` tries, each
-   * bounded by `timeoutMs`. Failures that retrying cannot fix (refused, DNS,
-   * TLS, an HTTP status other than 408/429/5xx) end it at the first try.
+   * bounded by `timeoutMs`, all of them (with the waits between) by
+   * `budgetMs`: a try starts only when at least `minTryMs` (MIN_TRY_MS) of
+   * the budget is left, and takes no more than what is left. Failures that retrying cannot
+   * fix (refused, DNS, TLS, an HTTP status other than 408/429/5xx) end it at
+   * the first try. The signal cancels it at any moment (stoppedError).
    * Never throws for a failed connection: the result says what happened.
-   * @param {object} req {endpoint, apiKey, model, loopback, origin, timeoutMs, attempts=3, retryDelayMs=1000}
+   * @param {object} req {endpoint, apiKey, model, loopback, origin, timeoutMs, attempts=3, retryDelayMs=1000, budgetMs, minTryMs}
    * @param {{signal?:AbortSignal, onProgress?:(p:{phase:'sending'|'retrying', attempt:number, of:number,
    *   delayMs?:number, kind?:string, text?:string}) => void,
    *   netError?:(url:string, sinceMs:number) => Promise<string|undefined>}} opts
    *   netError reports the browser's own error name for a failed fetch (net::ERR_…), when known.
    * @returns {Promise<{ok:true, content:string, usage:object|null, attempts:number, ms:number}
-   *   | {ok:false, kind:string, text:string, status?:number, attempts:number}>}
+   *   | {ok:false, kind:string, text:string, status?:number, attempts:number, ms:number}>}
    */
   async function testConnection(req, opts = {}) {
     const { signal } = opts;
     const of = Math.max(1, Math.min(5, req.attempts ?? 3));
-    const timeoutMs = Math.max(50, req.timeoutMs ?? 15000);
+    const began = now();
+    const deadline = Number.isFinite(req.budgetMs) ? began + req.budgetMs : Infinity;
     let failure;
     for (let attempt = 1; attempt <= of; attempt++) {
       if (signal?.aborted) throw stoppedError();
-      opts.onProgress?.({ phase: 'sending', attempt, of });
+      const timeoutMs = Math.max(50, Math.min(req.timeoutMs ?? 15000, deadline - now()));
+      opts.onProgress?.({ phase: 'sending', attempt, of, timeoutMs });
       const started = now();
       const ctl = new AbortController();
       const onAbort = () => ctl.abort();
@@ -217,16 +223,19 @@ export function createModelClient(deps = {}) {
         signal?.removeEventListener('abort', onAbort);
       }
       failure.attempts = attempt;
-      if (!RETRY_KINDS.has(failure.kind) || attempt === of) break;
       const delayMs = req.retryDelayMs ?? 1000;
+      if (!RETRY_KINDS.has(failure.kind) || attempt === of || deadline - now() - delayMs < (req.minTryMs ?? MIN_TRY_MS)) break;
       opts.onProgress?.({ phase: 'retrying', attempt, of, delayMs, kind: failure.kind, text: failure.text });
       await sleep(delayMs, signal);
     }
-    return failure;
+    return { ...failure, ms: now() - began };
   }
 
   return { complete, testConnection };
 }
+
+/** The least of Test connection's budget worth another try. */
+const MIN_TRY_MS = 2000;
 
 /** Failure kinds a second try may fix. */
 const RETRY_KINDS = new Set(['timeout', 'network', 'busy']);
@@ -259,8 +268,8 @@ export function describeFailure({ status, detail, loopback, origin, timedOut, ti
 
 const HTTP_HINTS = {
   400: 'the server refused the request; check the model name',
-  401: 'the API key is missing or wrong',
-  403: 'the API key may not use this model or endpoint',
+  401: 'the API key is missing, wrong or expired',
+  403: 'the API key may not use this model or this endpoint',
   404: 'no such endpoint or model; check the API URL and the model name',
   405: 'the URL does not accept chat completions; check the API URL',
   408: 'the server timed out',

@@ -17,204 +17,202 @@
 // attempt and the time of the next try: the bar counts down to it, with Stop,
 // until the run moves on.
 //
-// The bar takes input only while nothing covers it: the frame reports what
-// IntersectionObserver v2 sees ({type:'visibility', visible, at}); while it is
-// covered (a page can lay a transparent element over the bar to trick the user
-// into typing or clicking) typing is locked and a submit is refused, and a
-// submit is accepted only once the bar has been uncovered for MIN_SHOWN_MS.
+// Pause hands the tab to the user (the run stops its step and lets the tab
+// go: 'paused'); Resume goes on ('resumed'); Stop ends the run either way. A
+// question (CallUser) can be answered "I did it on the page".
 //
-// The file has no import/export: the bar's frame (frame/page_assistant_frame.js)
-// and node --test import it for its side effect and read the object it puts
-// on the global.
-(() => {
-  /** Longest step summary shown on the page, in characters. */
-  const SUMMARY_MAX = 240;
-  /** How long the bar must have been uncovered before a submit counts, in ms. */
-  const MIN_SHOWN_MS = 500;
-  /** Shown while something on the page covers the bar. */
-  const COVERED_MESSAGE = 'Paused: something on this page is covering the assistant.';
-  /** Shown when a submit came while, or just after, the bar was covered. */
-  const REFUSED_MESSAGE = 'Not sent: something on this page covered the assistant a moment ago. Check your task and press Enter again.';
-  /** Longest retry reason shown, in characters (the status is one line). */
-  const REASON_MAX = 120;
+// The bar takes input only while it is shown whole and nothing covers it: the
+// frame reports what IntersectionObserver v2 sees ({type:'visibility',
+// visible, why: 'covered'|'cropped', at}); while it is covered (a page can lay
+// a transparent element over the bar to trick the user into typing or
+// clicking), or cropped, scaled down, transformed or partly off-screen (a page
+// can crop it to the bare input and write its own label above it), typing is
+// locked and a submit is refused, and a submit is accepted only once the bar
+// has been shown whole for MIN_SHOWN_MS. Pure.
+import { SUMMARY_MAX, thinkingOf, truncateHead, truncateTail } from './reply_text.js';
+import { AGENT } from '../../shared/core/messages.js';
 
-  /** Where the bar starts: hidden until the worker says the setting is on and a panel is open. */
-  function initialState() {
-    return { enabled: false, panelOpen: false, shownSince: null, phase: 'idle', step: 0, stepPhase: '', summary: '', stopping: false, card: null, message: '', awaitingReply: false, retry: null };
+export { SUMMARY_MAX, thinkingOf, truncateHead, truncateTail };
+
+/** How long the bar must have been shown whole before a submit counts, in ms. */
+export const MIN_SHOWN_MS = 500;
+/** Shown while something on the page covers the bar, or fades or distorts it. */
+export const COVERED_MESSAGE = 'Paused: something on this page covers, fades or distorts the assistant.';
+/** Shown while the page shows only part of the bar, or distorts it. */
+export const CROPPED_MESSAGE = 'Paused: this page shows only part of the assistant (cropped or partly off-screen).';
+/** Shown when a submit came while, or just after, the bar was covered or cropped. */
+export const REFUSED_MESSAGE = 'Not sent: something on this page covered the assistant a moment ago. Check your task and press Enter again.';
+/** Longest retry reason shown, in characters (the status is one line). */
+export const REASON_MAX = 120;
+/** What "I did it on the page" answers the agent's question with. */
+export const ACTED_ANSWER = 'I did it on the page.';
+
+/** Where the bar starts: hidden until the worker says the setting is on and a panel is open. */
+export function initialState() {
+  return { enabled: false, panelOpen: false, shownSince: null, hiddenWhy: 'covered', phase: 'idle', step: 0, stepPhase: '', summary: '', stopping: false, pausing: false, card: null, message: '', awaitingReply: false, retry: null };
+}
+
+const STEP_LABEL = { observe: 'taking a screenshot', request: 'thinking', act: 'acting' };
+
+/** The card an outcome leaves: Finished/CallUser are results, the rest notices. */
+export function cardFor(e) {
+  switch (e.outcome) {
+    case 'finished': return { kind: 'result', outcome: e.outcome, title: 'Finished', text: e.answer || '(no answer given)' };
+    case 'call_user': return { kind: 'result', outcome: e.outcome, title: 'The agent asks', text: e.question || '' };
+    case 'stopped': return { kind: 'notice', outcome: e.outcome, title: 'Stopped', text: e.step > 0 ? `at step ${e.step}` : '' };
+    case 'step_limit': return { kind: 'notice', outcome: e.outcome, title: 'Stopped', text: e.error || 'the step limit was reached' };
+    default: return { kind: 'notice', outcome: 'error', title: 'Error', text: e.error || 'the task failed' };
   }
+}
 
-  /** Collapses whitespace and keeps the newest `max` characters (a stream grows at its end). */
-  function truncateTail(text, max = SUMMARY_MAX) {
-    const s = String(text ?? '').replace(/\s+/g, ' ').trim();
-    return s.length <= max ? s : `…${s.slice(s.length - (max - 1)).trimStart()}`;
-  }
+// A run event on an idle bar: the run is on, whatever the bar showed before.
+// Any run event but 'retry' means the retried request got through (or the run moved on).
+export function adopt(s) {
+  return s.phase === 'idle' ? { ...s, card: null, message: '', summary: '', stopping: false, pausing: false, awaitingReply: false, retry: null } : { ...s, retry: null };
+}
 
-  /** Collapses whitespace and keeps the first `max` characters (a finished thought reads from its start). */
-  function truncateHead(text, max = SUMMARY_MAX) {
-    const s = String(text ?? '').replace(/\s+/g, ' ').trim();
-    return s.length <= max ? s : `${s.slice(0, max - 1).trimEnd()}…`;
-  }
+/** What a 'retry' event keeps: why the request failed, which attempt failed, when the next one starts (ms epoch). */
+export function retryOf(e) {
+  const attempt = Number.isInteger(e.attempt) && e.attempt > 0 ? e.attempt : 1;
+  const until = Number.isFinite(e.until) ? e.until : 0;
+  return { reason: truncateHead(e.reason || 'the model request failed', REASON_MAX), attempt, until };
+}
 
-  /**
-   * The thinking part of a (possibly partial) model reply: the <think> body
-   * when there is one, otherwise whatever precedes <action>; tags removed.
-   */
-  function thinkingOf(reply) {
-    const text = String(reply ?? '');
-    const open = text.indexOf('<think>');
-    let body;
-    if (open >= 0) {
-      const close = text.indexOf('</think>', open);
-      body = text.slice(open + 7, close >= 0 ? close : undefined);
-    } else {
-      const action = text.indexOf('<action>');
-      body = action >= 0 ? text.slice(0, action) : text;
+/** "Retrying in 4s — HTTP 503 (attempt 2)": the countdown to the next try, which is attempt + 1. */
+export function retryStatus(retry, now) {
+  const left = Math.max(0, Math.ceil((retry.until - now) / 1000));
+  return `${left > 0 ? `Retrying in ${left}s` : 'Retrying now'} — ${retry.reason} (attempt ${retry.attempt + 1})`;
+}
+
+/**
+ * Applies one event; returns the next state (the input is never mutated).
+ * Events: {type:'settings', enabled} {type:'panel', open} from the worker;
+ * {type:'visibility', visible, why, at} {type:'submit', at} {type:'stop'}
+ * {type:'pause'} {type:'resume'} {type:'dismiss'} from the bar (at: a
+ * timestamp in ms); {type:'attached'|'step'|'delta'|'action'|'retry'|
+ * 'paused'|'resumed'|'end'} (the agent session's events, relayed by the
+ * panel; 'retry' carries reason, attempt and until), {type:'blocked',
+ * message} and {type:'error', message}.
+ */
+export function reduce(state, e) {
+  const s = { ...state };
+  const busy = s.phase !== 'idle';
+  switch (e?.type) {
+    case 'settings':
+      s.enabled = Boolean(e.enabled);
+      if (!s.enabled) return { ...initialState(), panelOpen: s.panelOpen, shownSince: s.shownSince };
+      return s;
+    case 'panel':
+      s.panelOpen = Boolean(e.open);
+      // The loop lives in the panel: closing it ends the run without an 'end' event.
+      if (!s.panelOpen && busy) return { ...s, phase: 'idle', stopping: false, pausing: false, summary: '', retry: null, awaitingReply: false, message: 'The side panel was closed, so the task stopped.' };
+      if (!s.panelOpen) s.awaitingReply = false;
+      return s;
+    case 'visibility': {
+      if (e.visible) return s.shownSince === null ? { ...s, shownSince: Number(e.at) || 0 } : state;
+      const why = e.why === 'cropped' ? 'cropped' : 'covered';
+      return s.shownSince === null && s.hiddenWhy === why ? state : { ...s, shownSince: null, hiddenWhy: why };
     }
-    // A tag cut in half by the stream ("<act") is not shown.
-    return body.replace(/<\/?[a-z]*>?$/i, '').replace(/<\/?(think|action)>/g, '');
-  }
-
-  const STEP_LABEL = { observe: 'taking a screenshot', request: 'thinking', act: 'acting' };
-
-  /** The card an outcome leaves: Finished/CallUser are results, the rest notices. */
-  function cardFor(e) {
-    switch (e.outcome) {
-      case 'finished': return { kind: 'result', outcome: e.outcome, title: 'Finished', text: e.answer || '(no answer given)' };
-      case 'call_user': return { kind: 'result', outcome: e.outcome, title: 'The agent asks', text: e.question || '' };
-      case 'stopped': return { kind: 'notice', outcome: e.outcome, title: 'Stopped', text: '' };
-      case 'step_limit': return { kind: 'notice', outcome: e.outcome, title: 'Stopped', text: e.error || 'the step limit was reached' };
-      default: return { kind: 'notice', outcome: 'error', title: 'Error', text: e.error || 'the task failed' };
+    case 'submit':
+      if (busy || !visible(s)) return state;
+      if (!uncoveredAt(s, e.at)) return { ...s, message: REFUSED_MESSAGE };
+      return { ...s, phase: 'pending', step: 0, stepPhase: '', summary: '', stopping: false, card: null, message: '', retry: null };
+    // Run events reach only the tab whose bar started the run (the panel's
+    // relay), so an idle bar that gets one was reloaded mid-run (the agent
+    // navigated): it picks the run up.
+    case 'attached':
+      return { ...adopt(s), phase: 'running', awaitingReply: false };
+    case 'step': {
+      const r = adopt(s);
+      if (e.step !== r.step) r.summary = '';
+      return { ...r, phase: 'running', step: e.step, stepPhase: e.phase || '', awaitingReply: false };
     }
-  }
-
-  // A run event on an idle bar: the run is on, whatever the bar showed before.
-  // Any run event but 'retry' means the retried request got through (or the run moved on).
-  function adopt(s) {
-    return s.phase === 'idle' ? { ...s, card: null, message: '', summary: '', stopping: false, awaitingReply: false, retry: null } : { ...s, retry: null };
-  }
-
-  /** What a 'retry' event keeps: why the request failed, which attempt failed, when the next one starts (ms epoch). */
-  function retryOf(e) {
-    const attempt = Number.isInteger(e.attempt) && e.attempt > 0 ? e.attempt : 1;
-    const until = Number.isFinite(e.until) ? e.until : 0;
-    return { reason: truncateHead(e.reason || 'the model request failed', REASON_MAX), attempt, until };
-  }
-
-  /** "Retrying in 4s — HTTP 503 (attempt 2)": the countdown to the next try, which is attempt + 1. */
-  function retryStatus(retry, now) {
-    const left = Math.max(0, Math.ceil((retry.until - now) / 1000));
-    return `${left > 0 ? `Retrying in ${left}s` : 'Retrying now'} — ${retry.reason} (attempt ${retry.attempt + 1})`;
-  }
-
-  /**
-   * Applies one event; returns the next state (the input is never mutated).
-   * Events: {type:'settings', enabled} {type:'panel', open} from the worker;
-   * {type:'visibility', visible, at} {type:'submit', at} {type:'stop'}
-   * {type:'dismiss'} from the bar (at: a timestamp in ms); {type:'attached'|'step'|
-   * 'delta'|'action'|'retry'|'end'} (the agent session's events, relayed by
-   * the panel; 'retry' carries reason, attempt and until), {type:'blocked',
-   * message} and {type:'error', message}.
-   */
-  function reduce(state, e) {
-    const s = { ...state };
-    const busy = s.phase !== 'idle';
-    switch (e?.type) {
-      case 'settings':
-        s.enabled = Boolean(e.enabled);
-        if (!s.enabled) return { ...initialState(), panelOpen: s.panelOpen, shownSince: s.shownSince };
-        return s;
-      case 'panel':
-        s.panelOpen = Boolean(e.open);
-        // The loop lives in the panel: closing it ends the run without an 'end' event.
-        if (!s.panelOpen && busy) return { ...s, phase: 'idle', stopping: false, summary: '', retry: null, awaitingReply: false, message: 'The side panel was closed, so the task stopped.' };
-        if (!s.panelOpen) s.awaitingReply = false;
-        return s;
-      case 'visibility':
-        if (!e.visible) return s.shownSince === null ? state : { ...s, shownSince: null };
-        return s.shownSince === null ? { ...s, shownSince: Number(e.at) || 0 } : state;
-      case 'submit':
-        if (busy || !visible(s)) return state;
-        if (!uncoveredAt(s, e.at)) return { ...s, message: REFUSED_MESSAGE };
-        return { ...s, phase: 'pending', step: 0, stepPhase: '', summary: '', stopping: false, card: null, message: '', retry: null };
-      // Run events reach only the tab whose bar started the run (the panel's
-      // relay), so an idle bar that gets one was reloaded mid-run (the agent
-      // navigated): it picks the run up.
-      case 'attached':
-        return { ...adopt(s), phase: 'running', awaitingReply: false };
-      case 'step': {
-        const r = adopt(s);
-        if (e.step !== r.step) r.summary = '';
-        return { ...r, phase: 'running', step: e.step, stepPhase: e.phase || '', awaitingReply: false };
-      }
-      case 'delta':
-        return { ...adopt(s), phase: 'running', step: e.step, stepPhase: 'request', summary: truncateTail(thinkingOf(e.text)) };
-      case 'action':
-        return { ...adopt(s), phase: 'running', step: e.step, summary: truncateHead(e.think || '') };
-      case 'retry': {
-        const r = adopt(s);
-        return { ...r, phase: 'running', step: Number.isInteger(e.step) ? e.step : r.step, stepPhase: 'retry', retry: retryOf(e) };
-      }
-      case 'stop':
-        if (s.phase !== 'running') return state;
-        return { ...s, stopping: true };
-      case 'end':
-        return { ...s, phase: 'idle', stopping: false, summary: '', stepPhase: '', retry: null, card: cardFor(e), message: '', awaitingReply: e.outcome === 'call_user' };
-      case 'blocked':
-      case 'error':
-        return { ...s, phase: 'idle', stopping: false, summary: '', stepPhase: '', retry: null, message: String(e.message || 'the task could not start') };
-      case 'dismiss':
-        return { ...s, card: null, message: '' };
-      default:
-        return state;
+    case 'delta':
+      return { ...adopt(s), phase: 'running', step: e.step, stepPhase: 'request', summary: truncateTail(thinkingOf(e.text)) };
+    case 'action':
+      return { ...adopt(s), phase: 'running', step: e.step, summary: truncateHead(e.think || '') };
+    case 'retry': {
+      const r = adopt(s);
+      return { ...r, phase: 'running', step: Number.isInteger(e.step) ? e.step : r.step, stepPhase: 'retry', retry: retryOf(e) };
     }
+    case 'stop':
+      if (s.phase !== 'running' && s.phase !== 'paused') return state;
+      return { ...s, stopping: true };
+    case 'pause':
+      if (s.phase !== 'running' || s.stopping) return state;
+      return { ...s, pausing: true };
+    case 'resume':
+      if (s.phase !== 'paused' || s.stopping) return state;
+      return { ...s, pausing: true };
+    case 'paused':
+      return { ...adopt(s), phase: 'paused', pausing: false, step: Number.isInteger(e.step) ? e.step : s.step, summary: '' };
+    case 'resumed':
+      return { ...adopt(s), phase: 'running', pausing: false, stepPhase: '', summary: '' };
+    case 'end':
+      return { ...s, phase: 'idle', stopping: false, pausing: false, summary: '', stepPhase: '', retry: null, card: cardFor(e), message: '', awaitingReply: e.outcome === 'call_user' };
+    case 'blocked':
+    case 'error':
+      return { ...s, phase: 'idle', stopping: false, pausing: false, summary: '', stepPhase: '', retry: null, message: String(e.message || 'the task could not start') };
+    case 'dismiss':
+      return { ...s, card: null, message: '' };
+    default:
+      return state;
   }
+}
 
-  /** True when the bar has been uncovered for at least MIN_SHOWN_MS at time `at`. */
-  function uncoveredAt(s, at) {
-    return s.shownSince !== null && Number.isFinite(at) && at - s.shownSince >= MIN_SHOWN_MS;
+/** True when the bar has been uncovered for at least MIN_SHOWN_MS at time `at`. */
+export function uncoveredAt(s, at) {
+  return s.shownSince !== null && Number.isFinite(at) && at - s.shownSince >= MIN_SHOWN_MS;
+}
+
+/** The bar is shown only while the setting is on and a Side Panel is open in this window. */
+export function visible(s) {
+  return s.enabled && s.panelOpen;
+}
+
+/**
+ * What to draw at time `now` (ms epoch; a retry's countdown depends on it).
+ * `retrying` is true while a countdown shows, so the frame redraws it as time passes.
+ */
+export function view(s, now = Date.now()) {
+  const running = s.phase !== 'idle';
+  const retrying = s.phase === 'running' && !s.stopping && Boolean(s.retry);
+  let status = '';
+  if (s.phase === 'pending') status = 'Starting…';
+  else if (s.phase === 'paused') status = s.stopping ? 'Stopping…' : s.pausing ? 'Resuming…' : `Paused at step ${s.step || 1}`;
+  else if (retrying) status = retryStatus(s.retry, now);
+  else if (s.phase === 'running') {
+    status = s.stopping ? 'Stopping…' : s.pausing ? 'Pausing…' : s.step ? `Step ${s.step}: ${STEP_LABEL[s.stepPhase] || 'working'}…` : 'Starting…';
   }
+  const covered = s.shownSince === null;
+  return {
+    visible: visible(s),
+    showInput: !running,
+    // Covered or cropped: the input takes no typing and Run is off (Stop stays: stopping is always safe).
+    locked: covered,
+    guard: covered ? (s.hiddenWhy === 'cropped' ? CROPPED_MESSAGE : COVERED_MESSAGE) : '',
+    placeholder: s.awaitingReply ? 'Answer the agent’s question…' : 'Ask the agent to do something on this page…',
+    status,
+    retrying,
+    summary: s.phase === 'paused' ? 'The page is yours: act on it by hand, then press Resume and the agent goes on from what it then sees.'
+      : running ? s.summary || (retrying ? `Step ${s.step || 1}: the model request failed; it is sent again when the countdown ends.` : '') : '',
+    // Stop and Pause appear once the run has started: before that the panel has nothing to stop.
+    showStop: s.phase === 'running' || s.phase === 'paused',
+    stopDisabled: s.stopping,
+    showPause: s.phase === 'running' || s.phase === 'paused',
+    pauseLabel: s.phase === 'paused' ? 'Resume' : 'Pause',
+    pauseDisabled: s.stopping || s.pausing,
+    // A question may be answered by acting on the page instead of typing.
+    showActed: !running && s.awaitingReply && s.card?.outcome === 'call_user',
+    card: s.card,
+    message: s.message,
+  };
+}
 
-  /** The bar is shown only while the setting is on and a Side Panel is open in this window. */
-  function visible(s) {
-    return s.enabled && s.panelOpen;
-  }
-
-  /**
-   * What to draw at time `now` (ms epoch; a retry's countdown depends on it).
-   * `retrying` is true while a countdown shows, so the frame redraws it as time passes.
-   */
-  function view(s, now = Date.now()) {
-    const running = s.phase !== 'idle';
-    const retrying = s.phase === 'running' && !s.stopping && Boolean(s.retry);
-    let status = '';
-    if (s.phase === 'pending') status = 'Starting…';
-    else if (retrying) status = retryStatus(s.retry, now);
-    else if (s.phase === 'running') {
-      status = s.stopping ? 'Stopping…' : s.step ? `Step ${s.step}: ${STEP_LABEL[s.stepPhase] || 'working'}…` : 'Starting…';
-    }
-    const covered = s.shownSince === null;
-    return {
-      visible: visible(s),
-      showInput: !running,
-      // Covered: the input takes no typing and Run is off (Stop stays: stopping is always safe).
-      locked: covered,
-      guard: covered ? COVERED_MESSAGE : '',
-      placeholder: s.awaitingReply ? 'Answer the agent’s question…' : 'Ask the agent to do something on this page…',
-      status,
-      retrying,
-      summary: running ? s.summary || (retrying ? `Step ${s.step || 1}: the model request failed; it is sent again when the countdown ends.` : '') : '',
-      // Stop appears once the run has started: before that the panel has nothing to stop.
-      showStop: s.phase === 'running',
-      stopDisabled: s.stopping,
-      card: s.card,
-      message: s.message,
-    };
-  }
-
-  /** What a submit sends to the worker: a reply continues the task that asked. */
-  function submission(s, text) {
-    return { type: 'agent.pageTask', task: String(text ?? ''), reply: Boolean(s.awaitingReply) };
-  }
-
-  globalThis.__gnosisPageAssistantState = Object.freeze({ SUMMARY_MAX, MIN_SHOWN_MS, COVERED_MESSAGE, REFUSED_MESSAGE, REASON_MAX, initialState, uncoveredAt, reduce, view, retryStatus, visible, submission, thinkingOf, truncateTail, truncateHead, cardFor });
-})();
+/**
+ * What a submit sends to the worker: a reply continues the task that asked;
+ * acted marks the answer "I did it on the page".
+ */
+export function submission(s, text, { acted = false } = {}) {
+  return { type: AGENT.PAGE_TASK, task: String(text ?? ''), reply: Boolean(s.awaitingReply), ...(acted ? { acted: true } : {}) };
+}

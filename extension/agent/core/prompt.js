@@ -50,7 +50,7 @@ function imagePart(obs) {
  * @param {string} ctx.template system prompt template
  * @param {Date} ctx.now
  * @param {string} ctx.task the task as first given
- * @param {Array} ctx.history entries {kind:'round', step, observation, reply, result} | {kind:'user', text}
+ * @param {Array} ctx.history entries {kind:'round', step, observation, reply, result} | {kind:'user'|'note', text}
  * @param {object} ctx.current the current observation {image, mime, viewport, url, title}
  * @param {string[]} [ctx.warnings] extra lines for this request (loop recovery…)
  * @param {number} ctx.step the step number being requested (1-based)
@@ -74,13 +74,14 @@ export function buildMessages(ctx) {
   // Screenshots only for the last MAX_SCREENSHOTS-1 rounds; the current one is the last.
   const withImage = new Set(rounds.slice(-(MAX_SCREENSHOTS - 1)));
   let pendingResult = null;
-  // User replies after the last round belong to the current request's message.
+  // User replies and notes after the last round belong to the current request's message.
+  const said = (e) => (e.kind === 'note' ? `Note: ${e.text}` : `The user replied: ${e.text}`);
   const lastRound = entries.findLastIndex((e) => e.kind === 'round');
-  const tailReplies = entries.slice(lastRound + 1).filter((e) => e.kind === 'user');
+  const tail = entries.slice(lastRound + 1).filter((e) => e.kind === 'user' || e.kind === 'note');
   entries = entries.slice(0, lastRound + 1);
   for (const e of entries) {
-    if (e.kind === 'user') {
-      messages.push({ role: 'user', content: `The user replied: ${e.text}` });
+    if (e.kind === 'user' || e.kind === 'note') {
+      messages.push({ role: 'user', content: said(e) });
       continue;
     }
     const text = `${pendingResult ? `Result of step ${pendingResult.step}: ${pendingResult.result}\n\n` : ''}Step ${e.step} observation.\n${observationText(e.observation)}`;
@@ -92,7 +93,7 @@ export function buildMessages(ctx) {
   }
   const lines = [];
   if (pendingResult) lines.push(`Result of step ${pendingResult.step}: ${pendingResult.result}`);
-  for (const r of tailReplies) lines.push(`The user replied: ${r.text}`);
+  for (const e of tail) lines.push(said(e));
   for (const w of ctx.warnings || []) lines.push(w);
   lines.push(`Step ${ctx.step} of at most ${ctx.maxSteps}. Current observation.\n${observationText(ctx.current)}`);
   lines.push('Reply with <think>…</think> and exactly one <action>…</action>.');

@@ -4,32 +4,38 @@
 
 import { OUTCOME } from './agent_session.js';
 
-/** The log line for an end event e ({outcome, answer, question, error}). */
+/** The log line for an end event e ({outcome, answer, question, error, step}). */
 export function outcomeText(e) {
+  const at = e.step > 0 ? ` at step ${e.step}` : '';
   return {
     [OUTCOME.FINISHED]: `Finished: ${e.answer || '(no answer given)'}`,
     [OUTCOME.CALL_USER]: `The agent asks: ${e.question}`,
-    [OUTCOME.STOPPED]: 'Stopped.',
+    [OUTCOME.STOPPED]: `Stopped${e.compaction ? ' while compacting the conversation' : at}.`,
     [OUTCOME.STEP_LIMIT]: `Stopped: ${e.error}.`,
     [OUTCOME.ERROR]: `Error: ${e.error}`,
+    [OUTCOME.INTERRUPTED]: `Interrupted${at}: ${e.error}.`,
   }[e.outcome];
 }
 
-/** The class list of an outcome's log entry. */
+/**
+ * The class list of an outcome's log entry: each outcome looks different
+ * (sidepanel.css colours them by data-outcome as well).
+ */
 export function outcomeClass(outcome) {
   return outcome === OUTCOME.ERROR ? 'outcome error' : outcome === OUTCOME.CALL_USER ? 'outcome question' : 'outcome';
 }
 
 /**
- * What a task's requests used, summed from their usage entries
- * ({prompt_tokens, completion_tokens, estimated}), after steps steps.
+ * What a whole task used, from its meter (task_meter.js snapshot: steps,
+ * requests, prompt and completion tokens, estimated), across a reopen.
  */
-export function usageLine(used, steps) {
-  const prompt = used.reduce((n, u) => n + (u.prompt_tokens || 0), 0);
-  const completion = used.reduce((n, u) => n + (u.completion_tokens || 0), 0);
-  const estimated = used.some((u) => u.estimated);
-  return `${steps} step(s), ${used.length} request(s), ${estimated ? '≈' : ''}${prompt} prompt + ${estimated ? '≈' : ''}${completion} completion tokens${estimated ? ' (estimated: the server reported no usage)' : ''}`;
+export function usageLine(m) {
+  const e = m.estimated ? '≈' : '';
+  return `${m.steps} step(s), ${m.requests} request(s), ${e}${m.promptTokens} prompt + ${e}${m.completionTokens} completion tokens${m.estimated ? ' (estimated: the server reported no usage)' : ''}`;
 }
+
+/** Model API errors that a setting fixes (the key, the model): the entry offers "Open settings". */
+export const SETTINGS_ERRORS = Object.freeze(['http_401', 'http_403']);
 
 /**
  * The CallUser outcome the conversation ends with, still unanswered, or

@@ -10,6 +10,14 @@
 // the service worker itself (its own port and chrome.runtime.sendMessage, the
 // worker reading the tab from sender.tab).
 //
+// The frame's page is web-accessible, so a page can embed a copy of it; only
+// the frame placed here counts. Before placing it, this script asks the
+// worker for a one-time token (pageAssistant.frameToken) and, once the frame
+// has loaded, posts the token to that frame's window alone, with the
+// extension's origin as the target (no page script can read it); the frame
+// hands it to the worker on its port, and only then gets the setting, the
+// panel state and the run, and may send tasks.
+//
 // The iframe sits in a CLOSED shadow root on a host element whose inline
 // !important styles win over page CSS. Its size depends only on the window's
 // width, never on what the bar shows, so the page cannot tell from its layout
@@ -39,7 +47,7 @@
   // Fixed size: the frame lays its content out inside it (frame/page_assistant_frame.css).
   const HOST_STYLE = 'all: initial !important; display: block !important; position: fixed !important; z-index: 2147483647 !important;'
     + ' left: 50% !important; bottom: 0 !important; transform: translateX(-50%) !important;'
-    + ' width: min(720px, 100vw) !important; height: 148px !important; margin: 0 !important; padding: 0 !important; border: 0 !important;'
+    + ' width: min(720px, 100%) !important; height: 148px !important; margin: 0 !important; padding: 0 !important; border: 0 !important;'
     + ' pointer-events: auto !important; opacity: 1 !important; filter: none !important; visibility: visible !important;';
   const CSS = `
 :host { all: initial; }
@@ -60,11 +68,19 @@ iframe { all: initial; display: block; width: 100%; height: 100%; border: 0; mar
     const frame = document.createElement('iframe');
     frame.title = 'Gnosis Page Assistant';
     frame.src = chrome.runtime.getURL(FRAME_PAGE);
+    const token = chrome.runtime.sendMessage({ type: 'pageAssistant.frameToken' }).catch(() => null);
+    const extensionOrigin = new URL(chrome.runtime.getURL('')).origin;
     // The first load is the bar; any later one means something navigated the frame away from it.
     let loads = 0;
     frame.addEventListener('load', () => {
       loads += 1;
-      if (loads > 1) remove(h);
+      if (loads > 1) {
+        remove(h);
+        return;
+      }
+      token.then((r) => {
+        if (r?.ok && typeof r.token === 'string') frame.contentWindow?.postMessage({ type: 'pageAssistant.frameToken', token: r.token }, extensionOrigin);
+      });
     });
     root.append(style, frame);
     return h;

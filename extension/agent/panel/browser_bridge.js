@@ -24,8 +24,8 @@ export function createBrowserBridge(o) {
     async observe() {
       return (await call(AGENT.OBSERVE)).observation;
     },
-    async act(action) {
-      return (await call(AGENT.ACT, { action, coordinateMode: o.coordinateMode })).result;
+    async act(action, { step } = {}) {
+      return (await call(AGENT.ACT, { action, coordinateMode: o.coordinateMode, step })).result;
     },
     async stop() {
       await call(AGENT.DETACH);

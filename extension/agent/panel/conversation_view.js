@@ -9,7 +9,42 @@ const OUTCOME_TEXT = {
   stopped: 'Stopped',
   step_limit: 'Stopped at the step limit',
   error: 'Error',
+  interrupted: 'Interrupted',
 };
+
+/** Thinking longer than this many characters is folded to a few lines, with a button to open it. */
+export const FOLD_CHARS = 240;
+
+/**
+ * Sets el's text; a long one is folded to a few lines (CSS line-clamp) with
+ * a "Show all" button that opens it (and "Show less" that folds it again).
+ */
+export function setFoldable(el, text) {
+  const t = String(text ?? '');
+  el.replaceChildren();
+  const body = document.createElement('span');
+  body.className = 'fold-body';
+  body.textContent = t;
+  el.append(body);
+  const long = t.length > FOLD_CHARS || t.split('\n').length > 3;
+  el.classList.toggle('foldable', long);
+  if (!long) {
+    el.classList.remove('open');
+    return;
+  }
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = 'fold link';
+  const label = () => { b.textContent = el.classList.contains('open') ? 'Show less' : 'Show all'; };
+  b.setAttribute('aria-expanded', String(el.classList.contains('open')));
+  b.addEventListener('click', () => {
+    el.classList.toggle('open');
+    b.setAttribute('aria-expanded', String(el.classList.contains('open')));
+    label();
+  });
+  label();
+  el.append(b);
+}
 
 /** A row of thumbnails for reference images ({name, dataUrl}). */
 export function thumbnails(images) {
@@ -46,8 +81,9 @@ export function renderRecords(list, records, images = new Map()) {
       }
       const d = document.createElement('div');
       d.className = r.kind === 'analysis' ? 'think' : r.kind;
-      if (r.kind === 'result' && r.error) d.classList.add('failed');
-      d.textContent = r.text || '';
+      if (r.kind === 'result' && r.error) d.classList.add(r.interrupted ? 'stopped' : 'failed');
+      if (r.kind === 'analysis') setFoldable(d, r.text || '');
+      else d.textContent = r.text || '';
       step.append(d);
       continue;
     }
@@ -63,14 +99,14 @@ export function renderRecords(list, records, images = new Map()) {
           li.append(thumbnails(images.get(r.seq)));
         }
         break;
-      case 'user': li.className = 'past-user'; li.textContent = `Reply: ${r.text}`; break;
+      case 'user': li.className = 'past-user'; li.textContent = `Reply: ${r.text}${r.acted ? ' (acted on the page)' : ''}`; break;
       case 'outcome':
         li.className = r.outcome === 'call_user' ? 'past-outcome past-question' : 'past-outcome';
         li.dataset.outcome = r.outcome;
         li.textContent = `${OUTCOME_TEXT[r.outcome] || r.outcome}${r.text ? `: ${r.text}` : '.'}`;
         break;
       case 'summary': li.className = 'past-summary'; li.textContent = `Summary of earlier records (compacted): ${r.text}`; break;
-      default: li.className = 'past-note'; li.textContent = r.text || '';
+      default: li.className = r.acted ? 'past-note past-acted' : 'past-note'; li.textContent = r.text || '';
     }
     items.push(li);
   }
@@ -102,7 +138,9 @@ export function createConversationBar({ store, els, onSwitch, onExport, busy }) 
     els.select.replaceChildren(...all.map((c) => {
       const o = document.createElement('option');
       o.value = c.id;
-      o.textContent = `${c.title} · ${new Date(c.updatedAt).toLocaleString()}`;
+      // The title alone fits a narrow panel; the time is in the tooltip.
+      o.textContent = c.title;
+      o.title = `${c.title} · ${new Date(c.updatedAt).toLocaleString()}`;
       return o;
     }));
     if (activeId) els.select.value = activeId;

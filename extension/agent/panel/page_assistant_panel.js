@@ -4,7 +4,7 @@
 // The panel runs a page's task with its own code path (validation, loop,
 // Stop), so the page sees exactly the panel's messages. This module only
 // decides which tab owns the current run and which session events it gets,
-// trimmed to what the bar draws (agent/core/page_assistant_state.js). The sender is
+// trimmed to what the bar draws (core/page_assistant_state.js). The sender is
 // injected; the default hands each event to the worker (pageAssistant.relay),
 // which posts it to the bar's frame in that tab over the frame's port, so the
 // run's events never reach the page's renderer. Tests pass their own sender.
@@ -28,6 +28,8 @@ export function pageEvent(e, now = Date.now()) {
     case 'delta': return { type: 'delta', step: e.step, text: String(e.text ?? '').slice(-DELTA_MAX) };
     case 'action': return { type: 'action', step: e.step, think: e.think, actionText: e.actionText };
     case 'retry': return { type: 'retry', step: e.step, reason: String(e.reason ?? ''), attempt: e.attempt, until: now + (Number(e.delayMs) || 0) };
+    case 'paused': return { type: 'paused', step: e.step };
+    case 'resumed': return { type: 'resumed', step: e.step };
     // 'end' is relayed by outcome(): the panel also ends runs without a session event (Stop while asking).
     default: return null;
   }
@@ -73,7 +75,7 @@ export function createPageRelay(o = {}) {
       if (p) to(owner, p);
     },
     /** Relays how the run ended, whichever way the panel learnt it. */
-    outcome(e) { to(owner, { type: 'end', outcome: e.outcome, answer: e.answer, question: e.question, error: e.error }); },
+    outcome(e) { to(owner, { type: 'end', outcome: e.outcome, answer: e.answer, question: e.question, error: e.error, step: e.step }); },
     /** The validation message the panel showed (same text on the page). */
     blocked(v) { to(owner, { type: 'blocked', code: v.code, message: v.message }); },
     /** An unexpected failure the panel showed. */

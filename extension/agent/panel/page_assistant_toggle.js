@@ -11,24 +11,20 @@ import { ENABLED_KEY, PAGE_ORIGINS, PERMISSION_MESSAGE } from '../core/page_assi
 import { PAGE_ASSISTANT } from '../../shared/core/messages.js';
 
 function build(container) {
-  container.style.cssText = 'padding: 4px 10px; border-bottom: 1px solid #8884; font-size: 12px;';
   const label = document.createElement('label');
-  label.style.cssText = 'display: inline-block; margin: 0 8px 0 0; font-weight: 600;';
   label.className = 'check';
   const input = document.createElement('input');
   input.type = 'checkbox';
   input.id = 'page-assistant-enabled';
-  label.append(input, ' Page Assistant');
   const hint = document.createElement('span');
   hint.className = 'hint';
-  hint.style.color = '#888';
-  hint.textContent = 'A task box at the bottom of web pages while this panel is open.';
+  hint.textContent = 'a task box on web pages while this panel is open';
+  label.append(input, ' Page Assistant', hint);
   const message = document.createElement('p');
   message.id = 'page-assistant-message';
   message.className = 'error-text';
   message.hidden = true;
-  message.style.margin = '4px 0 0';
-  container.append(label, hint, message);
+  container.append(label, message);
   return { input, message };
 }
 

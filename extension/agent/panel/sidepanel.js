@@ -1,23 +1,23 @@
 // The Side Panel: chat view for agent tasks and the agent's settings.
 //
-// The agent loop runs here (AgentSession), so closing the panel ends it; the
-// service worker only holds chrome.debugger. This entry point wires the
-// panel together at start-up: the task run is sidepanel_task.js, its log
-// sidepanel_log.js, the settings sidepanel_settings.js; the rules live in
-// agent/core/config_validation.js, the loop in agent/core/agent_session.js.
+// The agent loop runs here (AgentSession, inside the task pipeline), so
+// closing the panel ends it; the service worker only holds chrome.debugger.
+// This entry point wires the panel together at start-up: a task goes down
+// the pipeline (agent/core/task_pipeline.js, built by sidepanel_task.js) and
+// its events come back to sidepanel_log.js, which renders them; the settings
+// are sidepanel_settings.js.
 
 import { connectPanel } from './browser_bridge.js';
 import { loadSettings } from './settings.js';
 import { openConversationStore } from '../core/conversation_store.js';
 import { createConversationBar } from './conversation_view.js';
 import { attachReferenceImages } from './reference_images.js';
-import { pageRelay } from './page_assistant_panel.js';
 import { features } from '../../shared/browser.js';
 import { AGENT_PORT } from '../../shared/core/messages.js';
-import { panel, writesSettled } from './sidepanel_state.js';
+import { panel } from './sidepanel_state.js';
 import { show, showNeedsChromium } from './sidepanel_views.js';
-import { addEntry, setStatus } from './sidepanel_log.js';
-import { busy, onSwitch, runSafely, stopTask } from './sidepanel_task.js';
+import { addEntry, followHistory, scrollToEnd } from './sidepanel_log.js';
+import { busy, createPipeline, fromPage, onSwitch, wireTaskControls } from './sidepanel_task.js';
 import { fillForm, openSettings, showSetup, wireSettings } from './sidepanel_settings.js';
 import { watchHostFit } from '../../shared/host_banner.js';
 
@@ -25,7 +25,7 @@ const $ = (id) => document.getElementById(id);
 
 /** Export: the conversation as a JSON file download, once every pending write has landed. */
 async function exportConversation(id) {
-  await writesSettled();
+  await panel.pipeline.settled();
   const x = await panel.store.exportConversation(id, { keepScreenshots: panel.settings.keepScreenshots });
   const url = URL.createObjectURL(new Blob([x.text], { type: x.mimeType }));
   const a = document.createElement('a');
@@ -37,6 +37,9 @@ async function exportConversation(id) {
   setTimeout(() => URL.revokeObjectURL(url), 60000);
 }
 
+/** What the worker pushes on the panel's port: a page's Page Assistant task, Stop, Pause or Resume. */
+const FROM_PAGE = { [AGENT_PORT.PAGE_TASK]: 'task', [AGENT_PORT.PAGE_STOP]: 'stop', [AGENT_PORT.PAGE_PAUSE]: 'pause', [AGENT_PORT.PAGE_RESUME]: 'resume' };
+
 async function main() {
   if (!features(chrome).agent) return showNeedsChromium();
   watchHostFit($('host-banner'));
@@ -44,12 +47,8 @@ async function main() {
   $('show-settings').addEventListener('click', openSettings);
   panel.images = attachReferenceImages({ button: $('attach'), input: $('image-input'), pasteTarget: $('task'), list: $('attachments'), error: $('attach-error') });
   wireSettings();
-  $('retry-stop').addEventListener('click', () => $('stop').click());
-  $('task-form').addEventListener('submit', (ev) => { ev.preventDefault(); runSafely($('task').value); });
-  $('task').addEventListener('keydown', (ev) => {
-    if (ev.key === 'Enter' && !ev.shiftKey) { ev.preventDefault(); runSafely($('task').value); }
-  });
-  $('stop').addEventListener('click', stopTask);
+  wireTaskControls();
+  followHistory();
   [panel.settings, panel.template, panel.windowId] = await Promise.all([
     loadSettings(),
     fetch(chrome.runtime.getURL('agent/prompts/venus_system.txt')).then((r) => r.text()),
@@ -58,6 +57,7 @@ async function main() {
   fillForm(panel.settings);
   showSetup();
   panel.store = await openConversationStore({ indexedDB });
+  createPipeline();
   panel.bar = createConversationBar({
     store: panel.store,
     els: {
@@ -65,7 +65,11 @@ async function main() {
       deleteButton: $('delete-conversation'), confirmBox: $('confirm-delete'), confirmYes: $('confirm-delete-yes'),
       confirmNo: $('confirm-delete-no'), past: $('past'),
     },
-    onSwitch,
+    onSwitch: async (id, records) => {
+      await onSwitch(id, records);
+      // A conversation opens at its latest entry.
+      scrollToEnd();
+    },
     onExport: (id) => exportConversation(id).catch((err) => addEntry('error', `Could not export: ${err?.message || err}`)),
     busy,
   });
@@ -73,13 +77,8 @@ async function main() {
   await connectPanel({
     sessionId: panel.sessionId,
     windowId: panel.windowId,
-    onMessage: (m) => {
-      // The Page Assistant: a page's task runs like one typed here; its Stop is this Stop.
-      if (m.type === AGENT_PORT.PAGE_TASK && pageRelay.accept(m.tabId, busy())) runSafely(m.task, { tabId: m.tabId, reply: m.reply === true });
-      if (m.type === AGENT_PORT.PAGE_STOP && pageRelay.owns(m.tabId)) $('stop').click();
-    },
+    onMessage: (m) => { if (FROM_PAGE[m.type]) fromPage(FROM_PAGE[m.type], m); },
   });
-  setStatus(panel.session?.waitingForUser ? 'waiting' : 'idle', '');
   document.body.dataset.ready = 'true';
 }
 

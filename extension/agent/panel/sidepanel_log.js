@@ -1,93 +1,91 @@
-// The Side Panel's live log of the current task: an entry per step (what the
-// model thought, did and got back), the retry card, the outcome, error cards
-// that say how to fix what blocked a run, the status line and the step and
-// token meter. Renders AgentSession events (core/agent_session.js); DOM glue.
+// The Side Panel's view of a task: it renders the task pipeline's events
+// (core/task_pipeline.js) and nothing else decides what the log shows: an
+// entry per step (what the model thought — folded when long — did and got
+// back), the retry card, the outcome in its own colour with what the whole
+// task used, error cards that say how to fix what blocked a run, the status
+// line, the buttons' states and the step and token meter. The log keeps its
+// latest entry in view unless the person scrolled up to read. DOM glue.
 
 import { formatMeter } from '../core/task_meter.js';
 import { pageRelay } from './page_assistant_panel.js';
 import { retryText } from '../../shared/core/ui.js';
-import { panel, writesSettled } from './sidepanel_state.js';
+import { panel } from './sidepanel_state.js';
 import { show } from './sidepanel_views.js';
-import { outcomeClass, outcomeText, usageLine } from '../core/sidepanel_outcome.js';
+import { outcomeClass, outcomeText, SETTINGS_ERRORS, usageLine } from '../core/sidepanel_outcome.js';
 import { OUTCOME } from '../core/agent_session.js';
+import { TASK_STATE } from '../core/task_pipeline.js';
+import { thinkingOf, truncateTail } from '../core/reply_text.js';
+import { setFoldable, thumbnails } from './conversation_view.js';
 
 const $ = (id) => document.getElementById(id);
 let stepEls = new Map(); // step number → its entry in the log
 
-export function addEntry(cls, text) {
-  const li = document.createElement('li');
-  li.className = cls;
-  if (text !== undefined) li.textContent = text;
-  $('log').append(li);
-  li.scrollIntoView({ block: 'end' });
-  return li;
+/** True when the history shows its end (within a few pixels): new entries then keep it there. */
+function atEnd() {
+  const h = $('history');
+  return h.scrollHeight - h.scrollTop - h.clientHeight < 24;
 }
 
-/** The next events start their steps' entries afresh. */
-export function forgetSteps() {
-  stepEls = new Map();
+// The history follows its end until the person scrolls up to read, and again once they scroll back down.
+let pinned = true;
+
+/** Shows the latest entry (after it is complete: an outcome's usage line is part of it). */
+export function scrollToEnd() {
+  const h = $('history');
+  h.scrollTop = h.scrollHeight;
+  pinned = true;
+}
+
+/** Keeps the history at its end while it is pinned there, also when the panel is resized. */
+export function followHistory() {
+  const h = $('history');
+  h.addEventListener('scroll', () => { pinned = atEnd(); }, { passive: true });
+  new ResizeObserver(() => { if (pinned) scrollToEnd(); }).observe(h);
+}
+
+/** Changes the log through fn, keeping its end in view when it was in view. */
+function keepingEnd(fn) {
+  const follow = pinned || atEnd();
+  const out = fn();
+  if (follow) scrollToEnd();
+  return out;
+}
+
+/** Adds an entry to the live log (composed by fill, if given) and keeps the end in view. */
+export function addEntry(cls, text, fill) {
+  return keepingEnd(() => {
+    const li = document.createElement('li');
+    li.className = cls;
+    if (text !== undefined) li.textContent = text;
+    fill?.(li);
+    $('log').append(li);
+    return li;
+  });
 }
 
 /** Empties the live log. */
-export function clearLog() {
-  forgetSteps();
+function clearLog() {
+  stepEls = new Map();
   $('log').replaceChildren();
 }
 
+function settingsButton() {
+  const b = document.createElement('button');
+  b.type = 'button';
+  b.className = 'small';
+  b.textContent = 'Open settings';
+  b.addEventListener('click', () => show('settings'));
+  return b;
+}
+
 /** An error card for a run that validation refused (v from validateTask). */
-export function blockedMessage(v) {
+function blockedMessage(v) {
   pageRelay.blocked(v);
-  const li = addEntry('error blocked', v.message);
-  li.dataset.code = v.code;
-  li.dataset.fix = v.fix;
-  if (v.fix === 'settings') {
-    const b = document.createElement('button');
-    b.type = 'button';
-    b.textContent = 'Open settings';
-    b.addEventListener('click', () => show('settings'));
-    li.append(' ', b);
-  }
-}
-
-export function setStatus(state, text) {
-  if (state !== 'running') showRetry(null);
-  $('status').dataset.state = state;
-  $('status').textContent = text;
-  const running = state === 'running';
-  $('stop').disabled = !running && state !== 'waiting';
-  $('run').disabled = running;
-  $('run').textContent = state === 'waiting' ? 'Reply' : 'Run';
-  $('task').placeholder = state === 'waiting' ? 'Answer the agent’s question…' : 'What should the agent do on the current tab?';
-}
-
-function stepEl(step) {
-  let el = stepEls.get(step);
-  if (!el) {
-    el = addEntry('step');
-    el.dataset.step = String(step);
-    const head = document.createElement('div');
-    head.className = 'head';
-    head.textContent = `Step ${step}`;
-    for (const c of ['think', 'action', 'result']) {
-      const d = document.createElement('div');
-      d.className = c;
-      el.append(c === 'think' ? head : '', d);
-    }
-    stepEls.set(step, el);
-  }
-  return el;
-}
-
-/** The retry card: the failed request's reason and a countdown to the next try, with Stop. */
-let retryTimer = 0;
-function showRetry(retry) {
-  clearInterval(retryTimer);
-  retryTimer = 0;
-  $('retry').hidden = !retry;
-  if (!retry) return;
-  const tick = () => { $('retry-text').textContent = retryText(retry, Date.now()); };
-  tick();
-  retryTimer = setInterval(tick, 250);
+  addEntry('error blocked', v.message, (li) => {
+    li.dataset.code = v.code;
+    li.dataset.fix = v.fix;
+    if (v.fix === 'settings') li.append(' ', settingsButton());
+  });
 }
 
 /** Error cards whose cause the person has fixed since stay in the log, marked as no longer current. */
@@ -104,86 +102,242 @@ export function resolveBlocked(note) {
   }
 }
 
-/** Shows an AgentSession event (and passes it to the Page Assistant). */
-export function onEvent(e) {
-  pageRelay.event(e);
-  if (e.type === 'delta' || e.type === 'action' || e.type === 'end' || e.type === 'result') showRetry(null);
-  switch (e.type) {
-    case 'attached':
-      addEntry('info', `Controlling tab: ${e.target.title || ''} ${e.target.url}`);
-      break;
-    case 'step':
-      showRetry(null);
-      setStatus('running', e.phase === 'observe' ? `Step ${e.step}: taking a screenshot…`
-        : e.phase === 'request' ? `Step ${e.step}: waiting for the model…` : `Step ${e.step}: acting…`);
-      break;
-    case 'delta': {
-      const m = /<think>([\s\S]*?)(<\/think>|$)/.exec(e.text);
-      stepEl(e.step).querySelector('.think').textContent = (m ? m[1] : e.text).trim().slice(0, 600);
-      break;
-    }
-    case 'retry':
-      setStatus('running', `Step ${e.step}: the model request failed; waiting to try again.`);
-      showRetry({ reason: e.reason, attempt: e.attempt, until: Date.now() + e.delayMs });
-      break;
-    case 'parse_error':
-      stepEl(e.step).querySelector('.result').textContent = `Unusable reply (${e.error}); asking the model again.`;
-      break;
-    case 'step_failed': {
-      const r = stepEl(e.step).querySelector('.result');
-      r.textContent = `Step failed: the model's reply could not be used: ${e.error}`;
-      r.classList.add('failed');
-      break;
-    }
-    case 'usage':
-      panel.meter?.usage(e.usage);
-      showMeter();
-      break;
-    case 'action': {
-      panel.meter?.step();
-      showMeter();
-      const el = stepEl(e.step);
-      el.querySelector('.think').textContent = e.think;
-      el.querySelector('.action').textContent = e.actionText;
-      el.dataset.action = e.action.name;
-      break;
-    }
-    case 'result': {
-      const r = stepEl(e.step).querySelector('.result');
-      r.textContent = e.result;
-      r.classList.toggle('failed', e.error);
-      break;
-    }
-    case 'end':
-      showOutcome(e);
-      break;
-    default:
-  }
+/** The status line under the log. */
+function setStatusText(text) {
+  $('status').textContent = text;
 }
 
-/** The task's outcome entry, with what its requests used; the panel is idle (or waiting for an answer) again. */
-export function showOutcome(e) {
+/** The status line in each state but running (where the steps say what happens). */
+const STATE_TEXT = {
+  [TASK_STATE.STARTING]: () => 'Starting…',
+  [TASK_STATE.PAUSING]: () => 'Pausing: stopping the current step…',
+  [TASK_STATE.PAUSED]: (step) => `Paused at step ${step || 1}: the page is yours. Act on it, then press Resume; the agent goes on from what it then sees.`,
+};
+
+/** The buttons, the task box and the status line for the pipeline's state. */
+function showState(state, step) {
+  if (state !== TASK_STATE.RUNNING && state !== TASK_STATE.STARTING) showRetry(null);
+  $('status').dataset.state = state;
+  if (state !== TASK_STATE.RUNNING) setStatusText(STATE_TEXT[state]?.(step) ?? '');
+  const running = state === TASK_STATE.RUNNING || state === TASK_STATE.STARTING || state === TASK_STATE.PAUSING;
+  const paused = state === TASK_STATE.PAUSED;
+  const waiting = state === TASK_STATE.WAITING;
+  $('stop').disabled = !(running || paused || waiting);
+  $('run').disabled = running || paused;
+  $('run').textContent = waiting ? 'Reply' : 'Run';
+  $('pause').hidden = !(state === TASK_STATE.RUNNING || state === TASK_STATE.PAUSING || paused);
+  $('pause').disabled = state === TASK_STATE.PAUSING;
+  $('pause').textContent = paused ? 'Resume' : 'Pause';
+  $('pause').classList.toggle('primary', paused);
+  $('acted').hidden = !waiting;
+  $('task').disabled = paused;
+  $('task').placeholder = waiting ? 'Answer the agent’s question…' : paused ? 'Paused: act on the page, then Resume.' : 'What should the agent do on the current tab?';
+  panel.bar?.setBusy(running || paused);
+}
+
+function stepEl(step) {
+  let el = stepEls.get(step);
+  if (!el) {
+    el = addEntry('step', undefined, (li) => {
+      li.dataset.step = String(step);
+      const head = document.createElement('div');
+      head.className = 'head';
+      head.textContent = `Step ${step}`;
+      li.append(head);
+      for (const c of ['think', 'action', 'result']) {
+        const d = document.createElement('div');
+        d.className = c;
+        li.append(d);
+      }
+    });
+    stepEls.set(step, el);
+  }
+  return el;
+}
+
+/** Sets one line of a step's entry, keeping the end of the log in view. */
+function stepLine(step, part, text, cls) {
+  keepingEnd(() => {
+    const d = stepEl(step).querySelector(`.${part}`);
+    if (part === 'think') setFoldable(d, text);
+    else d.textContent = text;
+    if (cls !== undefined) d.className = `${part} ${cls}`.trim();
+  });
+}
+
+/** The retry card: the failed request's reason and a countdown to the next try, with Stop. */
+let retryTimer = 0;
+function showRetry(retry) {
+  clearInterval(retryTimer);
+  retryTimer = 0;
+  $('retry').hidden = !retry;
+  if (!retry) return;
+  const tick = () => { $('retry-text').textContent = retryText(retry, Date.now()); };
+  tick();
+  retryTimer = setInterval(tick, 250);
+}
+
+const STOPPED_IN = { attach: 'before the tab was taken over', observe: 'while taking the screenshot', request: 'while waiting for the model', act: 'while acting' };
+
+/** The outcome's entry, in its own colour, with what the whole task used. */
+function showOutcome(e) {
   pageRelay.outcome(e);
-  const li = addEntry(outcomeClass(e.outcome), outcomeText(e));
-  li.dataset.outcome = e.outcome;
-  const used = e.compaction ? [] : panel.session?.usage || []; // a stopped compaction ran no step
-  if (used.length) {
-    const meter = document.createElement('div');
-    meter.className = 'meter';
-    meter.textContent = usageLine(used, panel.session.step);
-    li.append(meter);
-  }
-  setStatus(e.outcome === OUTCOME.CALL_USER ? 'waiting' : 'idle', '');
-  panel.bar?.setBusy(false);
-  writesSettled().then(() => panel.bar?.refresh()).catch(() => {});
+  // The step that a Stop cut short says so on its own line.
+  if (e.outcome === OUTCOME.STOPPED && e.step > 0 && STOPPED_IN[e.phase]) stepLine(e.step, 'result', `Stopped here, ${STOPPED_IN[e.phase]}.`, 'stopped');
+  addEntry(outcomeClass(e.outcome), outcomeText(e), (li) => {
+    li.dataset.outcome = e.outcome;
+    if (e.code) li.dataset.code = e.code;
+    if (e.outcome === OUTCOME.CALL_USER) {
+      const hint = document.createElement('span');
+      hint.className = 'hint';
+      hint.textContent = 'Type your answer below and press Reply, or do it on the page yourself and press “I did it on the page”. Stop ends the task.';
+      li.append(hint);
+    }
+    if (SETTINGS_ERRORS.includes(e.code)) li.append(' ', settingsButton());
+    if (e.meter?.requests) {
+      const meter = document.createElement('div');
+      meter.className = 'meter';
+      meter.textContent = usageLine(e.meter);
+      li.append(meter);
+    }
+  });
 }
 
-export function showMeter() {
+/** The question a reopened conversation still waits on moves from the past records to the live log. */
+function showRestoredQuestion(question) {
+  $('past').querySelector(`li[data-seq="${question.seq}"]`)?.remove();
+  showOutcome({ outcome: OUTCOME.CALL_USER, question: question.text });
+}
+
+function showMeter(m) {
   const el = $('meter');
-  if (!panel.meter) { el.textContent = ''; return; }
-  const m = panel.meter.snapshot();
+  // Nothing to count yet (no request sent): no line of zeros.
+  if (!m || (!m.requests && !m.steps)) {
+    el.textContent = '';
+    return;
+  }
   el.textContent = formatMeter(m);
   el.dataset.steps = String(m.steps);
   el.dataset.totalTokens = String(m.totalTokens);
   el.dataset.estimated = String(m.estimated);
+}
+
+function showCompaction(e) {
+  const est = e.estimated ? ', estimated' : '';
+  if (e.phase === 'start') {
+    setStatusText(e.where === 'before' ? `Compacting the conversation (the last request used ${e.tokens} prompt tokens${e.estimated ? ' (estimated)' : ''})…` : `Step ${e.step}: compacting the context (${e.tokens} prompt tokens${est})…`);
+  } else if (e.phase === 'retry') {
+    setStatusText(`Compacting: ${e.reason}; retrying…`);
+  } else if (e.phase === 'done') {
+    const li = addEntry('info compacted', e.where === 'before'
+      ? `Compacted the earlier records into a summary (the last request used ${e.tokens} prompt tokens${e.estimated ? ' (estimated)' : ''}).`
+      : `Compacted the earlier records into a summary inside this task (the next request would have been ${e.tokens} prompt tokens${est}).`);
+    if (e.where === 'within') li.dataset.within = 'task';
+  } else if (e.phase === 'failed') {
+    addEntry('error', `Could not compact the ${e.where === 'before' ? 'conversation' : 'context'} (${e.error}); continuing with the latest rounds only.`);
+  }
+}
+
+const STEP_STATUS = { observe: 'taking a screenshot…', request: 'waiting for the model…', act: 'acting…' };
+
+/** Renders one pipeline event (and passes the run's to the Page Assistant). */
+export function render(e) {
+  if (['delta', 'action', 'end', 'result', 'paused'].includes(e.type)) showRetry(null);
+  switch (e.type) {
+    case 'opened':
+      clearLog();
+      break;
+    case 'begin':
+      pageRelay.begin(e.tabId, e.replying);
+      break;
+    case 'blocked':
+      blockedMessage(e.v);
+      break;
+    case 'resolved':
+      resolveBlocked('Resolved: the settings are complete now.');
+      break;
+    case 'submitted':
+      if (!e.replying) stepEls = new Map();
+      addEntry('user', e.acted ? `${e.text} (acted on the page)` : e.text, (li) => {
+        if (e.images.length) {
+          li.dataset.images = String(e.images.length);
+          li.append(thumbnails(e.images));
+        }
+      });
+      $('task').value = '';
+      break;
+    case 'state':
+      // The task box changes with the state (its buttons, the status line): the history keeps its end.
+      keepingEnd(() => showState(e.state, e.step));
+      break;
+    case 'meter':
+      keepingEnd(() => showMeter(e.meter));
+      break;
+    case 'compaction':
+      showCompaction(e);
+      break;
+    case 'restored':
+      showRestoredQuestion(e.question);
+      break;
+    case 'attached':
+      pageRelay.event(e);
+      addEntry('info', `Controlling tab: ${e.target.title || ''} ${e.target.url}`);
+      break;
+    case 'step':
+      pageRelay.event(e);
+      showRetry(null);
+      setStatusText(`Step ${e.step}: ${STEP_STATUS[e.phase] || 'working…'}`);
+      break;
+    case 'delta':
+      pageRelay.event(e);
+      // The newest part of the thinking while it streams; never a half-received tag.
+      stepLine(e.step, 'think', truncateTail(thinkingOf(e.text), 600));
+      break;
+    case 'retry':
+      pageRelay.event(e);
+      setStatusText(`Step ${e.step}: the model request failed; waiting to try again.`);
+      showRetry({ reason: e.reason, attempt: e.attempt, until: Date.now() + e.delayMs });
+      break;
+    case 'parse_error':
+      stepLine(e.step, 'result', `Unusable reply (${e.error}); asking the model again.`);
+      break;
+    case 'step_failed':
+      stepLine(e.step, 'result', `Step failed: the model's reply could not be used: ${e.error}`, 'failed');
+      break;
+    case 'action':
+      pageRelay.event(e);
+      stepLine(e.step, 'think', e.think);
+      stepLine(e.step, 'action', e.actionText);
+      stepEl(e.step).dataset.action = e.action.name;
+      break;
+    case 'result':
+      stepLine(e.step, 'result', e.result, e.error ? 'failed' : '');
+      break;
+    case 'paused':
+      pageRelay.event(e);
+      if (e.step > 0 && STOPPED_IN[e.phase]) stepLine(e.step, 'result', `Paused here, ${STOPPED_IN[e.phase]}.`, 'stopped');
+      addEntry('info paused', `Paused at step ${e.step || 1}. The page is yours until you press Resume.`);
+      break;
+    case 'resumed':
+      pageRelay.event(e);
+      addEntry('info resumed', 'Resumed: the agent looks at the page again before its next step.');
+      break;
+    case 'end':
+      showOutcome(e);
+      break;
+    case 'saving':
+      document.body.dataset.saving = String(e.saving);
+      break;
+    case 'write_error':
+      addEntry('error', e.what === 'screenshot' ? `Could not keep the screenshot: ${e.error}` : `Could not save to the conversation: ${e.error}`);
+      break;
+    case 'conversation_changed':
+      panel.bar?.refresh();
+      break;
+    case 'failure':
+      addEntry('error', `Could not run the task: ${e.error}`);
+      pageRelay.error(`Could not run the task: ${e.error}`);
+      break;
+    default:
+  }
 }

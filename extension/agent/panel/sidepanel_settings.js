@@ -69,8 +69,9 @@ async function saveValues(values, ids, out) {
   const errors = settingsErrors(values);
   const first = showFieldErrors(errors, ids);
   if (first) {
-    const n = Object.keys(errors).length;
-    tell(out, 'error', `Not saved: ${n === 1 ? Object.values(errors)[0] : `${n} fields need a fix (marked above).`}`);
+    // The reasons stand at their fields; the status line does not repeat them.
+    const n = Object.keys(errors).filter((k) => ids[k]).length;
+    tell(out, 'error', n > 1 ? `Not saved: ${n} fields need a fix (marked above).` : 'Not saved: fix the field marked above.');
     first.focus();
     return false;
   }
@@ -104,50 +105,80 @@ async function netError(url, since) {
   return undefined;
 }
 
-let testing = null; // AbortController of a connection test in flight
+/** Test connection reports within this, all tries and waits included. */
+export const TEST_BUDGET_MS = 24_000;
+/** Longest single try of Test connection (two fit the budget with the wait between). */
+export const TEST_TRY_MS = 11_500;
 
-/** Test connection: bounded tries, each shown; the result names what failed. */
+let testing = null; // {abort: AbortController, button} of the connection test in flight
+const TEST_BUTTONS = ['test-connection', 'setup-test'];
+
+/** The Test buttons while a test runs: the one pressed reads Cancel, the other waits. */
+function testingButtons(button) {
+  for (const id of TEST_BUTTONS) {
+    const b = $(id);
+    b.textContent = b === button && testing ? 'Cancel' : 'Test connection';
+    b.disabled = Boolean(testing) && b !== button;
+    b.classList.toggle('testing', b === button && Boolean(testing));
+  }
+}
+
+const secs = (ms) => `${Math.round(ms / 100) / 10} s`;
+
+/**
+ * Test connection: bounded tries, each shown, TEST_BUDGET_MS in all; the
+ * button reads Cancel meanwhile and stops it at once. The result names what
+ * failed. A value that would not be saved is shown at its field only.
+ */
 async function testConnection(values, ids, out, button) {
-  if (testing) return;
+  if (testing) {
+    if (testing.button === button) testing.abort.abort();
+    return;
+  }
+  const errors = settingsErrors(values);
+  if (showFieldErrors(errors, ids)) {
+    const n = Object.keys(errors).filter((k) => ids[k]).length;
+    tell(out, 'error', n > 1 ? `Not tested: ${n} fields need a fix (marked above).` : 'Not tested: fix the field marked above.');
+    return;
+  }
   const v = validateTask({ settings: values });
   if (!v.ok) {
-    showFieldErrors(v.field ? { [v.field]: v.message } : {}, ids);
     tell(out, 'error', v.message);
     return;
   }
-  showFieldErrors({}, ids);
-  if (v.settings.connection !== 'host' && !(await ensureHostPermission(v.originPattern))) {
-    tell(out, 'error', validateTask({ settings: values, granted: false }).message);
-    return;
-  }
-  testing = new AbortController();
-  button.disabled = true;
-  const perTry = Math.min(v.settings.requestTimeoutMs, 20000);
-  tell(out, 'busy', `Testing ${new URL(v.endpoint).host}…`, { busy: true });
+  testing = { abort: new AbortController(), button };
+  testingButtons(button);
   try {
+    if (v.settings.connection !== 'host' && !(await ensureHostPermission(v.originPattern))) {
+      tell(out, 'error', `Not tested: allow access to ${v.originPattern} so the extension can reach the model server (press Test connection again and accept the prompt).`);
+      return;
+    }
+    const host = new URL(v.endpoint).host;
+    tell(out, 'busy', `Testing ${host}…`, { busy: true });
     const r = await modelFor(v.settings).testConnection({
       endpoint: v.endpoint, apiKey: values.apiKey, model: v.settings.model, loopback: v.loopback,
-      origin: location.origin, timeoutMs: perTry, attempts: 3, retryDelayMs: 1000,
+      origin: location.origin, timeoutMs: Math.min(v.settings.requestTimeoutMs, TEST_TRY_MS), attempts: 3, retryDelayMs: 1000, budgetMs: TEST_BUDGET_MS,
     }, {
-      signal: testing.signal,
+      signal: testing.abort.signal,
       netError,
       onProgress: (p) => {
-        if (p.phase === 'sending') tell(out, 'busy', `Testing… attempt ${p.attempt} of ${p.of}`, { busy: true });
-        else tell(out, 'busy', `Attempt ${p.attempt} of ${p.of} failed: ${p.text} Trying again…`, { busy: true });
+        if (p.phase === 'sending') tell(out, 'busy', `Testing ${host}… attempt ${p.attempt}, up to ${secs(p.timeoutMs)} (the test ends within ${secs(TEST_BUDGET_MS)}).`, { busy: true });
+        else tell(out, 'busy', `Attempt ${p.attempt} failed: ${p.text} Trying again…`, { busy: true });
       },
     });
     if (r.ok) {
       tell(out, 'ok', `Connected: the model answered ${JSON.stringify(r.content.slice(0, 80))} in ${(r.ms / 1000).toFixed(1)} s${r.usage ? ` (${r.usage.total_tokens ?? '?'} tokens)` : ''}.`);
       out.dataset.kind = 'ok';
     } else {
-      tell(out, 'error', `${r.text}${r.attempts > 1 ? ` (${r.attempts} attempts)` : ''}`);
+      tell(out, 'error', `${r.text}${r.attempts > 1 ? ` (${r.attempts} attempts, ${secs(r.ms)} in all)` : ''}`);
       out.dataset.kind = r.kind;
     }
   } catch (err) {
-    tell(out, 'error', err?.code === 'stopped' ? 'Test stopped.' : `Connection failed: ${err?.message || err}`);
+    tell(out, 'error', err?.code === 'stopped' ? 'Test cancelled.' : `Connection failed: ${err?.message || err}`);
+    out.dataset.kind = err?.code === 'stopped' ? 'cancelled' : 'error';
   } finally {
     testing = null;
-    button.disabled = false;
+    testingButtons(button);
   }
 }
 
@@ -156,7 +187,10 @@ function readSetup() {
   return { ...panel.settings, apiUrl: $('setup-apiUrl').value.trim(), model: $('setup-model').value.trim(), apiKey: $('setup-apiKey').value };
 }
 
-/** The first-run card: shown while no API URL and no model are set. */
+/**
+ * The first-run card: shown while no API URL and no model are set, and
+ * then alone (body[data-setup]: no task box, conversation bar or log yet).
+ */
 export function showSetup() {
   const { settings } = panel;
   const need = needsSetup(settings);
@@ -167,6 +201,7 @@ export function showSetup() {
     $('setup-apiKey').value = settings.apiKey || '';
   }
   card.hidden = !need;
+  document.body.dataset.setup = String(need);
 }
 
 /** Shows what the host's workspace folder is (Upload/Download go through it). */
@@ -209,7 +244,7 @@ export function wireSettings() {
   $('setup-save').addEventListener('click', async () => {
     if (await saveValues(readSetup(), SETUP_IDS, $('setup-status'))) {
       fillForm(panel.settings);
-      $('setup').hidden = true;
+      showSetup();
       $('task').focus();
     }
   });

@@ -13,13 +13,25 @@
 // the panel state and nothing else. The bar itself is an extension page in
 // that iframe (frame/page_assistant_frame.html), which holds a runtime port named
 // PORTS.PAGE_ASSISTANT_FRAME: it gets the setting, the panel state and the run's events over
-// it (the panel relays them here with pageAssistant.relay), and hands tasks and
-// Stop to worker.js (agent.pageTask, agent.pageStop), which owns the panel ports.
+// it (the panel relays them here with pageAssistant.relay), and hands tasks,
+// Stop, Pause and Resume (agent.pageTask, agent.pageStop, agent.pagePause,
+// agent.pageResume) to the open panel of its window (worker.js toPanel).
+//
+// The frame's page is web-accessible, so any page can embed a copy of it (and
+// crop it to a bare input under its own label). Only the frame the content
+// script placed counts: the content script asks here for a one-time token
+// (pageAssistant.frameToken, from the tab's top frame), posts it into its own
+// iframe only (window.postMessage to that frame's window, with the
+// extension's origin as target: no page script sees it), and the frame hands
+// it back on its port. That frame's document (sender.documentId) is then
+// trusted for its tab, also across a worker restart (storage.session). A
+// frame without it gets nothing on its port (no setting, no panel state, no
+// run), and its tasks and controls are refused.
 
 import { senderKind } from '../../shared/core/router.js';
-import { onPanelChange, panelOpen } from './worker.js';
+import { onPanelChange, panelOpen, toPanel } from './worker.js';
 import { ENABLED_KEY, PAGE_ORIGINS, PERMISSION_MESSAGE, SCRIPT_FILES, SCRIPT_ID } from '../core/page_assistant_settings.js';
-import { PAGE_ASSISTANT, PAGE_ASSISTANT_EVENT, PORTS } from '../../shared/core/messages.js';
+import { AGENT, AGENT_PORT, PAGE_ASSISTANT, PAGE_ASSISTANT_EVENT, PORTS } from '../../shared/core/messages.js';
 
 const isWeb = (url) => /^https?:\/\//i.test(url || '');
 
@@ -53,8 +65,70 @@ async function injectOpenTabs() {
   await Promise.all(tabs.map((t) => chrome.scripting.executeScript({ target: { tabId: t.id }, files: [...SCRIPT_FILES] }).catch(() => {})));
 }
 
-/** tabId -> Set of the bar frames' ports in that tab. */
+/** tabId -> Set of the trusted bar frames' ports in that tab. */
 const frames = new Map();
+
+/** How long a frame token stays valid: the frame claims it as soon as it has loaded. */
+const TOKEN_TTL_MS = 60_000;
+/** Most tokens waiting in one tab (the bar is rebuilt when the setting or the panel changes). */
+const TOKENS_PER_TAB = 4;
+/** tabId -> Map(token -> expiry, ms epoch): tokens handed to the content script, not yet claimed. */
+const tokens = new Map();
+/** storage.session key of the trusted frames' documents. */
+const TRUSTED_KEY = 'pageAssistant.trustedFrames';
+/** "tabId:documentId" of each trusted frame's document; loaded from storage.session once. */
+let trusted = null;
+
+async function trustedSet() {
+  if (!trusted) {
+    const stored = (await chrome.storage.session.get(TRUSTED_KEY).catch(() => ({})))[TRUSTED_KEY];
+    trusted = new Set(Array.isArray(stored) ? stored : []);
+  }
+  return trusted;
+}
+
+const frameKey = (sender) => `${sender.tab.id}:${sender.documentId}`;
+
+async function trust(sender) {
+  const set = await trustedSet();
+  set.add(frameKey(sender));
+  await chrome.storage.session.set({ [TRUSTED_KEY]: [...set] }).catch(() => {});
+}
+
+async function forgetTab(tabId) {
+  tokens.delete(tabId);
+  frames.delete(tabId);
+  const set = await trustedSet();
+  for (const k of [...set]) if (k.startsWith(`${tabId}:`)) set.delete(k);
+  await chrome.storage.session.set({ [TRUSTED_KEY]: [...set] }).catch(() => {});
+}
+
+/** True when sender is the bar's frame the content script placed in its tab. */
+export async function isTrustedFrame(sender) {
+  if (!sender?.tab || typeof sender.documentId !== 'string' || !sender.frameId) return false;
+  return (await trustedSet()).has(frameKey(sender));
+}
+
+/** A fresh one-time token for the frame the content script is about to place in tabId. */
+function issueToken(tabId) {
+  const now = Date.now();
+  const mine = tokens.get(tabId) || new Map();
+  for (const [t, until] of mine) if (until < now) mine.delete(t);
+  while (mine.size >= TOKENS_PER_TAB) mine.delete(mine.keys().next().value);
+  const token = crypto.randomUUID();
+  mine.set(token, now + TOKEN_TTL_MS);
+  tokens.set(tabId, mine);
+  return token;
+}
+
+/** Consumes token for tabId: true once, for a token issued to that tab and not expired. */
+function claimToken(tabId, token) {
+  const mine = tokens.get(tabId);
+  const until = typeof token === 'string' ? mine?.get(token) : undefined;
+  if (until === undefined) return false;
+  mine.delete(token);
+  return until >= Date.now();
+}
 
 const wrap = (event) => ({ type: PAGE_ASSISTANT_EVENT, event });
 
@@ -85,8 +159,10 @@ async function broadcastSetting(enabled) {
   for (const t of tabs) tell(t.id, { type: 'settings', enabled });
 }
 
-// A bar frame connects when the content script places it; it gets the current
-// setting and panel state at once, then everything its tab's run relays.
+// A bar frame connects when it loads. Until it proves with its token (or,
+// after a worker restart, by its document) that the content script placed
+// it, it gets nothing; then the current setting and panel state at once, and
+// everything its tab's run relays.
 function onFrameConnect(port) {
   if (port.name !== PORTS.PAGE_ASSISTANT_FRAME) return;
   const origin = chrome.runtime.getURL('').replace(/\/$/, '');
@@ -95,18 +171,33 @@ function onFrameConnect(port) {
     return;
   }
   const tabId = port.sender.tab.id;
-  if (!frames.has(tabId)) frames.set(tabId, new Set());
-  frames.get(tabId).add(port);
+  let joined = false;
+  const join = async () => {
+    if (joined) return;
+    joined = true;
+    if (!frames.has(tabId)) frames.set(tabId, new Set());
+    frames.get(tabId).add(port);
+    const tab = await chrome.tabs.get(tabId).catch(() => port.sender.tab);
+    port.postMessage(wrap({ type: 'panel', open: panelOpen(tab.windowId) }));
+    port.postMessage(wrap({ type: 'settings', enabled: await isEnabled() }));
+  };
+  port.onMessage.addListener((m) => {
+    if (joined || m?.type !== PAGE_ASSISTANT.FRAME_TOKEN || !claimToken(tabId, m.token)) return;
+    trust(port.sender).then(join).catch(() => {});
+  });
   port.onDisconnect.addListener(() => {
     const set = frames.get(tabId);
     set?.delete(port);
     if (set && set.size === 0) frames.delete(tabId);
   });
-  (async () => {
-    const tab = await chrome.tabs.get(tabId).catch(() => port.sender.tab);
-    port.postMessage(wrap({ type: 'panel', open: panelOpen(tab.windowId) }));
-    port.postMessage(wrap({ type: 'settings', enabled: await isEnabled() }));
-  })().catch(() => {});
+  isTrustedFrame(port.sender).then((ok) => { if (ok) return join(); }).catch(() => {});
+}
+
+/** The open panel of the sender's window gets a trusted frame's task or control. */
+async function fromFrame(sender, message) {
+  if (!(await isTrustedFrame(sender))) return { ok: false, error: 'This assistant bar was not placed by Gnosis on this page; use the bar Gnosis shows, or the side panel.' };
+  if (!toPanel(sender.tab.windowId, { ...message, tabId: sender.tab.id })) return { ok: false, error: 'Open the Gnosis side panel in this window to run tasks.' };
+  return { ok: true };
 }
 
 /**
@@ -132,6 +223,25 @@ export const handlers = {
     from: 'extension',
     run: (m) => setEnabled(m.enabled === true),
   },
+  // The content script asks for the token that marks the frame it places (only in the tab's top frame).
+  [PAGE_ASSISTANT.FRAME_TOKEN]: {
+    from: 'content',
+    run(m, sender) {
+      if (sender.frameId !== 0) return { ok: false, error: 'the bar is placed only in the top frame' };
+      return { ok: true, token: issueToken(sender.tab.id) };
+    },
+  },
+  // A task typed in the bar (or the answer to the agent's question).
+  [AGENT.PAGE_TASK]: {
+    from: 'frame',
+    run(m, sender) {
+      if (typeof m.task !== 'string' || m.task.trim() === '') return { ok: false, error: 'Type a task first.' };
+      return fromFrame(sender, { type: AGENT_PORT.PAGE_TASK, task: m.task, reply: m.reply === true, acted: m.acted === true });
+    },
+  },
+  [AGENT.PAGE_STOP]: { from: 'frame', run: (m, sender) => fromFrame(sender, { type: AGENT_PORT.PAGE_STOP }) },
+  [AGENT.PAGE_PAUSE]: { from: 'frame', run: (m, sender) => fromFrame(sender, { type: AGENT_PORT.PAGE_PAUSE }) },
+  [AGENT.PAGE_RESUME]: { from: 'frame', run: (m, sender) => fromFrame(sender, { type: AGENT_PORT.PAGE_RESUME }) },
   // The content script asks whether to show the bar (nothing about runs).
   [PAGE_ASSISTANT.STATE]: {
     from: 'content',
@@ -153,6 +263,7 @@ export const handlers = {
 /** Keeps the registration in step with the setting and the permission; relays panel open/close to pages. */
 export function init() {
   chrome.runtime.onConnect.addListener(onFrameConnect);
+  chrome.tabs.onRemoved.addListener((tabId) => { forgetTab(tabId); });
   onPanelChange((windowId) => { broadcastPanel(windowId); });
   chrome.storage.onChanged.addListener((changes, area) => {
     if (area === 'local' && changes[ENABLED_KEY]) broadcastSetting(changes[ENABLED_KEY].newValue === true);

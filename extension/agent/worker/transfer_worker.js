@@ -22,7 +22,10 @@
 // Files a page builds itself (an Export button: blob: or data: URL) are
 // cancelled the same way, told apart from the extension's own exports by
 // their origin (a blob:chrome-extension:// URL, an extension referrer or
-// byExtensionId). A data: URL is decoded here; a blob: URL can only be read
+// byExtensionId). A data: URL has no origin, and on a page that sends no
+// referrer (Referrer-Policy: no-referrer) no referrer either: it is the
+// agent's when the controlled tab announced it (Page.downloadWillBegin) or
+// the agent's action was running or had just run. A data: URL is decoded here; a blob: URL can only be read
 // by its own origin, so its bytes are read at once in an isolated world of
 // the controlled page (fetch, then slices through Runtime.callFunctionOn) and
 // kept until Download. Pages often revoke the URL right after the click, so
@@ -39,8 +42,8 @@ import { CODES } from '../../shared/core/codes.js';
 
 const hostRequest = (method, params, opts) => host.request(method, params, opts);
 /**
- * The agent worker's session hooks (addNote, holdObservation, onAttach,
- * onCdpEvent, onSessionEnd, sendCdp, sessionForTab), handed over by
+ * The agent worker's session hooks (actingRecently, addNote, holdObservation,
+ * onAttach, onCdpEvent, onSessionEnd, sendCdp, sessionForTab), handed over by
  * initTransfers so this module does not import worker.js back.
  */
 let agent;
@@ -72,8 +75,8 @@ const BLOB_GRACE_MS = 60000;
 /** Bytes read from the page per Runtime.callFunctionOn. */
 const BLOB_PIECE_BYTES = 4 * 1024 * 1024;
 const MAX_DOWNLOAD_BYTES = 256 * 1024 * 1024;
-/** url -> the suggested file name Page.downloadWillBegin gave a page-built download. */
-const pageDownloadNames = new Map();
+/** url -> {name, sessionId}: a page-built download a controlled tab announced (Page.downloadWillBegin). */
+const pageDownloads = new Map();
 
 // Runs in the controlled page's main world (on attach and on every new
 // document): revocations of blob: URLs are deferred, so a download the page
@@ -136,17 +139,21 @@ async function readBlobInPage(sessionId, url) {
   }
 }
 
-async function pageDownloadName(url, item) {
-  for (let i = 0; i < 10 && !pageDownloadNames.has(url); i++) await new Promise((r) => setTimeout(r, 50));
-  const named = pageDownloadNames.get(url);
-  pageDownloadNames.delete(url);
+/** Which controlled tab's session announced url (Page.downloadWillBegin), waiting briefly for the event; its name. */
+async function announced(url) {
+  for (let i = 0; i < 10 && !pageDownloads.has(url); i++) await new Promise((r) => setTimeout(r, 50));
+  return pageDownloads.get(url) || null;
+}
+
+function pageDownloadName(url, item, named) {
+  pageDownloads.delete(url);
   const fromItem = String(item.filename || '').split(/[\\/]/).pop();
-  return [named, fromItem].find((n) => n && checkFileName(n) === '') || '';
+  return [named?.name, fromItem].find((n) => n && checkFileName(n) === '') || '';
 }
 
 /** A blob: or data: download the controlled page started: its bytes are read now and kept for Download. */
-async function interceptPageBuilt(sessionId, item, url) {
-  const name = await pageDownloadName(url, item);
+async function interceptPageBuilt(sessionId, item, url, named) {
+  const name = pageDownloadName(url, item, named);
   const label = name ? `'${name}'` : 'a file';
   let bytes;
   try {
@@ -158,7 +165,9 @@ async function interceptPageBuilt(sessionId, item, url) {
       bytes = await readBlobInPage(sessionId, url);
     }
   } catch (err) {
-    note(sessionId, `The page started a download (${label}), but it could not be saved: ${err?.message || err}. Click its button again to retry, or tell the user (CallUser).`);
+    const reason = String(err?.message || err);
+    stateOf(sessionId).downloadFailed({ suggestedName: name, reason });
+    note(sessionId, `The page started a download (${label}), but it could not be saved: ${reason}. Click its button again to retry, or tell the user (CallUser).`);
     return;
   }
   await intercepted(sessionId, { url, referrer: item.referrer || undefined, suggestedName: name, mime: item.mime || undefined, size: bytes.length, bytes, inline: false });
@@ -217,6 +226,25 @@ async function onDocumentPaused(sessionId, p) {
   await cdp(sessionId, 'Fetch.continueRequest', { requestId: p.requestId }).catch(() => {});
 }
 
+/**
+ * Whether a download is the controlled tab's: the agent's comes from that
+ * tab's site (a blob: URL carries its origin, an http(s) one its referrer); a
+ * data: URL with no referrer is the agent's when its tab announced it or its
+ * action ran just now. A download the user starts elsewhere during a task is
+ * left alone. Resolves {ours, named} (named: the tab's announcement, if any).
+ */
+async function attribute(sessionId, tabId, item, url) {
+  const acting = agent.actingRecently(sessionId);
+  const from = blobOrigin(url) || (item.referrer ? originOf(item.referrer) : '');
+  if (from) {
+    const tab = await chrome.tabs.get(tabId).catch(() => null);
+    return { ours: !tab || originOf(tab.url) === from, named: null };
+  }
+  if (!/^data:/i.test(url)) return { ours: true, named: null };
+  const named = await announced(url);
+  return { ours: named ? named.sessionId === sessionId : acting, named };
+}
+
 async function onDownloadCreated(item) {
   if (item.state !== 'in_progress') return;
   const url = item.finalUrl || item.url || '';
@@ -226,31 +254,27 @@ async function onDownloadCreated(item) {
   const candidates = [...attachedTabs].filter(([sessionId, tabId]) => agent.sessionForTab(tabId)?.sessionId === sessionId);
   if (candidates.length !== 1) return; // not ours to stop, or ambiguous
   const [sessionId, tabId] = candidates[0];
-  // A download the user starts elsewhere during a task is left alone: the
-  // agent's comes from the controlled tab's site (a blob: URL carries its origin).
-  const from = blobOrigin(url) || (item.referrer ? originOf(item.referrer) : '');
-  if (from) {
-    const tab = await chrome.tabs.get(tabId).catch(() => null);
-    if (tab && originOf(tab.url) !== from) return;
-  } else if (pageBuilt) {
-    return; // a data: URL with no referrer cannot be attributed
-  }
-  await chrome.downloads.cancel(item.id).catch(() => {});
-  chrome.downloads.erase({ id: item.id }).catch(() => {});
-  if (pageBuilt) {
-    const reading = interceptPageBuilt(sessionId, item, url);
-    agent.holdObservation(sessionId, reading);
-    await reading;
-    return;
-  }
-  await intercepted(sessionId, {
-    url,
-    referrer: item.referrer || undefined,
-    suggestedName: suggestName(url),
-    mime: item.mime || undefined,
-    size: item.totalBytes > 0 ? item.totalBytes : undefined,
-    inline: false,
-  });
+  const taking = (async () => {
+    const { ours, named } = await attribute(sessionId, tabId, item, url);
+    if (!ours) return;
+    await chrome.downloads.cancel(item.id).catch(() => {});
+    chrome.downloads.erase({ id: item.id }).catch(() => {});
+    if (pageBuilt) {
+      await interceptPageBuilt(sessionId, item, url, named || (await announced(url)));
+      return;
+    }
+    await intercepted(sessionId, {
+      url,
+      referrer: item.referrer || undefined,
+      suggestedName: suggestName(url),
+      mime: item.mime || undefined,
+      size: item.totalBytes > 0 ? item.totalBytes : undefined,
+      inline: false,
+    });
+  })();
+  // The next observation waits for this, so the note it queues reaches the very next request.
+  agent.holdObservation(sessionId, taking);
+  await taking;
 }
 
 function joinPath(dir, rel) {
@@ -328,6 +352,7 @@ export async function downloadAction(args, env) {
     const saved = r.bytes
       ? { ...(await workspace.save(r.filename, r.bytes, { source })), mime: r.mime || 'application/octet-stream' }
       : await workspace.saveFromUrl(r.filename, r.url, { source });
+    st.downloadSaved({ name: r.suggestedName, filename: saved.path, step: env.step });
     return { text: `saved ${saved.path} (${formatSize(saved.size)}, ${saved.mime}) into the workspace` };
   } catch (err) {
     // Keep the download pending so the model can try another name.
@@ -346,8 +371,8 @@ export async function downloadAction(args, env) {
 /**
  * Wires the interception hooks and the Upload and Download actions. Called
  * from worker.js init() with its session hooks.
- * @param {{addNote: Function, holdObservation: Function, onAttach: Function, onCdpEvent: Function,
- *   onSessionEnd: Function, sendCdp: Function, sessionForTab: Function}} hooks
+ * @param {{actingRecently: Function, addNote: Function, holdObservation: Function, onAttach: Function,
+ *   onCdpEvent: Function, onSessionEnd: Function, sendCdp: Function, sessionForTab: Function}} hooks
  */
 export function initTransfers(hooks) {
   agent = hooks;
@@ -365,10 +390,10 @@ export function initTransfers(hooks) {
     await cdp(sessionId, 'Page.addScriptToEvaluateOnNewDocument', { source: KEEP_BLOB_URLS }).catch(() => {});
     await cdp(sessionId, 'Runtime.evaluate', { expression: KEEP_BLOB_URLS }).catch(() => {});
   });
-  onCdpEvent(({ method, params }) => {
+  onCdpEvent(({ sessionId, method, params }) => {
     if (method === 'Page.downloadWillBegin' && /^(blob|data):/i.test(params.url || '')) {
-      pageDownloadNames.set(params.url, params.suggestedFilename);
-      if (pageDownloadNames.size > 50) pageDownloadNames.delete(pageDownloadNames.keys().next().value);
+      pageDownloads.set(params.url, { name: params.suggestedFilename, sessionId });
+      if (pageDownloads.size > 50) pageDownloads.delete(pageDownloads.keys().next().value);
     }
   });
   onCdpEvent(({ sessionId, method, params }) => {

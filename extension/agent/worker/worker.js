@@ -5,10 +5,10 @@
 // Each panel holds a runtime port named 'agent'; when the port disconnects
 // (panel closed, reloaded) the debugger is detached at once. Tabs opened by
 // the attached tab (links with target=_blank, window.open) or by Launch are
-// followed. Handlers accept only this extension's pages; agent.pageTask and
-// agent.pageStop come from the Page Assistant's frame (an extension page
-// embedded in the tab), which hands a task (or a Stop) to the open panel of
-// its window. Content scripts cannot submit tasks. The Side Panel's host
+// followed. Handlers accept only this extension's pages. The Page
+// Assistant's tasks and controls reach the open panel of their window
+// through toPanel(), from page_assistant_worker.js, which accepts them only
+// from the bar's frame its content script placed. The Side Panel's host
 // methods (relay.fetch, workspace.*) arrive on their own port and run on the
 // one native client (shared/host_proxy.js); Upload and Download are
 // transfer_worker.js, wired from init().
@@ -71,6 +71,15 @@ export function holdObservation(sessionId, promise) {
   s.holds.add(p);
 }
 
+/**
+ * True while the session's action runs or has just run (FOLLOW_WINDOW_MS):
+ * what the page does then (a new tab, a download) is the action's doing.
+ */
+export function actingRecently(sessionId) {
+  const s = sessions.get(String(sessionId));
+  return Boolean(s && (s.acting || (s.actingUntil || 0) > Date.now()));
+}
+
 /** The session whose task currently controls tabId, if any: {sessionId, windowId}. */
 export function sessionForTab(tabId) {
   for (const [sessionId, s] of sessions) if (s.attached && s.tabId === tabId) return { sessionId, windowId: s.windowId };
@@ -112,6 +121,14 @@ function panelChanged(windowId) {
 /** True while a Side Panel of windowId holds its 'agent' port. */
 export function panelOpen(windowId) {
   return [...sessions.values()].some((s) => s.port && s.windowId === windowId);
+}
+
+/** Posts message to the Side Panel open in windowId; false when none is open. */
+export function toPanel(windowId, message) {
+  const panel = [...sessions.values()].find((s) => s.port && s.windowId === windowId);
+  if (!panel) return false;
+  panel.port.postMessage(message);
+  return true;
 }
 
 /** Sends a CDP command to a session's current tab (the file transfers use it too). */
@@ -213,10 +230,11 @@ async function observe(s) {
 const FOLLOW_WINDOW_MS = 1500;
 
 // How long agent.detach waits for an aborted action to release what it holds
-// (a pressed mouse button) before the debugger goes.
+// (a pressed mouse button) before the debugger goes. The panel has shown the
+// outcome already: this is cleanup after it.
 const ABORT_GRACE_MS = 150;
 
-async function act(s, action, coordinateMode) {
+async function act(s, action, coordinateMode, step) {
   ensureAttached(s);
   s.actingUntil = Infinity;
   const abort = new AbortController();
@@ -226,6 +244,7 @@ async function act(s, action, coordinateMode) {
   const env = {
     sessionId: s.id,
     tabId: s.tabId,
+    step,
     signal: abort.signal,
     send: (method, params) => chrome.debugger.sendCommand(target(), method, params),
     platform,
@@ -283,7 +302,7 @@ export const handlers = {
   [AGENT.ACT]: {
     from: 'extension',
     async run(m) {
-      return { ok: true, result: await act(mustSession(m.sessionId), m.action, m.coordinateMode) };
+      return { ok: true, result: await act(mustSession(m.sessionId), m.action, m.coordinateMode, Number.isInteger(m.step) ? m.step : undefined) };
     },
   },
   [AGENT.DETACH]: {
@@ -295,32 +314,11 @@ export const handlers = {
       return { ok: true };
     },
   },
-  // Only the Page Assistant's frame (an extension page embedded in the tab,
-  // out of the page's reach) hands tasks over; sender.tab is the tab it sits in.
-  [AGENT.PAGE_TASK]: {
-    from: 'frame',
-    async run(m, sender) {
-      if (typeof m.task !== 'string' || m.task.trim() === '') return { ok: false, error: 'Type a task first.' };
-      const panel = [...sessions.values()].find((s) => s.port && s.windowId === sender.tab.windowId);
-      if (!panel) return { ok: false, error: 'Open the Gnosis side panel in this window to run tasks.' };
-      panel.port.postMessage({ type: AGENT_PORT.PAGE_TASK, task: m.task, tabId: sender.tab.id, reply: m.reply === true });
-      return { ok: true };
-    },
-  },
-  [AGENT.PAGE_STOP]: {
-    from: 'frame',
-    async run(m, sender) {
-      const panel = [...sessions.values()].find((s) => s.port && s.windowId === sender.tab.windowId);
-      if (!panel) return { ok: false, error: 'Open the Gnosis side panel in this window to run tasks.' };
-      panel.port.postMessage({ type: AGENT_PORT.PAGE_STOP, tabId: sender.tab.id });
-      return { ok: true };
-    },
-  },
 };
 
 /** Wires the toolbar button, the panel ports and the debugger events. */
 export function init() {
-  initTransfers({ addNote, holdObservation, onAttach, onCdpEvent, onSessionEnd, sendCdp, sessionForTab });
+  initTransfers({ actingRecently, addNote, holdObservation, onAttach, onCdpEvent, onSessionEnd, sendCdp, sessionForTab });
   chrome.sidePanel?.setPanelBehavior?.({ openPanelOnActionClick: true })?.catch?.(() => {});
   chrome.runtime.getPlatformInfo?.().then((p) => { platform = platformOf(p.os); }).catch(() => {});
   const origin = chrome.runtime.getURL('');

@@ -4,8 +4,7 @@
 // worker sends to content scripts, and the runtime ports with the messages
 // they carry. Senders and handler maps name a message by these constants,
 // never by a string literal. The content scripts (bridge/page/content.js,
-// agent/page/page_assistant.js) and the Page Assistant's state machine
-// (agent/core/page_assistant_state.js) load as classic scripts and cannot
+// agent/page/page_assistant.js) load as classic scripts and cannot
 // import: they spell their types out, and a unit test
 // (extension/test/layout.test.js) checks each is one of these. Pure.
 
@@ -59,9 +58,11 @@ export const AGENT = Object.freeze({
   OBSERVE: 'agent.observe',
   ACT: 'agent.act',
   DETACH: 'agent.detach',
-  // From the Page Assistant's frame:
+  // From the Page Assistant's frame (only the one its content script placed):
   PAGE_TASK: 'agent.pageTask',
   PAGE_STOP: 'agent.pageStop',
+  PAGE_PAUSE: 'agent.pagePause',
+  PAGE_RESUME: 'agent.pageResume',
 });
 
 /** Messages the Page Assistant's worker half handles (runtime.sendMessage → agent/worker/page_assistant_worker.js). */
@@ -69,6 +70,12 @@ export const PAGE_ASSISTANT = Object.freeze({
   SET_ENABLED: 'pageAssistant.setEnabled',
   STATE: 'pageAssistant.state',
   RELAY: 'pageAssistant.relay',
+  /**
+   * The one-time token that marks the bar's frame the content script placed:
+   * content script → worker (a fresh token), content script → its frame
+   * (window.postMessage to that frame only), frame → worker (on its port).
+   */
+  FRAME_TOKEN: 'pageAssistant.frameToken',
 });
 
 /**
@@ -100,4 +107,8 @@ export const AGENT_PORT = Object.freeze({
   PAGE_TASK: 'pageTask',
   /** Worker → panel: Stop pressed in a page's Page Assistant. */
   PAGE_STOP: 'pageStop',
+  /** Worker → panel: Pause pressed in a page's Page Assistant. */
+  PAGE_PAUSE: 'pagePause',
+  /** Worker → panel: Resume pressed in a page's Page Assistant. */
+  PAGE_RESUME: 'pageResume',
 });

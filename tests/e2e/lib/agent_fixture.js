@@ -4,7 +4,31 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { waitFor } from './harness.js';
+import { after, before } from 'node:test';
+import { launch, waitFor } from './harness.js';
+import { startModelServer } from './model_server.js';
+import { serve } from './server.js';
+
+/**
+ * The usual set-up of an agent test file: a site serving routes, the
+ * scripted model server, and Chromium with the extension (no host unless
+ * launchOptions say so), started before the file's tests and closed after.
+ * Returns {env, site, model, play}: set play(request) to script the model.
+ */
+export function agentSuite({ routes = {}, launchOptions = {} } = {}) {
+  const suite = { env: null, site: null, model: null, play: () => ({ status: 500, body: 'no script' }) };
+  before(async () => {
+    suite.site = await serve({ routes });
+    suite.model = await startModelServer((r) => suite.play(r));
+    suite.env = await launch({ host: false, grantOrigins: ['http://127.0.0.1/*'], ...launchOptions });
+  });
+  after(async () => {
+    await suite.env?.close();
+    await suite.site?.close();
+    await suite.model?.close();
+  });
+  return suite;
+}
 
 /**
  * Saves a PNG of the panel (narrowed to a side panel's width) as

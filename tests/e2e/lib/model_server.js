@@ -12,6 +12,8 @@ import http from 'node:http';
  * @param {(req:{n:number, body:object, headers:object}) => Promise<Answer>|Answer} script
  *   Answer: {content, usage?, stream?: boolean} — a completion (streams when the request asked to;
  *           usage null: no usage in the reply);
+ *           {chunks: string[], chunkDelayMs?, usage?} — a streamed completion sent piece by piece as given,
+ *           chunkDelayMs apart (a tag can be cut anywhere, as real servers do);
  *           {status, headers?, body?} — a raw reply (faults);
  *           {hang: true} — accept and never answer (the connection stays open).
  * @returns {Promise<{url:string, origin:string, requests:object[], close():Promise<void>}>}
@@ -47,6 +49,7 @@ export async function startModelServer(script) {
       }
       // usage: null plays a server that reports no usage at all.
       const usage = answer.usage === null ? undefined : answer.usage || { prompt_tokens: 100 + entry.n, completion_tokens: 20, total_tokens: 120 + entry.n };
+      if (answer.chunks) answer.content = answer.chunks.join('');
       const stream = answer.stream ?? body.stream === true;
       if (!stream) {
         res.writeHead(200, { 'content-type': 'application/json' });
@@ -56,11 +59,13 @@ export async function startModelServer(script) {
         }));
       }
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
-      // Split the content into a few chunks so the client really reassembles a stream.
+      // Split the content into a few chunks so the client really reassembles a stream (or send the script's own).
       const c = answer.content;
       const size = Math.max(1, Math.ceil(c.length / 4));
-      for (let i = 0; i < c.length; i += size) {
-        res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: c.slice(i, i + size) } }] })}\n\n`);
+      const pieces = answer.chunks || Array.from({ length: Math.ceil(c.length / size) }, (_, i) => c.slice(i * size, (i + 1) * size));
+      for (const piece of pieces) {
+        res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: piece } }] })}\n\n`);
+        if (answer.chunkDelayMs) await new Promise((r) => setTimeout(r, answer.chunkDelayMs));
       }
       res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`);
       if (usage) res.write(`data: ${JSON.stringify({ choices: [], usage })}\n\n`);

@@ -253,3 +253,25 @@ test('the user\'s answer to CallUser (and anything else after the last round) is
   assert.deepEqual(messages.map((m) => m.role), ['system', 'user', 'user', 'assistant', 'user']);
   assert.match(texts(messages)[4], /^Result of step 1: clicked 1\n\nYou asked the user \(CallUser\): Which day\?\n\nThe user answered your question: Friday\n\nContinue the task with this answer\.\n\nStep 5 of at most 100\. Current observation\./);
 });
+
+test('a question or an end follows its step without an empty result; a result that never came says so', () => {
+  const c = conversation();
+  c.task('log in');
+  c.add({ kind: 'analysis', step: 1, text: 'a login form' });
+  c.add({ kind: 'action', step: 1, text: "CallUser(content='Please log in for me')" });
+  c.add({ kind: 'outcome', outcome: 'call_user', text: 'Please log in for me' });
+  c.add({ kind: 'user', text: 'I did it on the page.', acted: true });
+  const t = texts(build(c.records));
+  assert.doesNotMatch(t.join('\n'), /Result of step 1/, 'no result line for the question');
+  assert.match(t.at(-1), /^You asked the user \(CallUser\): Please log in for me\n\nThe user answered your question: I did it on the page\. The user acted on the page by hand: the current screenshot shows the page as it is now\.\n\nContinue the task with this answer\./);
+
+  const cut = conversation();
+  cut.task('t');
+  cut.add({ kind: 'analysis', step: 1, text: 'x' });
+  cut.add({ kind: 'action', step: 1, text: 'Click(point=(1,1))' });
+  cut.add({ kind: 'outcome', outcome: 'interrupted', text: 'the side panel was closed during step 1' });
+  cut.task('again');
+  const u = texts(build(cut.records)).join('\n');
+  assert.match(u, /Result of step 1: not known: the step ended before its action reported back\.\n\n\(That task ended: interrupted — the side panel was closed during step 1\)/);
+  assert.doesNotMatch(u, /\(none\)/);
+});

@@ -113,11 +113,26 @@ test('download intercepted → next request says so → Download resolves to url
   assert.throws(() => s.resolve({ name: 'Download', args: { filename: 'sub/paper.pdf' } }), { code: TRANSFER_CODES.INVALID_NAME });
   assert.ok(s.pending().download, 'a refused name keeps the download pending');
   assert.deepEqual(s.resolve({ name: 'Download', args: { filename: 'paper.pdf' } }),
-    { kind: 'download', filename: 'paper.pdf', url: 'https://arxiv.org/pdf/2401.01234', mime: 'application/pdf', size: 2048 });
+    { kind: 'download', filename: 'paper.pdf', url: 'https://arxiv.org/pdf/2401.01234', mime: 'application/pdf', size: 2048, suggestedName: '2401.01234' });
   assert.deepEqual(s.pending(), { chooser: null, download: null });
   s.downloadIntercepted({ url: 'https://x.test/a.zip' });
   s.reset();
   assert.deepEqual(s.pending(), { chooser: null, download: null });
+});
+
+test('Download with nothing waiting says what happened to the last download; "click first" only when none was seen', () => {
+  const s = createTransferState();
+  const refusal = () => { try { s.resolve({ name: 'Download', args: { filename: 'x.json' } }); } catch (err) { return err; } return null; };
+  assert.match(refusal().message, /Click the page's download link or its Export\/Save button first/);
+  s.downloadFailed({ suggestedName: 'data.json', reason: 'the page could not read it (TypeError: Failed to fetch)' });
+  const failed = refusal();
+  assert.equal(failed.code, TRANSFER_CODES.NO_DOWNLOAD);
+  assert.equal(failed.message, "Download refused: the page started a download ('data.json'), but it could not be kept: the page could not read it (TypeError: Failed to fetch). Clicking its button again starts it again; if it fails again, tell the user (CallUser).");
+  s.downloadIntercepted({ url: 'data:application/json,{}', suggestedName: 'data.json' });
+  s.resolve({ name: 'Download', args: { filename: 'saved.json' } });
+  s.downloadSaved({ name: 'data.json', filename: 'saved.json', step: 4 });
+  assert.equal(refusal().message, "Download refused: no download is waiting: the last one ('data.json') was saved in step 4 as 'saved.json'. To save another file, start its download on the page first.");
+  assert.doesNotMatch(refusal().message, /first;/);
 });
 
 // ---- workspace_client.js against the real gnosis-host -------------------

@@ -6,35 +6,10 @@ import fs from 'node:fs';
 import { AgentSession, OUTCOME } from '../../../agent/core/agent_session.js';
 import { LOOP_WARNING } from '../../../agent/core/prompt.js';
 import { stoppedError } from '../../../agent/core/model_client.js';
+import { fakeBrowser, fakeModel } from './fakes.js';
 
 const template = fs.readFileSync(new URL('../../../agent/prompts/venus_system.txt', import.meta.url), 'utf8');
 const settings = { maxSteps: 10, temperature: 0.5, model: 'm', requestTimeoutMs: 1000, retryBaseMs: 1, retryMaxMs: 1 };
-
-function fakeBrowser() {
-  const log = [];
-  let shot = 0;
-  return {
-    log,
-    async start(opts) { log.push(['start', opts]); return { tabId: 1, url: 'https://a.example/', title: 'A' }; },
-    async observe() { shot++; log.push(['observe']); return { image: `IMG${shot}`, mime: 'image/jpeg', viewport: { width: 800, height: 600 }, url: 'https://a.example/', title: 'A' }; },
-    async act(action) { log.push(['act', action.name]); return { text: `did ${action.name}` }; },
-    async stop() { log.push(['stop']); },
-  };
-}
-
-function fakeModel(replies) {
-  const requests = [];
-  return {
-    requests,
-    async complete(req, opts) {
-      requests.push(req);
-      const r = replies[requests.length - 1];
-      if (typeof r === 'function') return r(req, opts);
-      if (r === undefined) throw new Error('no scripted reply');
-      return { content: r, usage: { prompt_tokens: 10 } };
-    },
-  };
-}
 
 function session(browser, model, extra = {}) {
   const events = [];

@@ -4,12 +4,16 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { OUTCOME } from '../../../agent/core/agent_session.js';
 import { outcomeClass, outcomeText, pendingQuestion, usageLine } from '../../../agent/core/sidepanel_outcome.js';
+import { createMeter, meterFromRecords } from '../../../agent/core/task_meter.js';
 
 test('each outcome has its line', () => {
   assert.equal(outcomeText({ outcome: OUTCOME.FINISHED, answer: '42' }), 'Finished: 42');
   assert.equal(outcomeText({ outcome: OUTCOME.FINISHED, answer: '' }), 'Finished: (no answer given)');
   assert.equal(outcomeText({ outcome: OUTCOME.CALL_USER, question: 'Which one?' }), 'The agent asks: Which one?');
   assert.equal(outcomeText({ outcome: OUTCOME.STOPPED }), 'Stopped.');
+  assert.equal(outcomeText({ outcome: OUTCOME.STOPPED, step: 3 }), 'Stopped at step 3.');
+  assert.equal(outcomeText({ outcome: OUTCOME.STOPPED, compaction: true }), 'Stopped while compacting the conversation.');
+  assert.equal(outcomeText({ outcome: OUTCOME.INTERRUPTED, step: 2, error: 'the side panel was closed during step 2' }), 'Interrupted at step 2: the side panel was closed during step 2.');
   assert.equal(outcomeText({ outcome: OUTCOME.STEP_LIMIT, error: 'the step limit (5) was reached' }), 'Stopped: the step limit (5) was reached.');
   assert.equal(outcomeText({ outcome: OUTCOME.ERROR, error: 'boom' }), 'Error: boom');
 });
@@ -21,11 +25,26 @@ test('errors and questions are marked in the entry class', () => {
   assert.equal(outcomeClass(OUTCOME.STOPPED), 'outcome');
 });
 
-test('the usage line sums the requests and says when the numbers are estimates', () => {
-  const reported = [{ prompt_tokens: 100, completion_tokens: 10 }, { prompt_tokens: 200, completion_tokens: 20 }];
-  assert.equal(usageLine(reported, 2), '2 step(s), 2 request(s), 300 prompt + 30 completion tokens');
-  const mixed = [{ prompt_tokens: 100 }, { prompt_tokens: 50, completion_tokens: 5, estimated: true }];
-  assert.equal(usageLine(mixed, 1), '1 step(s), 2 request(s), ≈150 prompt + ≈5 completion tokens (estimated: the server reported no usage)');
+test('the usage line reads the whole task\'s meter and says when the numbers are estimates', () => {
+  const reported = createMeter();
+  for (const u of [{ prompt_tokens: 100, completion_tokens: 10 }, { prompt_tokens: 200, completion_tokens: 20 }]) { reported.usage(u); reported.step(); }
+  assert.equal(usageLine(reported.snapshot()), '2 step(s), 2 request(s), 300 prompt + 30 completion tokens');
+  const mixed = createMeter();
+  mixed.usage({ prompt_tokens: 100 });
+  mixed.usage({ prompt_tokens: 50, completion_tokens: 5, estimated: true });
+  mixed.step();
+  assert.equal(usageLine(mixed.snapshot()), '1 step(s), 2 request(s), ≈150 prompt + ≈5 completion tokens (estimated: the server reported no usage)');
+});
+
+test('a reopened task counts its steps and requests from the start, not from the reopen', () => {
+  const records = [
+    { kind: 'task', seq: 1 }, { kind: 'action', seq: 2, step: 1, usage: { prompt_tokens: 10, completion_tokens: 1 } },
+    { kind: 'outcome', outcome: 'call_user', seq: 3 }, { kind: 'user', seq: 4 },
+  ];
+  const m = meterFromRecords(records);
+  m.usage({ prompt_tokens: 20, completion_tokens: 2 });
+  m.step();
+  assert.equal(usageLine(m.snapshot()), '2 step(s), 2 request(s), 30 prompt + 3 completion tokens');
 });
 
 test('a question is pending only when nothing but notes and summaries follow it', () => {

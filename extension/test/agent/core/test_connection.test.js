@@ -49,7 +49,7 @@ for (const [message, kind] of relayCases) {
 }
 
 test('HTTP statuses are named with a hint, and only 408/429/5xx are tried again', async () => {
-  for (const [status, kind, hint, tries] of [[401, 'http', /API key is missing or wrong/, 1], [404, 'http', /no such endpoint or model/, 1], [503, 'busy', /server failed/, 3], [429, 'busy', /rate limited/, 3]]) {
+  for (const [status, kind, hint, tries] of [[401, 'http', /API key is missing, wrong or expired/, 1], [404, 'http', /no such endpoint or model/, 1], [503, 'busy', /server failed/, 3], [429, 'busy', /rate limited/, 3]]) {
     let calls = 0;
     const { c } = client(async () => { calls++; return reply(status, { error: { message: 'nope' } }); });
     const r = await c.testConnection(REQ);
@@ -106,4 +106,31 @@ test('Stop ends a test at once', async () => {
   const ac = new AbortController();
   const { c } = client((_url, init) => new Promise((_, reject) => { init.signal.addEventListener('abort', () => reject(new Error('aborted'))); ac.abort(); }));
   await assert.rejects(c.testConnection(REQ, { signal: ac.signal }), { code: 'stopped' });
+});
+
+test('a budget bounds every try and the waits between: a server that never answers is reported within it', async () => {
+  const hang = (url, { signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')), { once: true }));
+  const tries = [];
+  const c = createModelClient({ fetch: hang });
+  const t0 = Date.now();
+  const r = await c.testConnection({ ...REQ, timeoutMs: 300, retryDelayMs: 20, budgetMs: 500, minTryMs: 50 }, { onProgress: (p) => { if (p.phase === 'sending') tries.push(p.timeoutMs); } });
+  const took = Date.now() - t0;
+  assert.equal(r.kind, 'timeout');
+  assert.equal(r.attempts, 2, 'a third try would not fit');
+  assert.equal(tries[0], 300);
+  assert.ok(tries[1] <= 180 && tries[1] >= 50, `the second try gets what is left: ${tries[1]} ms`);
+  assert.ok(r.ms <= 500 + 100 && took <= 500 + 150, `reported after ${took} ms (budget 500 ms)`);
+});
+
+test('Test connection can be cancelled at any moment: during a try and during the wait before the next', async () => {
+  const hang = (url, { signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')), { once: true }));
+  const c = createModelClient({ fetch: hang });
+  const during = new AbortController();
+  const p = c.testConnection({ ...REQ, timeoutMs: 5000, budgetMs: 24_000 }, { signal: during.signal });
+  setTimeout(() => during.abort(), 20);
+  await assert.rejects(p, { code: 'stopped' });
+  const c2 = createModelClient({ fetch: async () => reply(503, 'busy') });
+  const waiting = new AbortController();
+  const p2 = c2.testConnection({ ...REQ, retryDelayMs: 10_000, budgetMs: 24_000 }, { signal: waiting.signal, onProgress: (x) => { if (x.phase === 'retrying') waiting.abort(); } });
+  await assert.rejects(p2, { code: 'stopped' });
 });

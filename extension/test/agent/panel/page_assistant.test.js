@@ -5,11 +5,9 @@
 // tab's bar follows a run.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import '../../../agent/core/page_assistant_state.js';
+import * as S from '../../../agent/core/page_assistant_state.js';
 import { createPageRelay, pageEvent, DELTA_MAX } from '../../../agent/panel/page_assistant_panel.js';
 import { validateTask } from '../../../agent/core/config_validation.js';
-
-const S = globalThis.__gnosisPageAssistantState;
 
 /** Applies events in order from the initial state. */
 const run = (events, from = S.initialState()) => events.reduce((s, e) => S.reduce(s, e), from);
@@ -247,6 +245,10 @@ test('thinkingOf takes the think body, or what precedes the action, without half
     ['<think>abc</thi', 'abc'],
     ['plain reasoning <action>Wait()</action>', 'plain reasoning '],
     ['plain reasoning <act', 'plain reasoning '],
+    ['<', ''],
+    ['<t', ''],
+    ['<thin', ''],
+    ['<think>', ''],
     ['', ''],
   ];
   for (const [input, want] of cases) assert.equal(S.thinkingOf(input), want, input);
@@ -293,12 +295,12 @@ test('the relay follows the tab that started the run; a panel task clears it; a 
   relay.event({ type: 'step', step: 1, phase: 'observe' });
   relay.event({ type: 'usage' });
   relay.error('Could not run the task: x');
-  relay.outcome({ type: 'end', outcome: 'call_user', question: 'Which?' });
+  relay.outcome({ type: 'end', outcome: 'call_user', question: 'Which?', step: 2 });
   assert.deepEqual(sent, [
     [7, { type: 'gnosis.pageAssistant', event: { type: 'blocked', code: 'missing_model', message: 'Set the model.' } }],
     [7, { type: 'gnosis.pageAssistant', event: { type: 'step', step: 1, phase: 'observe' } }],
     [7, { type: 'gnosis.pageAssistant', event: { type: 'error', message: 'Could not run the task: x' } }],
-    [7, { type: 'gnosis.pageAssistant', event: { type: 'end', outcome: 'call_user', answer: undefined, question: 'Which?', error: undefined } }],
+    [7, { type: 'gnosis.pageAssistant', event: { type: 'end', outcome: 'call_user', answer: undefined, question: 'Which?', error: undefined, step: 2 } }],
   ]);
   relay.begin(undefined, true);
   assert.equal(relay.owner, 7, 'a reply typed in the panel keeps the page following');
@@ -323,4 +325,50 @@ test('a failing sender never throws into the panel', () => {
   const rejecting = createPageRelay({ send: () => Promise.reject(new Error('no receiver')) });
   rejecting.begin(1);
   assert.doesNotThrow(() => rejecting.error('x'));
+});
+
+test('Pause hands the page over and Resume takes it back; Stop works while paused; Pause is offered only while running', () => {
+  const running = run([...ready, SUBMIT, { type: 'attached' }, { type: 'step', step: 2, phase: 'request' }]);
+  assert.equal(S.view(running).showPause, true);
+  assert.equal(S.view(running).pauseLabel, 'Pause');
+  const pausing = S.reduce(running, { type: 'pause' });
+  assert.equal(S.view(pausing).status, 'Pausing…');
+  assert.equal(S.view(pausing).pauseDisabled, true);
+  const paused = S.reduce(pausing, { type: 'paused', step: 2 });
+  const v = S.view(paused);
+  assert.equal(v.status, 'Paused at step 2');
+  assert.equal(v.pauseLabel, 'Resume');
+  assert.equal(v.showStop, true);
+  assert.equal(v.showInput, false);
+  assert.match(v.summary, /act on it by hand, then press Resume/);
+  const resumed = run([{ type: 'resume' }, { type: 'resumed', step: 2 }], paused);
+  assert.equal(resumed.phase, 'running');
+  assert.equal(S.view(resumed).pauseLabel, 'Pause');
+  const stopped = run([{ type: 'stop' }, { type: 'end', outcome: 'stopped', step: 2 }], paused);
+  assert.equal(stopped.card.title, 'Stopped');
+  assert.equal(stopped.card.text, 'at step 2');
+  assert.equal(S.view(run(ready)).showPause, false, 'no Pause while idle');
+  const idle = run(ready);
+  assert.equal(S.reduce(idle, { type: 'pause' }), idle);
+});
+
+test('a question offers "I did it on the page", whose submission is a reply marked acted', () => {
+  const asked = run([...ready, SUBMIT, { type: 'attached' }, { type: 'end', outcome: 'call_user', question: 'Log in?' }]);
+  assert.equal(S.view(asked).showActed, true);
+  assert.deepEqual(S.submission(asked, S.ACTED_ANSWER, { acted: true }), { type: 'agent.pageTask', task: 'I did it on the page.', reply: true, acted: true });
+  assert.equal(S.view(run([{ type: 'dismiss' }], asked)).showActed, false, 'dismissed: answer by typing');
+  assert.equal(S.view(run(ready)).showActed, false);
+});
+
+test('a cropped, shrunk or partly off-screen bar is locked like a covered one, and says which', () => {
+  const shown = run(ready);
+  const cropped = S.reduce(shown, { type: 'visibility', visible: false, why: 'cropped', at: 2000 });
+  assert.equal(S.view(cropped).locked, true);
+  assert.equal(S.view(cropped).guard, S.CROPPED_MESSAGE);
+  assert.equal(S.reduce(cropped, { type: 'submit', at: 9000 }).phase, 'idle');
+  const covered = S.reduce(cropped, { type: 'visibility', visible: false, why: 'covered', at: 2100 });
+  assert.equal(S.view(covered).guard, S.COVERED_MESSAGE);
+  const whole = S.reduce(covered, { type: 'visibility', visible: true, at: 3000 });
+  assert.equal(S.view(whole).locked, false);
+  assert.equal(S.reduce(whole, { type: 'submit', at: 3000 + S.MIN_SHOWN_MS }).phase, 'pending');
 });
