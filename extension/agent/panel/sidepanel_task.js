@@ -17,6 +17,7 @@ import { modelFor } from './sidepanel_models.js';
 import { addEntry, blockedMessage, clearLog, forgetSteps, onEvent, resolveBlocked, setStatus, showMeter, showOutcome } from './sidepanel_log.js';
 import { compactBeforeTask, compactWithinTask, resetCompaction } from './sidepanel_compaction.js';
 import { pendingQuestion } from '../core/sidepanel_outcome.js';
+import { recordAgentTask } from '../../shared/activity.js';
 
 const $ = (id) => document.getElementById(id);
 let builder = null; // the context builder of the current task (core/context_builder.js)
@@ -82,6 +83,7 @@ function newSession(conversationId, b, config, { browser = null, refs = [] } = {
       const mirrored = b.onRecord(rec);
       persist(conversationId, rec);
       if (r.kind === 'task') taskSeq = mirrored.seq;
+      if (r.kind === 'outcome') recordAgentTask({ conversation: conversationId, seq: taskSeq, task: panel.session?.task, steps: panel.session?.step, outcome: r.outcome, text: r.text, url: panel.session?.target?.url });
       if (rec.images) {
         const seq = taskSeq;
         const imgs = refs;
