@@ -34,7 +34,7 @@ function el(tag, props = {}, ...children) {
 /** The section's fixed parts, built once into the page's empty <section id="activity">. */
 function build() {
   const days = Math.round(LIMITS.maxAgeMs / 86_400_000);
-  const select = (id, label) => el('label', { className: 'filter', htmlFor: id }, el('span', { textContent: label }), el('select', { id }));
+  const select = (id, label) => el('div', { className: 'filter' }, el('label', { htmlFor: id, textContent: label }), el('select', { id }));
   $('activity').append(
     el('div', { className: 'section-head' },
       el('h2', { id: 'activity-title', textContent: 'Activity' }),
@@ -54,7 +54,7 @@ function build() {
     el('button', { id: 'activity-more', type: 'button', hidden: true, textContent: 'Show more' }),
   );
   const outcome = $('activity-outcome');
-  outcome.append(new Option('All outcomes', ''), ...OUTCOME_FILTERS.map(([v, label]) => new Option(label, v)));
+  outcome.append(new Option('All', ''), ...OUTCOME_FILTERS.map(([v, label]) => new Option(label, v)));
   for (const [id, key] of [['activity-site', 'origin'], ['activity-tool', 'capability'], ['activity-outcome', 'outcome']]) {
     $(id).addEventListener('change', () => {
       view.filter[key] = $(id).value;
@@ -165,8 +165,8 @@ async function refresh() {
         $('activity-state').textContent = `Could not read the activity: ${r?.error || 'no reply'}`;
         continue;
       }
-      fillSelect('activity-site', 'All sites', r.sites, view.filter.origin);
-      fillSelect('activity-tool', 'All tools', r.tools, view.filter.capability);
+      fillSelect('activity-site', 'All', r.sites, view.filter.origin);
+      fillSelect('activity-tool', 'All', r.tools, view.filter.capability);
       const filtered = Object.values(view.filter).some(Boolean);
       $('activity-count').textContent = filtered ? `${r.matched.toLocaleString()} of ${r.total.toLocaleString()}` : `${r.total.toLocaleString()} entr${r.total === 1 ? 'y' : 'ies'}`;
       $('activity-clear').textContent = view.filter.origin ? `Clear ${hostOf(view.filter.origin)}` : 'Clear all';
