@@ -196,7 +196,7 @@ export function seedPreferences(userDataDir, { grantOrigins = [], downloadDir, e
  *
  * Returns an Env: {context, userDataDir, dir, callLog, configPath, worker(),
  * evalInWorker(fn, arg), openOptions(query), newPage(url), calls(),
- * waitForCalls(n), config(), notesCalls(), screenshot(target, name), close()}.
+ * waitForCalls(n), config(), notesCalls(), screenshot(target, name), restart(), close()}.
  */
 export async function launch(opts = {}) {
   const dir = tempDir();
@@ -220,7 +220,7 @@ export async function launch(opts = {}) {
     });
   }
 
-  const context = await chromium.launchPersistentContext(userDataDir, {
+  const launchOptions = {
     executablePath: CHROMIUM,
     headless: true,
     ignoreDefaultArgs: ['--disable-extensions'],
@@ -231,7 +231,8 @@ export async function launch(opts = {}) {
       '--disable-component-update', '--disable-sync', '--no-first-run',
       '--silent-debugger-extension-api',
     ],
-  });
+  };
+  let context = await chromium.launchPersistentContext(userDataDir, launchOptions);
   if (opts.downloadDir) {
     const cdp = await context.browser()?.newBrowserCDPSession?.();
     if (cdp) await cdp.send('Browser.setDownloadBehavior', { behavior: 'default' });
@@ -295,6 +296,16 @@ export async function launch(opts = {}) {
         if (Date.now() > deadline) throw new Error(`expected ${n} provider calls, got ${JSON.stringify(calls)}`);
         await sleep(50);
       }
+    },
+    /**
+     * Restarts the browser: closes it (the host exits with it) and launches it
+     * again on the same user-data-dir, as a person quitting and reopening it.
+     * storage.local and the host's config survive; storage.session does not.
+     */
+    async restart() {
+      await context.close();
+      context = await chromium.launchPersistentContext(userDataDir, launchOptions);
+      env.context = context;
     },
     async close() {
       await context.close().catch(() => {});
