@@ -21,6 +21,7 @@ const MAX_TEXT_BYTES = 500;
  *   remembered  asked, and your earlier "for this session" choice allowed it
  *   denied      asked, and you said no (or closed the window)
  *   timed-out   asked, and nobody answered in time
+ *   unanswered  asked, and the call ended before an answer (the site was stopped)
  *   blocked     the site's grants do not allow it
  *   stopped     the bridge's safety limits stopped the site before it ran
  *   not-a-call  the reply looked like a call but is not one under the contract
@@ -28,14 +29,14 @@ const MAX_TEXT_BYTES = 500;
  */
 export const DECISIONS = Object.freeze({
   GRANTED: 'granted', ALLOWED: 'allowed', REMEMBERED: 'remembered', DENIED: 'denied', TIMED_OUT: 'timed-out',
-  BLOCKED: 'blocked', STOPPED: 'stopped', NOT_A_CALL: 'not-a-call', REFUSED: 'refused',
+  UNANSWERED: 'unanswered', BLOCKED: 'blocked', STOPPED: 'stopped', NOT_A_CALL: 'not-a-call', REFUSED: 'refused',
 });
 
 
 /** The outcome filter of the view: its choices, in order, with their labels. */
 export const OUTCOME_FILTERS = Object.freeze([
   ['ran', 'Ran'], ['failed', 'Failed'], ['asked', 'Asked you'], ['denied', 'Denied or no answer'],
-  ['blocked', 'Blocked or stopped'], ['not-a-call', 'Not a call'], ['task', 'Agent tasks'],
+  ['blocked', 'Blocked or not run'], ['not-a-call', 'Not a call'], ['task', 'Agent tasks'],
 ]);
 
 /** The code of a reply that went through: what the entry shows for a result. */
@@ -43,6 +44,9 @@ export const OK = 'OK';
 
 // Codes a call can end with once the host let it run: without a question, it was granted.
 const AFTER_THE_CALL = new Set([CODES.EXECUTION_ERROR, CODES.TIMEOUT, CODES.CANCELLED]);
+// Codes of a host the browser could not reach or lost.
+const HOST_UNREACHABLE = new Set([TRANSPORT_CODES.HOST_NOT_FOUND, TRANSPORT_CODES.HOST_FORBIDDEN, TRANSPORT_CODES.HOST_EXITED,
+  TRANSPORT_CODES.HOST_ERROR, TRANSPORT_CODES.HOST_DISCONNECTED]);
 
 let seq = 0;
 /** A new entry id: time-ordered, unique within the worker. */
@@ -61,7 +65,8 @@ export function decide(approval, reply) {
   if (approval) {
     if (approval.answer === 'allow') return approval.auto ? DECISIONS.REMEMBERED : DECISIONS.ALLOWED;
     if (approval.answer === 'deny') return DECISIONS.DENIED;
-    return reply?.details?.reason === 'timeout' ? DECISIONS.TIMED_OUT : DECISIONS.DENIED;
+    if (reply?.details?.reason === 'timeout') return DECISIONS.TIMED_OUT;
+    return reply?.details?.reason === 'denied' ? DECISIONS.DENIED : DECISIONS.UNANSWERED;
   }
   if (reply?.ok) return DECISIONS.GRANTED;
   if (reply?.code === CODES.FORBIDDEN) return DECISIONS.BLOCKED;
@@ -107,9 +112,17 @@ export function callEntry({ origin, call, started, ended, reply, approval = null
   return e;
 }
 
-/** Whether a reply the gate refused looked like an attempt at a call (and so belongs in the log). */
+/**
+ * Whether a reply the gate refused was a finished attempt at a call (and so
+ * belongs in the log): it names "capability" and is a whole object or a
+ * closed code fence. A reply cut off while it streamed is neither, so it
+ * does not count (its complete version is judged when it arrives).
+ */
 export function looksLikeCall(text) {
-  return typeof text === 'string' && /"capability"\s*:/.test(text);
+  if (typeof text !== 'string' || !/"capability"\s*:/.test(text)) return false;
+  const t = text.trim();
+  if (/^(`{3,}|~{3,})/.test(t)) return /(`{3,}|~{3,})$/.test(t) && t.length > 6;
+  return t.startsWith('{') && t.endsWith('}');
 }
 
 /** The entry of a reply that looked like a call but is not one (the gate's reason). */
@@ -171,7 +184,7 @@ export function outcomeOf(e) {
   if (e.kind === 'task') return 'task';
   switch (e.decision) {
     case DECISIONS.NOT_A_CALL: return 'not-a-call';
-    case DECISIONS.DENIED: case DECISIONS.TIMED_OUT: return 'denied';
+    case DECISIONS.DENIED: case DECISIONS.TIMED_OUT: case DECISIONS.UNANSWERED: return 'denied';
     case DECISIONS.BLOCKED: case DECISIONS.STOPPED: case DECISIONS.REFUSED: return 'blocked';
     default: return e.code === OK ? 'ran' : 'failed';
   }
@@ -260,7 +273,8 @@ export function decisionText(e) {
     case DECISIONS.BLOCKED: return e.reason === 'no-approver' ? 'Blocked: it needs your approval and could not ask' : 'Blocked: this site may not run it';
     case DECISIONS.STOPPED: return `Stopped by the bridge: ${e.reason}`;
     case DECISIONS.NOT_A_CALL: return `Not a call: ${e.reason}`;
-    case DECISIONS.REFUSED: return 'Not run: the host refused it';
+    case DECISIONS.UNANSWERED: return 'Not answered: the call ended while it waited for you';
+    case DECISIONS.REFUSED: return HOST_UNREACHABLE.has(e.code) ? 'Not run: the host could not be reached' : 'Not run: the host refused it';
     default: return String(e.decision);
   }
 }
@@ -272,7 +286,8 @@ export function outcomeLabel(e) {
     case DECISIONS.ALLOWED: return e.remember === REMEMBER.SESSION ? 'allowed · session' : e.remember === REMEMBER.ALWAYS ? 'allowed · always' : 'allowed once';
     case DECISIONS.REMEMBERED: return 'allowed · session';
     case DECISIONS.GRANTED: return e.code === OK ? 'ran' : 'failed';
-    case DECISIONS.TIMED_OUT: return 'no answer';
+    case DECISIONS.TIMED_OUT: case DECISIONS.UNANSWERED: return 'no answer';
+    case DECISIONS.REFUSED: return 'not run';
     case DECISIONS.NOT_A_CALL: return 'not a call';
     default: return e.decision;
   }

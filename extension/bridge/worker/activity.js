@@ -90,9 +90,13 @@ export function callAsked(question) {
   return { answer: null, entry: null };
 }
 
-/** Records a reply the gate refused, when it looked like an attempt at a call. */
-export function recordNotACall(origin, text, reason) {
-  if (looksLikeCall(text)) store(notACallEntry({ origin, text, reason }));
+/**
+ * Records a reply the gate refused, when it was a finished attempt at a
+ * call; not the replies already on the page when the site was armed (baseline).
+ * @param {{text: string, baseline?: boolean}} message the content script's message
+ */
+export function recordNotACall(origin, message, reason) {
+  if (message?.baseline !== true && looksLikeCall(message?.text)) store(notACallEntry({ origin, text: message.text, reason }));
 }
 
 /** Records a call the bridge's safety limits stopped. */

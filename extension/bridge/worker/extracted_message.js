@@ -59,7 +59,7 @@ export async function extracted(message, sender) {
   if (!id || !page) return { action: 'none', reason: 'no message id' };
   const gate = parseToolCall(text, { prefixes: await prefixes() });
   if (!gate.ok) {
-    recordNotACall(origin, text, gate.reason);
+    recordNotACall(origin, message, gate.reason);
     return { action: 'none', reason: gate.reason };
   }
 

@@ -24,7 +24,8 @@ test('who decided a call: the grants, you, your choice for the session, nobody i
     [{ answer: 'allow', auto: { at: 1, entry: 'x' } }, ok, DECISIONS.REMEMBERED],
     [{ answer: 'deny' }, forbidden('denied'), DECISIONS.DENIED],
     [{ answer: null }, forbidden('timeout'), DECISIONS.TIMED_OUT],
-    [{ answer: null }, { ok: false, code: 'CANCELLED' }, DECISIONS.DENIED],
+    [{ answer: null }, { ok: false, code: 'CANCELLED' }, DECISIONS.UNANSWERED],
+    [{ answer: null }, forbidden('denied'), DECISIONS.DENIED],
   ]) assert.equal(decide(approval, reply), want, JSON.stringify([approval, reply.code]));
 });
 
@@ -55,6 +56,9 @@ test('a call\'s entry: time, site, tool, redacted arguments, decision, code, siz
   assert.equal(failed.message, 'failed with token=[redacted]');
   assert.equal(outcomeOf(failed), 'failed');
   assert.equal(failed.args, '{}');
+  const unreachable = callEntry({ origin: 'https://a.example', call: { capability: 'computer.x' }, started: 0, ended: 1, reply: { ok: false, code: 'HOST_NOT_FOUND', message: 'x' } });
+  assert.equal(decisionText(unreachable), 'Not run: the host could not be reached');
+  assert.equal(outcomeOf(unreachable), 'blocked');
 });
 
 test('a binary result is kept as its summary', () => {
@@ -80,6 +84,10 @@ test('a remembered allow names the choice that made it; a failed "always" says s
 test('not a call: only replies that look like an attempt are logged, with the gate\'s reason', () => {
   assert.equal(looksLikeCall('Noted.'), false);
   assert.equal(looksLikeCall('{"capability": "nope.x"}'), true);
+  assert.equal(looksLikeCall('```json\n{"capability": "a.b", "x": 1}\n```'), true);
+  assert.equal(looksLikeCall('{"capability": "computer.click", "argum'), false, 'cut off while streaming');
+  assert.equal(looksLikeCall('```json\n{"capability": "computer.click"}'), false, 'an open fence');
+  assert.equal(looksLikeCall('I would call {"capability": "x.y"} now'), false, 'prose around it');
   const e = notACallEntry({ origin: 'https://a.example', text: '{"capability": "nope.x", "arguments": {"apiKey": "s3cret-value"}}', reason: 'capability is not under a known prefix', at: 7 });
   assert.equal(e.decision, DECISIONS.NOT_A_CALL);
   assert.equal(e.capability, 'nope.x');
