@@ -58,9 +58,13 @@ describe('approvals that remember, and the activity log', () => {
   }
   const notes = (tool, name) => env.notesCalls().filter((c) => c.tool === tool && (!name || c.arguments.name === name));
   const policyEntry = () => env.config().policy.origins[site.origin];
-  async function deny(win) {
-    await win.getByRole('button', { name: 'Deny', exact: true }).click();
+  /** Clicks a button that answers the window; the window closes soon after, maybe before the click returns. */
+  async function answer(win, name) {
+    await win.getByRole('button', { name, exact: true }).click().catch((err) => {
+      if (!win.isClosed()) throw err;
+    });
   }
+  const deny = (win) => answer(win, 'Deny');
   /**
    * Opens the chat and arms it from the options page, once both providers
    * are ready (the grants table lists what the host has when the page loads).
@@ -109,7 +113,7 @@ describe('approvals that remember, and the activity log', () => {
         assert.ok(o.scroll <= o.client, `the approval window at ${width} px overflows: ${JSON.stringify(o)}`);
         await env.screenshot(win, `approval_${width}`);
       }
-      await win.getByRole('button', { name: 'Allow once', exact: true }).click();
+      await answer(win, 'Allow once');
     });
     assert.equal(first.ok, true, JSON.stringify(first));
     expected.push(['allowed', 'allowed once']);
@@ -182,7 +186,7 @@ describe('approvals that remember, and the activity log', () => {
 
   test('allowed for this session: the next call of that tool runs without a window; after Stop and Start it is asked again', async () => {
     const first = await run('notes.write_note', { name: 'session', text: 'one' }, async (win) => {
-      await win.getByRole('button', { name: 'Allow for this session', exact: true }).click();
+      await answer(win, 'Allow for this session');
     });
     assert.equal(first.ok, true);
     expected.push(['allowed', 'allowed · session']);
@@ -201,7 +205,7 @@ describe('approvals that remember, and the activity log', () => {
     await waitFor(async () => (await options.locator('#armed-state').textContent())?.startsWith('Armed'), { what: 'armed again' });
     const third = await run('notes.write_note', { name: 'session', text: 'three' }, async (win) => {
       // Asked again; this time allowed for the session again, to see a restart forget it.
-      await win.getByRole('button', { name: 'Allow for this session', exact: true }).click();
+      await answer(win, 'Allow for this session');
     });
     assert.equal(third.ok, true);
     expected.push(['allowed', 'allowed · session']);
@@ -225,7 +229,7 @@ describe('approvals that remember, and the activity log', () => {
         await env.screenshot(win, `approval_confirm_always_${width}`);
       }
       await win.locator('#confirm-always-yes:enabled').waitFor();
-      await win.getByRole('button', { name: 'Yes, always allow', exact: true }).click();
+      await answer(win, 'Yes, always allow');
     });
     assert.equal(reply.ok, true, JSON.stringify(reply));
     expected.push(['allowed', 'allowed · always']);
