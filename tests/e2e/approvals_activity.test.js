@@ -389,4 +389,18 @@ describe('approvals that remember, and the activity log', () => {
     assert.equal(JSON.parse(oldest.entries.at(-1).args).arguments.i, 200, 'the oldest 200 of the flood (and everything before it) went');
     console.log(`# 1,200 calls recorded through the worker in ${seconds.toFixed(1)} s`);
   });
+
+  test('Clear a site: after a confirmation its entries are gone, from the view and from storage', async () => {
+    const page = await activityPage();
+    await page.getByLabel('Site', { exact: true }).selectOption(site.origin);
+    const host = new URL(site.origin).host;
+    await page.getByRole('button', { name: `Clear ${host}`, exact: true }).click();
+    assert.match(await page.locator('#activity-confirm-text').textContent(), new RegExp(`Clear the activity of ${site.origin}\\?`));
+    await page.getByRole('button', { name: 'Clear', exact: true }).click();
+    await waitFor(async () => (await page.locator('#activity-notice').textContent()) === 'Cleared 1,000 entries.', { what: 'cleared' });
+    await waitFor(async () => (await page.locator('#activity-count').textContent()) === '0 entries', { what: 'nothing left' });
+    const keys = await env.evalInWorker(async () => Object.keys(await chrome.storage.local.get(null)).filter((k) => k.startsWith('activity')));
+    assert.deepEqual(keys, ['activity']);
+    await page.close();
+  });
 });

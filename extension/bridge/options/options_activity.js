@@ -49,7 +49,8 @@ function build() {
       el('div', { className: 'row' },
         el('button', { id: 'activity-confirm-yes', type: 'button', className: 'danger', textContent: 'Clear' }),
         el('button', { id: 'activity-confirm-no', type: 'button', textContent: 'Cancel' }))),
-    el('p', { id: 'activity-state', className: 'muted', role: 'status', 'aria-live': 'polite' }),
+    el('p', { id: 'activity-notice', role: 'status', 'aria-live': 'polite' }),
+    el('p', { id: 'activity-state', className: 'muted' }),
     el('ol', { id: 'activity-list', className: 'activity-list', 'aria-labelledby': 'activity-title' }),
     el('button', { id: 'activity-more', type: 'button', hidden: true, textContent: 'Show more' }),
   );
@@ -162,7 +163,7 @@ async function refresh() {
       view.again = false;
       const r = await send(ACTIVITY.LIST, { filter: view.filter, limit: view.limit });
       if (!r?.ok) {
-        $('activity-state').textContent = `Could not read the activity: ${r?.error || 'no reply'}`;
+        $('activity-notice').textContent = `Could not read the activity: ${r?.error || 'no reply'}`;
         continue;
       }
       fillSelect('activity-site', 'All', r.sites, view.filter.origin);
@@ -195,7 +196,7 @@ async function clear() {
   $('activity-confirm').hidden = true;
   const origin = view.filter.origin;
   const r = await send(ACTIVITY.CLEAR, origin ? { origin } : {});
-  $('activity-state').textContent = r?.ok ? `Cleared ${r.cleared.toLocaleString()} entr${r.cleared === 1 ? 'y' : 'ies'}.` : `Could not clear: ${r?.error || 'no reply'}`;
+  $('activity-notice').textContent = r?.ok ? `Cleared ${r.cleared.toLocaleString()} entr${r.cleared === 1 ? 'y' : 'ies'}.` : `Could not clear: ${r?.error || 'no reply'}`;
   if (origin) {
     view.filter.origin = '';
   }
@@ -206,7 +207,7 @@ async function clear() {
 async function exportLines() {
   const r = await send(ACTIVITY.LIST, { filter: view.filter, limit: LIMITS.maxEntries });
   if (!r?.ok) {
-    $('activity-state').textContent = `Could not export: ${r?.error || 'no reply'}`;
+    $('activity-notice').textContent = `Could not export: ${r?.error || 'no reply'}`;
     return;
   }
   const blob = new Blob([jsonLines([...r.entries].reverse())], { type: 'application/x-ndjson' });
@@ -215,7 +216,7 @@ async function exportLines() {
   a.click();
   a.remove();
   setTimeout(() => URL.revokeObjectURL(a.href), 60_000);
-  $('activity-state').textContent = `Exported ${r.entries.length.toLocaleString()} entr${r.entries.length === 1 ? 'y' : 'ies'}.`;
+  $('activity-notice').textContent = `Exported ${r.entries.length.toLocaleString()} entr${r.entries.length === 1 ? 'y' : 'ies'}.`;
 }
 
 /** Shows the Activity view when the address says #activity, the page's settings otherwise. */
