@@ -318,6 +318,8 @@ describe('approvals that remember, and the activity log', () => {
           chrome.runtime.sendMessage({ type: 'activity.list' }),
           chrome.runtime.sendMessage({ type: 'activity.clear' }),
           chrome.runtime.sendMessage({ type: 'activity.task', conversation: 'c', outcome: 'finished', task: 'forged' }),
+          // Nor reach the log in storage directly: Chromium keeps storage.local to the extension's own contexts.
+          chrome.storage.local.remove('activity').then(() => ({ error: 'storage.local is open to content scripts' }), (err) => ({ error: `is not accepted from content: ${err.message}` })),
         ]),
       });
       return res.result;

@@ -159,9 +159,12 @@ const MENU = 'gnosis-activity';
 /**
  * The toolbar button's own menu (right-click on the icon that carries the
  * page's badge) gets "Activity on this site", which opens the Activity view
- * filtered to the tab's site.
+ * filtered to the tab's site. Also closes storage.local to content scripts.
  */
 export function initActivity() {
+  // No content script reads storage: keep the log and the remembered choices out
+  // of their reach where the browser can (Chromium; Firefox has no such switch).
+  chrome.storage.local.setAccessLevel?.({ accessLevel: 'TRUSTED_CONTEXTS' })?.catch?.(() => {});
   if (!chrome.contextMenus?.create) return;
   chrome.runtime.onInstalled.addListener(() => {
     chrome.contextMenus.create({ id: MENU, title: 'Activity on this site', contexts: ['action'] }, () => void chrome.runtime.lastError);
