@@ -9,33 +9,6 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-func TestRedactJSONMasksSecretsAndKeepsTheRest(t *testing.T) {
-	for _, tt := range []struct {
-		name, in, want string
-	}{
-		{"plain values are kept", `{"x":1,"text":"hello","ok":true,"n":null}`, `{"n":null,"ok":true,"text":"hello","x":1}`},
-		{"password field", `{"user":"ann","password":"hunter2"}`, `{"password":"[redacted]","user":"ann"}`},
-		{"secret names in any case and spelling", `{"apiKey":"a1","API_KEY":"a2","X-Auth-Token":"a3","client_secret":"a4","Authorization":"a5","Cookie":"a6","passwd":"a7","key":"a8","accessToken":"a9"}`,
-			`{"API_KEY":"[redacted]","Authorization":"[redacted]","Cookie":"[redacted]","X-Auth-Token":"[redacted]","accessToken":"[redacted]","apiKey":"[redacted]","client_secret":"[redacted]","key":"[redacted]","passwd":"[redacted]"}`},
-		{"names that only contain key are kept", `{"keyboard":"k","monkey":"m","hotkey":"ctrl"}`, `{"hotkey":"ctrl","keyboard":"k","monkey":"m"}`},
-		{"nested objects and arrays", `{"a":{"b":[{"Password":"p1"},{"c":"ok"}]},"auth":{"user":"u","pass":"p2"}}`,
-			`{"a":{"b":[{"Password":"[redacted]"},{"c":"ok"}]},"auth":"[redacted]"}`},
-		{"bearer token in a value", `{"headers":"Authorization: Bearer abc.def-123"}`, `{"headers":"Authorization: [redacted]"}`},
-		{"api key in a value", `{"text":"my key is sk-proj-AbCdEf123456 ok"}`, `{"text":"my key is sk-[redacted] ok"}`},
-		{"query string", `{"url":"https://x.example/p?a=1&api_key=s3cr3t&token=t0k&b=2#f"}`, `{"url":"https://x.example/p?a=1&api_key=[redacted]&token=[redacted]&b=2#f"}`},
-		{"long strings are cut", `{"t":"` + strings.Repeat("a", 300) + `"}`, `{"t":"` + strings.Repeat("a", maxLoggedValue) + `…"}`},
-		{"not JSON is redacted as text", `password=hunter2 and more`, `"password=[redacted] and more"`},
-		{"not one value", `{} {}`, `"{} {}"`},
-		{"numbers keep their text", `{"x":1.50,"y":1e3}`, `{"x":1.50,"y":1e3}`},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			if diff := cmp.Diff(tt.want, string(RedactJSON([]byte(tt.in)))); diff != "" {
-				t.Errorf("(-want +got):\n%s", diff)
-			}
-		})
-	}
-}
-
 func TestRedactJSONBoundsItsOutput(t *testing.T) {
 	var b strings.Builder
 	b.WriteString(`{"list":[`)
@@ -53,28 +26,6 @@ func TestRedactJSONBoundsItsOutput(t *testing.T) {
 	huge := RedactJSON([]byte(`{"image":"` + strings.Repeat("A", maxDecodedJSON) + `"}`))
 	if diff := cmp.Diff(`"(1048588 bytes, not shown)"`, string(huge)); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)
-	}
-}
-
-func TestRedactText(t *testing.T) {
-	for _, tt := range []struct {
-		in, want string
-	}{
-		{"nothing secret here: x=1, y: 2", "nothing secret here: x=1, y: 2"},
-		{"Authorization: Basic dXNlcjpwYXNz", "Authorization: [redacted]"},
-		{"curl -H 'authorization: bearer eyJhbGciOi.eyJzdWIiOi.sig'", "curl -H 'authorization: [redacted]'"},
-		{"BEARER abc123", "BEARER [redacted]"},
-		{"key sk-ant-api03-AbCdEfGh and task-abcdefghijk", "key sk-[redacted] and task-abcdefghijk"},
-		{"ghp_0123456789abcdefABCDEF and AKIAABCDEFGHIJKLMNOP", "[redacted] and [redacted]"},
-		{"https://h.example/?password=p%40ss&user=ann", "https://h.example/?password=[redacted]&user=ann"},
-		{`{"token": "two words", "n": 1}`, `{"token": "[redacted]", "n": 1}`},
-		{"token: 123}", "token: [redacted]}"},
-		{"password=", "password="},
-		{"max_tokens=10 keyboard=qwerty", "max_tokens=[redacted] keyboard=qwerty"},
-	} {
-		if diff := cmp.Diff(tt.want, RedactText(tt.in)); diff != "" {
-			t.Errorf("RedactText(%q) (-want +got):\n%s", tt.in, diff)
-		}
 	}
 }
 

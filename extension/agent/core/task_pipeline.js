@@ -86,6 +86,9 @@ export function interruptedTask(records) {
  * @param {string} deps.origin the page's origin (the model client's advice on a local 403)
  * @param {() => Promise<boolean>} [deps.liveElsewhere] true when another panel may be running this
  *   conversation's task, so an unfinished task is not taken for interrupted
+ * @param {(task: {conversation: string, seq: number, task: string, steps: number, outcome: string,
+ *   text?: string, url?: string}) => void} [deps.onOutcome] told of each outcome a task's session records
+ *   (the activity log)
  * @param {() => Date} [deps.now]
  */
 export function createTaskPipeline(deps) {
@@ -168,6 +171,9 @@ export function createTaskPipeline(deps) {
         if (r.kind === 'task') {
           taskSeq = mirrored.seq;
           saved.then(() => emit({ type: 'conversation_changed' }));
+        }
+        if (r.kind === 'outcome') {
+          deps.onOutcome?.({ conversation: id, seq: taskSeq, task: s.task, steps: s.step, outcome: r.outcome, text: r.text, url: s.target?.url });
         }
         if (rec.images) {
           const seq = taskSeq;

@@ -73,6 +73,9 @@ async function main() {
     onExport: (id) => exportConversation(id).catch((err) => addEntry('error', `Could not export: ${err?.message || err}`)),
     busy,
   });
+  // ?conversation=<id> (the Activity view's "Open the conversation") opens that conversation.
+  const asked = new URLSearchParams(location.search).get('conversation');
+  if (asked) await panel.store.setActive(asked).catch(() => {});
   await panel.bar.start();
   await connectPanel({
     sessionId: panel.sessionId,

@@ -13,6 +13,7 @@ import { panel } from './sidepanel_state.js';
 import { modelFor } from './sidepanel_models.js';
 import { render } from './sidepanel_log.js';
 import { ACTED_ANSWER } from '../core/page_assistant_state.js';
+import { recordAgentTask } from '../../shared/activity.js';
 
 const $ = (id) => document.getElementById(id);
 
@@ -42,6 +43,7 @@ export function createPipeline() {
     browserFor: ({ coordinateMode }) => createBrowserBridge({ sessionId: panel.sessionId, windowId: panel.windowId, coordinateMode }),
     origin: location.origin,
     liveElsewhere,
+    onOutcome: recordAgentTask,
   });
   panel.pipeline.subscribe(render);
   return panel.pipeline;

@@ -1,21 +1,29 @@
 // The approval window: one call the host asks the person about ("ask each
-// time"). Shows the site, the capability and its exact arguments, counts down
-// to the host's deadline, and answers through the worker. The URL carries only
-// a token; the details come from the worker. Deny has the focus, so a stray
-// Enter says no; Allow takes clicks only after the window has been seen for a
-// moment. Closing the window is a No (the worker sees it close).
-import { countdown } from '../core/approval.js';
-import { titleOf } from '../core/grants.js';
+// time"). Shows the site, the tool (its name as one bounded token) and its
+// exact arguments, counts down to the host's deadline, and answers through
+// the worker: Deny, Allow once, Allow for this session, or Always allow on
+// this site (a destructive tool asks a second time first). The URL carries
+// only a token; the details come from the worker.
+//
+// Deny has the focus, so a stray Enter or Space says no, and Escape or
+// closing the window denies too. An Allow button takes only a deliberate act
+// (core/approval.js DeliberateAct): a pointer click once the window has been
+// shown for a second, or Enter/Space after the focused window has been quiet
+// for 1.5 s; the button's own keyboard activation never runs.
+import { DeliberateAct, countdown } from '../core/approval.js';
+import { titleOf, toolHints } from '../core/grants.js';
+import { REMEMBER } from '../core/remembered.js';
 import { hintBadges } from '../../shared/hint_badges.js';
 import { BRIDGE } from '../../shared/core/messages.js';
 
 const $ = (id) => document.getElementById(id);
-/** How long Allow stays disabled after the window opens (ms). */
-const ARMING_DELAY_MS = 700;
-
 const token = new URLSearchParams(location.search).get('token') || '';
+const act = new DeliberateAct();
+const ALLOW_BUTTONS = ['allow', 'allow-session', 'allow-always', 'confirm-always-yes'];
 let answered = false;
 let ticker = 0;
+let armTimer = 0;
+let view = null;
 
 function send(type, extra = {}) {
   return chrome.runtime.sendMessage({ type, token, ...extra });
@@ -27,74 +35,163 @@ function gone(text) {
   if (text) $('gone').textContent = text;
 }
 
+function disableAll() {
+  for (const b of document.querySelectorAll('button')) b.disabled = true;
+}
+
 function finish(text, kind) {
   answered = true;
   clearInterval(ticker);
-  $('allow').disabled = true;
-  $('deny').disabled = true;
+  clearTimeout(armTimer);
+  disableAll();
+  $('key-hint').hidden = true;
   $('outcome').textContent = text;
   $('outcome').className = kind;
 }
 
-async function answer(allow) {
+const ALLOWED_TEXT = {
+  [REMEMBER.ONCE]: 'Allowed once — running.',
+  [REMEMBER.SESSION]: 'Allowed for this session — running. This tool runs on this site without asking until you stop the site.',
+  [REMEMBER.ALWAYS]: 'Always allowed on this site — running. Undo it in “What this site may run”.',
+};
+
+async function answer(allow, remember = REMEMBER.ONCE, confirmed = false) {
   if (answered) return;
   answered = true;
-  $('allow').disabled = true;
-  $('deny').disabled = true;
-  const r = await send(BRIDGE.APPROVE, { allow });
+  disableAll();
+  const r = await send(BRIDGE.APPROVE, { allow, remember, confirmed });
   if (!r?.ok) {
     finish(`Could not answer: ${r?.error || 'no reply'}`, 'bad');
     return;
   }
-  finish(allow ? 'Allowed once — running.' : 'Denied.', allow ? 'good' : 'bad');
-  setTimeout(() => window.close(), 900);
+  if (r.answer !== 'allow') {
+    finish('Denied.', 'bad');
+  } else if (r.rememberError) {
+    finish(`Allowed once — running. Could not save “always allow”: ${r.rememberError}`, 'bad');
+    return; // stays open so the person can read why
+  } else {
+    finish(ALLOWED_TEXT[r.remember] || ALLOWED_TEXT.once, 'good');
+  }
+  setTimeout(() => window.close(), 1200);
 }
 
-function render(view) {
-  const cap = { name: view.capability, title: view.title, annotations: view.annotations };
-  document.title = `Gnosis — allow ${titleOf(cap)} for ${view.origin}?`;
-  $('origin').textContent = view.origin;
+/** Shows a set of Allow buttons; they take clicks once the window has shown them for the arming delay. */
+function arm(ids) {
+  act.shown(Date.now());
+  for (const id of ALLOW_BUTTONS) $(id).disabled = true;
+  clearTimeout(armTimer);
+  armTimer = setTimeout(() => {
+    if (!answered) for (const id of ids) $(id).disabled = false;
+  }, act.armMs);
+}
+
+function showConfirm(on) {
+  $('choices').hidden = on;
+  $('confirm-always').hidden = !on;
+  $('key-hint').hidden = true;
+  if (on) {
+    arm(['confirm-always-yes']);
+    $('confirm-cancel').focus();
+  } else {
+    arm(['allow', 'allow-session', 'allow-always']);
+    $('deny').focus();
+  }
+}
+
+/** What an Allow button does once the act on it counted. */
+function choose(button) {
+  const remember = button.dataset.remember;
+  if (remember === REMEMBER.ALWAYS && button.id === 'allow-always' && toolHints(view.annotations).destructive) {
+    showConfirm(true);
+    return;
+  }
+  answer(true, remember, button.id === 'confirm-always-yes');
+}
+
+function keyHint() {
+  $('key-hint').textContent = 'Keys pressed this soon never allow a call. Click the button, or wait a moment and press Enter again.';
+  $('key-hint').hidden = false;
+}
+
+/** The Allow button an event is on, if any. */
+function allowButton(e) {
+  const b = e.target instanceof Element ? e.target.closest('button[data-remember]') : null;
+  return b && ALLOW_BUTTONS.includes(b.id) ? b : null;
+}
+
+function wire() {
+  $('deny').addEventListener('click', () => answer(false));
+  $('confirm-cancel').addEventListener('click', () => showConfirm(false));
+  for (const id of ALLOW_BUTTONS) {
+    $(id).addEventListener('click', (e) => {
+      // Keyboard activation (detail 0) and synthetic clicks never allow; keys go through keydown below.
+      if (!e.isTrusted || e.detail === 0 || answered || !act.pointerAllows(Date.now())) return;
+      choose(e.currentTarget);
+    });
+  }
+  window.addEventListener('focus', () => act.focus(Date.now()));
+  window.addEventListener('blur', () => act.blur());
+  document.addEventListener('keydown', (e) => {
+    const now = Date.now();
+    const button = allowButton(e);
+    if (button && (e.key === 'Enter' || e.key === ' ')) {
+      e.preventDefault();
+      const ok = !button.disabled && !answered && act.keyAllows(e.key, now, e.repeat);
+      act.keyDown(e.key, now);
+      if (ok) choose(button);
+      else keyHint();
+      return;
+    }
+    act.keyDown(e.key, now);
+    if (e.key === 'Escape') answer(false);
+    // Enter only ever activates the focused button; anywhere else it does nothing.
+    if (e.key === 'Enter' && !(e.target instanceof HTMLButtonElement)) e.preventDefault();
+  }, true);
+  document.addEventListener('keyup', (e) => {
+    act.keyUp(e.key, Date.now());
+    if (allowButton(e) && (e.key === 'Enter' || e.key === ' ')) e.preventDefault();
+  }, true);
+}
+
+function render(v) {
+  view = v;
+  const cap = { name: v.capability, title: v.title, annotations: v.annotations };
+  document.title = `Gnosis — allow ${titleOf(cap)} for ${v.origin}?`;
+  $('origin').textContent = v.origin;
   $('cap-title').textContent = titleOf(cap);
-  $('cap-name').textContent = view.capability;
-  $('cap-name').hidden = titleOf(cap) === view.capability;
-  $('cap-badges').replaceChildren(...hintBadges(view.annotations));
-  $('arguments').textContent = view.argumentsJson;
-  const chars = view.argumentsJson.length;
+  $('cap-title').hidden = titleOf(cap) === v.capability;
+  $('cap-name').textContent = v.capability;
+  $('cap-badges').replaceChildren(...hintBadges(v.annotations));
+  $('arguments').textContent = v.argumentsJson;
+  const chars = v.argumentsJson.length;
   $('args-size').textContent = `${chars.toLocaleString()} character${chars === 1 ? '' : 's'}, shown in full`;
+  $('confirm-text').textContent = `${titleOf(cap)} may delete or overwrite things. ${v.origin} will run it whenever its replies ask, with any arguments, without asking you. You can undo this in “What this site may run”.`;
   $('approval').hidden = false;
   const tick = () => {
-    const left = countdown(view.deadline, Date.now());
+    const left = countdown(v.deadline, Date.now());
     $('countdown').textContent = left.seconds > 0 ? `Denied automatically in ${left.text}` : 'No answer in time — denied.';
-    $('meter-fill').style.width = `${Math.min(100, (100 * Math.max(0, view.deadline - Date.now())) / view.timeoutMs)}%`;
+    $('meter-fill').style.width = `${Math.min(100, (100 * Math.max(0, v.deadline - Date.now())) / v.timeoutMs)}%`;
     if (left.seconds === 0) finish('No answer in time — denied.', 'bad');
   };
   tick();
   ticker = setInterval(tick, 250);
   $('deny').focus();
-  setTimeout(() => {
-    if (!answered) $('allow').disabled = false;
-  }, ARMING_DELAY_MS);
+  if (document.hasFocus()) act.focus(Date.now());
 }
 
 async function main() {
-  $('deny').addEventListener('click', () => answer(false));
-  $('allow').addEventListener('click', () => answer(true));
-  document.addEventListener('keydown', (e) => {
-    if (e.key === 'Escape') answer(false);
-    // Enter only ever activates the focused button; anywhere else it does nothing.
-    if (e.key === 'Enter' && !(e.target instanceof HTMLButtonElement)) e.preventDefault();
-  });
-  const view = await send(BRIDGE.APPROVAL);
-  if (!view?.ok) {
+  wire();
+  const v = await send(BRIDGE.APPROVAL);
+  if (!v?.ok) {
     gone();
     return;
   }
-  if (view.answer) {
-    render(view);
-    finish(view.answer === 'allow' ? 'Allowed once — running.' : 'Denied.', view.answer === 'allow' ? 'good' : 'bad');
+  render(v);
+  if (v.answer) {
+    finish(v.answer === 'allow' ? 'Allowed — running.' : 'Denied.', v.answer === 'allow' ? 'good' : 'bad');
     return;
   }
-  render(view);
+  arm(['allow', 'allow-session', 'allow-always']);
   document.body.dataset.ready = 'true';
 }
 

@@ -2,13 +2,84 @@
 // each pending approval here, under a random token; the approval window gets
 // only the token in its URL and asks the worker for the rest, so nothing a page
 // can read or guess names a pending call. Also what the window shows: the
-// arguments as exact, visible JSON and the countdown. Pure: no chrome.* and no DOM.
+// arguments as exact, visible JSON and the countdown; and when a click or a
+// key on one of its Allow buttons counts (DeliberateAct). Pure: no chrome.* and no DOM.
 
 /** The toolbar badge while a call waits for the person. */
 export const APPROVAL_BADGE = Object.freeze({ text: '?', color: '#9a6700', title: 'Gnosis: waiting for your approval' });
 
 /** The approval window's size (CSS pixels). */
-export const APPROVAL_WINDOW = Object.freeze({ width: 520, height: 640 });
+export const APPROVAL_WINDOW = Object.freeze({ width: 540, height: 700 });
+
+/** How long after the window is shown a pointer click on an Allow button starts to count (ms). */
+export const ARMING_DELAY_MS = 1000;
+
+/**
+ * How long the window must have had the focus with no key pressed, held or
+ * released before Enter or Space on an Allow button counts (ms).
+ */
+export const KEY_QUIET_MS = 1500;
+
+/**
+ * Decides whether an act on an Allow button is deliberate. Keys typed into
+ * the chat before the window appeared, held across its opening, or pressed in
+ * its first moments never approve:
+ *   - a pointer click counts once the window has been shown for armMs;
+ *   - Enter or Space counts only when the window has had the focus for
+ *     quietMs, no key went down or up in that time, no other key is held, and
+ *     the key is not an auto-repeat. So Tab then Enter right away does
+ *     nothing; Tab, a pause, then Enter allows.
+ * Deny needs none of this: any key or click on it denies at once.
+ */
+export class DeliberateAct {
+  /** @param {{armMs?: number, quietMs?: number}} [options] */
+  constructor({ armMs = ARMING_DELAY_MS, quietMs = KEY_QUIET_MS } = {}) {
+    this.armMs = armMs;
+    this.quietMs = quietMs;
+    this.shownAt = null;
+    this.focusedAt = null;
+    this.lastKeyAt = null;
+    this.held = new Set();
+  }
+
+  /** The window shows the question (again: a confirmation step re-arms the pointer too). */
+  shown(now) {
+    this.shownAt = now;
+  }
+
+  focus(now) {
+    if (this.focusedAt === null) this.focusedAt = now;
+  }
+
+  blur() {
+    this.focusedAt = null;
+    this.held.clear();
+  }
+
+  /** A key went down (call after asking keyAllows about it). */
+  keyDown(key, now) {
+    this.held.add(key);
+    this.lastKeyAt = now;
+  }
+
+  keyUp(key, now) {
+    this.held.delete(key);
+    this.lastKeyAt = now;
+  }
+
+  /** Whether a pointer click now is deliberate. */
+  pointerAllows(now) {
+    return this.shownAt !== null && now - this.shownAt >= this.armMs;
+  }
+
+  /** Whether this keydown (Enter or Space on an Allow button) is deliberate. */
+  keyAllows(key, now, repeat = false) {
+    if (repeat || this.focusedAt === null || this.shownAt === null) return false;
+    const quietSince = Math.max(this.focusedAt, this.shownAt, this.lastKeyAt ?? -Infinity);
+    if (now - quietSince < this.quietMs) return false;
+    return [...this.held].every((k) => k === key);
+  }
+}
 
 /** A random token: 128 bits as 32 hex digits. */
 export function randomToken() {

@@ -8,6 +8,7 @@ import { getSession, isArmed, loadSettings, senderOrigin, session, setBadge, set
 import { prefixes } from './host_queries.js';
 import { stop } from './arming.js';
 import { execute } from './call_runner.js';
+import { recordCall, recordNotACall, recordStopped } from './activity.js';
 
 const chains = new Map(); // origin -> the tail of its promise chain
 
@@ -57,7 +58,10 @@ export async function extracted(message, sender) {
   const page = typeof message.page === 'string' ? `${sender.tab?.id}/${message.page.slice(0, 100)}` : '';
   if (!id || !page) return { action: 'none', reason: 'no message id' };
   const gate = parseToolCall(text, { prefixes: await prefixes() });
-  if (!gate.ok) return { action: 'none', reason: gate.reason };
+  if (!gate.ok) {
+    recordNotACall(origin, message, gate.reason);
+    return { action: 'none', reason: gate.reason };
+  }
 
   const settings = await loadSettings(origin);
   // Check-and-record under a per-origin lock: two tabs showing the same
@@ -73,6 +77,7 @@ export async function extracted(message, sender) {
     return null;
   });
   if (verdict?.action === 'stopped') {
+    recordStopped(origin, gate.call, verdict.reason);
     await stop(origin, verdict.reason);
     return { ...verdict, reason: `Gnosis ${verdict.reason}. Start again from the options page.` };
   }
@@ -80,7 +85,7 @@ export async function extracted(message, sender) {
 
   const tabId = sender.tab.id;
   await setBadge(tabId, 'running', gate.call.capability);
-  const reply = await execute(origin, tabId, gate.call);
+  const reply = await recordCall(origin, gate.call, () => execute(origin, tabId, gate.call));
   if (!(await isArmed(origin))) return { action: 'none', reason: 'stopped while running' };
   await setLastEvent(origin, { kind: 'executed', capability: gate.call.capability, ok: !!reply.ok, code: reply.code });
   await setBadge(tabId, reply.ok ? 'armed' : 'error', reply.ok ? undefined : reply.code);

@@ -9,7 +9,8 @@
 // call_runner.js (the execute path), approval_window.js (asking the person),
 // host_queries.js (grants, capability prompt, host status), setup_worker.js
 // (the setup page: MCP servers, diagnostic report, download location, and
-// opening the page on install); the pure logic
+// opening the page on install), remembered.js (the choices that answer later
+// questions), activity.js (the activity log and its handlers); the pure logic
 // lives in the modules they import.
 import { host } from '../../shared/host.js';
 import { eligibleOrigin, originOfKey, siteKey, toCss } from '../core/selector.js';
@@ -24,6 +25,8 @@ import { handlers as setupHandlers, initSetup } from './setup_worker.js';
 import { configureTab, ensureContent, insertPrompt, start, stop } from './arming.js';
 import { approvals, answerApproval } from './approval_window.js';
 import { acknowledged, extracted } from './extracted_message.js';
+import { handlers as activityHandlers, initActivity } from './activity.js';
+import { forget, init as initRemembered, remembered } from './remembered.js';
 import { BRIDGE, BRIDGE_PAGE } from '../../shared/core/messages.js';
 
 /** Which preset fits the page in the tab: by its origin, else by its structure. */
@@ -47,6 +50,7 @@ async function tabForOrigin(tabId, origin) {
 
 /** Message handlers, merged into background.js's single map. */
 export const handlers = {
+  ...activityHandlers,
   [BRIDGE.GET_SITE]: {
     from: 'extension',
     async run({ origin }) {
@@ -89,15 +93,17 @@ export const handlers = {
   },
   [BRIDGE.APPROVE]: {
     from: 'extension',
-    run({ token, allow }, sender) {
+    run({ token, allow, remember, confirmed }, sender) {
       const entry = approvals.get(token);
       // Only the window opened for this approval answers it.
       if (!entry || entry.windowId == null || sender.tab?.windowId !== entry.windowId) {
         return { ok: false, error: 'this call is no longer waiting for an answer' };
       }
-      return answerApproval(token, allow === true);
+      return answerApproval(token, allow === true, { remember, confirmed: confirmed === true });
     },
   },
+  [BRIDGE.REMEMBERED]: { from: 'extension', run: ({ origin }) => remembered(requireOrigin(origin)) },
+  [BRIDGE.FORGET_CHOICES]: { from: 'extension', run: ({ origin }) => forget(requireOrigin(origin)) },
   [BRIDGE.STOP]: { from: 'extension', run: ({ origin }) => stop(requireOrigin(origin)) },
   [BRIDGE.HOST_STATUS]: { from: 'extension', run: ({ refresh, reconnect }) => hostStatus(!!refresh, !!reconnect) },
   [BRIDGE.CAPABILITY_PROMPT]: { from: 'extension', run: ({ origin }) => capabilityPrompt(origin || undefined) },
@@ -170,6 +176,8 @@ function matchPresetByOrigin(origin) {
 /** Registers the bridge's listeners: re-arms tabs of armed origins after navigation and reload. */
 export function init() {
   initSetup();
+  initRemembered();
+  initActivity();
   // Keep the cached health (prefixes for the gate, the options page's status) current.
   const refresh = () => host.health({ timeoutMs: 5000 }).catch(() => {});
   host.on('capabilities.changed', refresh);

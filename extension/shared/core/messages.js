@@ -35,10 +35,25 @@ export const BRIDGE = Object.freeze({
   DIAGNOSTIC_REPORT: 'bridge.diagnosticReport',
   GET_DOWNLOAD_LOCATION: 'bridge.getDownloadLocation',
   SET_DOWNLOAD_LOCATION: 'bridge.setDownloadLocation',
+  // Remembered approval choices (bridge/worker/remembered.js).
+  REMEMBERED: 'bridge.remembered',
+  FORGET_CHOICES: 'bridge.forgetChoices',
   // From the content script:
   EXTRACTED: 'bridge.extracted',
   REPORT: 'bridge.report',
   HUMAN: 'bridge.human',
+});
+
+/**
+ * The activity log's messages, handled by the bridge's worker half
+ * (bridge/worker/activity.js) and sent only by extension pages: the options
+ * page's Activity view lists and clears it, the Side Panel records each
+ * agent task (shared/activity.js).
+ */
+export const ACTIVITY = Object.freeze({
+  LIST: 'activity.list',
+  CLEAR: 'activity.clear',
+  TASK: 'activity.task',
 });
 
 /** Messages the chat bridge's content script handles (tabs.sendMessage → bridge/page/content.js). */

@@ -217,7 +217,7 @@ export function seedPreferences(userDataDir, { grantOrigins = [], downloadDir, e
  *
  * Returns an Env: {context, userDataDir, dir, callLog, configPath, worker(),
  * evalInWorker(fn, arg), openOptions(query), newPage(url), calls(),
- * waitForCalls(n), config(), notesCalls(), screenshot(target, name), close()}.
+ * waitForCalls(n), config(), notesCalls(), screenshot(target, name), restart(), close()}.
  */
 export async function launch(opts = {}) {
   const dir = tempDir();
@@ -241,7 +241,7 @@ export async function launch(opts = {}) {
     });
   }
 
-  const context = await chromium.launchPersistentContext(userDataDir, {
+  const launchOptions = {
     executablePath: CHROMIUM,
     headless: true,
     ignoreDefaultArgs: ['--disable-extensions'],
@@ -252,9 +252,11 @@ export async function launch(opts = {}) {
       '--disable-component-update', '--disable-sync', '--no-first-run',
       '--silent-debugger-extension-api',
     ],
-  });
+  };
+  let context = await chromium.launchPersistentContext(userDataDir, launchOptions);
   // Installing the extension opens its setup page (bridge/setup/setup.html): wait for it, so it
-  // never opens in the middle of a test, and keep it only for the tests of that page.
+  // never opens in the middle of a test, and keep it only for the tests of that page. A restart
+  // (same profile) installs nothing, so no setup page opens then.
   const isSetup = (p) => p.url().startsWith(`${EXTENSION_ORIGIN}${SETUP_PAGE}`);
   const setupPage = context.pages().find(isSetup) || await context.waitForEvent('page', { predicate: isSetup, timeout: 15_000 });
   if (!opts.setupPage) await setupPage.close();
@@ -321,6 +323,16 @@ export async function launch(opts = {}) {
         if (Date.now() > deadline) throw new Error(`expected ${n} provider calls, got ${JSON.stringify(calls)}`);
         await sleep(50);
       }
+    },
+    /**
+     * Restarts the browser: closes it (the host exits with it) and launches it
+     * again on the same user-data-dir, as a person quitting and reopening it.
+     * storage.local and the host's config survive; storage.session does not.
+     */
+    async restart() {
+      await context.close();
+      context = await chromium.launchPersistentContext(userDataDir, launchOptions);
+      env.context = context;
     },
     async close() {
       await context.close().catch(() => {});

@@ -19,7 +19,7 @@ const A = (a) => `<think>t</think><action>${a}</action>`;
 /** A reply that never comes until the request is aborted. */
 const hang = (req, { signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(stoppedError()), { once: true }));
 
-async function setup({ settings = {}, replies = [], grant = async () => true, liveElsewhere, browser = (b) => b } = {}) {
+async function setup({ settings = {}, replies = [], grant = async () => true, liveElsewhere, browser = (b) => b, onOutcome } = {}) {
   const store = await openConversationStore({ indexedDB: new IDBFactory() });
   const conv = await store.create();
   const model = fakeModel(replies);
@@ -31,7 +31,7 @@ async function setup({ settings = {}, replies = [], grant = async () => true, li
     store, settings: () => current, template: () => template, origin: 'chrome-extension://x',
     grant: (pattern) => { granted.push(pattern); return grant(pattern); },
     modelFor: () => model, browserFor: () => browser(fakeBrowser({ log: browserLog, tabId: 4 })), liveElsewhere,
-    now: () => new Date(2026, 0, 2),
+    onOutcome, now: () => new Date(2026, 0, 2),
   });
   p.subscribe((e) => events.push(e));
   await p.open(conv.id, []);
@@ -61,6 +61,16 @@ test('a task goes down validate → permission → session, and comes back as ev
   assert.deepEqual((await store.records(conv.id)).map((r) => r.kind), ['task', 'analysis', 'action', 'result', 'analysis', 'action', 'outcome']);
   assert.equal((await store.get(conv.id)).title, 'find it', 'the conversation is named after its task');
   assert.equal(model.requests.length, 2);
+});
+
+test('each outcome a task records is handed to onOutcome with its conversation, task and steps (the activity log)', async () => {
+  const told = [];
+  const { p, conv } = await setup({ replies: [A('Click(point=(1,1))'), A("Finished(content='42')")], onOutcome: (t) => told.push(t) });
+  await p.start('find it', { images: () => [] });
+  assert.equal(told.length, 1);
+  assert.deepEqual({ ...told[0], seq: typeof told[0].seq }, {
+    conversation: conv.id, seq: 'number', task: 'find it', steps: 2, outcome: OUTCOME.FINISHED, text: '42', url: told[0].url,
+  });
 });
 
 test('the conversation is renamed as soon as the task record is written, before the task ends', async () => {

@@ -1,6 +1,8 @@
 // Grants and approvals are changed only from the extension's own pages: the
 // worker's handlers that read or write an origin's grants, arm it with grants,
-// or answer an approval are all `from: 'extension'`, so router.js refuses
+// answer an approval (and remember the answer for the session or always),
+// forget remembered choices, or read, clear or add to the activity log are
+// all `from: 'extension'`, so router.js refuses
 // them to a content script (which any web page can talk to through the
 // bridge's messages) and to anything untrusted.
 import assert from 'node:assert/strict';
@@ -25,7 +27,8 @@ async function bridgeHandlers() {
   }
 }
 
-const GRANT_TYPES = ['bridge.getGrants', 'bridge.setGrants', 'bridge.start', 'bridge.approval', 'bridge.approve'];
+const GRANT_TYPES = ['bridge.getGrants', 'bridge.setGrants', 'bridge.start', 'bridge.approval', 'bridge.approve',
+  'bridge.remembered', 'bridge.forgetChoices', 'activity.list', 'activity.clear', 'activity.task'];
 
 test('grant and approval messages are accepted from the extension\'s pages only', async () => {
   const handlers = await bridgeHandlers();
