@@ -99,7 +99,7 @@ describe('the options page with a 54-tool server', () => {
       const y = (sel) => document.querySelector(sel).getBoundingClientRect().top + scrollY;
       return {
         sections: ['#host', '#page', '#grants', '#prompt'].map((s) => [s, y(s)]),
-        numbers: [...document.querySelectorAll('.view > section')].map((s) => getComputedStyle(s.querySelector('h2'), '::before').content),
+        numbers: [...document.querySelectorAll('#view-setup > section')].map((s) => getComputedStyle(s.querySelector('h2'), '::before').content),
         insertBeforeStart: document.getElementById('prompt-insert').compareDocumentPosition(document.getElementById('start')) & Node.DOCUMENT_POSITION_FOLLOWING,
       };
     });
