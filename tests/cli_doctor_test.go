@@ -135,14 +135,20 @@ func TestCLIDoctorNamesTheFixOfEveryFailure(t *testing.T) {
 	}
 }
 
+// install registers bin with browsers (a --browsers value) as this user.
+func (h regHome) install(t *testing.T, bin, browsers string) {
+	t.Helper()
+	if out, err := h.run(t, bin, "install", "--browsers", browsers); err != nil {
+		t.Fatalf("install: %v\n%s", err, out)
+	}
+}
+
 // TestCLIDoctorSaysARegisteredHostWhoseProgramIsGone: a registration whose
 // program was deleted is not "not installed": doctor says the program is
 // gone, quotes what the browser then shows, and names a command that exists.
 func TestCLIDoctorSaysARegisteredHostWhoseProgramIsGone(t *testing.T) {
 	h := newRegHome(t)
-	if out, err := h.run(t, hostBin, "install", "--browsers", "chrome"); err != nil {
-		t.Fatalf("install: %v\n%s", err, out)
-	}
+	h.install(t, hostBin, "chrome")
 	installed := filepath.Join(h.data, "gnosis", "gnosis-host")
 	if err := os.Remove(installed); err != nil {
 		t.Fatal(err)
@@ -177,9 +183,7 @@ func TestCLICallAndDoctorNameTheBinaryBrowsersStart(t *testing.T) {
 		t.Fatalf("building an older host: %v\n%s", err, out)
 	}
 	h := newRegHome(t)
-	if out, err := h.run(t, old, "install", "--browsers", "chrome"); err != nil {
-		t.Fatalf("install: %v\n%s", err, out)
-	}
+	h.install(t, old, "chrome")
 	installed := filepath.Join(h.data, "gnosis", "gnosis-host")
 
 	cmd := exec.Command(hostBin, "call", "--no-wait", "health")

@@ -110,9 +110,7 @@ func checkReport(t *testing.T, text, home string) {
 // environment or the log.
 func TestReportLeaksNoSecret(t *testing.T) {
 	h := newRegHome(t)
-	if out, err := h.run(t, hostBin, "install", "--browsers", "chrome"); err != nil {
-		t.Fatalf("install: %v\n%s", err, out)
-	}
+	h.install(t, hostBin, "chrome")
 	cfg := filepath.Join(h.config, "gnosis", "config.json")
 	os.MkdirAll(filepath.Dir(cfg), 0o700)
 	writeFile(t, cfg, []byte(secretConfig()))
