@@ -127,13 +127,15 @@ func writeLog(w io.Writer, file string, n int) {
 	}
 }
 
-// shortenHome writes the home folder as ~.
+// shortenHome writes the home folder as ~, also where JSON text quotes it
+// (a Windows home's backslashes doubled).
 func shortenHome(text, home string) string {
 	home = strings.TrimRight(home, `/\`)
 	if len(home) < 2 {
 		return text
 	}
-	return strings.ReplaceAll(text, home, "~")
+	text = strings.ReplaceAll(text, home, "~")
+	return strings.ReplaceAll(text, strings.ReplaceAll(home, `\`, `\\`), "~")
 }
 
 // HomeDir is the home folder to shorten ("" when unknown).

@@ -73,3 +73,12 @@ func TestTextMasksTheEnvironmentsSecretsAndTheHome(t *testing.T) {
 		t.Errorf("report does not show the log line masked:\n%s", text)
 	}
 }
+
+// A Windows home is shortened where the text quotes it as is and where JSON
+// text quotes it with its backslashes doubled.
+func TestShortenHomeAlsoInJSON(t *testing.T) {
+	got := shortenHome(`C:\Users\Ada\x {"file":"C:\\Users\\Ada\\y"}`, `C:\Users\Ada`)
+	if want := `~\x {"file":"~\\y"}`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
