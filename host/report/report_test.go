@@ -82,3 +82,17 @@ func TestShortenHomeAlsoInJSON(t *testing.T) {
 		t.Errorf("got %s, want %s", got, want)
 	}
 }
+
+// A log line longer than the debug log shows is cut after its secrets are
+// masked, so no part of one is left.
+func TestLongLogLinesLeaveNoPartOfASecret(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "gnosis-host.log")
+	secret := "tok-" + strings.Repeat("s", 40)
+	line := `{"message":"` + strings.Repeat("x", 180) + secret + strings.Repeat("y", 100) + `"}`
+	os.WriteFile(log, []byte(line+"\n"), 0o600)
+	text := Text(Options{ConfigFile: filepath.Join(dir, "none.json"), LogFile: log, Environ: []string{"API_TOKEN=" + secret}})
+	if strings.Contains(text, "ssssssssss") {
+		t.Errorf("report shows part of the secret:\n%s", text)
+	}
+}
