@@ -1,7 +1,8 @@
 // Package testshort is the one rule for the fast inner loop (`make
-// test-short`, `go test -short`): the tests it leaves out (the Wine, release
-// and browser suites and the few slow load tests), and the integration tests
-// it runs side by side. `make test` runs every test, one at a time.
+// test-short`, `go test -short`): the tests it leaves out (the Wine suites
+// and the few slow load tests; the browser suites are not Go tests and are
+// left to make test), and the integration tests it runs side by side.
+// `make test` runs every test, one at a time.
 package testshort
 
 import "testing"
