@@ -41,13 +41,13 @@ test: setup build
 	wait $$e2e || status=1; cat build/test-logs/e2e.out; \
 	echo; echo "make test (full logs in build/test-logs/):"; cat build/test-logs/summary.txt; exit $$status
 
-# The fast inner loop: the Go tests with -short (no Wine, release or browser suites and no slow load
-# test: internal/testshort) beside the extension's unit tests, whose log is shown when one fails.
-# make test still runs everything.
+# The fast inner loop: the Go tests with -short (no Wine tests and no slow load test; the integration
+# tests side by side, as they mostly wait on their processes: internal/testshort) beside the
+# extension's unit tests, whose log is shown when one fails. make test still runs everything.
 test-short:
 	@mkdir -p build; status=0; \
 	node --test --test-reporter=tap extension/test/ > build/test-short-unit.log 2>&1 & unit=$$!; \
-	$(GO) test -short ./... || status=1; \
+	$(GO) test -short -parallel 4 ./... || status=1; \
 	if wait $$unit; then echo "ok  	extension unit tests: $$(grep -m1 '^# pass' build/test-short-unit.log)"; \
 	else cat build/test-short-unit.log; echo "FAIL	extension unit tests (above)"; status=1; fi; \
 	exit $$status

@@ -63,12 +63,17 @@ func RedactMessage(text string, context []byte) string {
 // line. The zero value is an empty set.
 type Secrets struct{ values []string }
 
-// Add records values; those shorter than minSecretValue are left out, since
-// masking them would mask ordinary letters and digits.
+// Add records values, each also as JSON text quotes it (a Windows path's
+// backslashes doubled); those shorter than minSecretValue are left out,
+// since masking them would mask ordinary letters and digits.
 func (s *Secrets) Add(values ...string) {
 	for _, v := range values {
-		if len(v) >= minSecretValue {
-			s.values = append(s.values, v)
+		if len(v) < minSecretValue {
+			continue
+		}
+		s.values = append(s.values, v)
+		if q := string(encode(v)); q[1:len(q)-1] != v {
+			s.values = append(s.values, q[1:len(q)-1])
 		}
 	}
 	// Longest first, so a value that contains another is masked whole.

@@ -94,3 +94,15 @@ func FuzzRedact(f *testing.F) {
 		}
 	})
 }
+
+// Secrets masks each value wherever it appears, also as JSON text quotes it,
+// longest first, and leaves values too short to be told from ordinary text.
+func TestSecretsMaskKnownValues(t *testing.T) {
+	var s Secrets
+	s.Add(`C:\keys\mine`, "ab", "hunter22", "hunter22-long")
+	got := s.Redact(`open C:\keys\mine: {"path":"C:\\keys\\mine"} hunter22-long hunter22 ab`)
+	want := `open [redacted]: {"path":"[redacted]"} [redacted] [redacted] ab`
+	if got != want {
+		t.Errorf("Redact:\n got %s\nwant %s", got, want)
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/gnosis/gnosis/internal/testshort"
 	"github.com/gnosis/gnosis/tests/fakemunim/screen"
 )
 
@@ -16,6 +17,7 @@ import (
 // JSON arrives as consecutive chunk frames, none above Chrome's 1 MiB (the
 // reader checks every frame), and the reassembled JSON is valid and exact.
 func TestReplyOver8MiBIsChunked(t *testing.T) {
+	testshort.Parallel(t)
 	h, _ := startStandard(t)
 	const n = 7 << 20 // base64 makes this 9,786,712 bytes of data
 	r := h.execute("computer.screenshot", map[string]any{"bytes": n})
@@ -62,6 +64,7 @@ func TestReplyOver8MiBIsChunked(t *testing.T) {
 // split into frames that each stay within the limit after escaping, and the
 // pieces join to exactly the reply.
 func TestChunkingKeepsUnicodeAndEscapes(t *testing.T) {
+	testshort.Parallel(t)
 	f := newFake(t)
 	h := startHost(t, hostOptions{config: standardConfig(f), maxFrame: 4096})
 	h.awaitReady()

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/gnosis/gnosis/internal/testshort"
 )
 
 // runsGnosisHost matches a fix that runs gnosis-host: by name, or by the
@@ -44,6 +46,7 @@ func exitStatus(t *testing.T, err error) int {
 // server's stderr and the fix; the summary counts failures and warnings
 // and never says all passed.
 func TestCLIDoctorFailsAProviderThatCannotStart(t *testing.T) {
+	testshort.Parallel(t)
 	tests := []struct {
 		name     string
 		provider func(t *testing.T) map[string]any
@@ -89,6 +92,7 @@ func TestCLIDoctorFailsAProviderThatCannotStart(t *testing.T) {
 // but a warning, doctor exits 0, counts the warning and does not say all
 // checks passed; the browsers neither installed nor registered take one row.
 func TestCLIDoctorCountsWarningsAndFoldsAbsentBrowsers(t *testing.T) {
+	testshort.Parallel(t)
 	h := newRegHome(t)
 	out, code := doctorRun(t, h, "") // no config file: a warning
 	if code != 0 {
@@ -108,6 +112,7 @@ func TestCLIDoctorCountsWarningsAndFoldsAbsentBrowsers(t *testing.T) {
 // TestCLIDoctorNamesTheFixOfEveryFailure: every FAIL row says what to run
 // (or edit); a broken config is located by line and column.
 func TestCLIDoctorNamesTheFixOfEveryFailure(t *testing.T) {
+	testshort.Parallel(t)
 	h := newRegHome(t)
 	h.haveRun(t, "chromium") // installed, not registered
 	out, code := doctorRun(t, h, "{\"providers\": [\n  {\"name\": \"munim\" \"command\": \"x\"}\n]}\n")
@@ -135,14 +140,21 @@ func TestCLIDoctorNamesTheFixOfEveryFailure(t *testing.T) {
 	}
 }
 
+// install registers bin with browsers (a --browsers value) as this user.
+func (h regHome) install(t *testing.T, bin, browsers string) {
+	t.Helper()
+	if out, err := h.run(t, bin, "install", "--browsers", browsers); err != nil {
+		t.Fatalf("install: %v\n%s", err, out)
+	}
+}
+
 // TestCLIDoctorSaysARegisteredHostWhoseProgramIsGone: a registration whose
 // program was deleted is not "not installed": doctor says the program is
 // gone, quotes what the browser then shows, and names a command that exists.
 func TestCLIDoctorSaysARegisteredHostWhoseProgramIsGone(t *testing.T) {
+	testshort.Parallel(t)
 	h := newRegHome(t)
-	if out, err := h.run(t, hostBin, "install", "--browsers", "chrome"); err != nil {
-		t.Fatalf("install: %v\n%s", err, out)
-	}
+	h.install(t, hostBin, "chrome")
 	installed := filepath.Join(h.data, "gnosis", "gnosis-host")
 	if err := os.Remove(installed); err != nil {
 		t.Fatal(err)
@@ -170,6 +182,7 @@ func TestCLIDoctorSaysARegisteredHostWhoseProgramIsGone(t *testing.T) {
 // which one it ran and which one they start, and doctor (which self-tests
 // the registered one) warns when its version differs.
 func TestCLICallAndDoctorNameTheBinaryBrowsersStart(t *testing.T) {
+	testshort.Parallel(t)
 	old := filepath.Join(t.TempDir(), "gnosis-host")
 	build := exec.Command("go", "build", "-ldflags", "-X main.version=0.0.1-old", "-o", old, "./cmd/gnosis-host")
 	build.Dir = repoRoot
@@ -177,9 +190,7 @@ func TestCLICallAndDoctorNameTheBinaryBrowsersStart(t *testing.T) {
 		t.Fatalf("building an older host: %v\n%s", err, out)
 	}
 	h := newRegHome(t)
-	if out, err := h.run(t, old, "install", "--browsers", "chrome"); err != nil {
-		t.Fatalf("install: %v\n%s", err, out)
-	}
+	h.install(t, old, "chrome")
 	installed := filepath.Join(h.data, "gnosis", "gnosis-host")
 
 	cmd := exec.Command(hostBin, "call", "--no-wait", "health")

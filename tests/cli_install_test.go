@@ -7,12 +7,15 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/gnosis/gnosis/internal/testshort"
 )
 
 // TestCLIInstallWarnsAboutAMunimThatCannotRun: install --munim with a path
 // that does not exist, or is not executable, still writes the config (Munim
 // may come later) and warns.
 func TestCLIInstallWarnsAboutAMunimThatCannotRun(t *testing.T) {
+	testshort.Parallel(t)
 	if runtime.GOOS == "windows" {
 		t.Skip("execute permission is a Unix notion")
 	}
@@ -46,6 +49,7 @@ func TestCLIInstallWarnsAboutAMunimThatCannotRun(t *testing.T) {
 // finds it; uninstall removes the link. Without it, the next steps give the
 // installed binary's full path.
 func TestCLIInstallLinksTheCommand(t *testing.T) {
+	testshort.Parallel(t)
 	if runtime.GOOS == "windows" {
 		t.Skip("Windows installs keep the full path")
 	}

@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/gnosis/gnosis/internal/testshort"
 )
 
 // openPTY opens a pseudo-terminal: the controlling side, and the terminal a
@@ -41,6 +43,7 @@ func openPTY(t *testing.T) (control, term *os.File) {
 // typed in a terminal, asks before it installs; "n" changes nothing, "y"
 // installs.
 func TestCLIOneClickFromATerminalAsksFirst(t *testing.T) {
+	testshort.Parallel(t)
 	for _, tc := range []struct {
 		answer    string
 		installed bool

@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/gnosis/gnosis/internal/testshort"
 )
 
 // runCLI runs gnosis-host with args and a config naming fakemunim.
@@ -34,6 +36,7 @@ func runCLI(t *testing.T, args ...string) (stdout string, err error) {
 // quickest check that a host works, prints the reply, which lists
 // fakemunim's tools.
 func TestCLICallCapabilitiesList(t *testing.T) {
+	testshort.Parallel(t)
 	out, err := runCLI(t, "call", "capabilities.list")
 	if err != nil {
 		t.Fatalf("gnosis-host call capabilities.list: %v\n%s", err, out)
@@ -58,6 +61,7 @@ func TestCLICallCapabilitiesList(t *testing.T) {
 
 // TestCLICallExecute runs a capability with JSON parameters from the CLI.
 func TestCLICallExecute(t *testing.T) {
+	testshort.Parallel(t)
 	out, err := runCLI(t, "call", "execute", `{"capability":"computer.echo","arguments":{"from":"cli"}}`)
 	if err != nil {
 		t.Fatalf("gnosis-host call execute: %v\n%s", err, out)
@@ -78,6 +82,7 @@ func TestCLICallExecute(t *testing.T) {
 
 // TestCLIVersion prints a version.
 func TestCLIVersion(t *testing.T) {
+	testshort.Parallel(t)
 	out, err := runCLI(t, "version")
 	if err != nil || strings.TrimSpace(out) == "" {
 		t.Fatalf("gnosis-host version: %v %q", err, out)

@@ -5,12 +5,15 @@ import (
 	"fmt"
 	"strconv"
 	"testing"
+
+	"github.com/gnosis/gnosis/internal/testshort"
 )
 
 // TestSlowCallDoesNotBlockOthers: with a call that only ends when cancelled
 // in flight, many other requests are answered, each with its own result;
 // the slow one is answered last, so replies come out of request order.
 func TestSlowCallDoesNotBlockOthers(t *testing.T) {
+	testshort.Parallel(t)
 	h, f := startStandard(t)
 	slow := h.send("execute", executeParams("computer.slow", map[string]any{"ms": 600000, "tag": "blocker"}, ""))
 	f.awaitStarted("blocker")
@@ -53,6 +56,7 @@ func TestSlowCallDoesNotBlockOthers(t *testing.T) {
 // TestManyConcurrentSlowCalls: calls of different lengths sent together all
 // complete; the short ones are not held behind the long ones.
 func TestManyConcurrentSlowCalls(t *testing.T) {
+	testshort.Parallel(t)
 	h, f := startStandard(t)
 	long := h.send("execute", executeParams("computer.slow", map[string]any{"ms": 600000, "tag": "long"}, ""))
 	f.awaitStarted("long")
@@ -74,6 +78,7 @@ func TestManyConcurrentSlowCalls(t *testing.T) {
 // the call with CANCELLED, and the MCP server sees notifications/cancelled
 // (fakemunim logs the call as cancelled). String ids work too.
 func TestCancel(t *testing.T) {
+	testshort.Parallel(t)
 	h, f := startStandard(t)
 	h.sendID("slow-1", "execute", executeParams("computer.slow", map[string]any{"ms": 600000, "tag": "tocancel"}, ""))
 	f.awaitStarted("tocancel")

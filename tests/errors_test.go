@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/gnosis/gnosis/internal/testshort"
 )
 
 // wantError fails unless r is a well-formed failure with code.
@@ -38,6 +40,7 @@ func stillServing(t *testing.T, h *host) {
 // TestErrorCodes sends one bad (or borderline) request per row to a single
 // host and checks the code, the echoed id, and that the host still serves.
 func TestErrorCodes(t *testing.T) {
+	testshort.Parallel(t)
 	h, _ := startStandard(t)
 	tests := []struct {
 		name   string
@@ -121,6 +124,7 @@ func TestErrorCodes(t *testing.T) {
 // TestInvalidArgumentsListsEachViolation checks details.errors: one
 // {"path","message"} per violation.
 func TestInvalidArgumentsListsEachViolation(t *testing.T) {
+	testshort.Parallel(t)
 	h, f := startStandard(t)
 	r := h.execute("computer.click", map[string]any{"x": -1, "button": "side", "extra": true})
 	wantError(t, r, "INVALID_ARGUMENTS")
@@ -153,6 +157,7 @@ func TestInvalidArgumentsListsEachViolation(t *testing.T) {
 // TestExecutionErrorCarriesToolResult checks that an isError result fails
 // with EXECUTION_ERROR and details equal to the whole tool result.
 func TestExecutionErrorCarriesToolResult(t *testing.T) {
+	testshort.Parallel(t)
 	h, _ := startStandard(t)
 	r := h.execute("computer.fail", map[string]any{"message": "the disk is on fire"})
 	wantError(t, r, "EXECUTION_ERROR")
@@ -173,6 +178,7 @@ func TestExecutionErrorCarriesToolResult(t *testing.T) {
 // TestTimeout: a call longer than the provider's timeout fails with TIMEOUT,
 // the server is told to cancel, and the host keeps serving.
 func TestTimeout(t *testing.T) {
+	testshort.Parallel(t)
 	f := newFake(t)
 	h := startHost(t, hostOptions{config: &Config{Providers: []ProviderConfig{
 		f.provider("munim", "computer", "300ms", nil),
@@ -189,6 +195,7 @@ func TestTimeout(t *testing.T) {
 // capability"); an unknown tool of a provider that has listed its
 // tools is CAPABILITY_NOT_FOUND. Policy still comes first.
 func TestProviderNotFound(t *testing.T) {
+	testshort.Parallel(t)
 	h, _ := startStandard(t)
 	wantError(t, h.execute("ghost.walk", map[string]any{}), "PROVIDER_NOT_FOUND")
 	stillServing(t, h)
@@ -201,6 +208,7 @@ func TestProviderNotFound(t *testing.T) {
 // MESSAGE_TOO_LARGE and id null without the body being sent, then the host
 // exits cleanly (status 0), as docs/protocol.md says.
 func TestMessageTooLarge(t *testing.T) {
+	testshort.Parallel(t)
 	h, _ := startStandard(t)
 	var hdr [4]byte
 	binary.LittleEndian.PutUint32(hdr[:], 64<<20+1)
@@ -222,6 +230,7 @@ func TestMessageTooLarge(t *testing.T) {
 // TestExactly64MiBIsAccepted: the inbound limit is inclusive; a 64 MiB
 // request is read (and answered) and the host keeps serving.
 func TestExactly64MiBIsAccepted(t *testing.T) {
+	testshort.Parallel(t)
 	h, _ := startStandard(t)
 	const size = 64 << 20
 	head := []byte(`{"id":"big","method":"health","params":{"pad":"`)
@@ -240,6 +249,7 @@ func TestExactly64MiBIsAccepted(t *testing.T) {
 // TestMalformedFrames: zero-length frames and bodies that are not JSON
 // objects get INVALID_REQUEST with id null; the host keeps serving.
 func TestMalformedFrames(t *testing.T) {
+	testshort.Parallel(t)
 	h, _ := startStandard(t)
 	for _, body := range []string{"", " ", "{", `{"id":1,"method":"health"`, "\xff\xfe\x00", "123", "true", `{"id":1}{"id":2}`} {
 		h.writeFrame([]byte(body))
@@ -254,6 +264,7 @@ func TestMalformedFrames(t *testing.T) {
 // TestTruncatedFrameEndsCleanly: stdin ending in the middle of a frame is
 // the browser going away; the host exits without crashing and leaves nothing.
 func TestTruncatedFrameEndsCleanly(t *testing.T) {
+	testshort.Parallel(t)
 	for name, raw := range map[string][]byte{
 		"inside the header": {0x10, 0x00},
 		"inside the body":   append([]byte{100, 0, 0, 0}, `{"id":1,"meth`...),
@@ -279,6 +290,7 @@ func TestTruncatedFrameEndsCleanly(t *testing.T) {
 // TestUntrustedExtensionIsForbidden: a host started for another extension's
 // origin refuses to run anything (FORBIDDEN) but still answers every frame.
 func TestUntrustedExtensionIsForbidden(t *testing.T) {
+	testshort.Parallel(t)
 	f := newFake(t)
 	h := startHost(t, hostOptions{config: standardConfig(f), origin: "chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa/"})
 	for _, req := range []struct {
@@ -306,6 +318,7 @@ func TestUntrustedExtensionIsForbidden(t *testing.T) {
 // TestFramesInPiecesAndTogether: a frame may arrive split over several
 // writes (even inside the length), and several frames may arrive in one write.
 func TestFramesInPiecesAndTogether(t *testing.T) {
+	testshort.Parallel(t)
 	h, _ := startStandard(t)
 	frame := func(body string) []byte {
 		b := make([]byte, 4+len(body))
@@ -336,6 +349,7 @@ func TestFramesInPiecesAndTogether(t *testing.T) {
 // TestDuplicateIDInFlight: a request reusing the id of one still in flight
 // is refused with INVALID_REQUEST under that id; the first is unaffected.
 func TestDuplicateIDInFlight(t *testing.T) {
+	testshort.Parallel(t)
 	h, f := startStandard(t)
 	h.sendID("dup", "execute", executeParams("computer.slow", map[string]any{"ms": 600000, "tag": "dup"}, ""))
 	f.awaitStarted("dup")
@@ -354,6 +368,7 @@ func TestDuplicateIDInFlight(t *testing.T) {
 // TestRandomGarbageFrames: frames of random bytes (fixed seed) are each
 // answered with INVALID_REQUEST and id null, and the host keeps serving.
 func TestRandomGarbageFrames(t *testing.T) {
+	testshort.Parallel(t)
 	h, _ := startStandard(t)
 	rng := rand.New(rand.NewPCG(1, 2))
 	const n = 200

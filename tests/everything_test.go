@@ -14,6 +14,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/gnosis/gnosis/internal/prereq"
+	"github.com/gnosis/gnosis/internal/testshort"
 )
 
 // everythingEntry is the stdio entry point of the real third-party MCP
@@ -115,6 +116,7 @@ func wireSchemas(t *testing.T, cmd *exec.Cmd) map[string]json.RawMessage {
 // server-everything side by side: both are discovered under their prefixes,
 // schemas are kept, calls, validation, tool results and cancellation work.
 func TestEverythingServer(t *testing.T) {
+	testshort.Parallel(t)
 	want := everythingSchemas(t)
 	f := newFake(t)
 	cfg := standardConfig(f)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/gnosis/gnosis/internal/testshort"
 	"github.com/gnosis/gnosis/internal/testwait"
 )
 
@@ -33,6 +34,7 @@ func forbiddenReason(t *testing.T, r reply) string {
 // A host installed with no policy grants nothing: not to a page, not to a
 // call without an origin, whatever the page asks.
 func TestNoPolicyGrantsNothing(t *testing.T) {
+	testshort.Parallel(t)
 	f := newFake(t)
 	p, _ := json.Marshal(f.provider("munim", "computer", "5s", nil))
 	h := startHost(t, hostOptions{rawConfig: `{"providers":[` + string(p) + `]}`})
@@ -54,6 +56,7 @@ func TestNoPolicyGrantsNothing(t *testing.T) {
 
 // Policy keys are origins however they are written; requests too.
 func TestPolicyKeysAreNormalised(t *testing.T) {
+	testshort.Parallel(t)
 	f := newFake(t)
 	cfg := &Config{
 		Providers: []ProviderConfig{f.provider("munim", "computer", "5s", nil)},
@@ -70,6 +73,7 @@ func TestPolicyKeysAreNormalised(t *testing.T) {
 // policy.set stores the user's choice in the config file, keeps the rest of
 // the file, and takes effect at once; policy.get reports it.
 func TestPolicySetPersistsAndApplies(t *testing.T) {
+	testshort.Parallel(t)
 	f := newFake(t)
 	cfg := &Config{
 		Providers: []ProviderConfig{f.provider("munim", "computer", "5s", nil)},
@@ -242,6 +246,7 @@ func TestClashingPolicyKeysFailClosed(t *testing.T) {
 // A capability marked "ask" waits for the user: the host sends the exact
 // call as an approval event, and only approve with allow runs it.
 func TestAskWaitsForTheUsersAnswer(t *testing.T) {
+	testshort.Parallel(t)
 	f := newFake(t)
 	cfg := &Config{
 		Providers: []ProviderConfig{f.provider("munim", "computer", "5s", nil)},
@@ -306,6 +311,7 @@ func TestAskWaitsForTheUsersAnswer(t *testing.T) {
 
 // capabilities.list carries each tool's title and hints as its server sent them.
 func TestListCarriesTitlesAndHints(t *testing.T) {
+	testshort.Parallel(t)
 	h, _ := startStandard(t)
 	r := h.call("capabilities.list", nil)
 	var list []struct {

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/gnosis/gnosis/internal/testshort"
 )
 
 // TestInflightLimitRefusesBigRequestsAndKeepsServing: with
@@ -17,6 +19,7 @@ import (
 // the running call is cancelled, its bytes are given back and the same big
 // request runs.
 func TestInflightLimitRefusesBigRequestsAndKeepsServing(t *testing.T) {
+	testshort.Parallel(t)
 	const (
 		limit = 32 << 20
 		pad   = 24 << 20

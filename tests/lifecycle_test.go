@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gnosis/gnosis/internal/testshort"
 	"github.com/gnosis/gnosis/internal/testwait"
 )
 
@@ -19,6 +20,7 @@ import (
 // down and back; while it restarts, health says so, the capabilities stay
 // listed, and a call waits for the restart and runs on the new process.
 func TestCrashRestart(t *testing.T) {
+	testshort.Parallel(t)
 	h, f := startStandard(t)
 	first := f.awaitCallPID(t, h)
 	mark := h.eventMark()
@@ -104,6 +106,7 @@ func capabilityNames(t *testing.T, h *host) []string {
 // host re-discovers, emits capabilities.changed with the new count, and the
 // new capability can be described and executed.
 func TestListChanged(t *testing.T) {
+	testshort.Parallel(t)
 	h, _ := startStandard(t)
 	before := len(capabilityNames(t, h))
 	mark := h.eventMark()
@@ -125,6 +128,7 @@ func TestListChanged(t *testing.T) {
 // stops its providers, whole process trees included, even with a call in
 // flight, and exits within one second, leaving no process behind.
 func TestStdinCloseStopsEverything(t *testing.T) {
+	testshort.Parallel(t)
 	f := newFake(t)
 	g := newFake(t)
 	cfg := &Config{Providers: []ProviderConfig{
@@ -173,6 +177,7 @@ func describeProcs(pids []int) []string {
 // reaches the host's stdout: every byte there is a valid frame (the client
 // checks each one) and the host keeps answering.
 func TestStdoutPurityWithNoisyProvider(t *testing.T) {
+	testshort.Parallel(t)
 	h, _ := startStandard(t)
 	for i := 0; i < 3; i++ {
 		wantOK(t, h.execute("computer.noisy", map[string]any{"lines": 20000}))
@@ -204,6 +209,7 @@ func TestStdoutPurityWithNoisyProvider(t *testing.T) {
 // degraded with a reason, the meta-capabilities work, execute of a provider
 // capability fails cleanly.
 func TestBrokenConfig(t *testing.T) {
+	testshort.Parallel(t)
 	t.Run("unparsable file", func(t *testing.T) {
 		h := startHost(t, hostOptions{rawConfig: `{"providers": [ {"name": "munim", `})
 		hr := degradedHealth(t, h)
@@ -318,6 +324,7 @@ func metaStillWorks(t *testing.T, h *host, unknown string) {
 // call is running is noticed, reported (provider.state), restarted and
 // re-discovered, and calls work again on the new process.
 func TestProviderKilledWhileIdleRestarts(t *testing.T) {
+	testshort.Parallel(t)
 	h, f := startStandard(t)
 	pid := f.awaitCallPID(t, h)
 	mark := h.eventMark()
@@ -346,6 +353,7 @@ func TestProviderKilledWhileIdleRestarts(t *testing.T) {
 // unknown notification) do not break the host: the call is answered and
 // the provider keeps working.
 func TestProviderWritingGarbageOnItsStdout(t *testing.T) {
+	testshort.Parallel(t)
 	h, _ := startStandard(t)
 	r := h.execute("computer.garbage", nil)
 	t.Logf("garbage call: %s", r.raw)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gnosis/gnosis/internal/testshort"
 )
 
 // TestExecuteIsLoggedToTheCacheFile: every execute leaves one JSON line in
@@ -14,6 +16,7 @@ import (
 // and outcome, argument values truncated (a 100 KB argument must not be
 // copied into the log); nothing of it reaches stdout.
 func TestExecuteIsLoggedToTheCacheFile(t *testing.T) {
+	testshort.Parallel(t)
 	h, _ := startStandard(t)
 	long := strings.Repeat("secret-ish payload ", 5000)
 	h.sendID("logged-ok", "execute", executeParams("computer.echo", map[string]any{"text": long}, ""))

@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/gnosis/gnosis/internal/testshort"
 )
 
 // listEntry is one capabilities.list entry.
@@ -30,6 +32,7 @@ func listEntries(t *testing.T, h *host) map[string]listEntry {
 const taskRequired = "requires MCP task augmentation, which gnosis-host does not support"
 
 func TestStructuredContentMustMatchTheOutputSchema(t *testing.T) {
+	testshort.Parallel(t)
 	h, _ := startStandard(t)
 
 	t.Run("a matching result is returned", func(t *testing.T) {
@@ -68,6 +71,7 @@ func TestStructuredContentMustMatchTheOutputSchema(t *testing.T) {
 }
 
 func TestATaskOnlyToolIsMarkedAndRefusedBeforeTheServer(t *testing.T) {
+	testshort.Parallel(t)
 	h, f := startStandard(t)
 	entries := listEntries(t, h)
 	if got := entries["computer.research"].Unavailable; got != taskRequired {
@@ -107,6 +111,7 @@ func TestATaskOnlyToolIsMarkedAndRefusedBeforeTheServer(t *testing.T) {
 }
 
 func TestInvalidArgumentsNameTheFailingKeyword(t *testing.T) {
+	testshort.Parallel(t)
 	h, _ := startStandard(t)
 	r := h.execute("computer.progress", map[string]any{"steps": -1, "extra": true})
 	wantError(t, r, "INVALID_ARGUMENTS")

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/gnosis/gnosis/host/session"
+	"github.com/gnosis/gnosis/internal/testshort"
 )
 
 // progressEvent is the payload of a progress event (docs/protocol.md).
@@ -61,6 +62,7 @@ func settled(t *testing.T, h *host, mark int, key string, seen int) {
 }
 
 func TestProgressEventsArriveInOrderBeforeTheReply(t *testing.T) {
+	testshort.Parallel(t)
 	h, _ := startStandard(t)
 	mark := h.eventMark()
 	// 120 ms apart: slower than the coalescing interval, so every report
@@ -84,6 +86,7 @@ func TestProgressEventsArriveInOrderBeforeTheReply(t *testing.T) {
 }
 
 func TestChattyProgressIsCoalescedAndTheLastReportDelivered(t *testing.T) {
+	testshort.Parallel(t)
 	h, _ := startStandard(t)
 	mark := h.eventMark()
 	const steps = 20000
@@ -111,6 +114,7 @@ func TestChattyProgressIsCoalescedAndTheLastReportDelivered(t *testing.T) {
 }
 
 func TestEveryToolCallCarriesAProgressToken(t *testing.T) {
+	testshort.Parallel(t)
 	// Without a token fakemunim's progress tool answers "no progress token".
 	h, _ := startStandard(t)
 	r := h.execute("computer.progress", map[string]any{"steps": 0})

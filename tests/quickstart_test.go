@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/gnosis/gnosis/internal/prereq"
+	"github.com/gnosis/gnosis/internal/testshort"
 )
 
 // TestQuickStartWithTheFilesystemServer follows the README's worked example
@@ -18,6 +19,7 @@ import (
 // server's tools with their titles and hints and exits 0; a call from the
 // terminal is refused until the user grants it, as the README says.
 func TestQuickStartWithTheFilesystemServer(t *testing.T) {
+	testshort.Parallel(t)
 	if runtime.GOOS == "windows" {
 		t.Skip("the worked example is the Linux/macOS one")
 	}

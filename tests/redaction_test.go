@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/gnosis/gnosis/internal/testshort"
 )
 
 // TestExecuteArgumentsStayOutOfTheLog: at the default level (info) an
@@ -17,6 +19,7 @@ import (
 // leaves none of them in the log file or on stderr, only what ran and how it
 // went; at debug the arguments appear with the secrets redacted.
 func TestExecuteArgumentsStayOutOfTheLog(t *testing.T) {
+	testshort.Parallel(t)
 	const (
 		password = "hunter2-correct-horse"
 		token    = "tok3n-abcdef123456"

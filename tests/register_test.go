@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/gnosis/gnosis/host/register"
+	"github.com/gnosis/gnosis/internal/testshort"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -91,6 +92,7 @@ func (h regHome) haveRun(t *testing.T, dir string) {
 // registered host as Chrome would and getting health with the capability
 // count; uninstall leaves the home folder as it was.
 func TestRegisterLinuxInstallDoctorUninstall(t *testing.T) {
+	testshort.Parallel(t)
 	h := newRegHome(t)
 	h.haveRun(t, "google-chrome")
 	before := h.files(t)
@@ -166,6 +168,7 @@ func TestRegisterLinuxInstallDoctorUninstall(t *testing.T) {
 // our add-on id), which trusts the caller and reports fakemunim's
 // capabilities; uninstall leaves the home folder as it was.
 func TestRegisterFirefoxInstallDoctorUninstall(t *testing.T) {
+	testshort.Parallel(t)
 	h := newRegHome(t)
 	profiles := filepath.Join(h.home, ".mozilla", "firefox", "profiles.ini")
 	os.MkdirAll(filepath.Dir(profiles), 0o755)
@@ -227,6 +230,7 @@ func TestRegisterFirefoxInstallDoctorUninstall(t *testing.T) {
 // TestRegisterDoctorExitsNonZeroOnMisregistration: a relative path in the
 // manifest makes doctor print the explanation and exit 1.
 func TestRegisterDoctorExitsNonZeroOnMisregistration(t *testing.T) {
+	testshort.Parallel(t)
 	h := newRegHome(t)
 	if out, err := h.run(t, hostBin, "install", "--browsers", "chromium"); err != nil {
 		t.Fatalf("install: %v\n%s", err, out)
@@ -247,6 +251,7 @@ func TestRegisterDoctorExitsNonZeroOnMisregistration(t *testing.T) {
 // TestRegisterDryRunWritesNothing: --dry-run lists the actions and leaves
 // the home folder alone.
 func TestRegisterDryRunWritesNothing(t *testing.T) {
+	testshort.Parallel(t)
 	h := newRegHome(t)
 	out, err := h.run(t, hostBin, "install", "--dry-run", "--browsers", "all", "--munim", "/opt/munim", "--", "--stdio")
 	if err != nil {
@@ -264,6 +269,7 @@ func TestRegisterDryRunWritesNothing(t *testing.T) {
 // `gnosis-host install --browsers all` leave the same files with the same
 // contents (the manifest's path differs only by the home folder).
 func TestRegisterInstallShMatchesGoInstall(t *testing.T) {
+	testshort.Parallel(t)
 	goHome, shHome := newRegHome(t), newRegHome(t)
 	shHome.path = "/usr/bin:/bin" // the script needs its tools; --all makes browser detection moot
 	if out, err := goHome.run(t, hostBin, "install", "--browsers", "all"); err != nil {
@@ -333,6 +339,7 @@ func mustRead(t *testing.T, name string) []byte {
 // TestRegisterOneClick: started with no arguments (double-click), the binary
 // registers itself for the browsers found and says what it did.
 func TestRegisterOneClick(t *testing.T) {
+	testshort.Parallel(t)
 	h := newRegHome(t)
 	h.haveRun(t, "BraveSoftware/Brave-Browser")
 	h.haveRun(t, "microsoft-edge")
@@ -365,6 +372,7 @@ func TestRegisterOneClick(t *testing.T) {
 // TestRegisterSystemDryRun: --system targets the machine-wide folders
 // (checked without root, as a dry run).
 func TestRegisterSystemDryRun(t *testing.T) {
+	testshort.Parallel(t)
 	h := newRegHome(t)
 	out, err := h.run(t, hostBin, "install", "--system", "--dry-run", "--browsers", "chrome,brave,chromium,edge,vivaldi")
 	if err != nil {
@@ -386,6 +394,7 @@ func TestRegisterSystemDryRun(t *testing.T) {
 // TestRegisterInstallShMacOSPlacesMatchTable: on macOS (uname says Darwin)
 // install.sh writes the manifests exactly where host/register's table says.
 func TestRegisterInstallShMacOSPlacesMatchTable(t *testing.T) {
+	testshort.Parallel(t)
 	h := newRegHome(t)
 	fake := filepath.Join(h.home, "fakebin")
 	os.MkdirAll(fake, 0o755)

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gnosis/gnosis/internal/testshort"
 	"github.com/gnosis/gnosis/internal/testwait"
 )
 
@@ -109,10 +110,9 @@ func checkReport(t *testing.T, text, home string) {
 // states and the log, and none of the secrets of the configuration, the
 // environment or the log.
 func TestReportLeaksNoSecret(t *testing.T) {
+	testshort.Parallel(t)
 	h := newRegHome(t)
-	if out, err := h.run(t, hostBin, "install", "--browsers", "chrome"); err != nil {
-		t.Fatalf("install: %v\n%s", err, out)
-	}
+	h.install(t, hostBin, "chrome")
 	cfg := filepath.Join(h.config, "gnosis", "config.json")
 	os.MkdirAll(filepath.Dir(cfg), 0o700)
 	writeFile(t, cfg, []byte(secretConfig()))
@@ -141,6 +141,7 @@ func TestReportLeaksNoSecret(t *testing.T) {
 // configuration, the environment or the log, and no second host started
 // (the log has one "serving" line, this host's, when the reply is in).
 func TestReportMethodLeaksNoSecretAndStartsNoHost(t *testing.T) {
+	testshort.Parallel(t)
 	h := startHost(t, hostOptions{rawConfig: secretConfig(), env: []string{processSecret}})
 	testwait.Until(t, replyTimeout, func() error {
 		var hr healthReply

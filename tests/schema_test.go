@@ -13,6 +13,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/gnosis/gnosis/internal/testshort"
 )
 
 // fakeSchemas reads fakemunim's schema files: tool name -> compact JSON, the
@@ -43,6 +45,7 @@ func fakeSchemas(t *testing.T) map[string][]byte {
 // pagination on to exercise the host's discovery of every page), keywords
 // such as $schema, $defs, definitions, oneOf and enum included.
 func TestDescribeKeepsSchemaBytes(t *testing.T) {
+	testshort.Parallel(t)
 	f := newFake(t)
 	cfg := standardConfig(f)
 	cfg.Providers[0].Env["FAKEMUNIM_PAGE_SIZE"] = "4"
@@ -89,6 +92,7 @@ func TestDescribeKeepsSchemaBytes(t *testing.T) {
 // TestDescribeThroughExecute: the meta-capabilities run through execute and
 // return the same payload as the methods, without id and ok.
 func TestDescribeThroughExecute(t *testing.T) {
+	testshort.Parallel(t)
 	h, _ := startStandard(t)
 	direct := h.call("capabilities.describe", map[string]any{"name": "computer.scroll"})
 	viaExec := h.execute("capabilities.describe", map[string]any{"name": "computer.scroll"})
@@ -129,6 +133,7 @@ func rawStrings(m map[string]json.RawMessage) map[string]string {
 // TestCapabilitiesList: sorted by name, every fakemunim tool under its
 // prefix, meta-capabilities included, and health counts them all.
 func TestCapabilitiesList(t *testing.T) {
+	testshort.Parallel(t)
 	h, _ := startStandard(t)
 	r := h.call("capabilities.list", nil)
 	wantOK(t, r)
@@ -173,6 +178,7 @@ func TestCapabilitiesList(t *testing.T) {
 // schema: $defs references, oneOf branches, draft-07 definitions references,
 // array bounds and patterns. Valid calls reach the server, invalid ones don't.
 func TestValidationFollowsRealSchemas(t *testing.T) {
+	testshort.Parallel(t)
 	h, f := startStandard(t)
 	tests := []struct {
 		name  string
@@ -243,6 +249,7 @@ func compactJSON(t *testing.T, s string) string {
 // (here a local listener standing in for the network) makes the host neither
 // connect to it at discovery nor when describing or executing the tool.
 func TestSchemaRefsAreNeverFetched(t *testing.T) {
+	testshort.Parallel(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

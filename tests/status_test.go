@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/gnosis/gnosis/internal/testshort"
 )
 
 // statusRun is one run of gnosis-host as a person types it.
@@ -80,6 +82,7 @@ const (
 // reason in the server's own words, for every way a start can fail; with a
 // working provider it exits 0 and says nothing on stderr.
 func TestStatusCallNamesEveryProviderThatIsNotReady(t *testing.T) {
+	testshort.Parallel(t)
 	f := newFake(t)
 	tests := []struct {
 		name   string
@@ -140,6 +143,7 @@ func TestStatusCallNamesEveryProviderThatIsNotReady(t *testing.T) {
 // reason and, in "stderr", the server's last lines; a call to one of its
 // capabilities is PROVIDER_UNAVAILABLE with the same lines in its details.
 func TestStatusHealthCarriesTheServersStderr(t *testing.T) {
+	testshort.Parallel(t)
 	cfg := providerConfig(t, map[string]any{"command": script(t, crashScript)})
 	r := runWithConfig(t, cfg, "call", "health")
 	var h struct {
@@ -184,6 +188,7 @@ func TestStatusHealthCarriesTheServersStderr(t *testing.T) {
 // shows only its last lines, at most 4 KiB, each cut at a sane length and
 // valid UTF-8.
 func TestStatusStderrIsBounded(t *testing.T) {
+	testshort.Parallel(t)
 	flood := "i=0\nwhile [ $i -lt 500 ]; do printf 'line %d %0900d\\n' $i 0 >&2; i=$((i+1)); done\n" +
 		"printf 'bad \\377 byte\\n' >&2\nexit 1\n"
 	r := runWithConfig(t, providerConfig(t, map[string]any{"command": script(t, flood)}), "call", "health")

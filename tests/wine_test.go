@@ -246,6 +246,7 @@ func copyTo(t *testing.T, src, dst string) {
 }
 
 func TestWine(t *testing.T) {
+	testshort.Parallel(t)
 	testshort.Skip(t, "the Windows build under Wine")
 	w := newWine(t)
 	exe := wineRelease + `\gnosis-host.exe`

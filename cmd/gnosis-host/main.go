@@ -105,7 +105,8 @@ func usage(w io.Writer) {
 // exitStatuses documents the exit statuses (docs/install.md too).
 const exitStatuses = `
 Exit status:
-  0  success (call: the reply is ok and every provider is ready; doctor: no check failed)
+  0  success (call: the reply is ok and every provider is ready; doctor: no check failed;
+     report: the text is printed, whatever doctor found)
   1  failure (call: the reply says "ok": false, or the host could not be reached;
      doctor: a check failed; install, uninstall: nothing or not everything was done)
   2  wrong usage

@@ -118,9 +118,7 @@ func runDoctor(args []string) error {
 	if err != nil {
 		return err
 	}
-	self, _ := os.Executable()
-	checks, err := register.Doctor(register.DoctorOptions{Env: env, Registry: register.SystemRegistry(),
-		Browsers: *browsers, SelfTest: !*noSelfTest, Self: self, Version: version})
+	checks, err := register.Doctor(doctorOptions(env, *browsers, !*noSelfTest))
 	if err != nil {
 		return fmt.Errorf("doctor: %w", err)
 	}
@@ -132,6 +130,15 @@ func runDoctor(args []string) error {
 		return exitCode(1)
 	}
 	return nil
+}
+
+// doctorOptions is how this binary runs doctor: with this system's registry,
+// naming itself (in fixes, and to start when no browser has a host) and its
+// version (to compare with the registered host's).
+func doctorOptions(env register.Env, browsers string, selfTest bool) register.DoctorOptions {
+	self, _ := os.Executable()
+	return register.DoctorOptions{Env: env, Registry: register.SystemRegistry(), Browsers: browsers,
+		SelfTest: selfTest, Self: self, Version: version}
 }
 
 // runOneClick is what happens when a person starts the binary with no

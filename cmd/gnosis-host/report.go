@@ -29,14 +29,13 @@ func runReport(args []string) error {
 	if err != nil {
 		return err
 	}
-	self, _ := os.Executable()
-	checks, health, err := register.DoctorHealth(register.DoctorOptions{Env: env, Registry: register.SystemRegistry(),
-		SelfTest: !*noSelfTest, Self: self, Version: version})
+	opts := doctorOptions(env, "", !*noSelfTest)
+	checks, health, err := register.DoctorHealth(opts)
 	if err != nil {
 		return fmt.Errorf("doctor: %w", err)
 	}
 	o := baseReport(env.ConfigFile, checks)
-	o.DoctorNote = "`gnosis-host doctor`, run by " + self + ":"
+	o.DoctorNote = "`gnosis-host doctor`, run by " + opts.Self + ":"
 	switch {
 	case *noSelfTest:
 		o.ProvidersNote = "Not known: the report ran with --no-self-test."
@@ -64,8 +63,7 @@ func reportMethod(configFile string, health func() runtime.Health) session.Metho
 		var checks []register.Check
 		note := "Doctor's checks, as the host the browser started sees them (no self-test: this is that host):"
 		if env, err := register.CurrentEnv(); err == nil {
-			self, _ := os.Executable()
-			checks, err = register.Doctor(register.DoctorOptions{Env: env, Registry: register.SystemRegistry(), Self: self, Version: version})
+			checks, err = register.Doctor(doctorOptions(env, "", false))
 			if err != nil {
 				note = "Doctor could not run: " + err.Error()
 			}

@@ -34,7 +34,7 @@ func (d *doctor) config() {
 		// No registered host was started: start this one to see the providers run.
 		if h, err := SelfTest(d.Self, Chromium.LaunchArgs(d.Env.GOOS, ""), d.Timeout, d.settleTime()); err == nil {
 			d.health = &h
-			d.add("-", "self-test", OK, "no browser has a host registered: the providers below were started by %s", d.Self)
+			d.add("-", "self-test", OK, "no registered host answered, so %s started the providers below", d.Self)
 		}
 	}
 	for _, c := range clashes {

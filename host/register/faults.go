@@ -9,9 +9,10 @@ import (
 // the exact message each browser gives the extension for it, and the fix.
 // Faults is the one table of these messages: doctor quotes it, and README's
 // "When the extension cannot connect" is FaultTable's output (a test says
-// so). The messages were seen in Debian's Chromium and in Firefox ESR, with
-// connectNative as the extension uses it; Chromium's Windows message is its
-// launcher's (native_process_launcher_win.cc).
+// so), and the end-to-end and Firefox suites set each fault up in Debian's
+// Chromium and Firefox ESR and check the message against README's table
+// (tests/e2e/lib/faults.js). Chromium's Windows message, which cannot be
+// seen here, is its Windows launcher's (native_process_launcher_win.cc).
 type Fault struct {
 	// ID names the fault in code and tests.
 	ID string

@@ -84,7 +84,7 @@ func Text(o Options) string {
 	fmt.Fprintf(&b, "\n## Configuration\n\n%s\n\n%s", o.ConfigFile, config)
 	b.WriteString("\n## Providers\n\n" + o.ProvidersNote + "\n")
 	writeProviders(&b, o.Providers)
-	writeLog(&b, o.LogFile, o.LogLines)
+	writeLog(&b, o.LogFile, o.LogLines, &secrets)
 	return shortenHome(secrets.Redact(b.String()), o.Home)
 }
 
@@ -106,8 +106,9 @@ func writeProviders(w io.Writer, ps []Provider) {
 }
 
 // writeLog writes the log's last lines, each redacted as the debug log
-// redacts arguments (runtime.RedactJSON).
-func writeLog(w io.Writer, file string, n int) {
+// redacts arguments (runtime.RedactJSON), the known secrets masked first so
+// that cutting a long value cannot leave part of one.
+func writeLog(w io.Writer, file string, n int, secrets *grt.Secrets) {
 	if file == "" {
 		fmt.Fprint(w, "\n## Log\n\nThe log file is off (\"log\": {\"file\": \"-\"}).\n")
 		return
@@ -121,19 +122,21 @@ func writeLog(w io.Writer, file string, n int) {
 	default:
 		fmt.Fprintf(w, "\n## Log\n\nThe last %d lines of %s:\n\n```\n", len(lines), file)
 		for _, l := range lines {
-			fmt.Fprintln(w, string(grt.RedactJSON([]byte(l))))
+			fmt.Fprintln(w, string(grt.RedactJSON([]byte(secrets.Redact(l)))))
 		}
 		fmt.Fprint(w, "```\n")
 	}
 }
 
-// shortenHome writes the home folder as ~.
+// shortenHome writes the home folder as ~, also where JSON text quotes it
+// (a Windows home's backslashes doubled).
 func shortenHome(text, home string) string {
 	home = strings.TrimRight(home, `/\`)
 	if len(home) < 2 {
 		return text
 	}
-	return strings.ReplaceAll(text, home, "~")
+	text = strings.ReplaceAll(text, home, "~")
+	return strings.ReplaceAll(text, strings.ReplaceAll(home, `\`, `\\`), "~")
 }
 
 // HomeDir is the home folder to shorten ("" when unknown).

@@ -73,3 +73,26 @@ func TestTextMasksTheEnvironmentsSecretsAndTheHome(t *testing.T) {
 		t.Errorf("report does not show the log line masked:\n%s", text)
 	}
 }
+
+// A Windows home is shortened where the text quotes it as is and where JSON
+// text quotes it with its backslashes doubled.
+func TestShortenHomeAlsoInJSON(t *testing.T) {
+	got := shortenHome(`C:\Users\Ada\x {"file":"C:\\Users\\Ada\\y"}`, `C:\Users\Ada`)
+	if want := `~\x {"file":"~\\y"}`; got != want {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}
+
+// A log line longer than the debug log shows is cut after its secrets are
+// masked, so no part of one is left.
+func TestLongLogLinesLeaveNoPartOfASecret(t *testing.T) {
+	dir := t.TempDir()
+	log := filepath.Join(dir, "gnosis-host.log")
+	secret := "tok-" + strings.Repeat("s", 40)
+	line := `{"message":"` + strings.Repeat("x", 180) + secret + strings.Repeat("y", 100) + `"}`
+	os.WriteFile(log, []byte(line+"\n"), 0o600)
+	text := Text(Options{ConfigFile: filepath.Join(dir, "none.json"), LogFile: log, Environ: []string{"API_TOKEN=" + secret}})
+	if strings.Contains(text, "ssssssssss") {
+		t.Errorf("report shows part of the secret:\n%s", text)
+	}
+}

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
-import { launch, waitFor } from './lib/harness.js';
+import { faultManifest, quotes, readmeFaults } from './lib/faults.js';
+import { HOST_NAME, launch, tempDir, waitFor } from './lib/harness.js';
 
 async function hostState(env) {
   const options = await env.openOptions();
@@ -48,6 +49,36 @@ test('a host that exits at once gives HOST_EXITED pointing at gnosis-host doctor
     assert.equal(s.said, 'The browser says: “Native host has exited.”');
     assert.match(s.advice, /~\/\.cache\/gnosis\/gnosis-host\.log/, 'the log where it is on this system');
     assert.equal(s.command, 'gnosis-host doctor');
+  } finally {
+    await env.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+// README's table of what the extension shows (written from register.Faults,
+// which doctor quotes) against what this Chromium says: each fault is set up
+// for real and connected to as the extension connects (connectNative, then a
+// message).
+test("every fault in README's table gives the message the table quotes for Chromium", async () => {
+  const faults = readmeFaults();
+  assert.ok(faults.length >= 7, `README's fault table has ${faults.length} rows`);
+  const env = await launch({ host: false });
+  const dir = tempDir('gnosis-faults-');
+  const manifestFile = path.join(env.userDataDir, 'NativeMessagingHosts', `${HOST_NAME}.json`);
+  fs.mkdirSync(path.dirname(manifestFile), { recursive: true });
+  try {
+    for (const f of faults) {
+      const text = faultManifest(f.cause, dir);
+      if (text === null) fs.rmSync(manifestFile, { force: true });
+      else fs.writeFileSync(manifestFile, text);
+      const got = await env.evalInWorker((host) => new Promise((resolve) => {
+        const port = chrome.runtime.connectNative(host);
+        port.onDisconnect.addListener(() => resolve(chrome.runtime.lastError?.message ?? null));
+        port.onMessage.addListener(() => resolve('(a message)'));
+        port.postMessage({ id: 'fault', method: 'health' });
+      }), HOST_NAME);
+      assert.ok(quotes(f.chromium, got), `"${f.cause}": Chromium says ${JSON.stringify(got)}, README's table quotes ${JSON.stringify(f.chromium)}`);
+    }
   } finally {
     await env.close();
     fs.rmSync(dir, { recursive: true, force: true });
