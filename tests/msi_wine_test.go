@@ -108,7 +108,9 @@ func testMSI(t *testing.T, w *wine) {
 		if d := cmp.Diff(wantKeys, w.registration(t).Keys); d != "" {
 			t.Errorf("registry after the MSI with MUNIM (-want +got):\n%s", d)
 		}
-		var cfg struct{ Providers []struct{ Name, Command string } }
+		var cfg struct {
+			Providers []struct{ Name, Command string }
+		}
 		if err := json.Unmarshal(mustRead(t, config), &cfg); err != nil || len(cfg.Providers) != 1 || cfg.Providers[0].Command != munim {
 			t.Errorf("config after MUNIM=%s: %+v (%v)", munim, cfg, err)
 		}
