@@ -70,7 +70,7 @@ func NextStep(command string) string {
 	return fmt.Sprintf(`Next: open chrome://extensions (edge://extensions, brave://extensions, ...), turn on
 Developer mode, click "Load unpacked" and pick the extension folder; in Firefox open
 about:debugging#/runtime/this-firefox, click "Load Temporary Add-on..." and pick the Firefox
-package (gnosis-firefox.xpi) or the extension's manifest.json. Then open the Gnosis
+package (gnosis-<version>-firefox.xpi) or the extension's manifest.json. Then open the Gnosis
 options page: it should say the host is connected. If not, run: %[1]s doctor
 Check the connection from a terminal: %[1]s call capabilities.list`, command)
 }
