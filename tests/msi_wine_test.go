@@ -19,6 +19,9 @@ import (
 // installed host; uninstalling takes the keys, the files and the folder
 // away and keeps the configuration.
 func testMSI(t *testing.T, w *wine) {
+	if testing.Short() {
+		t.Skip("builds the release's MSI; skipped with -short")
+	}
 	out := t.TempDir()
 	build := exec.Command("go", "run", "./install/release", "-out", out, "-targets", "windows/amd64", "-packages", "msi")
 	build.Dir = repoRoot
