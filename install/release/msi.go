@@ -20,9 +20,11 @@ import (
 // %LOCALAPPDATA%\Gnosis, HKCU keys. It writes what `gnosis-host install
 // --browsers all` writes: gnosis-host.exe and one manifest per browser
 // family in that folder, and every browser's HKCU native-messaging key from
-// register.Browsers, naming its family's manifest. Uninstalling removes the
-// files, the keys (and the keys above them left empty), what the host
-// leaves in the folder (its log, install-record.json) and the folder; the
+// register.Browsers, naming its family's manifest. The manifests name
+// gnosis-host.exe relative to their folder, which Chromium browsers and
+// Firefox accept on Windows (the MSI cannot know the absolute path when it
+// is built). Uninstalling removes the files, the keys, what the host leaves
+// in the folder (its log, install-record.json) and the folder; the
 // configuration, in %APPDATA%\gnosis, stays.
 //
 // The Munim path: wixl builds no dialogs, so the installer takes it as a
