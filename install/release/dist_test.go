@@ -32,6 +32,8 @@ func TestDistWritesEveryPackageSignedAndChecksummed(t *testing.T) {
 	osslsigncode := prereq.Command(t, prereq.Setup, "osslsigncode")
 	openssl := prereq.Command(t, prereq.Setup, "openssl")
 	msiextract := prereq.Command(t, prereq.Setup+" (apt-get install msitools)", "msiextract")
+	prereq.Command(t, prereq.Setup+" (apt-get install msitools)", "msibuild")
+	prereq.Command(t, prereq.Setup+" (apt-get install wixl)", "wixl")
 	sha256sum := prereq.Command(t, prereq.Setup, "sha256sum")
 	tmp := t.TempDir()
 	cert, key := filepath.Join(tmp, "cert.pem"), filepath.Join(tmp, "key.pem")

@@ -53,7 +53,8 @@ func msiTable(t *testing.T, msiinfo, msi, table string) [][]string {
 // installed host, as the user, only when MUNIM is given and not on removal;
 // what the host leaves in the folder goes on removal, with the folder.
 func TestMSIIsAPerUserPackageOfTheHost(t *testing.T) {
-	prereq.Command(t, prereq.Setup+" (apt-get install wixl msitools)", "wixl")
+	prereq.Command(t, prereq.Setup+" (apt-get install wixl)", "wixl")
+	prereq.Command(t, prereq.Setup+" (apt-get install msitools)", "msibuild")
 	msiinfo := prereq.Command(t, prereq.Setup+" (apt-get install msitools)", "msiinfo")
 	dir := t.TempDir()
 	exe := filepath.Join(dir, "host.exe")
