@@ -164,7 +164,7 @@ func TestStorePackagesShipOnlyTheExtension(t *testing.T) {
 	dir := t.TempDir()
 	for name, flavour := range map[string]func(map[string]any) error{"chrome.zip": chromeManifest, "firefox.xpi": firefoxManifest} {
 		p := filepath.Join(dir, name)
-		if err := x.pack(p, "", flavour); err != nil {
+		if err := x.pack(p, flavour); err != nil {
 			t.Fatal(err)
 		}
 		entries := zipEntries(t, p)
@@ -198,7 +198,7 @@ func TestWebExtLintPassesTheFirefoxPackageClean(t *testing.T) {
 	x := sourceExtension(t, DefaultDownloadURL)
 	webExt := prereq.File(t, "node_modules/.bin/web-ext", "npm web-ext", prereq.NPM)
 	xpi := filepath.Join(t.TempDir(), firefoxFile(testVersion))
-	if err := x.pack(xpi, "", firefoxManifest); err != nil {
+	if err := x.pack(xpi, firefoxManifest); err != nil {
 		t.Fatal(err)
 	}
 	cmd := exec.Command(webExt, "lint", "--source-dir", xpi, "--output", "json", "--no-config-discovery")

@@ -165,7 +165,7 @@ func run(c config) error {
 		if !c.kinds[b.kind] {
 			continue
 		}
-		if err := ext.pack(filepath.Join(c.out, b.name), "", b.flavour); err != nil {
+		if err := ext.pack(filepath.Join(c.out, b.name), b.flavour); err != nil {
 			return fmt.Errorf("%s: %w", b.name, err)
 		}
 		wrote(b.name)

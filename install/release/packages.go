@@ -55,13 +55,13 @@ func (x *extension) addTo(a *archive, prefix string, flavour func(map[string]any
 
 // pack writes a store package: the extension at the root of a zip (an .xpi
 // for Firefox).
-func (x *extension) pack(zipPath, prefix string, flavour func(map[string]any) error) error {
+func (x *extension) pack(zipPath string, flavour func(map[string]any) error) error {
 	a, err := createArchive(zipPath)
 	if err != nil {
 		return err
 	}
 	defer a.discard()
-	if err := x.addTo(a, prefix, flavour); err != nil {
+	if err := x.addTo(a, "", flavour); err != nil {
 		return err
 	}
 	return a.commit()
