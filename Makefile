@@ -2,7 +2,9 @@
 GO      ?= go
 BIN     := bin
 HOST    := $(BIN)/gnosis-host
-VERSION ?= $(shell git describe --tags --always --dirty 2>/dev/null || echo dev)
+# The one version of a release (the VERSION file): stamped into gnosis-host here and, by make dist,
+# into every package, the extension's manifests and every file name.
+VERSION := $(shell cat VERSION)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 
 .PHONY: all build install setup test test-short test-go test-unit test-lint lint-go lint-js test-e2e test-firefox run-go run-lint run-unit run-e2e run-firefox bench dist fuzz clean
@@ -109,13 +111,19 @@ fuzz:
 		$(GO) test ./$${t%%:*} -run='^$$' -fuzz="^$${t#*:}$$" -fuzztime=$(FUZZTIME); \
 	done
 
-# Release: dist/gnosis-<os>-<arch>.zip for windows, darwin and linux on amd64 and arm64 (binary,
-# scripts, extension, docs), and the same binaries in extension/hostbin/gnosis-host-<goos>-<goarch>[.exe]
-# for the options page's download button. Windows binaries are signed with osslsigncode when a
-# certificate is given: make dist SIGN_CERT=cert.pem SIGN_KEY=key.pem (or SIGN_PFX=cert.pfx SIGN_PASS=...).
+# Release (docs/install.md): dist/ holds, for version V of the VERSION file, per platform the host
+# with its installer (gnosis-V-windows-amd64.msi, gnosis-V-linux-<arch>.deb and .rpm, and
+# gnosis-V-<os>-<arch>.zip everywhere), the extension for the Chrome Web Store
+# (gnosis-V-chrome.zip) and for Firefox (gnosis-V-firefox.xpi), and SHA256SUMS. Needs wixl and
+# msitools (the MSI) and builds nfpm (the .deb and .rpm) from the module proxy once; tests/setup.sh
+# installs the rest. DOWNLOAD_URL=https://mirror/.../ (a fork or a mirror; {version} is replaced)
+# is where the extension's options page fetches the host from. Windows binaries are signed with
+# osslsigncode when a certificate is given: make dist SIGN_CERT=cert.pem SIGN_KEY=key.pem (or
+# SIGN_PFX=cert.pfx SIGN_PASS=...).
 dist:
+	rm -rf dist
 	SIGN_CERT='$(SIGN_CERT)' SIGN_KEY='$(SIGN_KEY)' SIGN_PFX='$(SIGN_PFX)' SIGN_PASS='$(SIGN_PASS)' \
-	SIGN_TIMESTAMP='$(SIGN_TIMESTAMP)' $(GO) run ./install/release -version '$(VERSION)' -out dist -hostbin extension/hostbin
+	SIGN_TIMESTAMP='$(SIGN_TIMESTAMP)' $(GO) run ./install/release -out dist $(if $(DOWNLOAD_URL),-download-url '$(DOWNLOAD_URL)')
 
 clean:
 	rm -rf $(BIN) dist build

@@ -7,9 +7,10 @@ import js from '@eslint/js';
 import globals from 'globals';
 
 // The features' runtime contexts, by folder.
-const WORKER = ['extension/background.js', 'extension/*/worker/**/*.js'];
+const WORKER = ['extension/background.js', 'extension/firefox/background.js', 'extension/*/worker/**/*.js'];
 const EXTENSION_PAGES = ['extension/agent/panel/**/*.js', 'extension/agent/frame/**/*.js',
-  'extension/bridge/options/**/*.js', 'extension/bridge/approval/**/*.js', 'extension/bridge/setup/**/*.js'];
+  'extension/bridge/options/**/*.js', 'extension/bridge/approval/**/*.js', 'extension/bridge/setup/**/*.js',
+  'extension/firefox/sidebar.js'];
 const CONTENT_SCRIPTS = ['extension/*/page/**/*.js'];
 const CORE = ['extension/*/core/**/*.js', 'extension/shared/core/**/*.js'];
 const SHARED_GLUE = ['extension/shared/*.js'];

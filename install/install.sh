@@ -165,5 +165,5 @@ echo
 echo "Next: open chrome://extensions (edge://extensions, brave://extensions, ...), turn on"
 echo "Developer mode, click \"Load unpacked\" and pick the extension folder; in Firefox open"
 echo "about:debugging#/runtime/this-firefox, click \"Load Temporary Add-on...\" and pick the Firefox"
-echo "package (gnosis-firefox.xpi) or the extension's manifest.json. If the host does not"
+echo "package (gnosis-<version>-firefox.xpi) or the extension's manifest.json. If the host does not"
 echo "connect, run: \"$host\" doctor"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Installs what `make test` needs on a fresh Debian machine, and nothing that is already there:
 # Debian's chromium and firefox-esr (end-to-end tests), wine64 and the mingw compiler (the Windows build under Wine),
-# osslsigncode and openssl (signing test), unzip, the npm packages from the committed lock file, and
-# the Go modules. Safe to run again; `make test` runs it first.
+# osslsigncode and openssl (signing test), unzip, wixl and msitools (the MSI), rpm (the .rpm), the npm
+# packages from the committed lock file (web-ext lints the Firefox package), and the Go modules,
+# nfpm's too (install/release/nfpm.mod). Safe to run again; `make test` runs it first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,6 +15,9 @@ command -v x86_64-w64-mingw32-gcc >/dev/null || need+=(gcc-mingw-w64-x86-64-win3
 command -v osslsigncode >/dev/null || need+=(osslsigncode)
 command -v openssl >/dev/null || need+=(openssl)
 command -v unzip >/dev/null || need+=(unzip)
+command -v wixl >/dev/null || need+=(wixl)
+command -v msibuild >/dev/null || need+=(msitools)
+command -v rpm >/dev/null || need+=(rpm)
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
@@ -30,3 +34,4 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
   echo "$want" > "$stamp"
 fi
 go mod download
+go mod download -modfile=install/release/nfpm.mod

@@ -490,4 +490,6 @@ func TestWine(t *testing.T) {
 			t.Errorf("uninstall: %v\n%s", err, out)
 		}
 	})
+
+	t.Run("MSI", func(t *testing.T) { testMSI(t, w) }) // msi_wine_test.go
 }

@@ -4,6 +4,8 @@
 //   <feature>/core/     pure modules: no chrome.*, no DOM (eslint enforces the globals)
 //   shared/core/        pure modules every feature uses
 //   shared/             glue several contexts use
+//   firefox/            Firefox's own background entry (a background, like
+//                       background.js) and its sidebar page (a context)
 //
 // These tests read every module and check that imports point only towards
 // core/ and shared/ (never into a sibling context nor across features), that
@@ -38,7 +40,8 @@ const modules = files.filter((f) => f.endsWith('.js'));
 
 /** Where a file runs: 'background', 'shared/core', 'shared', '<feature>/core' or '<feature>/<context>'; null when outside the layout. */
 function placeOf(file) {
-  if (file === 'background.js') return 'background';
+  if (file === 'background.js' || file === 'firefox/background.js') return 'background';
+  if (file.startsWith('firefox/')) return 'firefox/sidebar';
   const [top, second] = file.split('/');
   if (top === 'shared') return second === 'core' && file.split('/').length > 2 ? 'shared/core' : 'shared';
   if (CONTEXTS[top] && (second === 'core' || CONTEXTS[top].includes(second))) return `${top}/${second}`;
@@ -129,6 +132,8 @@ test('the import rule refuses a sibling context, another feature and core import
   assert.equal(allowed('background', 'agent/panel'), false);
   assert.equal(allowed('agent/panel', 'agent/core'), true);
   assert.equal(allowed('bridge/worker', 'shared'), true);
+  assert.equal(allowed('firefox/sidebar', 'shared'), true);
+  assert.equal(allowed('firefox/sidebar', 'bridge/options'), false);
 });
 
 test('classic scripts import nothing', () => {

@@ -144,6 +144,9 @@ func (d *doctor) registration(b Browser) (mpath, where string, ok bool) {
 				continue
 			}
 			if _, err := os.Stat(p); err == nil {
+				if s == System {
+					return p, p + " (system-wide, for every user)", true
+				}
 				return p, p, true
 			}
 			tried = append(tried, p)

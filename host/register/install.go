@@ -70,7 +70,7 @@ func (o Options) writeManifest(name string, data []byte) error {
 // is none, as for a release: then the release's packages are named).
 func NextStep(command, extensionDir string) string {
 	chrome := "pick the Gnosis extension's folder (the release's Chrome package, unzipped)"
-	firefox := "pick the release's Firefox package (.xpi)"
+	firefox := "pick the release's Firefox package (gnosis-<version>-firefox.xpi)"
 	if extensionDir != "" {
 		chrome = "pick the folder " + extensionDir
 		firefox = "pick " + filepath.Join(extensionDir, "manifest.json")

@@ -26,11 +26,15 @@ func Uninstall(o Options) ([]Action, error) {
 	if err != nil {
 		return nil, err
 	}
+	var fromPackage []string
 	if rec.Binary == "" && len(rec.Files) == 0 && len(rec.Keys) == 0 {
-		rec = o.Env.scan(o.Registry)
+		rec, fromPackage = o.Env.scan(o.Registry)
 		rec.Binary = o.Env.InstalledBinary()
 	}
 	u.rec = rec
+	for _, f := range fromPackage {
+		u.say("left %s: the %s package installed it; remove that package to remove it (sudo apt remove %[2]s, or sudo dnf remove %[2]s)", f, PackageName)
+	}
 	u.removeKeys()
 	u.removeParentKeys()
 	u.removeFiles()
@@ -161,9 +165,10 @@ func (u *uninstaller) removeDirs() {
 
 // scan finds our registration through the table, for uninstalling what the
 // scripts wrote: every manifest file named com.gnosis.host.json whose name
-// field is ours, and every registry key naming our manifest.
-func (e Env) scan(reg Registry) Record {
-	var r Record
+// field is ours, and every registry key naming our manifest. The system-wide
+// manifests of the Linux packages are the package manager's: scan lists
+// them apart, in fromPackage.
+func (e Env) scan(reg Registry) (r Record, fromPackage []string) {
 	for _, b := range Browsers {
 		if !b.Supported(e.GOOS) {
 			continue
@@ -175,7 +180,11 @@ func (e Env) scan(reg Registry) Record {
 			}
 			if data, err := os.ReadFile(p); err == nil {
 				if m, err := ParseManifest(data); err == nil && m.Name == HostName {
-					r.Files = union(r.Files, []string{p})
+					if packaged(m, s) {
+						fromPackage = union(fromPackage, []string{p})
+					} else {
+						r.Files = union(r.Files, []string{p})
+					}
 				}
 			}
 			if e.GOOS == "windows" && reg != nil {
@@ -188,7 +197,7 @@ func (e Env) scan(reg Registry) Record {
 			}
 		}
 	}
-	return r
+	return r, fromPackage
 }
 
 // ours reports whether a registry value names one of our manifests.

@@ -4,8 +4,6 @@ import (
 	"archive/zip"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"strings"
 	"time"
 )
 
@@ -61,21 +59,4 @@ func (a *archive) commit() error {
 func (a *archive) discard() {
 	a.f.Close()
 	os.Remove(a.path + ".tmp")
-}
-
-// extensionFiles calls fn with the path of every file of extension/ that a
-// release ships: not the bundled host binaries, the tests or dot files.
-func extensionFiles(fn func(p string) error) error {
-	return filepath.WalkDir("extension", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && (p == "extension/hostbin" || p == "extension/test" || strings.HasPrefix(d.Name(), ".")) {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || strings.HasPrefix(d.Name(), ".") {
-			return nil
-		}
-		return fn(p)
-	})
 }

@@ -1,10 +1,20 @@
-// Command release builds Gnosis's release: gnosis-host for every platform,
-// packed with the installer scripts, the extension and the docs into
-// dist/gnosis-<os>-<arch>.zip, and the same binaries copied into
-// extension/hostbin/gnosis-host-<goos>-<goarch>[.exe], where the extension's
-// options page hands the right one to the user (chrome.downloads). The
-// extension is also packed for Firefox as dist/gnosis-firefox.xpi, with the
-// manifest adjusted for it (firefox.go).
+// Command release builds Gnosis's release into dist/: for every platform the
+// host with its installer, the extension's store packages and SHA256SUMS.
+// One version, read from the VERSION file, is stamped into gnosis-host
+// (main.version), every package's metadata, the extension's manifests and
+// every file name; the names follow one scheme (names.go), which the
+// extension reads from shared/core/release.js to fetch the host for the
+// person's system.
+//
+//	gnosis-<v>-windows-amd64.msi   per-user MSI (wixl): the host, its manifests, the HKCU keys
+//	gnosis-<v>-linux-<arch>.deb    system-wide: /usr/lib/gnosis/gnosis-host, every browser's
+//	gnosis-<v>-linux-<arch>.rpm    system manifest folder (nfpm)
+//	gnosis-<v>-<os>-<arch>.zip     the binary, its install scripts, the unpacked extension, the docs
+//	gnosis-<v>-chrome.zip          the extension for the Chrome Web Store
+//	gnosis-<v>-firefox.xpi         the extension for Firefox (the chat bridge; web-ext lint clean)
+//	SHA256SUMS                     sha256sum -c checks them all
+//
+// No package carries an executable inside the extension.
 //
 // Windows binaries are signed with osslsigncode when a certificate is given
 // (unsigned native hosts get quarantined by antivirus):
@@ -15,196 +25,155 @@
 //
 // Usage (make dist runs it from the repository root):
 //
-//	go run ./install/release [-version V] [-out dist] [-hostbin extension/hostbin] [-targets windows/amd64,...]
+//	go run ./install/release [-out dist] [-download-url URL] [-targets windows/amd64,...] [-packages msi,deb,...]
+//	go run ./install/release -write-release-js
 package main
 
 import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
-	"os/exec"
-	"path"
 	"path/filepath"
+	"sort"
 	"strings"
 )
 
 // Targets are the platforms a release covers.
 var Targets = []string{"windows/amd64", "windows/arm64", "darwin/amd64", "darwin/arm64", "linux/amd64", "linux/arm64"}
 
+// Kinds are the packages a release holds: the host's (hostKinds says which
+// each platform gets) and the extension's.
+var Kinds = []string{"msi", "deb", "rpm", "zip", "chrome", "firefox"}
+
+// config is one run of the release tool.
+type config struct {
+	version     string
+	out         string
+	downloadURL string
+	targets     []string
+	kinds       map[string]bool
+	log         io.Writer // one line per file written (stdout; tests discard it)
+}
+
 func main() {
-	version := flag.String("version", "dev", "version stamped into the binaries (main.version)")
-	out := flag.String("out", "dist", "folder for the release zips")
-	hostbin := flag.String("hostbin", "extension/hostbin", "folder the extension serves the binaries from (empty: skip)")
+	out := flag.String("out", "dist", "folder for the release files")
+	url := flag.String("download-url", DefaultDownloadURL, "where the release is published, {version} replaced (a fork or a mirror)")
 	targets := flag.String("targets", strings.Join(Targets, ","), "comma-separated GOOS/GOARCH list")
+	kinds := flag.String("packages", strings.Join(Kinds, ","), "comma-separated packages to build")
+	writeJS := flag.Bool("write-release-js", false, "write extension/"+ReleaseJS+" for -download-url, then stop")
 	flag.Parse()
-	if err := run(*version, *out, *hostbin, strings.Split(*targets, ",")); err != nil {
+	if err := start(*out, *url, *targets, *kinds, *writeJS); err != nil {
 		fmt.Fprintln(os.Stderr, "release:", err)
 		os.Exit(1)
 	}
 }
 
-func run(version, out, hostbin string, targets []string) error {
+func start(out, url, targets, kinds string, writeJS bool) error {
+	if err := checkDownloadURL(url); err != nil {
+		return err
+	}
+	if writeJS {
+		return os.WriteFile(filepath.Join(extensionDir, filepath.FromSlash(ReleaseJS)), releaseJS(url, Targets), 0o644)
+	}
+	version, err := readVersion(VersionFile)
+	if err != nil {
+		return err
+	}
+	c := config{version: version, out: out, downloadURL: url, kinds: map[string]bool{}, log: os.Stdout}
+	for _, t := range strings.Split(targets, ",") {
+		c.targets = append(c.targets, strings.TrimSpace(t))
+	}
+	for _, k := range strings.Split(kinds, ",") {
+		k = strings.TrimSpace(k)
+		if !contains(Kinds, k) {
+			return fmt.Errorf("package %q: want some of %s", k, strings.Join(Kinds, ","))
+		}
+		c.kinds[k] = true
+	}
+	return run(c)
+}
+
+// run builds the release c asks for and writes SHA256SUMS over what it wrote.
+func run(c config) error {
 	work, err := os.MkdirTemp("", "gnosis-release-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(work)
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	if err := os.MkdirAll(c.out, 0o755); err != nil {
 		return err
 	}
 	sign, err := signer()
 	if err != nil {
 		return err
 	}
-	for _, t := range targets {
-		goos, goarch, ok := strings.Cut(strings.TrimSpace(t), "/")
+	ext, err := readExtension(c.version, c.downloadURL)
+	if err != nil {
+		return err
+	}
+	var written []string
+	wrote := func(name string) {
+		written = append(written, name)
+		fmt.Fprintf(c.log, "packed   %s\n", filepath.Join(c.out, name))
+	}
+	for _, t := range c.targets {
+		goos, goarch, ok := strings.Cut(t, "/")
 		if !ok {
 			return fmt.Errorf("target %q: want GOOS/GOARCH", t)
 		}
-		exe := ""
-		if goos == "windows" {
-			exe = ".exe"
+		var kinds []string
+		for _, k := range hostKinds(goos, goarch) {
+			if c.kinds[k] {
+				kinds = append(kinds, k)
+			}
 		}
-		bin := filepath.Join(work, goos+"-"+goarch, "gnosis-host"+exe)
-		if err := buildHost(goos, goarch, version, bin); err != nil {
+		if len(kinds) == 0 {
+			continue
+		}
+		bin := filepath.Join(work, goos+"-"+goarch, binaryName(goos))
+		if err := buildHost(goos, goarch, c.version, bin); err != nil {
 			return err
 		}
 		if goos == "windows" && sign != nil {
 			if err := sign(bin); err != nil {
 				return fmt.Errorf("sign %s/%s: %w", goos, goarch, err)
 			}
-			fmt.Printf("signed   %s/%s\n", goos, goarch)
+			fmt.Fprintf(c.log, "signed   %s/%s\n", goos, goarch)
 		}
-		if hostbin != "" {
-			dst := filepath.Join(hostbin, "gnosis-host-"+goos+"-"+goarch+exe)
-			if err := copyFile(bin, dst, 0o755); err != nil {
-				return err
+		for _, kind := range kinds {
+			name := hostFile(c.version, goos, goarch, kind)
+			dst := filepath.Join(c.out, name)
+			switch kind {
+			case "zip":
+				err = packHostZip(dst, strings.TrimSuffix(name, ".zip"), goos, bin, ext)
+			case "msi":
+				err = buildMSI(dst, c.version, goarch, bin, filepath.Join(work, "msi-"+goarch))
+			case "deb", "rpm":
+				err = buildLinuxPackage(dst, kind, c.version, goarch, bin, filepath.Join(work, kind+"-"+goarch))
 			}
+			if err != nil {
+				return fmt.Errorf("%s: %w", name, err)
+			}
+			wrote(name)
 		}
-		name := "gnosis-" + goos + "-" + goarch
-		zipPath := filepath.Join(out, name+".zip")
-		if err := pack(zipPath, name, goos, bin); err != nil {
-			return fmt.Errorf("pack %s: %w", zipPath, err)
+	}
+	for _, b := range []struct {
+		kind, name string
+		flavour    func(map[string]any) error
+	}{{"chrome", chromeFile(c.version), chromeManifest}, {"firefox", firefoxFile(c.version), firefoxManifest}} {
+		if !c.kinds[b.kind] {
+			continue
 		}
-		fmt.Printf("packed   %s\n", zipPath)
+		if err := ext.pack(filepath.Join(c.out, b.name), b.flavour); err != nil {
+			return fmt.Errorf("%s: %w", b.name, err)
+		}
+		wrote(b.name)
 	}
-	xpi := filepath.Join(out, FirefoxPackage)
-	if err := packFirefox(xpi, hostbin); err != nil {
-		return fmt.Errorf("pack %s: %w", xpi, err)
+	sort.Strings(written)
+	if err := writeChecksums(c.out, written); err != nil {
+		return err
 	}
-	fmt.Printf("packed   %s\n", xpi)
+	fmt.Fprintf(c.log, "wrote    %s\n", filepath.Join(c.out, Checksums))
 	return nil
-}
-
-// buildHost builds gnosis-host for one target into bin. The tests replace it
-// with a cache so that each target is compiled once per test binary.
-var buildHost = build
-
-func build(goos, goarch, version, bin string) error {
-	cmd := exec.Command("go", "build", "-trimpath", "-ldflags", "-s -w -X main.version="+version, "-o", bin, "./cmd/gnosis-host")
-	cmd.Env = append(os.Environ(), "GOOS="+goos, "GOARCH="+goarch, "CGO_ENABLED=0")
-	cmd.Stdout, cmd.Stderr = os.Stderr, os.Stderr
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("build %s/%s: %w", goos, goarch, err)
-	}
-	return nil
-}
-
-// signer returns a function signing a Windows binary in place, or nil when
-// no certificate is configured.
-func signer() (func(string) error, error) {
-	var args []string
-	switch {
-	case os.Getenv("SIGN_PFX") != "":
-		args = []string{"-pkcs12", os.Getenv("SIGN_PFX")}
-		if p := os.Getenv("SIGN_PASS"); p != "" {
-			args = append(args, "-pass", p)
-		}
-	case os.Getenv("SIGN_CERT") != "" && os.Getenv("SIGN_KEY") != "":
-		args = []string{"-certs", os.Getenv("SIGN_CERT"), "-key", os.Getenv("SIGN_KEY")}
-		if p := os.Getenv("SIGN_PASS"); p != "" {
-			args = append(args, "-pass", p)
-		}
-	case os.Getenv("SIGN_CERT") != "" || os.Getenv("SIGN_KEY") != "":
-		return nil, fmt.Errorf("signing needs both SIGN_CERT and SIGN_KEY (or SIGN_PFX)")
-	default:
-		return nil, nil
-	}
-	tool, err := exec.LookPath("osslsigncode")
-	if err != nil {
-		return nil, fmt.Errorf("a signing certificate is set but osslsigncode is not installed: %w", err)
-	}
-	args = append(args, "-h", "sha256", "-n", "Gnosis host", "-i", "https://github.com/gnosis/gnosis")
-	if ts := os.Getenv("SIGN_TIMESTAMP"); ts != "" {
-		args = append(args, "-ts", ts)
-	}
-	return func(bin string) error {
-		signed := bin + ".signed"
-		cmd := exec.Command(tool, append(append([]string{"sign"}, args...), "-in", bin, "-out", signed)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			return fmt.Errorf("osslsigncode: %w\n%s", err, out)
-		}
-		return os.Rename(signed, bin)
-	}, nil
-}
-
-// pack writes a release zip: everything under the folder name/, the binary
-// executable, the scripts for its system, the extension (without the
-// binaries it serves and its tests), the manifest template and the docs.
-func pack(zipPath, name, goos, bin string) error {
-	a, err := createArchive(zipPath)
-	if err != nil {
-		return err
-	}
-	defer a.discard()
-	add := func(src, dst string, mode fs.FileMode) error { return a.addFile(src, path.Join(name, dst), mode) }
-	files := [][2]string{{bin, filepath.Base(bin)}, {"README.md", "README.md"}, {"docs/install.md", "docs/install.md"},
-		{"docs/protocol.md", "docs/protocol.md"}, {"docs/firefox.md", "docs/firefox.md"},
-		{"manifests/com.gnosis.host.json", "manifests/com.gnosis.host.json"},
-		{"manifests/com.gnosis.host.firefox.json", "manifests/com.gnosis.host.firefox.json"}}
-	if goos == "windows" {
-		files = append(files, [2]string{"install/windows/install.cmd", "install.cmd"},
-			[2]string{"install/windows/uninstall.cmd", "uninstall.cmd"}, [2]string{"install/windows/install.ps1", "install.ps1"})
-	} else {
-		files = append(files, [2]string{"install/install.sh", "install.sh"})
-	}
-	for _, p := range files {
-		mode := fs.FileMode(0o644)
-		if p[0] == bin || strings.HasSuffix(p[1], ".sh") {
-			mode = 0o755
-		}
-		if err := add(p[0], p[1], mode); err != nil {
-			return err
-		}
-	}
-	if err := extensionFiles(func(p string) error { return add(p, filepath.ToSlash(p), 0o644) }); err != nil {
-		return err
-	}
-	return a.commit()
-}
-
-func copyFile(src, dst string, mode fs.FileMode) error {
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return err
-	}
-	in, err := os.Open(src)
-	if err != nil {
-		return err
-	}
-	defer in.Close()
-	tmp := dst + ".tmp"
-	out, err := os.OpenFile(tmp, os.O_CREATE|os.O_WRONLY|os.O_TRUNC, mode)
-	if err != nil {
-		return err
-	}
-	if _, err := io.Copy(out, in); err != nil {
-		out.Close()
-		return err
-	}
-	if err := out.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, dst)
 }

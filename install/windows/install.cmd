@@ -73,7 +73,7 @@ if errorlevel 1 goto fail
 echo.
 echo Next: open chrome://extensions (or edge://extensions), turn on Developer mode, click
 echo "Load unpacked" and pick the extension folder; in Firefox open about:debugging, click "Load
-echo Temporary Add-on..." and pick gnosis-firefox.xpi. The Gnosis options page should then say the
+echo Temporary Add-on..." and pick the release's gnosis-...-firefox.xpi. The Gnosis options page should then say the
 echo host is connected. If not, run: "%HOST%" doctor
 if /i not "%~1"=="/quiet" pause
 exit /b 0

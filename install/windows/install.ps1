@@ -71,5 +71,5 @@ foreach ($k in $Keys.Keys) {
 Write-Host ''
 Write-Host 'Next: open chrome://extensions (or edge://extensions), turn on Developer mode, click'
 Write-Host '"Load unpacked" and pick the extension folder; in Firefox open about:debugging, click'
-Write-Host '"Load Temporary Add-on..." and pick gnosis-firefox.xpi. If the host does not connect, run:'
+Write-Host '"Load Temporary Add-on..." and pick gnosis-<version>-firefox.xpi. If the host does not connect, run:'
 Write-Host "  & '$HostExe' doctor"

@@ -4,8 +4,11 @@
 // path and our add-on id), the fake Munim as provider, and a local chat page
 // armed from the options page with a trusted click on Start.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { serve } from '../e2e/lib/server.js';
+import { EXTENSION_DIR } from '../e2e/lib/harness.js';
 import { launchFirefox, waitFor } from './lib/firefox.js';
 
 let site;
@@ -101,4 +104,18 @@ test('the sidebar says the browser agent needs a Chromium browser instead of fai
   assert.equal(notice.visible, true, JSON.stringify(notice));
   assert.match(notice.text, /browser agent needs a Chromium browser/);
   assert.equal(notice.agentHidden, true);
+});
+
+test("Firefox's own sidebar page (the manifest's sidebar_action) says so and links the bridge options", async () => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(EXTENSION_DIR, 'manifest.json'), 'utf8'));
+  const sidebar = await ff.openExtensionPage(manifest.sidebar_action.default_panel);
+  await waitFor(() => sidebar.evaluate('document.body.dataset.ready === "true"'), { what: 'sidebar ready' });
+  const shown = await sidebar.evaluate(`(() => {
+    const n = document.getElementById('needs-chromium');
+    return { text: n.textContent, visible: n.getClientRects().length > 0,
+      link: new URL(document.getElementById('bridge-options').href).pathname };
+  })()`);
+  assert.match(shown.text, /browser agent needs a Chromium browser/);
+  assert.equal(shown.visible, true);
+  assert.equal(shown.link, `/${manifest.options_page}`);
 });

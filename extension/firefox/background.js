@@ -1,0 +1,12 @@
+// The extension's background in Firefox (an event page, the manifest's
+// background.scripts): the chat bridge alone. The browser agent drives tabs
+// through chrome.debugger, which Firefox does not offer, so its code is
+// neither loaded here nor packed into the Firefox package; the toolbar
+// button opens the sidebar (sidebar.html), which says so.
+import { mergeHandlers } from '../shared/core/router.js';
+import { listen } from '../shared/listen.js';
+import { handlers, init } from '../bridge/worker/worker.js';
+
+listen(mergeHandlers(handlers));
+init();
+chrome.action.onClicked.addListener(() => { chrome.sidebarAction.toggle(); });

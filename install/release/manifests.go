@@ -1,0 +1,101 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+)
+
+// Each package's manifest is extension/manifest.json, which serves both
+// browsers when the extension is loaded unpacked, with the version stamped
+// and what the other browser reads taken out: the stores reject or warn
+// about keys meant for another browser.
+
+// chromeDrops are the keys the Chrome Web Store package leaves out: the
+// public key (the store rejects a manifest that has one; it names the item
+// itself), Firefox's settings and its sidebar.
+var chromeDrops = []string{"key", "browser_specific_settings", "sidebar_action"}
+
+// firefoxDrops are the keys Firefox has no use for: the Chrome public key
+// (Firefox names the add-on by browser_specific_settings.gecko.id), the Side
+// Panel (Firefox has sidebar_action) and Chrome's minimum version.
+var firefoxDrops = []string{"key", "side_panel", "minimum_chrome_version"}
+
+// firefoxNoPermissions are permissions Firefox does not offer; it warns about
+// each on install.
+var firefoxNoPermissions = map[string]bool{"debugger": true, "sidePanel": true}
+
+// chromeManifest turns the manifest m into the Chrome Web Store package's:
+// the keys above removed, and the background given as the service worker
+// only (background.scripts is Firefox's entry).
+func chromeManifest(m map[string]any) error {
+	for _, k := range chromeDrops {
+		delete(m, k)
+	}
+	bg, _ := m["background"].(map[string]any)
+	if bg["service_worker"] == nil {
+		return fmt.Errorf("extension manifest: background has no service_worker for Chrome")
+	}
+	delete(bg, "scripts")
+	return nil
+}
+
+// firefoxManifest turns the manifest m into the Firefox package's: the keys
+// and permissions above removed, and the background given as scripts only
+// (Firefox runs them as an event page; the service worker is Chrome's).
+func firefoxManifest(m map[string]any) error {
+	bss, _ := m["browser_specific_settings"].(map[string]any)
+	gecko, _ := bss["gecko"].(map[string]any)
+	if gecko["id"] == nil {
+		return fmt.Errorf("extension manifest: no browser_specific_settings.gecko.id")
+	}
+	for _, k := range firefoxDrops {
+		delete(m, k)
+	}
+	if perms, ok := m["permissions"].([]any); ok {
+		kept := []any{}
+		for _, p := range perms {
+			if s, _ := p.(string); !firefoxNoPermissions[s] {
+				kept = append(kept, p)
+			}
+		}
+		m["permissions"] = kept
+	}
+	bg, _ := m["background"].(map[string]any)
+	if bg["scripts"] == nil {
+		return fmt.Errorf("extension manifest: background has no scripts for Firefox")
+	}
+	delete(bg, "service_worker")
+	return nil
+}
+
+// unpackedManifest keeps the manifest whole, for the extension folder of the
+// host zips that a person loads unpacked in either browser.
+func unpackedManifest(map[string]any) error { return nil }
+
+// packageManifest parses the source manifest, stamps version into it and
+// applies flavour; it returns the result and the files it reaches, which
+// always include ReleaseJS, the release's own word on where it is.
+func (t *sourceTree) packageManifest(src []byte, version string, flavour func(map[string]any) error) (manifest []byte, files []string, err error) {
+	var m map[string]any
+	if err := json.Unmarshal(src, &m); err != nil {
+		return nil, nil, fmt.Errorf("extension manifest: %w", err)
+	}
+	m["version"] = version
+	if err := flavour(m); err != nil {
+		return nil, nil, err
+	}
+	files, err = t.reach(append(t.manifestFiles(m), ReleaseJS))
+	if err != nil {
+		return nil, nil, fmt.Errorf("extension manifest: %w", err)
+	}
+	keepReached(m, files)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(m); err != nil {
+		return nil, nil, err
+	}
+	return buf.Bytes(), files, nil
+}
