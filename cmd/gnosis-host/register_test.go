@@ -27,7 +27,7 @@ func TestNextStepNamesTheExtensionFolder(t *testing.T) {
 		{"source checkout", filepath.Join(checkout, "bin", "gnosis-host"),
 			[]string{`"Load unpacked" and pick the folder ` + filepath.Join(checkout, "extension") + ".", filepath.Join(checkout, "extension", "manifest.json")}},
 		{"release without the folder", filepath.Join(release, "gnosis-host"),
-			[]string{"the release's Chrome package, unzipped", "the release's Firefox package (.xpi)"}},
+			[]string{"the release's Chrome package, unzipped", "the release's Firefox package (gnosis-<version>-firefox.xpi)"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -137,10 +137,12 @@ function entryItem(e) {
   body.append(facts);
   if (e.kind === 'task') {
     if (e.text) body.append(el('p', { className: 'task-result', textContent: e.text }));
-    if (e.conversation) {
+    // The agent's panel is the manifest's side panel (Chromium browsers only, where agent tasks run).
+    const panelPage = chrome.runtime.getManifest().side_panel?.default_path;
+    if (e.conversation && panelPage) {
       body.append(el('a', {
         className: 'btn small', target: '_blank', rel: 'noopener', textContent: 'Open the conversation',
-        href: `../../agent/panel/sidepanel.html?conversation=${encodeURIComponent(e.conversation)}`,
+        href: `${chrome.runtime.getURL(panelPage)}?conversation=${encodeURIComponent(e.conversation)}`,
       }));
     }
   } else {
