@@ -17,7 +17,7 @@ import { CODES, TRANSPORT_CODES } from './core/codes.js';
 const HEALTH_TIMEOUT_MS = 15_000;
 
 const ADVICE = {
-  HOST_NOT_FOUND: 'The Gnosis host is not installed for this browser. Install the host with one click, or run gnosis-host install in a terminal.',
+  HOST_NOT_FOUND: 'The browser finds no usable Gnosis host: it is not installed for this browser, its manifest is damaged, or the program it names was moved or deleted. Install the host with one click, or run gnosis-host install in a terminal (gnosis-host doctor tells which).',
   HOST_FORBIDDEN: "The host's manifest does not list this extension's id in allowed_origins. Run gnosis-host install again (or add this extension id to the config's \"extensions\").",
   HOST_EXITED: 'The host started and then exited. Run gnosis-host doctor in a terminal to see why.',
   HOST_ERROR: 'The browser could not talk to the host (it may have crashed or printed something that is not the protocol). Run gnosis-host doctor in a terminal.',
@@ -29,6 +29,7 @@ const ADVICE = {
 const FIREFOX_ADVICE = {
   HOST_NOT_FOUND: 'The Gnosis host is not installed for Firefox, or its manifest does not list this add-on in allowed_extensions. Install the host with one click, or run gnosis-host install in a terminal.',
   HOST_FORBIDDEN: "The host's manifest does not list this add-on's id in allowed_extensions. Run gnosis-host install again.",
+  HOST_ERROR: 'Firefox could not start the host or talk to it: the program its manifest names may be missing or not executable, or it wrote something that is not the protocol. Run gnosis-host doctor in a terminal; gnosis-host install puts the program back.',
 };
 
 // The browsers' disconnect messages, Chrome's first, then Firefox's
@@ -39,6 +40,9 @@ const MESSAGES = [
   { pattern: /has exited/i, code: TRANSPORT_CODES.HOST_EXITED },
   { pattern: /^No such native application\b/i, code: TRANSPORT_CODES.HOST_NOT_FOUND, firefox: true },
   { pattern: /does not have permission to use native application/i, code: TRANSPORT_CODES.HOST_FORBIDDEN, firefox: true },
+  // Firefox's words for a manifest whose program is missing or cannot start, and for a frame over 1 MiB.
+  { pattern: /^An unexpected error occurred/i, code: TRANSPORT_CODES.HOST_ERROR, firefox: true },
+  { pattern: /^Native application tried to send a message of/i, code: TRANSPORT_CODES.HOST_ERROR, firefox: true },
 ];
 
 /**

@@ -132,7 +132,7 @@ test('replies with id null are reported as orphans', () => {
 
 test("the browser's disconnect messages become codes with advice", () => {
   const table = [
-    ['Specified native messaging host not found.', 'HOST_NOT_FOUND', /install/i],
+    ['Specified native messaging host not found.', 'HOST_NOT_FOUND', /not installed.*moved or deleted.*install/i],
     ['Access to the specified native messaging host is forbidden.', 'HOST_FORBIDDEN', /allowed_origins/],
     ['Native host has exited.', 'HOST_EXITED', /gnosis-host doctor/],
     ['Error when communicating with the native messaging host.', 'HOST_ERROR', /doctor/],
@@ -141,7 +141,8 @@ test("the browser's disconnect messages become codes with advice", () => {
     // and for one that does not list the add-on.
     ['No such native application com.gnosis.host', 'HOST_NOT_FOUND', /allowed_extensions.*gnosis-host install/],
     ['This extension does not have permission to use native application com.gnosis.host', 'HOST_FORBIDDEN', /allowed_extensions/],
-    ['An unexpected error occurred', 'HOST_ERROR', /doctor/],
+    ['An unexpected error occurred', 'HOST_ERROR', /Firefox could not start the host.*missing or not executable.*doctor/],
+    ['Native application tried to send a message of 2000000 bytes, which exceeds the limit of 1048576 bytes.', 'HOST_ERROR', /not the protocol/],
   ];
   for (const [message, code, advice] of table) {
     const got = transportError(message);
