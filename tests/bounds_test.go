@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gnosis/gnosis/internal/testshort"
 )
 
 // TestAResultPastTheMaximumEndsItsCallAndTheProviderKeepsServing: a server
@@ -12,6 +14,7 @@ import (
 // with EXECUTION_ERROR, details.reason "result-too-large"; the same server
 // process then answers the next call.
 func TestAResultPastTheMaximumEndsItsCallAndTheProviderKeepsServing(t *testing.T) {
+	testshort.Parallel(t)
 	f := newFake(t)
 	cfg := &Config{Providers: []ProviderConfig{f.provider("munim", "computer", "60s", map[string]string{"FAKEMUNIM_FAULTS": "1"})}}
 	h := startHost(t, hostOptions{config: cfg})
@@ -42,6 +45,7 @@ func TestAResultPastTheMaximumEndsItsCallAndTheProviderKeepsServing(t *testing.T
 // at once with "inflightBytes" of 16 MiB: their replies cannot all be built
 // at once, so most wait for room, and every one is answered in full.
 func TestWorkspaceReadsPastTheInflightLimitWaitTheirTurn(t *testing.T) {
+	testshort.Parallel(t)
 	dir := t.TempDir()
 	piece := strings.Repeat("gnosis!\n", (4<<20)/8)
 	writeFile(t, filepath.Join(dir, "big.txt"), []byte(piece))

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/gnosis/gnosis/internal/prereq"
+	"github.com/gnosis/gnosis/internal/testshort"
 	"github.com/gnosis/gnosis/internal/testwait"
 )
 
@@ -58,6 +59,7 @@ func (h *host) awaitProvider(mark int, name, state string) event {
 // stops and its capabilities are gone. The host never restarts, and the
 // config file keeps everything else.
 func TestProvidersAddEditRemoveLive(t *testing.T) {
+	testshort.Parallel(t)
 	h, _ := startStandard(t)
 	cfgPath := filepath.Join(h.dir, "config.json")
 	g := newFake(t)
@@ -136,6 +138,7 @@ func TestProvidersAddEditRemoveLive(t *testing.T) {
 // Bad input is INVALID_ARGUMENTS naming the field; the config file is not
 // touched and the host keeps serving.
 func TestProvidersRefuseBadInputAndLeaveTheFile(t *testing.T) {
+	testshort.Parallel(t)
 	h, _ := startStandard(t)
 	cfgPath := filepath.Join(h.dir, "config.json")
 	before, _ := os.ReadFile(cfgPath)
@@ -174,6 +177,7 @@ func TestProvidersRefuseBadInputAndLeaveTheFile(t *testing.T) {
 // providers.check runs a real MCP server and counts its tools; a program
 // that is not one answers with its own words on stderr and what to do.
 func TestProvidersCheck(t *testing.T) {
+	testshort.Parallel(t)
 	h, f := startStandard(t)
 	computer := 0
 	for _, n := range capabilityNames(t, h) {

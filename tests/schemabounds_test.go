@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gnosis/gnosis/internal/testshort"
 	"github.com/gnosis/gnosis/internal/testwait"
 )
 
@@ -14,6 +15,7 @@ import (
 // their calls fail before the server, and the other tools, one with an
 // outputSchema, keep working.
 func TestToolsWhoseSchemasCannotBeUsedAreUnavailableAndNeverCalled(t *testing.T) {
+	testshort.Parallel(t)
 	f := newFake(t)
 	cfg := standardConfig(f)
 	cfg.Providers = []ProviderConfig{f.provider("munim", "computer", "5s",

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/gnosis/gnosis/internal/testshort"
 )
 
 // delayFirstStart makes the fake's next start (the first, here) wait ms
@@ -18,6 +20,7 @@ func (f *fake) delayFirstStart(ms string) {
 // moment the host starts (as after a browser or service-worker restart),
 // waits for a provider that takes 1.5 s to start and then runs.
 func TestACallSentRightAfterStartWaitsForTheProvider(t *testing.T) {
+	testshort.Parallel(t)
 	f := newFake(t)
 	f.delayFirstStart("1500")
 	h := startHost(t, hostOptions{config: standardConfig(f)})
@@ -35,6 +38,7 @@ func TestACallSentRightAfterStartWaitsForTheProvider(t *testing.T) {
 // never finishes starting makes a waiting call fail PROVIDER_UNAVAILABLE once
 // its startTimeout has passed, saying why, in the server's own words too.
 func TestACallForAProviderThatNeverStartsIsRefusedWithTheReason(t *testing.T) {
+	testshort.Parallel(t)
 	f := newFake(t)
 	f.delayFirstStart("600000")
 	cfg := standardConfig(f)
@@ -52,6 +56,7 @@ func TestACallForAProviderThatNeverStartsIsRefusedWithTheReason(t *testing.T) {
 
 // TestACallWaitingForAStartingProviderCanBeCancelled.
 func TestACallWaitingForAStartingProviderCanBeCancelled(t *testing.T) {
+	testshort.Parallel(t)
 	f := newFake(t)
 	f.delayFirstStart("600000")
 	h := startHost(t, hostOptions{config: standardConfig(f)})

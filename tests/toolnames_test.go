@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"testing"
 
+	"github.com/gnosis/gnosis/internal/testshort"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -12,6 +13,7 @@ import (
 // first become capabilities and run, the others are skipped, and health
 // says which and why.
 func TestToolNamesWithSpacesRunAndLookAlikesAreSkippedWithTheReasonInHealth(t *testing.T) {
+	testshort.Parallel(t)
 	f := newFake(t)
 	names, _ := json.Marshal([]string{"greet (structured)", "сlick", "zero\u200bwidth"})
 	cfg := standardConfig(f)
