@@ -153,6 +153,20 @@ test('HTML entry points load scripts of their own context, core/ or shared/', ()
   assert.deepEqual(bad, []);
 });
 
+test('every relative href and src of the HTML pages names a file that exists', () => {
+  const bad = [];
+  let count = 0;
+  for (const html of files.filter((f) => f.endsWith('.html'))) {
+    for (const [, ref] of fs.readFileSync(path.join(ext, html), 'utf8').matchAll(/\s(?:href|src)="([^"#?:]+)[^"]*"/g)) {
+      count++;
+      const target = path.posix.normalize(path.posix.join(path.posix.dirname(html), ref));
+      if (!files.includes(target)) bad.push(`${html} names ${ref}, which does not exist`);
+    }
+  }
+  assert.deepEqual(bad, []);
+  assert.ok(count >= 10, `found only ${count} references; the scan is wrong`);
+});
+
 test('every extension path the code and the manifest name exists', () => {
   const named = [];
   for (const [f, { ast }] of parsed) {
