@@ -1,7 +1,7 @@
 // The words of the options page's "Last" line: what the worker last reported
-// for a site (armed, stopped, a call run, a result delivered, a failure, an
-// approval or progress), and whether that report is an error the page also
-// shows in its error line. Pure: no DOM, no chrome.* calls; tested with
+// for a site (armed, stopped, a call run, a reply not run and why, a result
+// delivered, a failure, a call interrupted, an approval or progress), and
+// whether that report is an error the page also shows in its error line. Pure: no DOM, no chrome.* calls; tested with
 // node --test.
 import { progressText } from '../../shared/core/ui.js';
 
@@ -14,8 +14,9 @@ export function lastEventWhat(last) {
     armed: 'armed',
     stopped: last.error ? `stopped — ${last.error}` : 'stopped',
     executed: `ran ${last.capability}: ${last.ok ? 'ok' : last.code}`,
+    skipped: `did not run ${last.capability}: ${last.reason}`,
     delivered: `result delivered (${last.stage})`,
-    failed: last.stage === 'preset' ? last.error : `failed at ${last.stage}: ${last.error}`,
+    failed: last.stage === 'preset' ? last.error : last.stage === 'interrupted' ? `interrupted: ${last.error}` : `failed at ${last.stage}: ${last.error}`,
     approval: `waiting for your approval: ${last.capability}`,
     progress: progressText(last.capability, last),
   }[last.kind] || last.kind;

@@ -1,13 +1,19 @@
-// One message the content script extracted from the chat: gate → dedup →
-// safety → execute → the text to inject, judged one at a time per origin,
-// and an acknowledgement of every verdict in storage.session.
+// One reply the content script handed over on its call port
+// (PORTS.BRIDGE_CALL): gate → arrival → dedup → safety → execute → the text
+// to inject, judged one at a time per origin; the port carries the call's
+// start (with the text the page writes should this worker go away while the
+// call runs), the verdict, then the page's delivery report. Every verdict is
+// acknowledged in storage.session, and every reply that is a call but is not
+// run says why on the tab's badge and in the options page's Last line.
 import { parseToolCall } from '../core/parser.js';
-import { admitCall, admitMessage, freshSafety } from '../core/guard.js';
-import { formatReply } from '../core/result_format.js';
+import { admitCall, admitReply, arrivalReason, freshSafety, replyDone } from '../core/guard.js';
+import { formatReply, interruptedReply } from '../core/result_format.js';
 import { getSession, isArmed, loadSettings, senderOrigin, session, setBadge, setLastEvent } from './site_state.js';
 import { prefixes } from './host_queries.js';
 import { stop } from './arming.js';
 import { execute } from './call_runner.js';
+import { senderKind } from '../../shared/core/router.js';
+import { BRIDGE_CALL, PORTS } from '../../shared/core/messages.js';
 
 const chains = new Map(); // origin -> the tail of its promise chain
 
@@ -22,13 +28,15 @@ function serially(origin, fn) {
   return run;
 }
 
-const acks = new Map(); // origin -> how many extracted messages were judged
+/** Replies whose call this worker is running: `${page}/${reply}`. */
+const live = new Set();
+const liveKey = (e) => `${e.page}/${e.reply}`;
 
 /**
- * Records that the bridge judged one extracted message of the sender's
- * origin, whatever the verdict: storage.session "ack:<origin>" holds the
- * count, the message's index in the page and the verdict, so the tests know
- * a message was seen and answered, not merely that nothing happened yet.
+ * Records that the bridge judged one reply of the sender's origin, whatever
+ * the verdict: storage.session "ack:<origin>" holds the count, the reply's
+ * index in the page and the verdict, so the tests know a reply was seen and
+ * answered, not merely that nothing happened yet.
  */
 export async function acknowledged(message, sender, verdict) {
   let v;
@@ -38,51 +46,130 @@ export async function acknowledged(message, sender, verdict) {
   } finally {
     const origin = senderOrigin(sender);
     if (origin) {
-      const count = (acks.get(origin) || 0) + 1;
-      acks.set(origin, count);
+      const key = `ack:${origin}`;
       const index = Number.isInteger(message?.index) ? message.index : -1;
-      await session.set({ [`ack:${origin}`]: { count, index, action: v?.action || 'error', reason: v?.reason || '' } }).catch(() => {});
+      // The count lives in storage, so it goes on counting after a worker restart.
+      await serially(key, async () => {
+        const count = ((await getSession(key, null))?.count || 0) + 1;
+        await session.set({ [key]: { count, index, action: v?.action || 'error', reason: v?.reason || '' } });
+      }).catch(() => {});
     }
   }
 }
 
-/** One extracted message: gate → dedup → safety → execute → the text to inject. */
-export async function extracted(message, sender) {
+/** A call this origin did not run: the badge and the Last line say why. */
+async function skipped(origin, tabId, capability, reason) {
+  await setLastEvent(origin, { kind: 'skipped', capability, reason });
+  await setBadge(tabId, 'skipped', `${capability}: ${reason}`);
+  return { action: 'none', call: true, skipped: true, reason };
+}
+
+/** Marks a reply's call ended now. */
+function done(origin, page, reply) {
+  return serially(origin, async () => {
+    await session.set({ [`seen:${origin}`]: replyDone(await getSession(`seen:${origin}`, []), page, reply, Date.now()) });
+  });
+}
+
+/** Judges one reply: the verdict, after running its call when it is a new one. post(m) reaches the page. */
+async function judge(m, sender, post) {
   const origin = senderOrigin(sender);
   if (!origin || !(await isArmed(origin))) return { action: 'none', reason: 'not armed' };
-  const text = typeof message.text === 'string' ? message.text : '';
-  const index = Number.isInteger(message.index) ? message.index : 0;
-  const conversation = typeof message.conversation === 'string' ? message.conversation.slice(0, 2048) : '/';
-  const id = typeof message.id === 'string' ? message.id.slice(0, 100) : '';
-  const page = typeof message.page === 'string' ? `${sender.tab?.id}/${message.page.slice(0, 100)}` : '';
-  if (!id || !page) return { action: 'none', reason: 'no message id' };
+  const text = typeof m.text === 'string' ? m.text : '';
+  const page = typeof m.page === 'string' && m.page ? `${sender.tab.id}/${m.page.slice(0, 100)}` : '';
+  if (!page || !Number.isInteger(m.reply)) return { action: 'none', reason: 'no reply id' };
   const gate = parseToolCall(text, { prefixes: await prefixes() });
   if (!gate.ok) return { action: 'none', reason: gate.reason };
+  const { capability } = gate.call;
+  const tabId = sender.tab.id;
+  if (m.arrived !== true) return skipped(origin, tabId, capability, arrivalReason(m.why));
 
   const settings = await loadSettings(origin);
+  const conversation = typeof m.conversation === 'string' ? m.conversation.slice(0, 2048) : '/';
+  const arrivedAt = Number.isFinite(m.arrivedAt) ? m.arrivedAt : Date.now();
+  const reply = { page, reply: m.reply };
   // Check-and-record under a per-origin lock: two tabs showing the same
   // conversation must not both run its newest call.
   const verdict = await serially(origin, async () => {
-    const seen = admitMessage(await getSession(`seen:${origin}`, []), { conversation, index, text, id, page, streamed: message.streamed === true });
-    if (!seen.fresh) return { action: 'none', reason: seen.reason };
+    const seen = admitReply(await getSession(`seen:${origin}`, []), { ...reply, text, arrivedAt }, { now: Date.now(), running: (e) => live.has(liveKey(e)) });
+    if (seen.interrupted) return { interrupted: true };
+    if (!seen.fresh) return { skip: seen.reason };
     await session.set({ [`seen:${origin}`]: seen.seen });
-    if (message.baseline) return { action: 'none', reason: 'baseline' };
     const admitted = admitCall(await getSession(`safety:${origin}`, freshSafety()), gate.call, { maxConsecutive: settings.maxConsecutive }, conversation);
-    if (!admitted.allowed) return { action: 'stopped', code: admitted.code, reason: admitted.reason };
+    if (!admitted.allowed) return { action: 'stopped', call: true, code: admitted.code, reason: admitted.reason };
     await session.set({ [`safety:${origin}`]: admitted.state });
+    live.add(liveKey(reply));
     return null;
   });
+  if (verdict?.skip) return skipped(origin, tabId, capability, verdict.skip);
+  if (verdict?.interrupted) {
+    // This reply's call was running when the worker that ran it went away.
+    await done(origin, page, m.reply);
+    const why = `the extension's worker stopped while ${capability} was running; it may have run on the desktop`;
+    await setLastEvent(origin, { kind: 'failed', stage: 'interrupted', error: why });
+    await setBadge(tabId, 'error', why);
+    return { action: 'inject', call: true, text: formatReply(interruptedReply(capability), { maxChars: settings.maxChars }), autoSend: settings.autoSend };
+  }
   if (verdict?.action === 'stopped') {
     await stop(origin, verdict.reason);
     return { ...verdict, reason: `Gnosis ${verdict.reason}. Start again from the options page.` };
   }
-  if (verdict) return verdict;
 
-  const tabId = sender.tab.id;
-  await setBadge(tabId, 'running', gate.call.capability);
-  const reply = await execute(origin, tabId, gate.call);
-  if (!(await isArmed(origin))) return { action: 'none', reason: 'stopped while running' };
-  await setLastEvent(origin, { kind: 'executed', capability: gate.call.capability, ok: !!reply.ok, code: reply.code });
-  await setBadge(tabId, reply.ok ? 'armed' : 'error', reply.ok ? undefined : reply.code);
-  return { action: 'inject', text: formatReply(reply, { maxChars: settings.maxChars }), autoSend: settings.autoSend };
+  let result;
+  try {
+    post({ type: BRIDGE_CALL.RUNNING, capability, interrupted: formatReply(interruptedReply(capability), { maxChars: settings.maxChars }) });
+    await setBadge(tabId, 'running', capability);
+    result = await execute(origin, tabId, gate.call);
+  } finally {
+    live.delete(liveKey(reply));
+  }
+  await done(origin, page, m.reply);
+  if (!(await isArmed(origin))) return { action: 'none', call: true, reason: 'stopped while running' };
+  await setLastEvent(origin, { kind: 'executed', capability, ok: !!result.ok, code: result.code });
+  await setBadge(tabId, result.ok ? 'armed' : 'error', result.ok ? undefined : result.code);
+  return { action: 'inject', call: true, text: formatReply(result, { maxChars: settings.maxChars }), autoSend: settings.autoSend, page, reply: m.reply };
+}
+
+/** How the page's delivery went: the Last line and the badge, and the call's end for the dedup. */
+export async function reportDelivery(sender, { ok, stage, error }) {
+  const origin = senderOrigin(sender);
+  if (!origin) return { ok: false };
+  await setLastEvent(origin, { kind: ok ? 'delivered' : 'failed', stage, error });
+  if (await isArmed(origin)) await setBadge(sender.tab.id, ok ? 'armed' : 'error', error);
+  return { ok: true };
+}
+
+/** Serves one call port from a content script. */
+export function serveReplyPort(port, extensionOrigin) {
+  if (port.name !== PORTS.BRIDGE_CALL) return;
+  const sender = port.sender;
+  if (senderKind(sender, chrome.runtime.id, extensionOrigin) !== 'content') {
+    port.disconnect();
+    return;
+  }
+  let open = true;
+  let verdict = null;
+  const post = (m) => {
+    if (!open) return;
+    try {
+      port.postMessage(m);
+    } catch {
+      open = false;
+    }
+  };
+  port.onDisconnect.addListener(() => {
+    open = false;
+  });
+  port.onMessage.addListener(async (m) => {
+    if (m?.type === BRIDGE_CALL.EXTRACTED && !verdict) {
+      verdict = acknowledged(m, sender, judge(m, sender, post).catch((err) => ({ action: 'none', reason: String(err?.message || err) })));
+      const { page, reply, ...v } = await verdict;
+      post({ type: BRIDGE_CALL.VERDICT, ...v });
+      if (page) verdict = { page, reply };
+    } else if (m?.type === BRIDGE_CALL.DELIVERED && verdict?.page) {
+      const origin = senderOrigin(sender);
+      if (origin) await done(origin, verdict.page, verdict.reply);
+      await reportDelivery(sender, { ok: m.ok === true, stage: String(m.stage || ''), error: typeof m.error === 'string' ? m.error : undefined });
+    }
+  });
 }

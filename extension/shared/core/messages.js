@@ -27,8 +27,7 @@ export const BRIDGE = Object.freeze({
   DETECT_PRESET: 'bridge.detectPreset',
   PICK: 'bridge.pick',
   CHECK: 'bridge.check',
-  // From the content script:
-  EXTRACTED: 'bridge.extracted',
+  // From the content script (a settled reply goes over the PORTS.BRIDGE_CALL port instead):
   REPORT: 'bridge.report',
   HUMAN: 'bridge.human',
 });
@@ -77,6 +76,23 @@ export const PORTS = Object.freeze({
   HOST: 'agent-host',
   /** The Page Assistant bar's frame to the worker. */
   PAGE_ASSISTANT_FRAME: 'pageAssistant.frame',
+  /**
+   * The chat bridge's content script to the worker, one per settled reply:
+   * its closing before the verdict tells the page the worker went away.
+   */
+  BRIDGE_CALL: 'bridge.call',
+});
+
+/** Message types on the bridge's call port (PORTS.BRIDGE_CALL), either way. */
+export const BRIDGE_CALL = Object.freeze({
+  /** Content script → worker: one settled reply ({page, reply, arrived, why, arrivedAt, text, index, conversation}). */
+  EXTRACTED: 'bridge.extracted',
+  /** Worker → content script: the reply is a call now running on the desktop ({capability, interrupted: the text to write if the port closes}). */
+  RUNNING: 'bridge.running',
+  /** Worker → content script: the verdict ({action: 'none'|'inject'|'stopped', reason?, text?, autoSend?}). */
+  VERDICT: 'bridge.verdict',
+  /** Content script → worker: the result was written (and sent), or why not ({ok, stage, error?}). */
+  DELIVERED: 'bridge.delivered',
 });
 
 /** Message types on the agent port (PORTS.AGENT), either way. */
