@@ -31,7 +31,9 @@ import (
 //  2. the origin's policy does not deny it, else FORBIDDEN with details
 //     {"reason": "not-granted"} (meta-capabilities are always allowed);
 //  3. its provider exists (PROVIDER_NOT_FOUND) and is ready
-//     (PROVIDER_UNAVAILABLE); the tool can be called at all, else
+//     (PROVIDER_UNAVAILABLE; a provider that is starting is waited for, up
+//     to its start deadline, and the checks run again once it is ready);
+//     the tool can be called at all, else
 //     EXECUTION_ERROR with details {"reason": "task-required"} (a tool that
 //     requires MCP task augmentation);
 //  4. the arguments are a JSON object and satisfy the input schema, else
@@ -58,7 +60,8 @@ func (r *Runtime) Execute(ctx context.Context, c Call) (json.RawMessage, error) 
 // meta-capability; otherwise from the goroutine that ends the call (for an
 // MCP provider, the one reading the server's messages), so done must not
 // block for long. A call that needs the user's approval waits for it on a
-// goroutine of its own.
+// goroutine of its own, and so does a call whose provider is starting
+// (startwait.go).
 func (r *Runtime) ExecuteAsync(ctx context.Context, c Call, done func(json.RawMessage, error)) {
 	start := time.Now()
 	o := &outcome{log: r.log, done: func(result json.RawMessage, err error) {
@@ -67,10 +70,33 @@ func (r *Runtime) ExecuteAsync(ctx context.Context, c Call, done func(json.RawMe
 	}}
 	defer o.recover()
 	e, p, decision, err := r.admit(c)
+	if sp := starting(err); sp != nil {
+		// Waiting holds a goroutine: only while a provider starts.
+		go func() {
+			defer o.recover()
+			if err := r.awaitStart(ctx, sp); err != nil {
+				o.finish(nil, err)
+				return
+			}
+			e, p, decision, err := r.admit(c)
+			if err != nil {
+				o.finish(nil, unstarted(err))
+				return
+			}
+			r.run(ctx, c, e, p, decision, o)
+		}()
+		return
+	}
 	if err != nil {
 		o.finish(nil, err)
 		return
 	}
+	r.run(ctx, c, e, p, decision, o)
+}
+
+// run is ExecuteAsync once the capability and its provider are admitted:
+// the arguments, the approval if asked, the call.
+func (r *Runtime) run(ctx context.Context, c Call, e *entry, p Provider, decision Decision, o *outcome) {
 	args, err := r.checkArguments(e, c.Arguments)
 	if err != nil {
 		o.finish(nil, err)
@@ -149,7 +175,7 @@ func (r *Runtime) admit(c Call) (*entry, Provider, Decision, error) {
 		if p == nil {
 			return nil, nil, Deny, wire.Errorf(wire.CodeProviderNotFound, "no provider registered for capability %q", c.Capability)
 		}
-		return nil, nil, Deny, unavailable(p)
+		return nil, nil, Deny, notReady(p)
 	}
 	if e.cap.Provider == "" {
 		return e, nil, decision, nil
@@ -159,7 +185,7 @@ func (r *Runtime) admit(c Call) (*entry, Provider, Decision, error) {
 		return nil, nil, Deny, wire.Errorf(wire.CodeProviderNotFound, "provider %q of capability %q is not registered", e.cap.Provider, c.Capability)
 	}
 	if p.Status().State != StateReady {
-		return nil, nil, Deny, unavailable(p)
+		return nil, nil, Deny, notReady(p)
 	}
 	if why := e.unavailable; why != "" {
 		return nil, nil, Deny, &wire.Error{Code: wire.CodeExecutionError, Message: c.Capability + " " + why,

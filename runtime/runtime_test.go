@@ -89,6 +89,7 @@ func TestExecuteChecksInProtocolOrder(t *testing.T) {
 	later := newFake("later", "later") // never lists its tools
 	r := started(t, []Option{WithPolicy(policy)}, munim, down, later)
 	down.set(Status{State: StateDown, Err: "exited"}, nil)
+	later.set(Status{State: StateDown, Err: "exited"}, nil) // starting, it would be waited for (startwait_test.go)
 
 	tests := []struct {
 		name   string

@@ -43,6 +43,8 @@ type ProviderConfig struct {
 	Env     map[string]string `json:"env,omitempty"`
 	Prefix  string            `json:"prefix"`
 	Timeout string            `json:"timeout,omitempty"`
+	// StartTimeout bounds the server's start-up (spawn, initialize, tools/list).
+	StartTimeout string `json:"startTimeout,omitempty"`
 }
 
 // Policy is the per-origin capability policy. A rule is a list of patterns

@@ -15,10 +15,9 @@ import (
 )
 
 // TestCrashRestart: the server dying mid-call fails that call (and any other
-// in flight) with PROVIDER_UNAVAILABLE; while it restarts, calls get
-// PROVIDER_UNAVAILABLE; provider.state events report the way down and back;
-// after the restart the capabilities are available again and calls run on
-// the new process.
+// in flight) with PROVIDER_UNAVAILABLE; provider.state events report the way
+// down and back; while it restarts, health says so, the capabilities stay
+// listed, and a call waits for the restart and runs on the new process.
 func TestCrashRestart(t *testing.T) {
 	h, f := startStandard(t)
 	first := f.awaitCallPID(t, h)
@@ -38,7 +37,9 @@ func TestCrashRestart(t *testing.T) {
 	if down.Prefix != "computer" {
 		t.Errorf("provider.state event without prefix: %s", down.raw)
 	}
-	wantError(t, h.execute("computer.echo", map[string]any{"during": "restart"}), "PROVIDER_UNAVAILABLE")
+	h.awaitEvent(mark, "provider.state starting", func(e event) bool {
+		return e.Event == "provider.state" && e.Name == "munim" && e.State == "starting"
+	})
 	var hr healthReply
 	json.Unmarshal(h.call("health", nil).raw, &hr)
 	if hr.Status != "degraded" || len(hr.Providers) != 1 || hr.Providers[0].State == "ready" {
@@ -47,6 +48,14 @@ func TestCrashRestart(t *testing.T) {
 	// The capabilities stay listed while the provider is away.
 	if !slices.Contains(capabilityNames(t, h), "computer.echo") {
 		t.Errorf("computer.echo not listed during restart")
+	}
+	// A call sent while the server restarts waits for it.
+	wantOK(t, h.execute("computer.echo", map[string]any{"during": "restart"}))
+	during := f.awaitCall("echo during restart", func(e callEntry) bool {
+		return e.Tool == "echo" && string(e.Arguments) == `{"during":"restart"}`
+	})
+	if during.PID == first {
+		t.Errorf("call during the restart ran on the crashed process %d", first)
 	}
 
 	ready := h.awaitEvent(mark, "provider.state ready", func(e event) bool {

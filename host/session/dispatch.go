@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/gnosis/gnosis/internal/budget"
 	"github.com/gnosis/gnosis/runtime/wire"
 )
 
@@ -39,7 +40,7 @@ func (s *Session) dispatch(ctx context.Context, body []byte, size int64, methods
 		err = wire.Errorf(wire.CodeUnknownMethod, "unknown method %q", req.Method)
 	}
 	if err != nil {
-		s.budget.release(size)
+		s.bytes.Release(size)
 		s.reply(req.ID, nil, err)
 		return
 	}
@@ -55,7 +56,7 @@ func (s *Session) dispatch(ctx context.Context, body []byte, size int64, methods
 	s.mu.Unlock()
 	if closing || busy {
 		cancel()
-		s.budget.release(size)
+		s.bytes.Release(size)
 		if busy {
 			s.reply(req.ID, nil, wire.Errorf(wire.CodeInvalidRequest, "a request with id %s is already in flight", req.ID))
 		}
@@ -66,11 +67,16 @@ func (s *Session) dispatch(ctx context.Context, body []byte, size int64, methods
 		// goroutine hand-offs is most of the host's per-call latency.
 		result, err := run(reqCtx, h.run, &Call{ID: req.ID, Params: req.Params, Emit: s.emitVia(req.ID, s.send)})
 		cancel()
-		s.budget.release(size)
+		s.bytes.Release(size)
 		s.reply(req.ID, result, err)
 		return
 	}
 	p := &pending{s: s, id: req.ID, params: req.Params, key: key, cancel: cancel, held: size, handlers: handlers}
+	if h.start == nil {
+		// Methods other parts of the host add may build large replies:
+		// they reserve their bytes first (reserve.go).
+		reqCtx = budget.WithReserver(reqCtx, p.reserve)
+	}
 	c := &Call{ID: req.ID, Params: req.Params, Emit: s.emitVia(req.ID, p.deliver)}
 	if h.start == nil || size > maxInlineStart {
 		s.workers.run(func() { p.begin(reqCtx, h, c) })
@@ -99,7 +105,8 @@ type pending struct {
 	params   json.RawMessage
 	key      string
 	cancel   context.CancelFunc
-	held     int64 // the request's bytes in the in-flight budget
+	held     int64        // the request's bytes in the in-flight budget
+	reserved atomic.Int64 // bytes its method reserved for its reply
 	handlers *sync.WaitGroup
 
 	// inline is set while the reader runs the request's start: what it
@@ -137,7 +144,8 @@ func (p *pending) reply(result any, err error) {
 	p.cancel()
 	m := s.replyMessage(p.id, p.params, result, err)
 	p.deliver(m)
-	s.budget.release(p.held)
+	s.bytes.Release(p.held)
+	s.replies.Return(p.reserved.Load())
 	p.handlers.Done()
 }
 
@@ -147,11 +155,11 @@ func (p *pending) reply(result any, err error) {
 func (p *pending) deliver(m message) bool {
 	s := p.s
 	m.held = int64(len(m.body))
-	s.budget.hold(m.held)
+	s.bytes.Hold(m.held)
 	if p.inline.Load() {
 		return s.send(m) // the writer gives the bytes back
 	}
-	defer s.budget.release(m.held)
+	defer s.bytes.Release(m.held)
 	return s.out.write(m)
 }
 

@@ -25,6 +25,8 @@
 // allocated, and a request that does not fit is read in small pieces,
 // dropped and answered OVERLOADED (inflight.go). A request's bytes count
 // until its reply is written, and replies waiting to be written count too.
+// A method that builds a large reply reserves it first (budget.Reserve)
+// against a reply budget of its own, and waits its turn (reserve.go).
 //
 // Methods live in a table. The built-in ones (health, capabilities.list,
 // capabilities.describe, execute, cancel) sit beside those other parts of the

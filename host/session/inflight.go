@@ -2,12 +2,10 @@ package session
 
 import (
 	"bufio"
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/gnosis/gnosis/host/framing"
@@ -24,44 +22,15 @@ const DefaultMaxInflightBytes = 256 << 20
 // flight: each request's frame from the moment its length is read until its
 // reply is written, plus replies waiting to be written. A request that would
 // take the total past n is answered OVERLOADED without its body being kept.
-// n <= 0 means DefaultMaxInflightBytes.
+// The replies methods reserve while they build them have a budget of their
+// own, the smaller of n and MaxReplyBytes (reserve.go). n <= 0 means
+// DefaultMaxInflightBytes.
 func WithMaxInflightBytes(n int64) Option {
 	return func(s *Session) {
 		if n <= 0 {
 			n = DefaultMaxInflightBytes
 		}
-		s.budget.limit = n
-	}
-}
-
-// budget counts the bytes held for requests in flight. Requests are admitted
-// against its limit; replies are added whatever the total, since by then the
-// work is done and the bytes exist anyway.
-type budget struct {
-	limit int64
-	held  atomic.Int64
-}
-
-// take adds n to the total if that keeps it within the limit.
-func (b *budget) take(n int64) bool {
-	for {
-		h := b.held.Load()
-		if h+n > b.limit {
-			return false
-		}
-		if b.held.CompareAndSwap(h, h+n) {
-			return true
-		}
-	}
-}
-
-// hold adds n to the total unconditionally.
-func (b *budget) hold(n int64) { b.held.Add(n) }
-
-// release gives back n bytes taken or held.
-func (b *budget) release(n int64) {
-	if n != 0 {
-		b.held.Add(-n)
+		s.maxInflight = n
 	}
 }
 
@@ -83,7 +52,7 @@ func (s *Session) admit(br *bufio.Reader) (size int64, fits bool) {
 	if n > int64(maxIn) {
 		return 0, true
 	}
-	return n, s.budget.take(n)
+	return n, s.bytes.TryTake(n)
 }
 
 // refuse consumes a frame of size bytes that does not fit in the budget and
@@ -104,7 +73,7 @@ func (s *Session) refuse(br *bufio.Reader, size int64) error {
 		return fmt.Errorf("reading body: %w", err)
 	}
 	id := sc.ID()
-	held, limit := s.budget.held.Load(), s.budget.limit
+	held, limit := s.bytes.Held(), s.bytes.Limit()
 	ev := s.log.Warn().Int64("bytes", size).Int64("held", held).Int64("limit", limit)
 	if id != nil {
 		ev = ev.RawJSON("id", id)
@@ -118,165 +87,32 @@ func (s *Session) refuse(br *bufio.Reader, size int64) error {
 	return nil
 }
 
-// idScanner picks the top-level "id" member out of a request body fed to it
-// in pieces, holding only a few hundred bytes whatever the body's size. It
-// follows JSON's structure (strings, escapes, nesting) without validating
-// it: a malformed body may still yield an id, which ID checks is a valid
-// request id. A repeated "id" keeps the last, as DecodeRequest does.
+// idScanner picks the top-level "id" out of a request body fed to it in
+// pieces (rawjson.Members), holding only a few hundred bytes whatever the
+// body's size. A malformed body may still yield an id, which ID checks is a
+// valid request id. Its zero value is ready to use.
 type idScanner struct {
-	depth   int
-	inStr   bool
-	esc     bool
-	state   memberState
-	key     []byte // raw text of the current top-level key, up to maxKey bytes
-	keyLong bool
-	capture bool   // the current top-level value is the id's
-	val     []byte // raw text of the id's value, up to MaxIDLength+1 bytes
-	id      []byte // the last complete id value
-	hasID   bool
-	bad     bool // not an object
-	done    bool // the object closed
+	m *rawjson.Members
 }
-
-type memberState uint8
-
-const (
-	wantKey   memberState = iota // before a key (or the object's end)
-	inKey                        // inside a key's quotes
-	wantColon                    // after a key
-	inValue                      // from the colon to the member's end
-)
-
-// maxKey bounds the key text kept: enough for "id" with every letter escaped.
-const maxKey = 16
 
 // Write scans p; it never fails.
 func (sc *idScanner) Write(p []byte) (int, error) {
-	for i := 0; i < len(p); i++ {
-		if sc.inStr && !sc.esc && !sc.keeping() {
-			// Inside a string nothing is kept: jump to its next quote or
-			// backslash (params are mostly long strings).
-			rest := p[i:]
-			j := bytes.IndexByte(rest, '"')
-			if j < 0 {
-				j = len(rest)
-			}
-			if k := bytes.IndexByte(rest[:j], '\\'); k >= 0 {
-				j = k
-			}
-			if i += j; i == len(p) {
-				break
-			}
-		}
-		sc.scan(p[i])
+	if sc.m == nil {
+		sc.m = &rawjson.Members{Keys: []string{"id"}, Max: MaxIDLength}
 	}
-	return len(p), nil
-}
-
-// keeping reports whether the scanner is inside the text it keeps: a
-// top-level key or the id's value.
-func (sc *idScanner) keeping() bool {
-	return sc.capture || (sc.depth == 1 && sc.state == inKey)
-}
-
-func (sc *idScanner) scan(c byte) {
-	if sc.bad {
-		return
-	}
-	if sc.inStr {
-		switch {
-		case sc.esc:
-			sc.esc = false
-		case c == '\\':
-			sc.esc = true
-		case c == '"':
-			sc.inStr = false
-			if sc.depth == 1 && sc.state == inKey {
-				sc.state = wantColon
-				return
-			}
-		}
-		sc.keep(c)
-		return
-	}
-	if sc.depth == 0 {
-		switch {
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-		case c == '{' && !sc.done:
-			sc.depth, sc.state = 1, wantKey
-		default:
-			sc.bad = true
-		}
-		return
-	}
-	switch c {
-	case ' ', '\t', '\n', '\r':
-		return // never part of a value's text outside strings
-	case '"':
-		sc.inStr = true
-		if sc.depth == 1 && sc.state == wantKey {
-			sc.state, sc.key, sc.keyLong = inKey, sc.key[:0], false
-			return
-		}
-	case ':':
-		if sc.depth == 1 && sc.state == wantColon {
-			sc.state, sc.capture, sc.val = inValue, sc.isIDKey(), sc.val[:0]
-			return
-		}
-	case '{', '[':
-		sc.depth++
-	case '}', ']':
-		if sc.depth == 1 {
-			sc.endMember()
-			sc.depth, sc.done = 0, true
-			return
-		}
-		sc.depth--
-	case ',':
-		if sc.depth == 1 {
-			sc.endMember()
-			sc.state = wantKey
-			return
-		}
-	}
-	sc.keep(c)
-}
-
-// keep records c as part of the current key or the id's value.
-func (sc *idScanner) keep(c byte) {
-	switch {
-	case sc.depth == 1 && sc.state == inKey:
-		if len(sc.key) < maxKey {
-			sc.key = append(sc.key, c)
-		} else {
-			sc.keyLong = true
-		}
-	case sc.capture && len(sc.val) <= MaxIDLength:
-		sc.val = append(sc.val, c)
-	}
-}
-
-func (sc *idScanner) isIDKey() bool {
-	if sc.keyLong {
-		return false
-	}
-	k, ok := rawjson.Key(sc.key)
-	return ok && k == "id"
-}
-
-func (sc *idScanner) endMember() {
-	if sc.capture {
-		sc.id, sc.hasID = append(sc.id[:0], sc.val...), true
-		sc.capture = false
-	}
+	return sc.m.Write(p)
 }
 
 // ID returns the body's top-level id if it is a valid request id, else nil.
 func (sc *idScanner) ID() json.RawMessage {
-	if sc.bad || !sc.done || !sc.hasID {
+	if sc.m == nil || !sc.m.Complete() {
 		return nil
 	}
-	id, err := decodeID(sc.id)
+	raw, ok := sc.m.Value("id")
+	if !ok {
+		return nil
+	}
+	id, err := decodeID(raw)
 	if err != nil || !json.Valid(id) || !utf8.Valid(id) {
 		return nil
 	}

@@ -65,7 +65,7 @@ func padded(id, method string, n int, idLast bool) string {
 func (h *host) awaitHeld(want int64) {
 	h.t.Helper()
 	testwait.Until(h.t, 10*time.Second, func() error {
-		if got := h.s.budget.held.Load(); got != want {
+		if got := h.s.bytes.Held(); got != want {
 			return fmt.Errorf("in-flight bytes = %d, want %d", got, want)
 		}
 		return nil
@@ -80,7 +80,7 @@ func TestRequestsPastTheInflightLimitAreOverloaded(t *testing.T) {
 	a := padded("a", "hold", 400<<10, false)
 	h.send(a)
 	g.await(t, `"a"`)
-	if held := h.s.budget.held.Load(); held < int64(len(a)) {
+	if held := h.s.bytes.Held(); held < int64(len(a)) {
 		t.Errorf("in-flight bytes with one request of %d bytes running = %d", len(a), held)
 	}
 	h.send(padded("b", "hold", 400<<10, false))
@@ -204,10 +204,10 @@ func TestInputEndingInsideARefusedFrameEndsTheSession(t *testing.T) {
 }
 
 func TestDefaultInflightLimitIsTheConfigurationDefault(t *testing.T) {
-	if got := New().budget.limit; got != config.DefaultInflightBytes {
+	if got := New().bytes.Limit(); got != config.DefaultInflightBytes {
 		t.Errorf("session default %d, configuration default %d", got, config.DefaultInflightBytes)
 	}
-	if got := New(WithMaxInflightBytes(0)).budget.limit; got != config.DefaultInflightBytes {
+	if got := New(WithMaxInflightBytes(0)).bytes.Limit(); got != config.DefaultInflightBytes {
 		t.Errorf("WithMaxInflightBytes(0) gives %d, want the default %d", got, config.DefaultInflightBytes)
 	}
 }

@@ -166,7 +166,8 @@ func execute(ctx context.Context, rt Runtime, approver Approver, c *Call, reply 
 	})
 }
 
-// executeResult is execute's payload: {"capability", "result"}.
+// executeResult is execute's payload: {"capability", "result"}, as fields
+// the reply copies the result into once.
 func executeResult(capability string, result json.RawMessage) (any, error) {
 	name, err := marshal(capability)
 	if err != nil {
@@ -175,12 +176,7 @@ func executeResult(capability string, result json.RawMessage) (any, error) {
 	if len(result) == 0 {
 		result = json.RawMessage("null")
 	}
-	out := make([]byte, 0, len(result)+len(name)+32)
-	out = append(out, `{"capability":`...)
-	out = append(out, name...)
-	out = append(out, `,"result":`...)
-	out = append(out, result...)
-	return json.RawMessage(append(out, '}')), nil
+	return fields{[]byte(`"capability":`), name, []byte(`,"result":`), result}, nil
 }
 
 type cancelResult struct {

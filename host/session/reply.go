@@ -33,9 +33,29 @@ func successReply(id json.RawMessage, result any) ([]byte, error) {
 	return withID(id, `,"ok":true`, result)
 }
 
+// fields is an object's members as pieces of JSON text to be joined, "{"
+// and "}" left out: a reply built from a large value (an execute's result)
+// is copied once, into the reply itself.
+type fields [][]byte
+
 // withID builds {"id":<id><extra>,<fields of obj>}: the object obj encodes
 // to, with "id" (and extra) put first.
 func withID(id json.RawMessage, extra string, obj any) ([]byte, error) {
+	if f, ok := obj.(fields); ok {
+		n := len(id) + len(extra) + 10
+		for _, p := range f {
+			n += len(p)
+		}
+		out := make([]byte, 0, n)
+		out = append(append(append(out, `{"id":`...), id...), extra...)
+		if len(f) > 0 {
+			out = append(out, ',')
+		}
+		for _, p := range f {
+			out = append(out, p...)
+		}
+		return validUTF8(append(out, '}')), nil
+	}
 	fields := []byte("{}")
 	if obj != nil {
 		b, err := marshal(obj)

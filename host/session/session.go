@@ -14,6 +14,7 @@ import (
 
 	"github.com/gnosis/gnosis/host/chunk"
 	"github.com/gnosis/gnosis/host/framing"
+	"github.com/gnosis/gnosis/internal/budget"
 	"github.com/gnosis/gnosis/runtime"
 	"github.com/gnosis/gnosis/runtime/wire"
 )
@@ -69,14 +70,16 @@ const ShutdownGrace = 900 * time.Millisecond
 // Session serves one stream pair. Create it with New, give Event to the
 // runtime (runtime.WithEvents), then call Serve once.
 type Session struct {
-	version   string
-	maxFrame  int
-	maxIn     int
-	log       zerolog.Logger
-	forbidden string
-	approver  Approver // asks the user about calls the policy marks "ask"
-	extra     map[string]Method
-	budget    budget // bytes held for requests in flight
+	version     string
+	maxFrame    int
+	maxIn       int
+	log         zerolog.Logger
+	forbidden   string
+	approver    Approver // asks the user about calls the policy marks "ask"
+	extra       map[string]Method
+	maxInflight int64
+	bytes       *budget.Budget // bytes held for requests in flight and replies waiting to be written
+	replies     *budget.Budget // bytes methods reserved for the replies they build (reserve.go)
 
 	queue      chan message
 	writerDone chan struct{} // closed when the writer goroutine stops
@@ -136,10 +139,12 @@ func New(opts ...Option) *Session {
 		writerDone: make(chan struct{}),
 		inflight:   map[string]context.CancelFunc{},
 	}
-	s.budget.limit = DefaultMaxInflightBytes
+	s.maxInflight = DefaultMaxInflightBytes
 	for _, o := range opts {
 		o(s)
 	}
+	s.bytes = budget.New(s.maxInflight)
+	s.replies = budget.New(min(s.maxInflight, MaxReplyBytes))
 	return s
 }
 
@@ -171,7 +176,7 @@ func (s *Session) send(m message) bool {
 	case s.queue <- m:
 		return true
 	case <-s.writerDone:
-		s.budget.release(m.held)
+		s.bytes.Release(m.held)
 		return false
 	}
 }
@@ -279,7 +284,7 @@ func (s *Session) runWriter(stop <-chan struct{}) {
 // bytes it held.
 func (s *Session) writeQueued(m message) bool {
 	ok := s.out.write(m)
-	s.budget.release(m.held)
+	s.bytes.Release(m.held)
 	return ok
 }
 
@@ -306,7 +311,7 @@ func (s *Session) readLoop(in *input) error {
 		if fits {
 			body, err = r.Read()
 			if err != nil {
-				s.budget.release(size)
+				s.bytes.Release(size)
 			}
 		} else {
 			err = s.refuse(in.br, size)
@@ -337,7 +342,7 @@ func (s *Session) readLoop(in *input) error {
 			continue // refused and answered
 		}
 		if ctx.Err() != nil { // the writer failed: nobody hears replies
-			s.budget.release(size)
+			s.bytes.Release(size)
 			return nil
 		}
 		s.dispatch(ctx, body, size, in.methods, in.handlers)
@@ -349,7 +354,7 @@ func (s *Session) readLoop(in *input) error {
 func (s *Session) reply(id json.RawMessage, result any, err error) {
 	m := s.replyMessage(id, nil, result, err)
 	m.held = int64(len(m.body))
-	s.budget.hold(m.held)
+	s.bytes.Hold(m.held)
 	s.send(m)
 }
 

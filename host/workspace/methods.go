@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/gnosis/gnosis/internal/budget"
 	"github.com/gnosis/gnosis/runtime/wire"
 )
 
@@ -59,13 +60,23 @@ func (w *Workspace) listMethod(context.Context, json.RawMessage, json.RawMessage
 	return w.List()
 }
 
-func (w *Workspace) readMethod(_ context.Context, _, params json.RawMessage, _ func(any) error) (any, error) {
+func (w *Workspace) readMethod(ctx context.Context, _, params json.RawMessage, _ func(any) error) (any, error) {
 	var p struct {
 		Path   string `json:"path"`
 		Offset int64  `json:"offset"`
 		Length int64  `json:"length"`
 	}
 	if err := decode(params, &p); err != nil {
+		return nil, err
+	}
+	// The reply is the piece in base64: its bytes are counted in the host's
+	// in-flight budget before the piece is read, so many reads at once wait
+	// their turn rather than hold all their pieces together.
+	n := w.limits.read
+	if p.Length > 0 && p.Length < n {
+		n = p.Length
+	}
+	if err := budget.Reserve(ctx, int64(base64.StdEncoding.EncodedLen(int(n)))+int64(len(p.Path))+256); err != nil {
 		return nil, err
 	}
 	piece, err := w.Read(p.Path, p.Offset, p.Length)

@@ -16,13 +16,6 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 )
 
-// inlineResult is the largest result whose call ends on the transport's
-// reader. A larger one ends on a goroutine of its own: what follows (the
-// runtime's checks, the reply to the browser) takes long enough to hold up
-// the server's other messages, and a goroutine hand-off costs nothing next
-// to it.
-const inlineResult = 64 << 10
-
 // toolCall is one tools/call in flight. No goroutine waits on it: it ends
 // when the server answers (on the transport's reader), when its context
 // ends or its timeout passes (on the context's AfterFunc goroutine), or
@@ -45,6 +38,7 @@ type toolCall struct {
 	cancel context.CancelFunc // cctx's
 	stop   func() bool        // unregisters expire from cctx
 	ended  bool
+	unsent bool // it ended while its request still waited to be written
 }
 
 // start sends tools/call for tool with args and returns at once. done gets
@@ -104,15 +98,20 @@ func (c *toolCall) params(args json.RawMessage, n int64) func(*bytes.Buffer) err
 	}
 }
 
-// answer receives the server's response, or nil when the transport closed.
-func (c *toolCall) answer(resp *transport.JSONRPCResponse) {
+// answer receives the server's response, or why there is none. It runs on
+// the transport's reader, or for a large answer on a goroutine of its own
+// (pipeTransport.route).
+func (c *toolCall) answer(resp *transport.JSONRPCResponse, err error) {
+	var large *tooLargeError
 	switch {
-	case resp == nil:
-		c.end(nil, c.failure(c.s.explain(transport.ErrTransportClosed)))
+	case errors.As(err, &large):
+		c.end(nil, &wire.Error{Code: wire.CodeExecutionError,
+			Message: fmt.Sprintf("%s answered with a message of %d bytes, above the %d-byte limit for one message from a server; it was discarded, and the provider keeps serving", c.tool, large.size, large.limit),
+			Details: map[string]any{"reason": "result-too-large", "bytes": large.size, "limit": large.limit}, Err: err})
+	case err != nil:
+		c.end(nil, c.failure(c.s.explain(err)))
 	case resp.Error != nil:
 		c.end(nil, c.failure(newRPCError(resp.Error)))
-	case len(resp.Result) > inlineResult:
-		go c.end(resp.Result, nil)
 	default:
 		c.end(resp.Result, nil)
 	}
@@ -124,10 +123,14 @@ func (c *toolCall) expire() {
 	if !c.s.tr.forget(c.key) {
 		return
 	}
+	unsent := c.s.tr.withdraw(c.key)
 	c.mu.Lock()
 	why := c.cctx.Err()
+	c.unsent = unsent
 	c.mu.Unlock()
-	c.s.cancelled(mcp.NewRequestId(c.token), why)
+	if !unsent { // a request the server never saw needs no cancelling
+		c.s.cancelled(mcp.NewRequestId(c.token), why)
+	}
 	c.end(nil, c.failure(why))
 }
 
@@ -158,6 +161,12 @@ func (c *toolCall) timedOut() bool {
 	return c.cctx != nil && c.cctx.Err() != nil
 }
 
+func (c *toolCall) wasUnsent() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.unsent
+}
+
 // failure gives a failed call its protocol code.
 func (c *toolCall) failure(err error) error {
 	var rpc *rpcError
@@ -165,7 +174,13 @@ func (c *toolCall) failure(err error) error {
 	case errors.Is(c.ctx.Err(), context.Canceled):
 		return &wire.Error{Code: wire.CodeCancelled, Message: "the call was cancelled", Err: err}
 	case c.ctx.Err() != nil || c.timedOut():
-		return &wire.Error{Code: wire.CodeTimeout, Message: fmt.Sprintf("%s did not answer within %s", c.tool, c.limit), Err: err}
+		msg := fmt.Sprintf("%s did not answer within %s", c.tool, c.limit)
+		if c.wasUnsent() {
+			msg += "; the server never read the request (it is not reading its input)"
+		}
+		return &wire.Error{Code: wire.CodeTimeout, Message: msg, Err: err}
+	case errors.Is(err, errBacklog):
+		return &wire.Error{Code: wire.CodeOverloaded, Message: fmt.Sprintf("%s was not sent: %v", c.tool, err), Details: map[string]string{"reason": "backlog"}, Err: err}
 	case c.s.stopping.Load():
 		return &wire.Error{Code: wire.CodeCancelled, Message: "the provider is shutting down", Err: err}
 	case errors.As(err, &rpc):

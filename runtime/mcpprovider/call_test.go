@@ -74,7 +74,15 @@ func TestEveryCallEndsExactlyOnce(t *testing.T) {
 		}
 	}
 	t.Logf("outcomes %v", seen)
-	time.Sleep(50 * time.Millisecond) // room for a second, wrong, end
+	if st := h.prov.Status(); st.State != rt.StateReady {
+		t.Errorf("provider %+v after the race, want ready", st)
+	}
+	// A second, wrong, end could only come from the transport's reader or
+	// a call's timer. Once the provider is closed and the reader has
+	// returned, neither can end anything any more.
+	tr := h.transport()
+	h.rt.Close()
+	<-tr.readDone
 	for i := range ends {
 		if got := ends[i].Load(); got != 1 {
 			t.Errorf("call %d ended %d times", i, got)
@@ -84,9 +92,6 @@ func TestEveryCallEndsExactlyOnce(t *testing.T) {
 		if c != "" && c != wire.CodeCancelled && c != wire.CodeTimeout {
 			t.Errorf("outcomes %v: want only results, CANCELLED and TIMEOUT", seen)
 		}
-	}
-	if st := h.prov.Status(); st.State != rt.StateReady {
-		t.Errorf("provider %+v after the race, want ready", st)
 	}
 }
 
@@ -99,6 +104,7 @@ func TestCallsInFlightWhenTheServerExitsEachFailOnce(t *testing.T) {
 	}
 	// Some run, the others wait in the server's queue.
 	waitFor(t, "slow calls to start", 5*time.Second, func() bool { return strings.Contains(h.log.String(), "slow: started") })
+	tr := h.transport()
 	p, err := os.FindProcess(h.prov.currentPID())
 	if err != nil {
 		t.Fatal(err)
@@ -113,9 +119,20 @@ func TestCallsInFlightWhenTheServerExitsEachFailOnce(t *testing.T) {
 	if diff := cmp.Diff(map[wire.Code]int{wire.CodeProviderUnavailable: n}, codes); diff != "" {
 		t.Errorf("outcomes (-want +got):\n%s", diff)
 	}
+	// The dead server's transport has failed every call it held and its
+	// reader has returned: nothing can end a call a second time now.
+	<-tr.readDone
+	<-tr.done
 	select {
 	case c := <-got:
 		t.Errorf("a call ended twice (%s)", c)
-	case <-time.After(50 * time.Millisecond):
+	default:
 	}
+}
+
+// transport is the connection to the running server.
+func (h *harness) transport() *pipeTransport {
+	h.prov.mu.Lock()
+	defer h.prov.mu.Unlock()
+	return h.prov.current.tr
 }

@@ -11,6 +11,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/gnosis/gnosis/internal/budget"
 	"github.com/mark3labs/mcp-go/client/transport"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/rs/zerolog"
@@ -27,15 +28,25 @@ import (
 type pipeTransport struct {
 	r   io.Reader
 	w   io.WriteCloser
+	out *outbox // what is written to w: the server's stdin
 	log zerolog.Logger
-
-	writeMu sync.Mutex
 
 	mu sync.Mutex
 	// pending maps a request's key (mcp.RequestId.String) to what receives
-	// its response: called once, on the reader, with the response, or with
-	// nil when the transport closes first.
-	pending map[string]func(*transport.JSONRPCResponse)
+	// its response: called once, with the response, or with an error when
+	// the transport closes first (transport.ErrTransportClosed) or the
+	// response was too large to read (*tooLargeError).
+	pending map[string]func(*transport.JSONRPCResponse, error)
+
+	// maxMessage bounds one line from the server (DefaultMaxMessage); large
+	// counts the bytes of lines past the reader's buffer until they have
+	// been dealt with, up to maxMessage.
+	maxMessage int64
+	large      *budget.Budget
+	// closing ends when the transport closes: a reader waiting for room in
+	// large stops.
+	closing     context.Context
+	stopClosing context.CancelFunc
 
 	handlerMu      sync.RWMutex
 	onNotification func(mcp.JSONRPCNotification)
@@ -55,8 +66,19 @@ type pipeTransport struct {
 
 var _ transport.BidirectionalInterface = (*pipeTransport)(nil)
 
-func newPipeTransport(r io.Reader, w io.WriteCloser, log zerolog.Logger) *pipeTransport {
-	return &pipeTransport{r: r, w: w, log: log, pending: map[string]func(*transport.JSONRPCResponse){}, done: make(chan struct{}), readDone: make(chan struct{}), ctx: context.Background()}
+func newPipeTransport(r io.Reader, w io.WriteCloser, log zerolog.Logger, maxMessage int64) *pipeTransport {
+	if maxMessage <= 0 {
+		maxMessage = DefaultMaxMessage
+	}
+	t := &pipeTransport{r: r, w: w, log: log, pending: map[string]func(*transport.JSONRPCResponse, error){}, done: make(chan struct{}), readDone: make(chan struct{}), ctx: context.Background(),
+		maxMessage: maxMessage, large: budget.New(maxMessage)}
+	t.closing, t.stopClosing = context.WithCancel(context.Background())
+	t.out = newOutbox(w, func(err error) {
+		// The server can no longer hear us: every call waiting on it fails.
+		t.log.Warn().Err(err).Msg("writing to the server failed; closing the connection")
+		t.shut()
+	})
+	return t
 }
 
 // Start starts reading. ctx is handed to handlers of server requests.
@@ -68,10 +90,6 @@ func (t *pipeTransport) Start(ctx context.Context) error {
 	return nil
 }
 
-// maxLine bounds one incoming message: beyond it the server is broken or
-// hostile, and the connection is dropped rather than memory exhausted.
-const maxLine = 512 << 20
-
 // read routes every line until the child's stdout ends; then every request
 // still waiting fails with transport.ErrTransportClosed.
 func (t *pipeTransport) read() {
@@ -79,9 +97,14 @@ func (t *pipeTransport) read() {
 	defer t.shut()
 	br := bufio.NewReaderSize(t.r, 64<<10)
 	for {
-		line, err := readLine(br)
-		if len(line) > 0 {
-			t.route(line)
+		m, err := t.readLine(br)
+		switch {
+		case m.over != nil:
+			t.dropOversized(m.over)
+		case len(m.text) > 0:
+			if !t.route(m.text, m.held) {
+				t.large.Return(m.held)
+			}
 		}
 		if err != nil {
 			if !errors.Is(err, io.EOF) {
@@ -92,36 +115,13 @@ func (t *pipeTransport) read() {
 	}
 }
 
-// readLine returns the next line without its newline, in a buffer of its
-// own (results alias it).
-func readLine(br *bufio.Reader) ([]byte, error) {
-	frag, err := br.ReadSlice('\n')
-	if err == nil {
-		return trimEOL(append([]byte(nil), frag...)), nil
-	}
-	if !errors.Is(err, bufio.ErrBufferFull) {
-		return trimEOL(append([]byte(nil), frag...)), err
-	}
-	var buf bytes.Buffer
-	buf.Write(frag)
-	for {
-		frag, err = br.ReadSlice('\n')
-		buf.Write(frag)
-		if buf.Len() > maxLine {
-			return nil, fmt.Errorf("a message from the server exceeds %d bytes", maxLine)
-		}
-		if !errors.Is(err, bufio.ErrBufferFull) {
-			return trimEOL(buf.Bytes()), err
-		}
-	}
-}
-
-func trimEOL(b []byte) []byte {
-	b = bytes.TrimSuffix(b, []byte("\n"))
-	return bytes.TrimSuffix(b, []byte("\r"))
-}
-
-func (t *pipeTransport) route(line []byte) {
+// route delivers one message from the server. held is what the line holds
+// of t.large, given back once it has been dealt with: an answer that large
+// is handed on from a goroutine of its own, which gives it back (the checks
+// of a multi-megabyte result and writing it to the browser would hold up
+// the server's other messages), and route reports it did; everything else is
+// dealt with on the reader, in order, and the caller gives the bytes back.
+func (t *pipeTransport) route(line []byte, held int64) (handedOn bool) {
 	env, ok := scanEnvelope(line)
 	if !ok {
 		if len(bytes.TrimSpace(line)) > 0 {
@@ -130,13 +130,13 @@ func (t *pipeTransport) route(line []byte) {
 				t.firstNonJSON.CompareAndSwap(nil, &s)
 			}
 		}
-		return
+		return false
 	}
 	switch {
 	case env.method != nil && env.id == nil:
 		var n mcp.JSONRPCNotification
 		if err := json.Unmarshal(line, &n); err != nil {
-			return
+			return false
 		}
 		t.handlerMu.RLock()
 		h := t.onNotification
@@ -147,13 +147,13 @@ func (t *pipeTransport) route(line []byte) {
 	case env.method != nil:
 		var req transport.JSONRPCRequest
 		if err := json.Unmarshal(line, &req); err != nil {
-			return
+			return false
 		}
 		go t.serve(req)
 	case env.id != nil:
 		id, key, ok := responseID(env.id)
 		if !ok {
-			return
+			return false
 		}
 		resp := &transport.JSONRPCResponse{JSONRPC: mcp.JSONRPC_VERSION, ID: id}
 		if env.err != nil && !bytes.Equal(env.err, []byte("null")) {
@@ -168,10 +168,19 @@ func (t *pipeTransport) route(line []byte) {
 		answer := t.pending[key]
 		delete(t.pending, key)
 		t.mu.Unlock()
-		if answer != nil {
-			answer(resp)
+		switch {
+		case answer == nil:
+		case held > 0:
+			go func() {
+				answer(resp, nil)
+				t.large.Return(held)
+			}()
+			return true
+		default:
+			answer(resp, nil)
 		}
 	}
+	return false
 }
 
 // responseID decodes a response's id and its key in the pending table
@@ -211,24 +220,27 @@ func (t *pipeTransport) serve(req transport.JSONRPCRequest) {
 	}
 	b, err := json.Marshal(resp)
 	if err == nil {
-		_ = t.write(append(b, '\n'))
+		if err := t.write("", append(b, '\n')); err != nil {
+			t.log.Debug().Err(err).Msg("could not answer a request from the server")
+		}
 	}
 }
 
-// write writes one message, line: its JSON text and a newline.
-func (t *pipeTransport) write(line []byte) error {
+// write writes one message, line: its JSON text and a newline, through the
+// outbox (it never blocks on the server). key is the pending-table key of the
+// request it carries, "" for other messages.
+func (t *pipeTransport) write(key string, line []byte) error {
 	select {
 	case <-t.done:
 		return transport.ErrTransportClosed
 	default:
 	}
-	t.writeMu.Lock()
-	defer t.writeMu.Unlock()
-	if _, err := t.w.Write(line); err != nil {
-		return fmt.Errorf("writing to the server: %w", err)
-	}
-	return nil
+	return t.out.push(key, line)
 }
+
+// withdraw takes back the request with key if it has not been written yet
+// (the server stopped reading): the server will never see it.
+func (t *pipeTransport) withdraw(key string) bool { return t.out.withdraw(key) }
 
 // SendRequest implements transport.Interface.
 func (t *pipeTransport) SendRequest(ctx context.Context, req transport.JSONRPCRequest) (*transport.JSONRPCResponse, error) {
@@ -249,34 +261,31 @@ func (t *pipeTransport) roundTrip(ctx context.Context, key string, line []byte) 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	ch := make(chan *transport.JSONRPCResponse, 1)
-	if err := t.send(key, line, func(r *transport.JSONRPCResponse) { ch <- r }); err != nil {
+	type outcome struct {
+		resp *transport.JSONRPCResponse
+		err  error
+	}
+	ch := make(chan outcome, 1)
+	if err := t.send(key, line, func(r *transport.JSONRPCResponse, err error) { ch <- outcome{r, err} }); err != nil {
 		return nil, err
 	}
 	select {
-	case resp := <-ch:
-		return answered(resp)
+	case o := <-ch:
+		return o.resp, o.err
 	case <-ctx.Done():
 		if t.forget(key) {
 			return nil, ctx.Err()
 		}
-		return answered(<-ch) // answered (or closed) as ctx ended
+		o := <-ch // answered (or closed) as ctx ended
+		return o.resp, o.err
 	}
-}
-
-func answered(resp *transport.JSONRPCResponse) (*transport.JSONRPCResponse, error) {
-	if resp == nil {
-		return nil, transport.ErrTransportClosed
-	}
-	return resp, nil
 }
 
 // send registers answer for the response to key and writes line, a request
-// already encoded (newline included). answer is called exactly once, on the
-// reader, with the response, or with nil when the transport closes first,
-// unless forget(key) takes it back. When send returns an error, answer is
-// never called.
-func (t *pipeTransport) send(key string, line []byte, answer func(*transport.JSONRPCResponse)) error {
+// already encoded (newline included). answer is called exactly once (see
+// pending), unless forget(key) takes it back. When send returns an error,
+// answer is never called.
+func (t *pipeTransport) send(key string, line []byte, answer func(*transport.JSONRPCResponse, error)) error {
 	t.mu.Lock()
 	select {
 	case <-t.done:
@@ -286,11 +295,11 @@ func (t *pipeTransport) send(key string, line []byte, answer func(*transport.JSO
 	}
 	t.pending[key] = answer
 	t.mu.Unlock()
-	if err := t.write(line); err != nil {
+	if err := t.write(key, line); err != nil {
 		if t.forget(key) {
 			return err
 		}
-		// Closed meanwhile: answer has been called with nil.
+		// Closed meanwhile: answer has been called with the error.
 	}
 	return nil
 }
@@ -311,7 +320,7 @@ func (t *pipeTransport) SendNotification(ctx context.Context, n mcp.JSONRPCNotif
 	if err != nil {
 		return fmt.Errorf("encoding notification: %w", err)
 	}
-	return t.write(append(b, '\n'))
+	return t.write("", append(b, '\n'))
 }
 
 // SetNotificationHandler implements transport.Interface.
@@ -340,13 +349,15 @@ func (t *pipeTransport) nonJSON() string {
 	return ""
 }
 
-// Close stops sending, closes the child's stdin (which asks an MCP stdio
-// server to exit) and fails every waiting request.
+// Close stops sending, drops what waits to be written, closes the child's
+// stdin (which asks an MCP stdio server to exit) and fails every waiting
+// request.
 //
 // It does not wait for a write in progress (a hung child may never drain
 // its stdin): closing the pipe under it makes that write fail.
 func (t *pipeTransport) Close() error {
 	t.shut()
+	t.out.close()
 	return t.w.Close()
 }
 
@@ -355,10 +366,11 @@ func (t *pipeTransport) shut() {
 		t.mu.Lock()
 		close(t.done)
 		waiting := t.pending
-		t.pending = map[string]func(*transport.JSONRPCResponse){}
+		t.pending = map[string]func(*transport.JSONRPCResponse, error){}
 		t.mu.Unlock()
+		t.stopClosing()
 		for _, answer := range waiting {
-			answer(nil)
+			answer(nil, transport.ErrTransportClosed)
 		}
 	})
 }

@@ -55,6 +55,10 @@ func WithBackoff(initial, max, healthy time.Duration) Option {
 // tools/list (default DefaultStartTimeout).
 func WithStartTimeout(d time.Duration) Option { return func(p *Provider) { p.startTimeout = d } }
 
+// WithMaxMessage bounds one message from the server, and so the largest
+// result a call can return (default DefaultMaxMessage).
+func WithMaxMessage(n int64) Option { return func(p *Provider) { p.maxMessage = n } }
+
 // WithClientInfo sets the name and version sent in initialize.
 func WithClientInfo(name, version string) Option {
 	return func(p *Provider) { p.clientName, p.clientVersion = name, version }
@@ -70,13 +74,16 @@ type Provider struct {
 	startTimeout   time.Duration
 	clientName     string
 	clientVersion  string
+	maxMessage     int64
 
 	mu      sync.Mutex
 	status  runtime.Status
 	tools   []runtime.Tool
 	current *session // nil unless ready
 	stderr  string   // the last lines a failed child wrote to stderr
-	notify  func(runtime.Change)
+	// deadline is when the current (or last) start attempt gives up.
+	deadline time.Time
+	notify   func(runtime.Change)
 
 	notifyMu sync.Mutex // serialises notify calls
 
@@ -86,7 +93,10 @@ type Provider struct {
 	closeOne sync.Once
 }
 
-var _ runtime.Provider = (*Provider)(nil)
+var (
+	_ runtime.Provider       = (*Provider)(nil)
+	_ runtime.StartDeadliner = (*Provider)(nil)
+)
 
 // New returns a provider for cfg; Start launches it.
 func New(cfg Config, opts ...Option) *Provider {
@@ -211,6 +221,18 @@ func (p *Provider) CallAsync(ctx context.Context, tool string, arguments json.Ra
 		return
 	}
 	s.start(ctx, tool, arguments, p.cfg.Timeout, done)
+}
+
+// StartDeadline implements runtime.StartDeadliner: while the provider is
+// starting, when the attempt gives up (its startTimeout after it began);
+// the zero time otherwise.
+func (p *Provider) StartDeadline() time.Time {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.status.State != runtime.StateStarting {
+		return time.Time{}
+	}
+	return p.deadline
 }
 
 // currentPID is the running child's pid, 0 if none (for tests and logs).

@@ -54,7 +54,7 @@ func TestExecuteValidatesAgainstTheRawSchema(t *testing.T) {
 func TestDiscoveryFollowsPagination(t *testing.T) {
 	h := startTestServer(t, Config{Args: []string{"-page", "3", "-fillers", "10"}})
 	got := h.rt.Health().Providers[0].Capabilities
-	if want := 10 + 10; got != want { // ten fixed tools, ten fillers
+	if want := 11 + 10; got != want { // eleven fixed tools, ten fillers
 		t.Errorf("discovered %d tools over pages of 3, want %d", got, want)
 	}
 	if _, err := h.rt.Describe("t.filler_09"); err != nil {
@@ -144,13 +144,10 @@ func TestAServerThatCannotStartIsDownWithTheReasonAndRetried(t *testing.T) {
 
 func TestCallTimeoutIsTimeoutAndTheServerIsToldToStop(t *testing.T) {
 	h := startTestServer(t, Config{Timeout: 300 * time.Millisecond})
-	start := time.Now()
+	// The tool would sleep 10 s and succeed: TIMEOUT is the timeout at work.
 	_, err := h.rt.Execute(context.Background(), rt.Call{Capability: "t.slow", Arguments: json.RawMessage(`{"ms":10000}`)})
 	if got := codeOf(err); got != wire.CodeTimeout {
 		t.Fatalf("code = %q, want TIMEOUT (err %v)", got, err)
-	}
-	if d := time.Since(start); d > 3*time.Second {
-		t.Errorf("timeout took %s", d)
 	}
 	waitFor(t, "the server to see notifications/cancelled", 5*time.Second, func() bool {
 		return strings.Contains(h.log.String(), "slow: cancelled by client")

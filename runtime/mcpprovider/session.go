@@ -46,8 +46,9 @@ type session struct {
 }
 
 // launch starts the child and connects to it. ctx must be long-lived: mcp-go
-// uses it for requests the server sends us.
-func launch(ctx context.Context, cfg Config, log zerolog.Logger) (*session, error) {
+// uses it for requests the server sends us. maxMessage bounds one message
+// from the server (DefaultMaxMessage when 0).
+func launch(ctx context.Context, cfg Config, log zerolog.Logger, maxMessage int64) (*session, error) {
 	cmd := exec.Command(cfg.Command, cfg.Args...)
 	cmd.Env = os.Environ()
 	keys := make([]string, 0, len(cfg.Env))
@@ -91,7 +92,7 @@ func launch(ctx context.Context, cfg Config, log zerolog.Logger) (*session, erro
 		listChanged: make(chan struct{}, 1),
 	}
 	go logStderr(s.log, errR, s.stderr)
-	s.tr = newPipeTransport(outR, inW, s.log)
+	s.tr = newPipeTransport(outR, inW, s.log, maxMessage)
 	s.client = client.NewClient(s.tr, client.WithProtocolVersion(mcp.LATEST_LEGACY_PROTOCOL_VERSION))
 	go s.wait()
 	go s.watchStdout()
@@ -283,7 +284,9 @@ func (s *session) send(ctx context.Context, buf *bytes.Buffer, n int64, method s
 	resp, err := s.tr.roundTrip(ctx, pendingKey(v), buf.Bytes())
 	if err != nil {
 		if ctx.Err() != nil {
-			s.cancelled(mcp.NewRequestId(v), ctx.Err())
+			if !s.tr.withdraw(pendingKey(v)) { // a request the server never saw needs no cancelling
+				s.cancelled(mcp.NewRequestId(v), ctx.Err())
+			}
 			return nil, ctx.Err()
 		}
 		return nil, s.explain(err)

@@ -28,12 +28,12 @@ func TestAFailedStartSaysWhatWentWrongInTheServersOwnWords(t *testing.T) {
 		},
 		{
 			name:       "never answers",
-			cfg:        Config{Args: []string{"-sleep", "1m"}, StartTimeout: 300 * time.Millisecond},
-			wantReason: []string{"did not answer initialize within 300ms (startTimeout)"},
+			cfg:        Config{Args: []string{"-sleep", "1m"}, StartTimeout: 2 * time.Second},
+			wantReason: []string{"did not answer initialize within 2s (startTimeout)"},
 		},
 		{
 			name:       "writes non-JSON on stdout",
-			cfg:        Config{Command: "/bin/sh", Args: []string{"-c", "echo 'Usage: munim [--port N]'; echo 'munim: no port' >&2; exec sleep 60"}, StartTimeout: 300 * time.Millisecond},
+			cfg:        Config{Command: "/bin/sh", Args: []string{"-c", "echo 'Usage: munim [--port N]'; echo 'munim: no port' >&2; exec sleep 60"}, StartTimeout: 2 * time.Second},
 			unixOnly:   true,
 			wantReason: []string{`wrote non-JSON on stdout instead of answering initialize: "Usage: munim [--port N]"`, "stderr: munim: no port"},
 			wantStderr: "munim: no port",

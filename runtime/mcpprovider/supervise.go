@@ -23,8 +23,12 @@ func (p *Provider) supervise(ctx context.Context) {
 	delay := p.backoffInitial
 	lastErr := ""
 	for {
+		deadline := time.Now().Add(p.startTimeout)
+		p.mu.Lock()
+		p.deadline = deadline // before the state says starting: a call waits until then
+		p.mu.Unlock()
 		p.setStatus(runtime.Status{State: runtime.StateStarting, Err: lastErr}, false)
-		s, tools, err := p.startSession(ctx)
+		s, tools, err := p.startSession(ctx, deadline)
 		if err != nil {
 			if ctx.Err() != nil {
 				p.setStatus(runtime.Status{State: runtime.StateDown}, false)
@@ -74,15 +78,15 @@ func (p *Provider) supervise(ctx context.Context) {
 }
 
 // startSession launches a child, initializes it and lists its tools, all
-// within startTimeout. A failure says which of these went wrong: the child
+// before deadline (startTimeout after the attempt began). A failure says which of these went wrong: the child
 // could not be started, exited, never answered, or wrote something other
 // than JSON-RPC on stdout; and with what the child last wrote on stderr.
-func (p *Provider) startSession(ctx context.Context) (*session, []runtime.Tool, error) {
-	s, err := launch(ctx, p.cfg, p.log)
+func (p *Provider) startSession(ctx context.Context, deadline time.Time) (*session, []runtime.Tool, error) {
+	s, err := launch(ctx, p.cfg, p.log, p.maxMessage)
 	if err != nil {
 		return nil, nil, err
 	}
-	sctx, cancel := context.WithTimeout(ctx, p.startTimeout)
+	sctx, cancel := context.WithDeadline(ctx, deadline)
 	defer cancel()
 	step := "initialize"
 	err = s.initialize(sctx, p.clientName, p.clientVersion)

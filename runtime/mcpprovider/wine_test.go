@@ -20,8 +20,8 @@ import (
 // is skipped with -short; without them, internal/prereq decides (fails
 // under CI, skips elsewhere).
 // windowsTests are the tests whose code paths differ on Windows: starting the
-// server suspended in a job object, its pipes and stderr, and stopping the
-// whole tree on crash, timeout, cancel and close. The rest of the package is
+// server suspended in a job object, its pipes and stderr, writing to it, and
+// stopping the whole tree on crash, timeout, cancel and close. The rest of the package is
 // platform-independent logic, which the Linux run covers.
 var windowsTests = []string{
 	"TestCrashMidCallIsUnavailableThenTheServerIsBack",
@@ -32,6 +32,10 @@ var windowsTests = []string{
 	"TestAFailedStartSaysWhatWentWrongInTheServersOwnWords",
 	"TestChildStderrIsLoggedLineByLineWithTheProviderName",
 	"TestALargeResultArrivesWhole",
+	// A pipe cannot be written without blocking on Windows: every message
+	// goes through the outbox's goroutine.
+	"TestOutboxKeepsOrderAndNeverBlocks",
+	"TestAServerThatStopsReadingFailsOnlyItsOwnCalls",
 }
 
 func TestWindowsBuildUnderWine(t *testing.T) {

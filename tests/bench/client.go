@@ -35,7 +35,13 @@ func launchHost(b binaries, dir string, s *server, opts ...nmclient.Option) (*ho
 	if s != nil {
 		providers = append(providers, s.provider())
 	}
-	cfg := map[string]any{"providers": providers, "policy": map[string]any{"default": []string{"*"}, "origins": map[string]any{}}}
+	return launchConfig(b, dir, map[string]any{"providers": providers}, opts...)
+}
+
+// launchConfig starts the host with the config cfg, its policy granting
+// every capability to calls without an origin, with nmclient's options.
+func launchConfig(b binaries, dir string, cfg map[string]any, opts ...nmclient.Option) (*hostClient, error) {
+	cfg["policy"] = map[string]any{"default": []string{"*"}, "origins": map[string]any{}}
 	raw, _ := json.Marshal(cfg)
 	path := filepath.Join(dir, fmt.Sprintf("config-%d.json", configs.Add(1)))
 	if err := os.WriteFile(path, raw, 0o644); err != nil {

@@ -11,6 +11,9 @@
 //  3. idle RSS of the host with its provider ready ≤ 20 MB;
 //  4. a 16 MiB result through the host ÷ through the direct client ≤ 1.3.
 //
+// and, once, the host's peak RSS in two cases that must stay bounded
+// (memory.go): 100 × 8 MiB workspace.read at once, a 500 MB result line.
+//
 // Compared measurements alternate in batches (or rotate, for cold starts),
 // so drift of the machine (frequency scaling, other load) falls on both
 // sides. Run it with `make bench`.
@@ -32,7 +35,7 @@ func main() {
 	batch := flag.Int("batch", 300, "calls per latency batch")
 	coldRuns := flag.Int("cold", 15, "cold starts per side")
 	bigRuns := flag.Int("big", 5, "16 MiB transfers per side")
-	only := flag.String("only", "", "run one part: latency, cold, rss or big (e.g. under perf record)")
+	only := flag.String("only", "", "run one part: latency, cold, rss, big or memory (e.g. under perf record)")
 	srv := flag.String("server", "", "run against one server: fake or everything")
 	hostBin := flag.String("host", "", "measure this gnosis-host binary instead of building one (to compare two trees)")
 	keep := flag.String("keep", "", "build the binaries into this directory and keep them (so perf can resolve symbols)")
@@ -95,6 +98,14 @@ func main() {
 			rows = append(rows, r...)
 		}
 		fmt.Printf("\n%s\n", s.name)
+		failed = printTable(rows) || failed
+	}
+	if want("memory") {
+		rows, err := memory(bins, dir)
+		if err != nil {
+			fatal(fmt.Errorf("memory: %w", err))
+		}
+		fmt.Printf("\nmemory bounds\n")
 		failed = printTable(rows) || failed
 	}
 	fmt.Printf("\nload at the end %s\n", load())

@@ -228,19 +228,22 @@ func idleRSS(b binaries, dir string, s server) ([]row, error) {
 }
 
 // rss returns VmRSS of pid in bytes.
-func rss(pid int) (int, error) {
+func rss(pid int) (int, error) { return procBytes(pid, "VmRSS") }
+
+// procBytes returns the field (VmRSS, VmHWM) of /proc/pid/status in bytes.
+func procBytes(pid int, field string) (int, error) {
 	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return 0, err
 	}
 	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(l, "VmRSS:") {
+		if strings.HasPrefix(l, field+":") {
 			f := strings.Fields(l)
 			kb, err := strconv.Atoi(f[1])
 			return kb * 1024, err
 		}
 	}
-	return 0, fmt.Errorf("no VmRSS for %d", pid)
+	return 0, fmt.Errorf("no %s for %d", field, pid)
 }
 
 // children lists the direct children of pid (by the ppid field of /proc/*/stat).

@@ -22,10 +22,12 @@
 //	                                       and for slow's "<tag>.started" markers
 //	--remote-ref URL FAKEMUNIM_REMOTE_REF  add a tool remote_ref whose schema $refs URL (a client must not fetch it)
 //	--grandchild     FAKEMUNIM_GRANDCHILD=1 start an idle child process, so the server is a process tree
+//	--faults         FAKEMUNIM_FAULTS=1     add stop_reading and huge_line, which break the host's bounds (faults.go)
 //	--idle                                 just sleep until killed (the grandchild)
 package main
 
 import (
+	"context"
 	"flag"
 	"fmt"
 	"os"
@@ -34,6 +36,8 @@ import (
 	"time"
 
 	"github.com/mark3labs/mcp-go/server"
+
+	"github.com/gnosis/gnosis/internal/stopreading"
 )
 
 func main() {
@@ -45,6 +49,7 @@ func main() {
 	grandchild := flag.Bool("grandchild", os.Getenv("FAKEMUNIM_GRANDCHILD") == "1", "start an idle child process")
 	idle := flag.Bool("idle", false, "sleep until killed")
 	remoteRef := flag.String("remote-ref", os.Getenv("FAKEMUNIM_REMOTE_REF"), "add a tool whose schema refers to this URL")
+	faults := flag.Bool("faults", os.Getenv("FAKEMUNIM_FAULTS") == "1", "add the tools that break the host's bounds")
 	flag.Parse()
 
 	if *idle {
@@ -74,8 +79,14 @@ func main() {
 	if *remoteRef != "" {
 		f.addRemoteRef(*remoteRef)
 	}
+	stdin := stopreading.New(os.Stdin)
+	if *faults {
+		f.registerFaults(stdin)
+	}
 
-	if err := server.ServeStdio(s, server.WithWorkerPoolSize(*workers)); err != nil {
+	stdio := server.NewStdioServer(s)
+	server.WithWorkerPoolSize(*workers)(stdio)
+	if err := stdio.Listen(context.Background(), stdin, os.Stdout); err != nil {
 		fmt.Fprintf(os.Stderr, "fakemunim: %v\n", err)
 		os.Exit(1)
 	}

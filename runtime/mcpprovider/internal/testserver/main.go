@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gnosis/gnosis/internal/stopreading"
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 )
@@ -53,6 +54,13 @@ func main() {
 		opts = append(opts, server.WithPaginationLimit(*page))
 	}
 	s := server.NewMCPServer("testserver", "1.0.0", opts...)
+	stdin := stopreading.New(os.Stdin)
+	s.AddTool(mcp.NewToolWithRawSchema("stop_reading", "Stops reading stdin, as a hung server does.", json.RawMessage(`{"type":"object"}`)),
+		func(ctx context.Context, req mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			stdin.Stop()
+			fmt.Fprintln(os.Stderr, "stop_reading: no longer reading stdin")
+			return mcp.NewToolResultText("stopped reading"), nil
+		})
 
 	s.AddTool(mcp.NewToolWithRawSchema("shapes", "Accepts a circle or a square.", json.RawMessage(ShapesSchema)), text("ok"))
 	s.AddTool(mcp.NewToolWithRawSchema("echo", "Echoes its arguments.",
@@ -123,7 +131,7 @@ func main() {
 		s.AddTool(mcp.NewToolWithRawSchema(fmt.Sprintf("filler_%02d", i), "A filler tool.", json.RawMessage(`{"type":"object"}`)), text("filler"))
 	}
 
-	if err := server.ServeStdio(s); err != nil {
+	if err := server.NewStdioServer(s).Listen(context.Background(), stdin, os.Stdout); err != nil {
 		fmt.Fprintln(os.Stderr, "testserver:", err)
 		os.Exit(1)
 	}
