@@ -126,16 +126,25 @@ async function judge(m, sender, post) {
   await done(origin, page, m.reply);
   if (!(await isArmed(origin))) return { action: 'none', call: true, reason: 'stopped while running' };
   await setLastEvent(origin, { kind: 'executed', capability, ok: !!result.ok, code: result.code });
-  await setBadge(tabId, result.ok ? 'armed' : 'error', result.ok ? undefined : result.code);
-  return { action: 'inject', call: true, text: formatReply(result, { maxChars: settings.maxChars }), autoSend: settings.autoSend, page, reply: m.reply };
+  const failed = result.ok ? undefined : badgeDetail(capability, result);
+  await setBadge(tabId, result.ok ? 'armed' : 'error', failed);
+  return { action: 'inject', call: true, text: formatReply(result, { maxChars: settings.maxChars }), autoSend: settings.autoSend, page, reply: m.reply, failed };
 }
 
-/** How the page's delivery went: the Last line and the badge, and the call's end for the dedup. */
-export async function reportDelivery(sender, { ok, stage, error }) {
+/** What the error badge says about a call that failed: its code, and for an interrupted call that it may have run. */
+function badgeDetail(capability, result) {
+  return result.interrupted ? `${result.code}: ${capability} was interrupted and may have run` : result.code;
+}
+
+/**
+ * How the page's delivery went: the Last line and the badge (a delivered
+ * error result keeps the error badge: failed is what it says).
+ */
+export async function reportDelivery(sender, { ok, stage, error }, failed) {
   const origin = senderOrigin(sender);
   if (!origin) return { ok: false };
   await setLastEvent(origin, { kind: ok ? 'delivered' : 'failed', stage, error });
-  if (await isArmed(origin)) await setBadge(sender.tab.id, ok ? 'armed' : 'error', error);
+  if (await isArmed(origin)) await setBadge(sender.tab.id, ok && !failed ? 'armed' : 'error', ok ? failed : error);
   return { ok: true };
 }
 
@@ -163,13 +172,13 @@ export function serveReplyPort(port, extensionOrigin) {
   port.onMessage.addListener(async (m) => {
     if (m?.type === BRIDGE_CALL.EXTRACTED && !verdict) {
       verdict = acknowledged(m, sender, judge(m, sender, post).catch((err) => ({ action: 'none', reason: String(err?.message || err) })));
-      const { page, reply, ...v } = await verdict;
+      const { page, reply, failed, ...v } = await verdict;
       post({ type: BRIDGE_CALL.VERDICT, ...v });
-      if (page) verdict = { page, reply };
+      if (page) verdict = { page, reply, failed };
     } else if (m?.type === BRIDGE_CALL.DELIVERED && verdict?.page) {
       const origin = senderOrigin(sender);
       if (origin) await done(origin, verdict.page, verdict.reply);
-      await reportDelivery(sender, { ok: m.ok === true, stage: String(m.stage || ''), error: typeof m.error === 'string' ? m.error : undefined });
+      await reportDelivery(sender, { ok: m.ok === true, stage: String(m.stage || ''), error: typeof m.error === 'string' ? m.error : undefined }, verdict.failed);
     }
   });
 }
