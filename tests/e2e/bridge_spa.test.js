@@ -165,6 +165,20 @@ describe('a single-page chat app', () => {
     }, /already on the page when the bridge started watching/);
   });
 
+  for (const hide of ['display', 'visibility', 'zero']) {
+    test(`a stop button left in the page but hidden (${hide}) does not hold the bridge back`, async () => {
+      const page = await env.newPage(site.url(`/sites/spa.html?hide=${hide}`));
+      await waitFor(async () => (await badgeText(env, page.url())) === 'ON', { what: 'armed in the new tab' });
+      await say(page, 'one more screenshot');
+      const before = screenshots();
+      await page.evaluate((c) => window.chat.stream(c), SCREENSHOT);
+      await waitFor(() => screenshots() === before + 1, { what: `the call with the stop button hidden by ${hide}` });
+      await waitForSent(page, 2);
+      assert.equal(await page.locator('[class*="chat_chat-stop__"]').count(), 1, 'the stop button is still in the page');
+      await page.close();
+    });
+  }
+
   /**
    * Does what may show an old reply, waits for the bridge's verdict on it
    * (anchoring "nothing ran"), and checks that the badge and the options
