@@ -99,7 +99,7 @@ test('Stop during LongPress(duration=10) or Wait ends the action itself within a
   const took = await stopWhileActing(panel);
   assert.ok(took < 1000, `idle ${took} ms after Stop`);
   assert.equal((await outcome(panel)).outcome, 'stopped');
-  const press = await waitFor(() => target.evaluate(() => window.events.find((e) => e.startsWith('press:'))), { timeoutMs: 3000, what: 'the mouse button released' });
+  const press = await waitFor(() => target.evaluate(() => window.events.find((e) => e.startsWith('press:'))), { timeoutMs: 10_000, what: 'the mouse button released' });
   assert.ok(Number(press.split(':')[1]) < 2000, `the page saw the button held for ${press.split(':')[1]} ms`);
 
   play = () => act('Wait for it.', 'Wait()');

@@ -349,11 +349,11 @@ test('Stop in the bar stops the run at once, detaches, and restores the input', 
     await target.waitForTimeout(300);
     assert.equal(model.requests[0].closedAt, undefined, 'a scripted click on Stop stopped nothing');
     await target.mouse.click(b.stop.at.x, b.stop.at.y);
-    const end = await waitFor(async () => { const x = await bar(target, cdp); return x.card.shown && x; }, { timeoutMs: 3000, what: 'the stopped notice' });
+    const end = await waitFor(async () => { const x = await bar(target, cdp); return x.card.shown && x; }, { timeoutMs: 10_000, what: 'the stopped notice' });
     assert.equal(end.card.outcome, 'stopped');
     assert.equal(end.card.kind, 'notice');
     assert.equal(end.input.shown, true);
-    await waitFor(() => model.requests[0].closedAt, { timeoutMs: 2000, what: 'the hung request was aborted' });
+    await waitFor(() => model.requests[0].closedAt, { timeoutMs: 10_000, what: 'the hung request was aborted' });
     assert.equal(await debuggerFree(env, targetUrl), true);
     await panel.waitForSelector('#log li.outcome[data-outcome="stopped"]');
   } finally {
@@ -397,7 +397,7 @@ test('a failed model request shows its reason and a countdown on the bar until t
     await target.waitForTimeout(800);
     const b = await bar(target, cdp);
     await target.mouse.click(b.stop.at.x, b.stop.at.y);
-    const end = await waitFor(async () => { const x = await bar(target, cdp); return x.card.shown && x; }, { timeoutMs: 3000, what: 'the stopped notice' });
+    const end = await waitFor(async () => { const x = await bar(target, cdp); return x.card.shown && x; }, { timeoutMs: 10_000, what: 'the stopped notice' });
     assert.equal(end.card.outcome, 'stopped');
     assert.doesNotMatch(end.status, /Retrying/);
     assert.equal(end.input.shown, true);
