@@ -53,10 +53,10 @@ async function badgeTitle(chat) {
  */
 async function pick(options, chat, label, target) {
   await options.getByRole('button', { name: `Pick ${label}` }).click();
-  await chat.locator('gnosis-pick', { hasText: 'click the element' }).waitFor({ state: 'attached' });
+  await chat.locator('gnosis-pick').waitFor({ state: 'attached' });
   const box = await target.boundingBox();
   await chat.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
-  const shown = await chat.locator('gnosis-pick [role=status]', { hasText: `${label}: matches` }).textContent();
+  const shown = await chat.locator('gnosis-matches [role=status]', { hasText: `${label}: matches` }).textContent();
   const selector = await waitFor(async () => options.getByLabel(label, { exact: true }).inputValue(), { what: `picked ${label}` });
   return { selector, shown };
 }

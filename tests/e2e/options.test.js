@@ -57,7 +57,7 @@ describe('options page with the host installed', () => {
     await chat.mouse.click(box.x + 5, box.y + 5);
     await waitFor(async () => (await options.getByLabel('Extract from', { exact: true }).inputValue()) === '.assistant', { what: 'picked selector' });
     assert.equal(await chat.locator('gnosis-pick', { hasText: 'click the element' }).count(), 0, 'overlay removed');
-    assert.equal(await chat.locator('gnosis-pick [role=status]', { hasText: 'Extract from: matches' }).textContent(), 'Extract from: matches 2 elements', 'the matches outlined');
+    assert.equal(await chat.locator('gnosis-matches [role=status]', { hasText: 'Extract from: matches' }).textContent(), 'Extract from: matches 2 elements', 'the matches outlined');
     await waitFor(async () => /✓ matches 2 elements/.test(await options.locator('#source-match').textContent()), { what: 'live check' });
 
     await options.getByRole('button', { name: 'Pick Send button' }).click();

@@ -46,7 +46,7 @@
     });
   }
 
-  /** Tells the worker how the delivery went: on the call's port, else (it went away) as a report. */
+  /** Tells the worker how the delivery went, and when: on the call's port, else (it went away) as a report. */
   function report(port, outcome) {
     try {
       port.postMessage({ type: 'bridge.delivered', ...outcome });
@@ -57,21 +57,29 @@
     send({ type: 'bridge.report', ...outcome });
   }
 
-  /** Writes text into the chat and, with autoSend, sends it; says why not when it cannot. */
+  /**
+   * Writes text into the chat and, with autoSend, sends it; says why not when
+   * it cannot. Resolves {ok, stage, error?, at}: at, when the result was
+   * written or sent (a reply that arrives later answers it).
+   */
   async function deliver(text, autoSend) {
     const injected = await B.inject.inject(text, B.config.destination);
     if (!injected.ok) {
       B.notice(`Gnosis could not inject the result: ${injected.error}`, 'error');
-      return { ok: false, stage: 'inject', error: injected.error };
+      return { ok: false, stage: 'inject', error: injected.error, at: Date.now() };
     }
+    let at = Date.now();
     if (autoSend) {
-      const sent = await B.inject.clickSend(B.config.sendButton, B.observe.sent);
+      const sent = await B.inject.clickSend(B.config.sendButton, () => {
+        at = Date.now();
+        B.observe.sent();
+      });
       if (!sent.ok) {
         B.notice(`Gnosis could not send: ${sent.error}`, 'error');
-        return { ok: false, stage: 'send', error: sent.error };
+        return { ok: false, stage: 'send', error: sent.error, at: Date.now() };
       }
     }
-    return { ok: true, stage: autoSend ? 'send' : 'inject' };
+    return { ok: true, stage: autoSend ? 'send' : 'inject', at };
   }
 
   /**

@@ -10,8 +10,9 @@
 
   // ---- the overlay ----------------------------------------------------------------
 
-  function overlay() {
-    const host = document.createElement('gnosis-pick');
+  /** A shadow host for Pick's overlay (gnosis-pick) or the outline of its matches (gnosis-matches). */
+  function overlay(name = 'gnosis-pick') {
+    const host = document.createElement(name);
     host.attachShadow({ mode: 'open' });
     document.documentElement.appendChild(host);
     return host;
@@ -37,7 +38,7 @@
 
   /** Outlines every element the selector matches for a few seconds, with their count. */
   function highlight(selector, label) {
-    const host = overlay();
+    const host = overlay('gnosis-matches');
     outlined = host;
     const matches = queryAll(selector);
     host.shadowRoot.append(...matches.slice(0, 200).map((m) => boxFor(m, '#1a7f37')),

@@ -64,10 +64,10 @@ async function skipped(origin, tabId, capability, reason) {
   return { action: 'none', call: true, skipped: true, reason };
 }
 
-/** Marks a reply's call ended now. */
-function done(origin, page, reply) {
+/** Marks a reply's call ended at a time (default now; the page's clock says when it delivered the result). */
+function done(origin, page, reply, at = Date.now()) {
   return serially(origin, async () => {
-    await session.set({ [`seen:${origin}`]: replyDone(await getSession(`seen:${origin}`, []), page, reply, Date.now()) });
+    await session.set({ [`seen:${origin}`]: replyDone(await getSession(`seen:${origin}`, []), page, reply, at) });
   });
 }
 
@@ -176,8 +176,10 @@ export function serveReplyPort(port, extensionOrigin) {
       post({ type: BRIDGE_CALL.VERDICT, ...v });
       if (page) verdict = { page, reply, failed };
     } else if (m?.type === BRIDGE_CALL.DELIVERED && verdict?.page) {
+      // When the page delivered it, by the page's clock: a reply that arrived later is a new one, however
+      // long this worker takes to get here.
       const origin = senderOrigin(sender);
-      if (origin) await done(origin, verdict.page, verdict.reply);
+      if (origin) await done(origin, verdict.page, verdict.reply, Number.isFinite(m.at) ? Math.min(m.at, Date.now()) : Date.now());
       await reportDelivery(sender, { ok: m.ok === true, stage: String(m.stage || ''), error: typeof m.error === 'string' ? m.error : undefined }, verdict.failed);
     }
   });
