@@ -30,14 +30,16 @@ test('a manifest that does not allow our extension gives HOST_FORBIDDEN with adv
 test('a host that exits at once gives HOST_EXITED pointing at gnosis-host doctor', async () => {
   const dir = fs.mkdtempSync('/tmp/gnosis-exit-');
   const exiting = path.join(dir, 'exits');
-  // It reads the first frame's length before exiting: a host that exits before the browser's first
-  // write makes Chrome report the failed write ("Error when communicating…") instead, a race under load.
-  fs.writeFileSync(exiting, '#!/bin/sh\nhead -c 4 >/dev/null\nexit 3\n', { mode: 0o755 });
+  // It waits for the browser's first frame and lives a moment longer, so the frames the browser writes
+  // on connecting land in the pipe before it exits: a write after the exit makes Chrome report the
+  // failed write ("Error when communicating…") instead. A reconnect starts it again, with one frame.
+  fs.writeFileSync(exiting, '#!/bin/sh\nhead -c 4 >/dev/null\nsleep 1\nexit 3\n', { mode: 0o755 });
   const env = await launch({ hostPath: exiting });
   try {
-    const s = await hostState(env);
-    assert.match(s.state, /\(HOST_EXITED\): Native host has exited\./);
-    assert.match(s.advice, /gnosis-host doctor/);
+    const options = await env.openOptions();
+    await waitFor(async () => /\(HOST_EXITED\): Native host has exited\./.test(await options.locator('#host-state').textContent()),
+      { what: 'HOST_EXITED on the options page', timeoutMs: 20_000 });
+    assert.match(await options.locator('#host-advice').textContent(), /gnosis-host doctor/);
   } finally {
     await env.close();
     fs.rmSync(dir, { recursive: true, force: true });
