@@ -31,11 +31,20 @@ export async function ensureContent(tabId) {
   await chrome.scripting.executeScript({ target: { tabId }, files: [...PAGE_SCRIPTS] });
 }
 
+/**
+ * Arms one tab. The badge says armed before the page is configured, so what
+ * the page reports at once (why the reply on it did not run) stays on it.
+ */
 export async function configureTab(tabId, origin, baseline) {
   const settings = await loadSettings(origin);
   await ensureContent(tabId);
-  await chrome.tabs.sendMessage(tabId, { type: BRIDGE_PAGE.CONFIGURE, config: contentConfig(settings), baseline });
   await setBadge(tabId, 'armed');
+  try {
+    await chrome.tabs.sendMessage(tabId, { type: BRIDGE_PAGE.CONFIGURE, config: contentConfig(settings), baseline });
+  } catch (err) {
+    await setBadge(tabId, 'error', err.message);
+    throw err;
+  }
 }
 
 export async function start(origin, grants, tabId) {
