@@ -20,6 +20,8 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import * as MESSAGES from '../shared/core/messages.js';
 import { CODES, TRANSPORT_CODES } from '../shared/core/codes.js';
+import { PAGE_SCRIPTS } from '../bridge/core/page_scripts.js';
+import { SCRIPT_FILES } from '../agent/core/page_assistant_settings.js';
 
 const ext = fileURLToPath(new URL('../', import.meta.url));
 // espree is eslint's parser: resolve it where eslint finds it.
@@ -60,8 +62,8 @@ function allowed(from, to) {
   return to === from || to === 'shared' || (toFeature === fromFeature && toContext === 'core');
 }
 
-/** Classic scripts: the content scripts and the scripts HTML loads without type=module. They cannot import. */
-const classic = new Set(modules.filter((f) => /^[^/]+\/page\//.test(f)));
+/** Classic scripts: the content scripts (with the core files injected beside them) and the scripts HTML loads without type=module. They cannot import. */
+const classic = new Set([...modules.filter((f) => /^[^/]+\/page\//.test(f)), ...PAGE_SCRIPTS, ...SCRIPT_FILES]);
 for (const html of files.filter((f) => f.endsWith('.html'))) {
   for (const [, attrs, src] of fs.readFileSync(path.join(ext, html), 'utf8').matchAll(/<script([^>]*)\ssrc="([^"]+)"/g)) {
     if (!/type="module"/.test(attrs)) classic.add(path.posix.join(path.posix.dirname(html), src));
@@ -134,6 +136,12 @@ test('the import rule refuses a sibling context, another feature and core import
   assert.equal(allowed('bridge/worker', 'shared'), true);
   assert.equal(allowed('firefox/sidebar', 'shared'), true);
   assert.equal(allowed('firefox/sidebar', 'bridge/options'), false);
+});
+
+test('every file of a content script folder is injected', () => {
+  const injected = new Set([...PAGE_SCRIPTS, ...SCRIPT_FILES]);
+  assert.deepEqual(modules.filter((f) => /^[^/]+\/page\//.test(f) && !injected.has(f)), []);
+  assert.equal(PAGE_SCRIPTS.at(-1), 'bridge/page/content.js', 'the entry, which wires the others, goes last');
 });
 
 test('classic scripts import nothing', () => {

@@ -244,7 +244,7 @@ describe('safety limits and Stop during a call', () => {
     await chat.evaluate(() => window.chat.stream('{"capability": "computer.slow", "arguments": {"ms": 4000}}'));
     await waitFor(async () => (await badgeText(env, url())) === '…', { what: 'running badge' });
     await options.getByRole('button', { name: 'Stop', exact: true }).click();
-    await waitFor(() => env.calls().some((c) => c.tool === 'slow' && c.cancelled), { what: 'cancelled slow call', timeoutMs: 3000 });
+    await waitFor(() => env.calls().some((c) => c.tool === 'slow' && c.cancelled), { what: 'cancelled slow call', timeoutMs: 10_000 });
     await waitFor(async () => (await badgeText(env, url())) === '', { what: 'badge cleared' });
     // The bridge's verdict on the cancelled call is to inject nothing.
     const verdict = await judged(env, guarded.origin, { after });

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launch, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
-import { armFromOptions, badgeText, waitForSent } from './lib/bridge.js';
+import { ackCount, armFromOptions, badgeText, waitForSent } from './lib/bridge.js';
 
 let env;
 let site;
@@ -67,11 +67,19 @@ test('a send button that never enables is reported visibly, not silently ignored
 test('two tabs showing the same conversation run its newest call once', async () => {
   const a = await env.newPage(site.url('/chat.html?twin=a'));
   const b = await env.newPage(site.url('/chat.html?twin=b'));
+  await waitFor(async () => (await badgeText(env, a.url())) === 'ON' && (await badgeText(env, b.url())) === 'ON', { what: 'both tabs armed' });
+  const judgedBefore = await ackCount(env, site.origin);
   const call = '{"capability": "computer.echo", "arguments": {"twin": true}}';
   await Promise.all([a.evaluate((c) => window.chat.stream(c), call), b.evaluate((c) => window.chat.stream(c), call)]);
-  await waitFor(() => env.calls().some((c) => c.arguments.twin), { what: 'twin call' });
-  await new Promise((r) => setTimeout(r, 1500));
+  // Both tabs' replies judged: the one that ran and the one that did not (which says why).
+  await waitFor(async () => (await ackCount(env, site.origin)) >= judgedBefore + 2, { what: 'both replies judged', timeoutMs: 15_000 });
   assert.equal(env.calls().filter((c) => c.arguments.twin).length, 1);
+  // The tab that did not run it says why on its badge.
+  const titles = await env.evalInWorker(async (urls) => {
+    const tabs = (await chrome.tabs.query({})).filter((t) => urls.includes(t.url));
+    return Promise.all(tabs.map((t) => chrome.action.getTitle({ tabId: t.id })));
+  }, [a.url(), b.url()]);
+  assert.equal(titles.filter((t) => /did not run the last reply: computer\.echo: another tab of this site ran the same reply/.test(t)).length, 1, titles.join(' | '));
   await a.close();
   await b.close();
 });

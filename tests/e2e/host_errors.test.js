@@ -8,9 +8,13 @@ import { test } from 'node:test';
 import { faultManifest, quotes, readmeFaults } from './lib/faults.js';
 import { HOST_NAME, launch, tempDir, waitFor } from './lib/harness.js';
 
-async function hostState(env) {
+/** The Host section once it shows a failure (code: that failure's, when the browser may report others first). */
+async function hostState(env, code) {
   const options = await env.openOptions();
-  await waitFor(async () => (await options.locator('#host-state').getAttribute('data-code')) !== '' && (await options.locator('#host-chip').getAttribute('data-kind')) === 'down', { what: 'not connected state' });
+  await waitFor(async () => {
+    const shown = await options.locator('#host-state').getAttribute('data-code');
+    return (code ? shown === code : shown !== '') && (await options.locator('#host-chip').getAttribute('data-kind')) === 'down';
+  }, { what: code ? `${code} on the options page` : 'not connected state', timeoutMs: 20_000 });
   return {
     code: await options.locator('#host-state').getAttribute('data-code'),
     state: await options.locator('#host-state').textContent(),
@@ -38,12 +42,13 @@ test('a manifest that does not allow our extension gives HOST_FORBIDDEN with adv
 test('a host that exits at once gives HOST_EXITED pointing at gnosis-host doctor', async () => {
   const dir = fs.mkdtempSync('/tmp/gnosis-exit-');
   const exiting = path.join(dir, 'exits');
-  // It reads the first frame's length before exiting: a host that exits before the browser's first
-  // write makes Chrome report the failed write ("Error when communicating…") instead, a race under load.
-  fs.writeFileSync(exiting, '#!/bin/sh\nhead -c 4 >/dev/null\nexit 3\n', { mode: 0o755 });
+  // It waits for the browser's first frame and lives a moment longer, so the frames the browser writes
+  // on connecting land in the pipe before it exits: a write after the exit makes Chrome report the
+  // failed write ("Error when communicating…") instead. A reconnect starts it again, with one frame.
+  fs.writeFileSync(exiting, '#!/bin/sh\nhead -c 4 >/dev/null\nsleep 1\nexit 3\n', { mode: 0o755 });
   const env = await launch({ hostPath: exiting });
   try {
-    const s = await hostState(env);
+    const s = await hostState(env, 'HOST_EXITED');
     assert.equal(s.code, 'HOST_EXITED');
     assert.equal(s.state, 'gnosis-host started and stopped at once.');
     assert.equal(s.said, 'The browser says: “Native host has exited.”');

@@ -57,8 +57,9 @@ describe('options page with the host installed', () => {
     await chat.mouse.move(box.x + 5, box.y + 5);
     await waitFor(() => chat.evaluate(() => document.querySelector('gnosis-pick').shadowRoot.firstChild.style.display === 'block'), { what: 'hover highlight' });
     await chat.mouse.click(box.x + 5, box.y + 5);
-    await waitFor(async () => (await options.getByLabel('Extract from', { exact: true }).inputValue()) === 'div.message.assistant', { what: 'picked selector' });
-    assert.equal(await chat.locator('gnosis-pick').count(), 0, 'overlay removed');
+    await waitFor(async () => (await options.getByLabel('Extract from', { exact: true }).inputValue()) === '.assistant', { what: 'picked selector' });
+    assert.equal(await chat.locator('gnosis-pick', { hasText: 'click the element' }).count(), 0, 'overlay removed');
+    assert.equal(await chat.locator('gnosis-matches [role=status]', { hasText: 'Extract from: matches' }).textContent(), 'Extract from: matches 2 elements', 'the matches outlined');
     await waitFor(async () => /✓ matches 2 elements/.test(await options.locator('#source-match').textContent()), { what: 'live check' });
 
     await options.getByRole('button', { name: 'Pick Send button' }).click();
@@ -105,7 +106,7 @@ describe('options page with the host installed', () => {
     await options.getByLabel('Saved pages', { exact: true }).selectOption(site.origin);
     await waitFor(async () => (await options.locator('#current-origin').textContent()) === site.origin, { what: 'switched origin' });
     await waitFor(async () => (await options.getByLabel('Inject into', { exact: true }).inputValue()) === 'composer', { what: 'saved settings loaded' });
-    assert.equal(await options.getByLabel('Extract from', { exact: true }).inputValue(), 'div.message.assistant');
+    assert.equal(await options.getByLabel('Extract from', { exact: true }).inputValue(), '.assistant');
     await options.close();
   });
 });

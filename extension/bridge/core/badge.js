@@ -4,6 +4,7 @@ import { progressPercent, progressText } from '../../shared/core/ui.js';
 const BADGES = {
   off: { text: '', color: '#00000000', title: 'Gnosis' },
   armed: { text: 'ON', color: '#1a7f37', title: 'Gnosis: armed on this page' },
+  skipped: { text: 'ON', color: '#9a6700', title: 'Gnosis: armed; did not run the last reply' },
   running: { text: '…', color: '#0969da', title: 'Gnosis: running a tool call' },
   error: { text: '!', color: '#cf222e', title: 'Gnosis: error (see the options page)' },
 };

@@ -1,15 +1,14 @@
 // Execute-at-most-once and the safety limits of the chat bridge. Pure state
 // transitions; the worker persists the state per origin in chrome.storage.
 //
-// A message is identified by the content script: an id for the element (and
-// for each new text the site writes into the same element) within one page
-// load, plus whether it was seen streaming. Its place is the conversation
-// (the URL path), its position among the assistant messages and a hash of its
-// text. A message is new at a place never seen before; at a place seen before
-// it is new only when it was seen streaming in the same page load that saw
-// the earlier one (a new reply written in place, or a new conversation at the
-// same path). So a reload, a re-render or a second tab showing the same
-// conversation runs nothing again, whatever its text.
+// Whether a reply is new is decided in the page, from what the bridge saw
+// arrive (bridge/core/arrival.js): a reply that did not arrive is never run,
+// and says why (arrivalReason). A reply that arrived is known by its page load
+// and its id there; the worker records each one it runs, so the same reply
+// handed over again (after a worker restart, say) does not run again, and a
+// reply with the text of one that ran, which arrived before that one's result
+// was delivered, is the same reply shown again (a second tab of the
+// conversation, an element the site swapped while the call ran), not a new one.
 
 /** 64-bit FNV-1a of a string, as 16 hex digits (two 32-bit lanes). */
 export function hashText(text) {
@@ -24,35 +23,58 @@ export function hashText(text) {
   return a.toString(16).padStart(8, '0') + (b >>> 0).toString(16).padStart(8, '0');
 }
 
-/** The place of a message: conversation path, position among the assistant messages, text hash. */
-export function placeKey(conversation, index, text) {
-  return `${conversation}\u0000${index}:${hashText(String(text))}`;
-}
-
 /** Why admitCall refuses a call: too many in a row, or the same call again. */
 export const GUARD_CODES = Object.freeze({
   CALL_LIMIT: 'CALL_LIMIT',
   REPEATED_CALL: 'REPEATED_CALL',
 });
 
-/** How many messages each origin remembers. */
+/** How many replies each origin remembers. */
 export const MAX_KEYS = 200;
 
+/** Why a reply the page did not see arrive is not run, by the page's reason (arrival.js's WHY). */
+export function arrivalReason(why) {
+  return why === 'baseline'
+    ? 'it was already on the page when the bridge started watching (Start, a reload or a navigation)'
+    : 'it came into view without being written or following a message you or the bridge sent (scrolling or switching conversations shows old replies)';
+}
+
 /**
- * Decides whether an extracted call is a new message, and records it if so.
- * @param {Array<[string, string, string]>} seen [place, id, page] of earlier messages, newest last
- * @param {{conversation: string, index: number, text: string, id: string, page: string, streamed: boolean}} m
- *   id: the message within its page load; page: the page load (tab and document)
- * @returns {{fresh: boolean, reason?: string, seen: Array<[string, string, string]>}}
+ * Decides whether a reply that arrived is a new call, and records it if so.
+ * @param {Array<{page: string, reply: number, hash: string, arrivedAt: number, admittedAt: number, doneAt: number|null}>} seen
+ *   the replies run so far, newest last
+ * @param {{page: string, reply: number, text: string, arrivedAt: number}} m page: the page load (tab and
+ *   document); reply: the reply's id there; arrivedAt: when the page saw it arrive
+ * @param {{now: number, running?: (entry: object) => boolean, max?: number}} o running: whether this
+ *   worker is running the entry's call now
+ * @returns {{fresh: boolean, interrupted?: boolean, reason?: string, seen: Array<object>}}
+ *   interrupted: the reply's call was running when the worker that ran it went away
  */
-export function admitMessage(seen, m, max = MAX_KEYS) {
+export function admitReply(seen, m, { now, running = () => false, max = MAX_KEYS }) {
   const list = Array.isArray(seen) ? seen : [];
-  const place = placeKey(m.conversation, m.index, m.text);
-  const again = (reason = 'already executed') => ({ fresh: false, reason, seen: list });
-  if (list.some(([, id, page]) => id === m.id && page === m.page)) return again();
-  const earlier = list.filter(([p]) => p === place);
-  if (earlier.length && !(m.streamed && earlier.every(([, , page]) => page === m.page))) return again();
-  return { fresh: true, seen: [...list, [place, m.id, m.page]].slice(-max) };
+  const again = list.find((e) => e.page === m.page && e.reply === m.reply);
+  if (again) {
+    if (again.doneAt === null && !running(again)) return { fresh: false, interrupted: true, seen: list };
+    return { fresh: false, reason: 'it already ran', seen: list };
+  }
+  const hash = hashText(String(m.text));
+  const until = (e) => e.doneAt ?? (running(e) ? Infinity : e.admittedAt);
+  const twin = list.find((e) => e.hash === hash && m.arrivedAt <= until(e));
+  if (twin) {
+    return {
+      fresh: false, seen: list,
+      reason: twin.page === m.page
+        ? 'the page showed the reply that just ran again before its result was delivered'
+        : 'another tab of this site ran the same reply',
+    };
+  }
+  const entry = { page: m.page, reply: m.reply, hash, arrivedAt: m.arrivedAt, admittedAt: now, doneAt: null };
+  return { fresh: true, seen: [...list, entry].slice(-max) };
+}
+
+/** Records that a reply's call ended (its result delivered, or not deliverable) at now. */
+export function replyDone(seen, page, reply, now) {
+  return (Array.isArray(seen) ? seen : []).map((e) => (e.page === page && e.reply === reply ? { ...e, doneAt: now } : e));
 }
 
 /** Canonical JSON of a call (sorted keys), to spot repeats. */
@@ -81,7 +103,7 @@ export function freshSafety() {
  * Refuses the call that would exceed maxConsecutive calls without a human
  * message, and the maxRepeats-th identical call in a row within one
  * conversation (a new conversation starts the repeat count again).
- * @param {string|null} [conversation] the URL path of the call's conversation
+ * @param {string|null} [conversation] the call's conversation (the URL's path and fragment)
  * @returns {{allowed: true, state: object} | {allowed: false, code: string, reason: string, state: object}}
  */
 export function admitCall(state, call, limits = {}, conversation = null) {

@@ -1,10 +1,11 @@
 // The words of the options page's "Last" line: what the worker last reported
-// for a site (armed, stopped, a call run, a result delivered, a failure, an
-// approval or progress), and whether that report is an error the page also
-// shows in its error line. A capability's name is kept apart from the words
-// around it ({name}) so the page can show it with visible boundaries (a tool
-// name may hold spaces); an error code reads as words. Pure: no DOM, no
-// chrome.* calls; tested with node --test.
+// for a site (armed, stopped, a call run, a reply not run and why, a result
+// delivered, a failure, a call interrupted, an approval or progress), and
+// whether that report is an error the page also shows in its error line. A
+// capability's name is kept apart from the words around it ({name}) so the
+// page can show it with visible boundaries (a tool name may hold spaces); an
+// error code reads as words. Pure: no DOM, no chrome.* calls; tested with
+// node --test.
 import { progressText } from '../../shared/core/ui.js';
 import { CODES } from '../../shared/core/codes.js';
 
@@ -42,8 +43,9 @@ export function lastEventParts(last) {
     case 'armed': return ['armed'];
     case 'stopped': return [last.error ? `stopped — ${last.error}` : 'stopped'];
     case 'executed': return [last.ok ? 'ran ' : 'called ', name, `: ${outcomeWords(last.ok, last.code)}`];
+    case 'skipped': return ['did not run ', name, `: ${last.reason}`];
     case 'delivered': return [`result delivered (${last.stage})`];
-    case 'failed': return [last.stage === 'preset' ? last.error : `failed at ${last.stage}: ${last.error}`];
+    case 'failed': return [last.stage === 'preset' ? last.error : last.stage === 'interrupted' ? `interrupted: ${last.error}` : `failed at ${last.stage}: ${last.error}`];
     case 'approval': return ['waiting for your approval: ', name];
     case 'progress': {
       // progressText writes "running <name> — …": the name goes where the mark is.

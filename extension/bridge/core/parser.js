@@ -17,7 +17,12 @@ export const MAX_CALL_CHARS = 1 << 20;
 export const META_PREFIX = 'capabilities';
 
 const FENCE = /^(`{3,}|~{3,})[^\n`]*\n([\s\S]*?)\n?\1[ \t]*$/;
-const NAME_PART = /^[A-Za-z0-9_][A-Za-z0-9_\-./:]*$/;
+// A tool's name as the host accepts it (runtime/toolname.go): visible
+// characters, single spaces between them ("greet (structured)"); no control,
+// format, default-ignorable (Hangul fillers among them) or blank character;
+// at most 128 bytes (checked below).
+const NAME_PART = /^[^\s\p{C}\p{Z}\p{Default_Ignorable_Code_Point}\u2800]+(?: [^\s\p{C}\p{Z}\p{Default_Ignorable_Code_Point}\u2800]+)*$/u;
+const MAX_NAME_BYTES = 128;
 const PREFIX = /^[A-Za-z0-9_][A-Za-z0-9_-]*$/;
 
 /**
@@ -61,7 +66,7 @@ export function allowedName(name, prefixes = ['computer']) {
   if (dot <= 0) return false;
   const head = name.slice(0, dot);
   const rest = name.slice(dot + 1);
-  if (!NAME_PART.test(rest)) return false;
+  if (!NAME_PART.test(rest) || new TextEncoder().encode(rest).length > MAX_NAME_BYTES) return false;
   if (head === META_PREFIX) return true;
   return prefixes.some((p) => typeof p === 'string' && PREFIX.test(p) && p === head);
 }

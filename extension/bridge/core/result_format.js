@@ -57,10 +57,39 @@ export function formatReply(reply, { maxChars = DEFAULT_MAX_CHARS } = {}) {
   return text.slice(0, Math.max(0, maxChars)) + marker;
 }
 
-/** The reply to inject when the host could not be reached at all. */
+/**
+ * Transport failures that can come after the host received the call: the
+ * host exited or broke the stream, or did not answer in time. The call may
+ * have run on the desktop.
+ */
+const AFTER_SENDING = new Set([TRANSPORT_CODES.HOST_EXITED, TRANSPORT_CODES.HOST_ERROR, TRANSPORT_CODES.HOST_DISCONNECTED, TRANSPORT_CODES.TIMEOUT]);
+
+/** What the model reads after a call that was interrupted: it may have run, so check before calling it again. */
+const CHECK_FIRST = 'It may have run on the desktop: check its effect before calling it again.';
+
+/**
+ * The reply to inject when the host did not answer a call: not reached at
+ * all, or gone while the call ran (then marked interrupted, may have run).
+ */
 export function transportReply(err, capability) {
+  const code = err?.code || TRANSPORT_CODES.HOST_ERROR;
+  const message = String(err?.message || err);
+  if (!AFTER_SENDING.has(code)) return { ok: false, error: true, code, capability, message, advice: err?.advice };
   return {
-    ok: false, error: true, code: err?.code || TRANSPORT_CODES.HOST_ERROR, capability,
-    message: String(err?.message || err), advice: err?.advice,
+    ok: false, error: true, code, capability, interrupted: true, mayHaveRun: true,
+    message: `${capability} was interrupted: ${message}. ${CHECK_FIRST}`, advice: err?.advice,
+  };
+}
+
+/**
+ * The reply to inject when the extension's worker went away while a call ran
+ * (written by the page, which keeps it from the moment the call started).
+ * @param {string|null} capability null when the page lost the worker before it knew the call
+ */
+export function interruptedReply(capability) {
+  const what = capability || 'the call';
+  return {
+    ok: false, error: true, code: TRANSPORT_CODES.HOST_DISCONNECTED, ...(capability ? { capability } : {}), interrupted: true, mayHaveRun: true,
+    message: `${what} was interrupted: the browser extension's worker stopped while it ran. ${CHECK_FIRST}`,
   };
 }

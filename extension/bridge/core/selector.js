@@ -76,3 +76,34 @@ export function pickTab(tabs, origin) {
   candidates.sort((a, b) => (b.lastAccessed || 0) - (a.lastAccessed || 0) || Number(!!b.active) - Number(!!a.active));
   return candidates[0] || null;
 }
+
+/**
+ * What the options page says about one field's live check against the page:
+ * the text and how it reads (ok, bad, warn, or '' for neutral). "Extract
+ * from" is a list: a selector matching one element there is flagged, since it
+ * usually names one message (a Pick inside it, or a path to it) rather than
+ * every assistant message. "Still replying while" counts only visible
+ * elements: a stop button hidden after the reply does not mean replying.
+ * @param {'source'|'destination'|'sendButton'|'streaming'} field
+ * @param {{count?: number, visible?: number, editable?: boolean, error?: string}|undefined} result the page's answer
+ * @param {string|null} css the selector that was checked
+ * @returns {{text: string, kind: 'ok'|'bad'|'warn'|''}}
+ */
+export function checkMessage(field, result, css) {
+  if (!css || result?.error) return { text: '✗ not a valid selector', kind: 'bad' };
+  const count = result?.count || 0;
+  if (!count) {
+    if (field === 'streaming') return { text: `no reply streaming now (${css})`, kind: '' };
+    if (field === 'source') return { text: `no message on the page yet (${css})`, kind: '' };
+    if (field === 'sendButton') return { text: `not on the page now; some sites show it only once there is text (${css})`, kind: '' };
+    return { text: `✗ matches nothing on the page (${css})`, kind: 'bad' };
+  }
+  if (field === 'destination' && !result.editable) return { text: `✗ matches ${count}, but nothing editable inside`, kind: 'bad' };
+  if (field === 'streaming' && !result.visible) {
+    return { text: `matches ${count} hidden element${count === 1 ? '' : 's'}: not replying now; only a visible one means replying (${css})`, kind: '' };
+  }
+  if (field === 'source' && count === 1) {
+    return { text: `⚠ matches only 1 element (${css}): Extract from should match every assistant message; with two or more replies on the page, Pick one again`, kind: 'warn' };
+  }
+  return { text: `✓ matches ${count} element${count === 1 ? '' : 's'} (${css})`, kind: 'ok' };
+}

@@ -5,7 +5,7 @@
 // the page's access to the site (chrome.permissions, asked from the click
 // that needs it).
 import { $, send, setError, show, state } from './options_page.js';
-import { eligibleOrigin, permissionPattern, pickTab } from '../core/selector.js';
+import { checkMessage, eligibleOrigin, permissionPattern, pickTab } from '../core/selector.js';
 import { features } from '../../shared/browser.js';
 import { PRESET_MISMATCH, editedFromPreset, presetById, presetSettings } from '../core/presets.js';
 import { clearGrants, loadGrants } from './options_grants.js';
@@ -188,28 +188,13 @@ export async function checkSelectors() {
     const r = await send(BRIDGE.CHECK, { tabId: state.tab.id, origin: state.origin, selectors });
     for (const f of Object.keys(selectors)) {
       const el = $(`${f}-match`);
-      const res = r.results?.[f];
-      el.classList.remove('ok', 'bad');
+      el.classList.remove('ok', 'bad', 'warn');
       if (!selectors[f]) el.textContent = '';
       else if (!r.ok) el.textContent = r.error || '';
-      else if (!r.css?.[f] || res?.error) {
-        el.textContent = '✗ not a valid selector';
-        el.classList.add('bad');
-      } else if (!res?.count && f === 'streaming') {
-        el.textContent = `no reply streaming now (${r.css[f]})`;
-      } else if (!res?.count && f === 'source') {
-        el.textContent = `no message on the page yet (${r.css[f]})`;
-      } else if (!res?.count && f === 'sendButton') {
-        el.textContent = `not on the page now; some sites show it only once there is text (${r.css[f]})`;
-      } else if (!res?.count) {
-        el.textContent = `✗ matches nothing on the page (${r.css[f]})`;
-        el.classList.add('bad');
-      } else if (f === 'destination' && !res.editable) {
-        el.textContent = `✗ matches ${res.count}, but nothing editable inside`;
-        el.classList.add('bad');
-      } else {
-        el.textContent = `✓ matches ${res.count} element${res.count === 1 ? '' : 's'} (${r.css[f]})`;
-        el.classList.add('ok');
+      else {
+        const said = checkMessage(f, r.results?.[f], r.css?.[f]);
+        el.textContent = said.text;
+        if (said.kind) el.classList.add(said.kind);
       }
     }
     // A preset whose input is gone from the page: the site changed.

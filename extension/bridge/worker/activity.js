@@ -91,12 +91,13 @@ export function callAsked(question) {
 }
 
 /**
- * Records a reply the gate refused, when it was a finished attempt at a
- * call; not the replies already on the page when the site was armed (baseline).
- * @param {{text: string, baseline?: boolean}} message the content script's message
+ * Records a reply the gate refused, when it was a new reply (it arrived
+ * while the bridge watched) and a finished attempt at a call; never the
+ * replies already on the page when the site was armed.
+ * @param {{text: string, arrived?: boolean}} message the content script's message
  */
 export function recordNotACall(origin, message, reason) {
-  if (message?.baseline !== true && looksLikeCall(message?.text)) store(notACallEntry({ origin, text: message.text, reason }));
+  if (message?.arrived === true && looksLikeCall(message?.text)) store(notACallEntry({ origin, text: message.text, reason }));
 }
 
 /** Records a call the bridge's safety limits stopped. */

@@ -9,26 +9,42 @@ import { normalizeSettings } from '../core/settings.js';
 import { armedOrigins, loadSettings, requireOrigin, session, setBadge, setLastEvent, sitePattern, tabsOf } from './site_state.js';
 import { capabilityPrompt, writeGrants } from './host_queries.js';
 import { abortCalls } from './call_runner.js';
+import { formatReply, interruptedReply } from '../core/result_format.js';
+import { PAGE_SCRIPTS } from '../core/page_scripts.js';
 import { BRIDGE_PAGE } from '../../shared/core/messages.js';
 
-/** Contentful selectors for the content script (user input → CSS). */
+/**
+ * The content script's settings: the selectors (user input → CSS), the
+ * timing, and the text to write should the worker go away before the page
+ * learns which call it was running.
+ */
 function contentConfig(settings) {
   return {
     source: toCss(settings.source), destination: toCss(settings.destination),
     sendButton: toCss(settings.sendButton), streaming: toCss(settings.streaming) || '', autoSend: !!settings.autoSend,
     debounceMs: settings.debounceMs, preset: presetById(settings.preset)?.id || '', presetMismatch: PRESET_MISMATCH,
+    lost: formatReply(interruptedReply(null), { maxChars: settings.maxChars }),
   };
 }
 
 export async function ensureContent(tabId) {
-  await chrome.scripting.executeScript({ target: { tabId }, files: ['bridge/page/content.js'] });
+  await chrome.scripting.executeScript({ target: { tabId }, files: [...PAGE_SCRIPTS] });
 }
 
+/**
+ * Arms one tab. The badge says armed before the page is configured, so what
+ * the page reports at once (why the reply on it did not run) stays on it.
+ */
 export async function configureTab(tabId, origin, baseline) {
   const settings = await loadSettings(origin);
   await ensureContent(tabId);
-  await chrome.tabs.sendMessage(tabId, { type: BRIDGE_PAGE.CONFIGURE, config: contentConfig(settings), baseline });
   await setBadge(tabId, 'armed');
+  try {
+    await chrome.tabs.sendMessage(tabId, { type: BRIDGE_PAGE.CONFIGURE, config: contentConfig(settings), baseline });
+  } catch (err) {
+    await setBadge(tabId, 'error', err.message);
+    throw err;
+  }
 }
 
 export async function start(origin, grants, tabId) {

@@ -2,10 +2,11 @@
 // listeners. Each handler names who may send it (shared/core/router.js's shape; checked
 // on every message): everything that reads or changes grants, arms an origin,
 // or answers an approval is accepted only from the extension's own pages;
-// content scripts may only hand over an extracted message, report a delivery
-// and say the person wrote. The work is done by the modules imported below:
-// site_state.js (an origin's stored state, tabs and badges), arming.js
-// (Start/Stop and the content script), extracted_message.js and
+// content scripts may only report a delivery and say the person wrote, and
+// hand over a settled reply on their call port (PORTS.BRIDGE_CALL, whose
+// sender is checked the same way). The work is done by the modules imported
+// below: site_state.js (an origin's stored state, tabs and badges), arming.js
+// (Start/Stop and the content script), reply_port.js and
 // call_runner.js (the execute path), approval_window.js (asking the person),
 // host_queries.js (grants, capability prompt, host status), setup_worker.js
 // (the setup page: MCP servers, diagnostic report, download location, and
@@ -18,13 +19,13 @@ import { humanMessage } from '../core/guard.js';
 import { detectSelectors, matchPreset } from '../core/presets.js';
 import { normalizeSettings } from '../core/settings.js';
 import {
-  getSession, isArmed, loadSettings, local, requireOrigin, senderOrigin, session, setBadge, setLastEvent, sitePattern, tabsOf,
+  getSession, isArmed, loadSettings, local, requireOrigin, senderOrigin, session, setBadge, sitePattern, tabsOf,
 } from './site_state.js';
 import { capabilityPrompt, hostStatus, readGrants, writeGrants } from './host_queries.js';
 import { handlers as setupHandlers, initSetup } from './setup_worker.js';
 import { configureTab, ensureContent, insertPrompt, start, stop } from './arming.js';
 import { approvals, answerApproval } from './approval_window.js';
-import { acknowledged, extracted } from './extracted_message.js';
+import { reportDelivery, serveReplyPort } from './reply_port.js';
 import { handlers as activityHandlers, initActivity } from './activity.js';
 import { forget, init as initRemembered, remembered } from './remembered.js';
 import { BRIDGE, BRIDGE_PAGE } from '../../shared/core/messages.js';
@@ -147,16 +148,9 @@ export const handlers = {
     },
   },
   ...setupHandlers,
-  [BRIDGE.EXTRACTED]: { from: 'content', run: (message, sender) => acknowledged(message, sender, extracted(message, sender)) },
   [BRIDGE.REPORT]: {
     from: 'content',
-    async run({ ok, stage, error }, sender) {
-      const origin = senderOrigin(sender);
-      if (!origin) return { ok: false };
-      await setLastEvent(origin, { kind: ok ? 'delivered' : 'failed', stage, error });
-      if (await isArmed(origin)) await setBadge(sender.tab.id, ok ? 'armed' : 'error', error);
-      return { ok: true };
-    },
+    run: ({ ok, stage, error }, sender) => reportDelivery(sender, { ok: ok === true, stage: String(stage || ''), error: typeof error === 'string' ? error : undefined }),
   },
   [BRIDGE.HUMAN]: {
     from: 'content',
@@ -182,6 +176,9 @@ export function init() {
   const refresh = () => host.health({ timeoutMs: 5000 }).catch(() => {});
   host.on('capabilities.changed', refresh);
   host.on('provider.state', refresh);
+  // The content scripts' call ports.
+  const extensionOrigin = chrome.runtime.getURL('').replace(/\/$/, '');
+  chrome.runtime.onConnect.addListener((port) => serveReplyPort(port, extensionOrigin));
   // Closing the approval window is a No.
   chrome.windows.onRemoved.addListener((windowId) => {
     const token = approvals.tokenOfWindow(windowId);

@@ -3,8 +3,9 @@
 // through shared/core/router.js, which checks the sender), the messages the
 // worker sends to content scripts, and the runtime ports with the messages
 // they carry. Senders and handler maps name a message by these constants,
-// never by a string literal. The content scripts (bridge/page/content.js,
-// agent/page/page_assistant.js) load as classic scripts and cannot
+// never by a string literal. The content scripts (the files of bridge/page/,
+// agent/page/page_assistant.js) and the Page Assistant's state machine
+// (agent/core/page_assistant_state.js) load as classic scripts and cannot
 // import: they spell their types out, and a unit test
 // (extension/test/layout.test.js) checks each is one of these. Pure.
 
@@ -38,8 +39,7 @@ export const BRIDGE = Object.freeze({
   // Remembered approval choices (bridge/worker/remembered.js).
   REMEMBERED: 'bridge.remembered',
   FORGET_CHOICES: 'bridge.forgetChoices',
-  // From the content script:
-  EXTRACTED: 'bridge.extracted',
+  // From the content script (a settled reply goes over the PORTS.BRIDGE_CALL port instead):
   REPORT: 'bridge.report',
   HUMAN: 'bridge.human',
 });
@@ -108,6 +108,23 @@ export const PORTS = Object.freeze({
   HOST: 'agent-host',
   /** The Page Assistant bar's frame to the worker. */
   PAGE_ASSISTANT_FRAME: 'pageAssistant.frame',
+  /**
+   * The chat bridge's content script to the worker, one per settled reply:
+   * its closing before the verdict tells the page the worker went away.
+   */
+  BRIDGE_CALL: 'bridge.call',
+});
+
+/** Message types on the bridge's call port (PORTS.BRIDGE_CALL), either way. */
+export const BRIDGE_CALL = Object.freeze({
+  /** Content script → worker: one settled reply ({page, reply, arrived, why, arrivedAt, text, index, conversation}). */
+  EXTRACTED: 'bridge.extracted',
+  /** Worker → content script: the reply is a call now running on the desktop ({capability, interrupted: the text to write if the port closes}). */
+  RUNNING: 'bridge.running',
+  /** Worker → content script: the verdict ({action: 'none'|'inject'|'stopped', reason?, text?, autoSend?}). */
+  VERDICT: 'bridge.verdict',
+  /** Content script → worker: the result was written (and sent), or why not ({ok, stage, error?}). */
+  DELIVERED: 'bridge.delivered',
 });
 
 /** Message types on the agent port (PORTS.AGENT), either way. */

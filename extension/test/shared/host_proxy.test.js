@@ -78,16 +78,18 @@ test('methods outside the list and untrusted senders are refused', async () => {
 });
 
 test('aborting the page signal cancels the host request', async () => {
-  let hostSignal;
+  let started;
+  const reached = new Promise((r) => { started = r; });
   const { request } = joined((method, params, { signal }) => {
-    hostSignal = signal;
+    started(signal);
     return new Promise(() => {});
   });
   const ac = new AbortController();
   const p = request('relay.fetch', {}, { signal: ac.signal });
-  await new Promise((r) => setTimeout(r, 5));
+  const hostSignal = await reached; // the request reached the host
+  const cancelled = new Promise((r) => hostSignal.addEventListener('abort', r, { once: true }));
   ac.abort();
   await assert.rejects(p, (e) => e.code === 'CANCELLED');
-  await new Promise((r) => setTimeout(r, 5));
+  await cancelled; // the host's side saw the cancel (a test that never gets it times out)
   assert.equal(hostSignal.aborted, true);
 });

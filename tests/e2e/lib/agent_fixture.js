@@ -95,8 +95,9 @@ export async function openPanelAndTarget(env, targetUrl) {
     return t.id;
   }, targetUrl);
   const target = await pagePromise;
-  await target.waitForLoadState('load');
-  await waitFor(() => target.url().startsWith(targetUrl), { what: 'target page loaded' });
+  // The tab may open as about:blank first: wait for the target itself to be loaded (an event of the page, however slow the machine).
+  await waitFor(async () => target.url().startsWith(targetUrl) && await target.evaluate(() => document.readyState === 'complete'),
+    { what: 'target page loaded', timeoutMs: 30_000 });
   return { panel, target };
 }
 

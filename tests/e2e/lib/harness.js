@@ -206,6 +206,7 @@ export function seedPreferences(userDataDir, { grantOrigins = [], downloadDir, e
  *   host          false: register no host (HOST_NOT_FOUND paths)
  *   hostPath      the host executable (default bin/gnosis-host)
  *   hostEnv       extra environment for the host process
+ *   providerEnv   extra environment for the fake Munim (FAKEMUNIM_STATE, …)
  *   allowedOrigins  the manifest's allowed_origins (default: our extension)
  *   downloadDir   seed a download directory (and default download behaviour)
  *   prefs         extra Preferences to merge
@@ -230,7 +231,7 @@ export async function launch(opts = {}) {
 
   if (opts.host !== false) {
     const config = opts.config || hostConfig({
-      fakemunim: await fakeMunim(), log: callLog,
+      fakemunim: await fakeMunim(), log: callLog, env: opts.providerEnv,
       policy: testPolicy({ policy: opts.policy, sites: opts.sites, askTimeout: opts.askTimeout }),
       providers: opts.notes ? [annotatedProvider({ log: notesLog })] : [],
     });

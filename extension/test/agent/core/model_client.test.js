@@ -139,15 +139,18 @@ test('a hung attempt times out, is aborted and retried', async () => {
 
 test('Stop aborts the request in flight at once', async () => {
   let seenSignal;
+  let fetched;
+  const inFlight = new Promise((r) => { fetched = r; });
   const client = createModelClient({
     fetch: (url, init) => new Promise((resolve, reject) => {
       seenSignal = init.signal;
       init.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')));
+      fetched();
     }),
   });
   const ctl = new AbortController();
   const p = client.complete(req, { signal: ctl.signal });
-  await new Promise((r) => setTimeout(r, 5));
+  await inFlight;
   ctl.abort();
   await assert.rejects(p, (e) => e.code === 'stopped');
   assert.equal(seenSignal.aborted, true);

@@ -89,10 +89,15 @@ test('the step limit ends the run after maxSteps actions', async () => {
 
 test('Stop during a request ends the run as stopped and detaches', async () => {
   const b = fakeBrowser();
-  const m = fakeModel([(req, { signal }) => new Promise((_, reject) => signal.addEventListener('abort', () => reject(stoppedError())))]);
+  let requested;
+  const inFlight = new Promise((r) => { requested = r; });
+  const m = fakeModel([(req, { signal }) => new Promise((_, reject) => {
+    signal.addEventListener('abort', () => reject(stoppedError()));
+    requested();
+  })]);
   const { s } = session(b, m);
   const p = s.run('t');
-  await new Promise((r) => setTimeout(r, 10));
+  await inFlight;
   s.stop();
   assert.deepEqual(await p, { outcome: OUTCOME.STOPPED });
   assert.ok(b.log.filter((l) => l[0] === 'stop').length >= 1);

@@ -2,52 +2,62 @@
 // safety (guard.js), result summarising and capping, badge, settings.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { admitCall, admitMessage, callSignature, freshSafety, hashText, humanMessage, placeKey } from '../../../bridge/core/guard.js';
+import { admitCall, admitReply, arrivalReason, callSignature, freshSafety, hashText, humanMessage, replyDone } from '../../../bridge/core/guard.js';
 import { base64Bytes, formatReply, summariseBinary, transportReply } from '../../../bridge/core/result_format.js';
 import { badgeFor } from '../../../bridge/core/badge.js';
 import { defaultSettings, normalizeSettings } from '../../../bridge/core/settings.js';
 
-test('places: the same conversation, position and text collide; any of them differing does not', () => {
-  const call = '{"capability":"computer.click","arguments":{"x":1,"y":2}}';
-  assert.equal(placeKey('/c/1', 3, call), placeKey('/c/1', 3, call));
-  assert.notEqual(placeKey('/c/1', 3, call), placeKey('/c/2', 3, call));
-  assert.notEqual(placeKey('/c/1', 3, call), placeKey('/c/1', 4, call));
-  assert.notEqual(placeKey('/c/1', 3, call), placeKey('/c/1', 3, call + ' '));
+test('text hashes are 16 hex digits and order-sensitive', () => {
   assert.match(hashText('abc'), /^[0-9a-f]{16}$/);
   assert.notEqual(hashText('ab'), hashText('ba'));
 });
 
-test('a message runs once; a reply streamed in the same page runs at a place seen before, a re-render or another page does not', () => {
+test('a reply that arrived runs once; the same text is a new call only once the earlier one was delivered', () => {
   const text = '{"capability":"computer.screenshot"}';
-  const msg = (page, id, over = {}) => ({ conversation: '/c/1', index: 1, text, page, id, streamed: true, ...over });
+  const ran = (page, reply, arrivedAt, doneAt) => ({ page, reply, hash: hashText(text), arrivedAt, admittedAt: arrivedAt + 5, doneAt });
   const cases = [
-    // [name, earlier messages, the message, fresh?]
-    ['a first message', [], msg('p', '1.0'), true],
-    ['the same message again', [msg('p', '1.0')], msg('p', '1.0'), false],
-    ['a new element streamed at the same place (replaced in place)', [msg('p', '1.0')], msg('p', '2.0'), true],
-    ['a new reply written into the same element', [msg('p', '1.0')], msg('p', '1.1'), true],
-    ['a new conversation at the same path in the same page', [msg('p', '1.0')], msg('p', '9.0'), true],
-    ['the same call in another conversation, complete', [msg('p', '1.0')], msg('q', '1.0', { conversation: '/c/2', streamed: false }), true],
-    ['a reload: complete at a place seen before', [msg('p', '1.0')], msg('q', '1.0', { streamed: false }), false],
-    ['a second tab streaming the same conversation', [msg('p', '1.0')], msg('q', '1.0'), false],
-    ['a re-render in the same page: complete at a place seen before', [msg('p', '1.0')], msg('p', '7.0', { streamed: false }), false],
-    ['a complete message at a new position', [msg('p', '1.0')], msg('p', '2.0', { index: 2, streamed: false }), true],
-    ['the same element id in another page', [msg('p', '1.0')], msg('q', '1.0', { index: 2 }), true],
+    // [name, replies run before, the reply (arrived at), running in this worker?, fresh | reason]
+    ['a first reply', [], { page: 'p', reply: 1, arrivedAt: 100 }, false, true],
+    ['the same reply handed over again', [ran('p', 1, 100, 200)], { page: 'p', reply: 1, arrivedAt: 100 }, false, 'it already ran'],
+    ['the same call in a later turn (after the delivery)', [ran('p', 1, 100, 200)], { page: 'p', reply: 2, arrivedAt: 300 }, false, true],
+    ['the same call in another tab, later', [ran('p', 1, 100, 200)], { page: 'q', reply: 1, arrivedAt: 300 }, false, true],
+    ['a second tab showing the reply while it runs', [ran('p', 1, 100, null)], { page: 'q', reply: 7, arrivedAt: 101 }, true,
+      'another tab of this site ran the same reply'],
+    ['the page swapped the element before the result was delivered', [ran('p', 1, 100, 200)], { page: 'p', reply: 2, arrivedAt: 150 }, false,
+      'the page showed the reply that just ran again before its result was delivered'],
+    ['a call that ran in a worker that went away does not hold its text forever', [ran('p', 1, 100, null)], { page: 'q', reply: 1, arrivedAt: 300 }, false, true],
   ];
-  for (const [name, earlier, m, fresh] of cases) {
-    let seen = [];
-    for (const e of earlier) seen = admitMessage(seen, e).seen;
-    const got = admitMessage(seen, m);
-    assert.equal(got.fresh, fresh, name);
-    if (!fresh) assert.equal(got.reason, 'already executed', name);
+  for (const [name, before, m, running, want] of cases) {
+    const got = admitReply(before, { ...m, text }, { now: 1000, running: () => running });
+    if (want === true) {
+      assert.equal(got.fresh, true, name);
+      assert.deepEqual(got.seen.at(-1), { page: m.page, reply: m.reply, hash: hashText(text), arrivedAt: m.arrivedAt, admittedAt: 1000, doneAt: null }, name);
+    } else {
+      assert.deepEqual([got.fresh, got.reason], [false, want], name);
+      assert.equal(got.seen, before, name);
+    }
   }
 });
 
-test('remembered messages are bounded, newest kept', () => {
+test('a reply whose call was running when its worker went away is reported interrupted, once', () => {
+  const text = '{"capability":"computer.slow"}';
+  let seen = admitReply([], { page: 'p', reply: 1, text, arrivedAt: 1 }, { now: 2 }).seen;
+  assert.equal(admitReply(seen, { page: 'p', reply: 1, text, arrivedAt: 1 }, { now: 3, running: () => true }).reason, 'it already ran', 'still running here');
+  assert.equal(admitReply(seen, { page: 'p', reply: 1, text, arrivedAt: 1 }, { now: 3 }).interrupted, true, 'a new worker');
+  seen = replyDone(seen, 'p', 1, 4);
+  assert.equal(seen[0].doneAt, 4);
+  assert.deepEqual(admitReply(seen, { page: 'p', reply: 1, text, arrivedAt: 1 }, { now: 5 }), { fresh: false, reason: 'it already ran', seen });
+});
+
+test('remembered replies are bounded, newest kept', () => {
   let seen = [];
-  for (let i = 0; i < 5; i++) seen = admitMessage(seen, { conversation: '/', index: i, text: 'x', page: 'p', id: `${i}.0`, streamed: false }, 3).seen;
-  assert.deepEqual(seen.map(([, id]) => id), ['2.0', '3.0', '4.0']);
-  assert.equal(admitMessage(seen, { conversation: '/', index: 0, text: 'x', page: 'q', id: '0.0', streamed: false }).fresh, true, 'forgotten places run again');
+  for (let i = 0; i < 5; i++) seen = admitReply(seen, { page: 'p', reply: i, text: `t${i}`, arrivedAt: i }, { now: i, max: 3 }).seen;
+  assert.deepEqual(seen.map((e) => e.reply), [2, 3, 4]);
+});
+
+test('a reply that did not arrive says why', () => {
+  assert.match(arrivalReason('baseline'), /already on the page when the bridge started watching/);
+  assert.match(arrivalReason('shown'), /came into view without being written or following a message/);
 });
 
 test('call signatures ignore key order', () => {

@@ -15,6 +15,8 @@ test('each kind of report reads as what happened', () => {
     [{ kind: 'delivered', stage: 'send' }, 'result delivered (send)'],
     [{ kind: 'failed', stage: 'inject', error: 'no input' }, 'failed at inject: no input'],
     [{ kind: 'failed', stage: 'preset', error: 'the site changed' }, 'the site changed'],
+    [{ kind: 'failed', stage: 'interrupted', error: 'the worker stopped' }, 'interrupted: the worker stopped'],
+    [{ kind: 'skipped', capability: 'fs_read', reason: 'it already ran' }, 'did not run fs_read: it already ran'],
     [{ kind: 'approval', capability: 'shell' }, 'waiting for your approval: shell'],
     [{ kind: 'progress', capability: 'build', progress: 1, total: 4, message: 'compiling' }, 'running build — 25% · compiling'],
     [{ kind: 'something-new' }, 'something-new'],

@@ -53,7 +53,13 @@ test('never passes prose, partial JSON, arrays, several objects or wrong shapes'
     ['unknown prefix', '{"capability":"shell.exec"}'],
     ['prefix only', '{"capability":"computer."}'],
     ['dot first', '{"capability":".click"}'],
-    ['space in name', '{"capability":"computer.cl ick"}'],
+    ['a leading space in the name', '{"capability":"computer. click"}'],
+    ['two spaces in the name', '{"capability":"computer.cl  ick"}'],
+    ['a trailing space in the name', '{"capability":"computer.click "}'],
+    ['a tab in the name', '{"capability":"computer.cl\\tick"}'],
+    ['a zero-width joiner in the name', '{"capability":"computer.cl\u200dick"}'],
+    ['a bidi override in the name', '{"capability":"computer.cli\u202eck"}'],
+    ['a name over 128 bytes', `{"capability":"computer.${'a'.repeat(129)}"}`],
     ['prefix lookalike', '{"capability":"computerx.click"}'],
     ['arguments null', '{"capability":"computer.click","arguments":null}'],
     ['arguments array', '{"capability":"computer.click","arguments":[1,2]}'],
@@ -83,7 +89,10 @@ test('uses every prefix the host reports and ignores malformed ones', () => {
 test('allowedName checks the head against prefixes and the rest for a name', () => {
   const table = [
     ['computer.click', true], ['capabilities.describe', true], ['computer.sub.tool', true],
-    ['computer', false], ['other.click', false], ['computer.', false], ['computer.a b', false],
+    ['computer', false], ['other.click', false], ['computer.', false],
+    // Names the host accepts (runtime/toolname.go): single inner spaces, any visible script.
+    ['computer.greet (structured)', true], ['computer.simple greeting', true], ['computer.截图', true],
+    ['computer.a  b', false], ['computer. a', false], ['computer.a ', false], ['computer.a\u00a0b', false], ['computer.a\u3164', false], ['computer.a\ufe0f', false], ['computer.\u2800', false],
   ];
   for (const [name, want] of table) assert.equal(allowedName(name), want, name);
 });
@@ -117,7 +126,7 @@ function exactCall(text, call) {
   try { value = JSON.parse(body.slice(start, end + 1)); } catch { return 'not JSON'; }
   const keys = Object.keys(value).sort().join(',');
   if (keys !== 'capability' && keys !== 'arguments,capability') return `keys ${keys}`;
-  if (!/^(computer|capabilities)\.[A-Za-z0-9_][A-Za-z0-9_\-./:]*$/.test(value.capability)) return `capability ${value.capability}`;
+  if (!/^(computer|capabilities)\.[^\s\p{C}\p{Z}]+(?: [^\s\p{C}\p{Z}]+)*$/u.test(value.capability)) return `capability ${value.capability}`;
   const args = value.arguments ?? {};
   if (args === null || typeof args !== 'object' || Array.isArray(args)) return 'arguments not an object';
   assert.deepEqual(call, { capability: value.capability, arguments: args }, text);

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { eligibleOrigin, originOfKey, permissionPattern, pickTab, siteKey, toCss } from '../../../bridge/core/selector.js';
+import { checkMessage, eligibleOrigin, originOfKey, permissionPattern, pickTab, siteKey, toCss } from '../../../bridge/core/selector.js';
 
 test('only http and https pages are eligible', () => {
   const table = [
@@ -57,4 +57,27 @@ test('pickTab takes the most recently used eligible tab, optionally of one origi
   assert.equal(pickTab(tabs, 'https://a.example').id, 5);
   assert.equal(pickTab(tabs, 'https://c.example'), null);
   assert.equal(pickTab([]), null);
+});
+
+test('the live check: one element where every assistant message is expected is flagged; only visible elements mean replying', () => {
+  const table = [
+    // [field, result, kind, text]
+    ['source', { count: 1, visible: 1 }, 'warn', /^⚠ matches only 1 element \(\.x\): Extract from should match every assistant message/],
+    ['source', { count: 6, visible: 6 }, 'ok', /^✓ matches 6 elements \(\.x\)$/],
+    ['source', { count: 0 }, '', /^no message on the page yet/],
+    ['destination', { count: 1, editable: true }, 'ok', /^✓ matches 1 element \(\.x\)$/],
+    ['destination', { count: 1, editable: false }, 'bad', /nothing editable inside/],
+    ['destination', { count: 0 }, 'bad', /^✗ matches nothing/],
+    ['streaming', { count: 1, visible: 0 }, '', /^matches 1 hidden element: not replying now; only a visible one means replying/],
+    ['streaming', { count: 1, visible: 1 }, 'ok', /^✓ matches 1 element/],
+    ['streaming', { count: 0 }, '', /^no reply streaming now/],
+    ['sendButton', { count: 0 }, '', /some sites show it only once there is text/],
+    ['sendButton', { error: 'invalid selector' }, 'bad', /^✗ not a valid selector$/],
+  ];
+  for (const [field, result, kind, text] of table) {
+    const got = checkMessage(field, result, '.x');
+    assert.equal(got.kind, kind, `${field} ${JSON.stringify(result)}`);
+    assert.match(got.text, text, `${field} ${JSON.stringify(result)}`);
+  }
+  assert.equal(checkMessage('source', { count: 3 }, null).kind, 'bad', 'no usable selector');
 });

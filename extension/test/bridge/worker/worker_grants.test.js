@@ -45,9 +45,9 @@ test('grant and approval messages are accepted from the extension\'s pages only'
     assert.match(route(handlers, { type }, null).error, /not trusted/, type);
     assert.ok(route(handlers, { type }, optionsPage).handler, type);
   }
-  // What a content script may send: the extracted reply, delivery reports, the person's own messages.
+  // What a content script may send: delivery reports and the person's own messages (replies go over the call port).
   const fromContent = Object.entries(handlers).filter(([, h]) => h.from !== 'extension').map(([type]) => type).sort();
-  assert.deepEqual(fromContent, ['bridge.extracted', 'bridge.human', 'bridge.report']);
+  assert.deepEqual(fromContent, ['bridge.human', 'bridge.report']);
 });
 
 // The setup page's messages: adding a program for the host to run, reading the

@@ -1,0 +1,130 @@
+// The chat bridge's content script, handing a reply to the worker: one port
+// (PORTS.BRIDGE_CALL) per reply, on which the worker says the call is running
+// (with the text to write should it go away), then its verdict; the result is
+// written into the chat (and sent), and the delivery reported back on the same
+// port. A port that closes before the verdict means the worker went away:
+// before the call ran, the reply is handed over once more (the worker's own
+// record says whether it ran); while it ran, the chat gets, once, the text
+// saying the call was interrupted and may have run on the desktop, and the
+// worker (woken by the report) shows it on the badge and the options page.
+(() => {
+  const B = (globalThis.__gnosisBridgePage ??= {});
+  if (B.call) return;
+
+  const { send, tick } = B.dom;
+
+  /** One exchange on a fresh port: resolves {verdict, port, running} or {lost, running, error?}. */
+  function exchange(message) {
+    return new Promise((resolve) => {
+      let port;
+      try {
+        port = chrome.runtime.connect({ name: 'bridge.call' });
+      } catch (err) {
+        resolve({ lost: true, running: null, error: String(err?.message || err) });
+        return;
+      }
+      let running = null;
+      let settled = false;
+      port.onMessage.addListener((m) => {
+        if (m?.type === 'bridge.running') running = m;
+        else if (m?.type === 'bridge.verdict' && !settled) {
+          settled = true;
+          resolve({ verdict: m, port, running });
+        }
+      });
+      port.onDisconnect.addListener(() => {
+        if (settled) return;
+        settled = true;
+        resolve({ lost: true, running });
+      });
+      try {
+        port.postMessage({ type: 'bridge.extracted', ...message });
+      } catch (err) {
+        settled = true;
+        resolve({ lost: true, running: null, error: String(err?.message || err) });
+      }
+    });
+  }
+
+  /** Tells the worker how the delivery went, and when: on the call's port, else (it went away) as a report. */
+  function report(port, outcome) {
+    try {
+      port.postMessage({ type: 'bridge.delivered', ...outcome });
+      return;
+    } catch {
+      // the worker went away after its verdict: the report wakes it
+    }
+    send({ type: 'bridge.report', ...outcome });
+  }
+
+  /**
+   * Writes text into the chat and, with autoSend, sends it; says why not when
+   * it cannot. Resolves {ok, stage, error?, at}: at, when the result was
+   * written or sent (a reply that arrives later answers it).
+   */
+  async function deliver(text, autoSend) {
+    const injected = await B.inject.inject(text, B.config.destination);
+    if (!injected.ok) {
+      B.notice(`Gnosis could not inject the result: ${injected.error}`, 'error');
+      return { ok: false, stage: 'inject', error: injected.error, at: Date.now() };
+    }
+    let at = Date.now();
+    if (autoSend) {
+      const sent = await B.inject.clickSend(B.config.sendButton, () => {
+        at = Date.now();
+        B.observe.sent();
+      });
+      if (!sent.ok) {
+        B.notice(`Gnosis could not send: ${sent.error}`, 'error');
+        return { ok: false, stage: 'send', error: sent.error, at: Date.now() };
+      }
+    }
+    return { ok: true, stage: autoSend ? 'send' : 'inject', at };
+  }
+
+  /**
+   * Hands one reply over and acts on the verdict.
+   * @param {{reply: object, text: string, index: number, baseline: boolean}} r
+   */
+  async function run({ reply, text, index, baseline }) {
+    const config = B.config;
+    const message = {
+      page: B.page, reply: reply.id, arrived: !!reply.arrived && !baseline, why: baseline ? 'baseline' : reply.why || '',
+      arrivedAt: reply.arrivedAt || 0, text, index, conversation: location.pathname + location.hash,
+    };
+    let r = await exchange(message);
+    if (r.lost && !r.running && !r.error) {
+      // The worker went away before the call started: hand it over again (this wakes it).
+      await tick(100);
+      r = await exchange(message);
+    }
+    if (r.lost) {
+      if (r.error && !r.running) {
+        B.notice(`Gnosis cannot reach its extension (${r.error}): reload this page.`, 'error');
+        return;
+      }
+      const interrupted = r.running?.interrupted || config.lost;
+      const why = r.running ? `the extension's worker stopped while ${r.running.capability} was running; it may have run on the desktop`
+        : 'the extension\'s worker stopped while it was handling a call; it may have run on the desktop';
+      B.observe.consumed();
+      B.notice(`Gnosis: ${why}.`, 'error');
+      const outcome = await deliver(interrupted, config.autoSend);
+      send({ type: 'bridge.report', ok: false, stage: 'interrupted', error: why, delivered: outcome.ok });
+      return;
+    }
+    const v = r.verdict;
+    try {
+      if (v.call) B.observe.consumed();
+      if (v.action === 'inject') report(r.port, await deliver(v.text, v.autoSend));
+      else if (v.action === 'stopped') B.notice(v.reason, 'error');
+    } finally {
+      try {
+        r.port.disconnect();
+      } catch {
+        // already closed
+      }
+    }
+  }
+
+  B.call = { run };
+})();
