@@ -367,9 +367,19 @@ describe('approvals that remember, and the activity log', () => {
       const [res] = await chrome.scripting.executeScript({
         target: { tabId: tab.id }, world: 'ISOLATED',
         func: async () => {
-          const one = (i) => chrome.runtime.sendMessage({
-            type: 'bridge.extracted', text: `{"capability": "nope.flood", "arguments": {"i": ${i}}}`,
-            index: 1000 + i, id: `flood-${i}`, page: 'flood', conversation: '/flood',
+          // One settled reply per call port, as the content script hands it over (bridge/page/call.js):
+          // a new reply the gate refuses (an unknown prefix), answered with its verdict.
+          const one = (i) => new Promise((resolve) => {
+            const port = chrome.runtime.connect({ name: 'bridge.call' });
+            port.onMessage.addListener((m) => {
+              if (m.type !== 'bridge.verdict') return;
+              port.disconnect();
+              resolve(m);
+            });
+            port.postMessage({
+              type: 'bridge.extracted', text: `{"capability": "nope.flood", "arguments": {"i": ${i}}}`,
+              page: 'flood', reply: i, arrived: true, arrivedAt: Date.now(), index: 1000 + i, conversation: '/flood',
+            });
           });
           let n = 0;
           for (let i = 0; i < 1200; i += 100) n += (await Promise.all(Array.from({ length: 100 }, (_, k) => one(i + k)))).length;
