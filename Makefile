@@ -77,13 +77,15 @@ lint-js:
 	npx eslint extension tests/e2e tests/firefox eslint.config.js
 
 # Needs Chromium: without it the suite fails under CI and is skipped elsewhere (tests/prereq.sh).
+# Two test files run at a time: each mostly waits on its own browser, and every file has its own
+# profile, host, config and ports, so they share nothing.
 test-e2e: build
 	@$(MAKE) --no-print-directory run-e2e
 
 run-e2e:
 	@./tests/prereq.sh chromium "$${GNOSIS_CHROMIUM:-/usr/bin/chromium}" "run tests/setup.sh, or make setup"; \
 	s=$$?; if [ $$s -eq 3 ]; then exit 0; elif [ $$s -ne 0 ]; then exit $$s; fi; \
-	node --test --test-concurrency=1 tests/e2e/
+	node --test --test-concurrency=2 tests/e2e/
 
 # The chat bridge in headless Firefox ESR over WebDriver BiDi, through the real host (docs/firefox.md).
 # Needs firefox-esr, with the same prerequisite policy as Chromium.
