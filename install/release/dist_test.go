@@ -55,7 +55,7 @@ func TestDistWritesEveryPackageSignedAndChecksummed(t *testing.T) {
 	for _, e := range entries {
 		names = append(names, e.Name())
 	}
-	want := []string{Checksums, "gnosis-7.8.9-chrome.zip", "gnosis-7.8.9-firefox.xpi", "gnosis-7.8.9-linux-amd64.deb",
+	want := []string{Checksums, "gnosis-7.8.9-chrome-store.zip", "gnosis-7.8.9-chrome.zip", "gnosis-7.8.9-firefox.xpi", "gnosis-7.8.9-linux-amd64.deb",
 		"gnosis-7.8.9-linux-amd64.rpm", "gnosis-7.8.9-linux-amd64.zip", "gnosis-7.8.9-windows-amd64.msi", "gnosis-7.8.9-windows-amd64.zip"}
 	if d := cmp.Diff(want, names); d != "" {
 		t.Errorf("dist (-want +got):\n%s", d)
@@ -106,6 +106,13 @@ func TestDistWritesEveryPackageSignedAndChecksummed(t *testing.T) {
 	}
 	if m := string(zipFile(t, filepath.Join(out, "gnosis-7.8.9-windows-amd64.zip"), w+"extension/manifest.json")); !strings.Contains(m, `"version": "7.8.9"`) || !strings.Contains(m, `"key"`) {
 		t.Errorf("the unpacked extension's manifest lacks the version or the key that fixes its id:\n%s", m)
+	}
+
+	// The Chrome package a person loads unpacked keeps the key; the store's has none.
+	for name, wantKey := range map[string]bool{"gnosis-7.8.9-chrome.zip": true, "gnosis-7.8.9-chrome-store.zip": false} {
+		if m := string(zipFile(t, filepath.Join(out, name), "manifest.json")); strings.Contains(m, `"key"`) != wantKey || !strings.Contains(m, `"version": "7.8.9"`) {
+			t.Errorf("%s: key present %v, want %v; or the version is missing:\n%s", name, !wantKey, wantKey, m)
+		}
 	}
 
 	// The Linux binary from the zip runs and carries the version.

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gnosis/gnosis/host/register"
 	"github.com/gnosis/gnosis/internal/prereq"
 	"github.com/google/go-cmp/cmp"
 )
@@ -59,24 +60,43 @@ func TestTheStorePackagesTogetherShipEveryExtensionFile(t *testing.T) {
 	}
 }
 
-// The Chrome Web Store package: no public key (the store rejects it), no
-// Firefox settings or sidebar, the service worker only; the version stamped.
-func TestChromeManifest(t *testing.T) {
+// The two Chrome packages: no Firefox settings or sidebar, the service
+// worker only, the version stamped, the same files. The one a person loads
+// unpacked keeps the public key, whose id is the one the host trusts; the
+// Chrome Web Store's has none (the store refuses it).
+func TestChromeManifests(t *testing.T) {
 	x := sourceExtension(t, DefaultDownloadURL)
-	m, files := flavourOf(t, x, chromeManifest)
-	for _, k := range []string{"key", "browser_specific_settings", "sidebar_action"} {
-		if _, ok := m[k]; ok {
-			t.Errorf("Chrome manifest keeps %q", k)
-		}
-	}
 	var src map[string]any
 	json.Unmarshal(x.manifest, &src)
 	sw := src["background"].(map[string]any)["service_worker"]
-	if d := cmp.Diff(map[string]any{"service_worker": sw, "type": "module"}, m["background"]); d != "" {
-		t.Errorf("Chrome background (-want +got):\n%s", d)
+	hand, handFiles := flavourOf(t, x, chromeManifest)
+	store, storeFiles := flavourOf(t, x, chromeStoreManifest)
+	for name, m := range map[string]map[string]any{"hand": hand, "store": store} {
+		for _, k := range []string{"browser_specific_settings", "sidebar_action"} {
+			if _, ok := m[k]; ok {
+				t.Errorf("%s: Chrome manifest keeps %q", name, k)
+			}
+		}
+		if d := cmp.Diff(map[string]any{"service_worker": sw, "type": "module"}, m["background"]); d != "" {
+			t.Errorf("%s: Chrome background (-want +got):\n%s", name, d)
+		}
+		if m["version"] != testVersion || m["side_panel"] == nil || !contains(handFiles, sw.(string)) {
+			t.Errorf("%s: Chrome manifest: version %v, side_panel %v, ships the service worker %v", name, m["version"], m["side_panel"], contains(handFiles, sw.(string)))
+		}
 	}
-	if m["version"] != testVersion || m["side_panel"] == nil || !contains(files, sw.(string)) {
-		t.Errorf("Chrome manifest: version %v, side_panel %v, ships the service worker %v", m["version"], m["side_panel"], contains(files, sw.(string)))
+	if d := cmp.Diff(handFiles, storeFiles); d != "" {
+		t.Errorf("the Chrome packages ship different files (-hand +store):\n%s", d)
+	}
+	if _, ok := store["key"]; ok {
+		t.Error("the Chrome Web Store package keeps \"key\"")
+	}
+	delete(hand, "key")
+	if d := cmp.Diff(hand, store); d != "" {
+		t.Errorf("the Chrome packages' manifests differ by more than the key (-hand +store):\n%s", d)
+	}
+	id, err := extensionID(src["key"].(string))
+	if err != nil || id != register.ExtensionID {
+		t.Errorf("the key of extension/manifest.json gives the id %q (%v), want register.ExtensionID %s", id, err, register.ExtensionID)
 	}
 }
 
@@ -111,6 +131,16 @@ func TestFirefoxManifest(t *testing.T) {
 	}
 }
 
+// ourKey is the public key of extension/manifest.json.
+func ourKey(t *testing.T) string {
+	t.Helper()
+	var m struct{ Key string }
+	if err := json.Unmarshal(mustRead(t, "../../extension/manifest.json"), &m); err != nil {
+		t.Fatal(err)
+	}
+	return m.Key
+}
+
 func TestManifestFlavoursNeedTheirEntries(t *testing.T) {
 	for name, c := range map[string]struct {
 		m       string
@@ -119,7 +149,11 @@ func TestManifestFlavoursNeedTheirEntries(t *testing.T) {
 		"firefox: no gecko id":      {`{"background": {"scripts": ["b.js"]}}`, firefoxManifest},
 		"firefox: no scripts":       {`{"browser_specific_settings": {"gecko": {"id": "a@b"}}, "background": {"service_worker": "b.js"}}`, firefoxManifest},
 		"firefox: gecko not a map":  {`{"browser_specific_settings": {"gecko": "a@b"}, "background": {"scripts": ["b.js"]}}`, firefoxManifest},
-		"chrome: no service worker": {`{"background": {"scripts": ["b.js"]}}`, chromeManifest},
+		"chrome: no service worker": {`{"key": "` + ourKey(t) + `", "background": {"scripts": ["b.js"]}}`, chromeManifest},
+		"chrome: no key":            {`{"background": {"service_worker": "b.js"}}`, chromeManifest},
+		"chrome: key not base64":    {`{"key": "not base64!", "background": {"service_worker": "b.js"}}`, chromeManifest},
+		"chrome: another id's key":  {`{"key": "AAAA", "background": {"service_worker": "b.js"}}`, chromeManifest},
+		"chrome store: no key":      {`{"background": {"service_worker": "b.js"}}`, chromeStoreManifest},
 	} {
 		var m map[string]any
 		json.Unmarshal([]byte(c.m), &m)
@@ -157,12 +191,12 @@ func TestTheFirefoxPackageLeavesOutTheBrowserAgent(t *testing.T) {
 	}
 }
 
-// The store packages: the manifest at the root, the release's download
+// The browser packages: the manifest at the root, the release's download
 // location, no tests, no development files, no executables.
-func TestStorePackagesShipOnlyTheExtension(t *testing.T) {
+func TestBrowserPackagesShipOnlyTheExtension(t *testing.T) {
 	x := sourceExtension(t, "https://mirror.example/gnosis/{version}/")
 	dir := t.TempDir()
-	for name, flavour := range map[string]func(map[string]any) error{"chrome.zip": chromeManifest, "firefox.xpi": firefoxManifest} {
+	for name, flavour := range map[string]func(map[string]any) error{"chrome.zip": chromeManifest, "chrome-store.zip": chromeStoreManifest, "firefox.xpi": firefoxManifest} {
 		p := filepath.Join(dir, name)
 		if err := x.pack(p, flavour); err != nil {
 			t.Fatal(err)

@@ -1,5 +1,5 @@
 // Command release builds Gnosis's release into dist/: for every platform the
-// host with its installer, the extension's store packages and SHA256SUMS.
+// host with its installer, the extension's packages and SHA256SUMS.
 // One version, read from the VERSION file, is stamped into gnosis-host
 // (main.version), every package's metadata, the extension's manifests and
 // every file name; the names follow one scheme (names.go), which the
@@ -10,7 +10,8 @@
 //	gnosis-<v>-linux-<arch>.deb    system-wide: /usr/lib/gnosis/gnosis-host, every browser's
 //	gnosis-<v>-linux-<arch>.rpm    system manifest folder (nfpm)
 //	gnosis-<v>-<os>-<arch>.zip     the binary, its install scripts, the unpacked extension, the docs
-//	gnosis-<v>-chrome.zip          the extension for the Chrome Web Store
+//	gnosis-<v>-chrome.zip          the extension to load unpacked in Chrome, Edge, ... (its key: the id the host trusts)
+//	gnosis-<v>-chrome-store.zip    the extension to upload to the Chrome Web Store (no key)
 //	gnosis-<v>-firefox.xpi         the extension for Firefox (the chat bridge; web-ext lint clean)
 //	SHA256SUMS                     sha256sum -c checks them all
 //
@@ -44,7 +45,7 @@ var Targets = []string{"windows/amd64", "windows/arm64", "darwin/amd64", "darwin
 
 // Kinds are the packages a release holds: the host's (hostKinds says which
 // each platform gets) and the extension's.
-var Kinds = []string{"msi", "deb", "rpm", "zip", "chrome", "firefox"}
+var Kinds = []string{"msi", "deb", "rpm", "zip", "chrome", "chrome-store", "firefox"}
 
 // config is one run of the release tool.
 type config struct {
@@ -161,7 +162,8 @@ func run(c config) error {
 	for _, b := range []struct {
 		kind, name string
 		flavour    func(map[string]any) error
-	}{{"chrome", chromeFile(c.version), chromeManifest}, {"firefox", firefoxFile(c.version), firefoxManifest}} {
+	}{{"chrome", chromeFile(c.version), chromeManifest}, {"chrome-store", chromeStoreFile(c.version), chromeStoreManifest},
+		{"firefox", firefoxFile(c.version), firefoxManifest}} {
 		if !c.kinds[b.kind] {
 			continue
 		}

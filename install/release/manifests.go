@@ -2,8 +2,12 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
+
+	"github.com/gnosis/gnosis/host/register"
 )
 
 // Each package's manifest is extension/manifest.json, which serves both
@@ -11,10 +15,9 @@ import (
 // and what the other browser reads taken out: the stores reject or warn
 // about keys meant for another browser.
 
-// chromeDrops are the keys the Chrome Web Store package leaves out: the
-// public key (the store rejects a manifest that has one; it names the item
-// itself), Firefox's settings and its sidebar.
-var chromeDrops = []string{"key", "browser_specific_settings", "sidebar_action"}
+// chromeDrops are the keys neither Chrome package has a use for: Firefox's
+// settings and its sidebar.
+var chromeDrops = []string{"browser_specific_settings", "sidebar_action"}
 
 // firefoxDrops are the keys Firefox has no use for: the Chrome public key
 // (Firefox names the add-on by browser_specific_settings.gecko.id), the Side
@@ -25,10 +28,20 @@ var firefoxDrops = []string{"key", "side_panel", "minimum_chrome_version"}
 // each on install.
 var firefoxNoPermissions = map[string]bool{"debugger": true, "sidePanel": true}
 
-// chromeManifest turns the manifest m into the Chrome Web Store package's:
-// the keys above removed, and the background given as the service worker
-// only (background.scripts is Firefox's entry).
+// chromeManifest turns the manifest m into the Chrome package a person
+// loads unpacked: the keys above removed, the background given as the
+// service worker only (background.scripts is Firefox's entry), and the
+// public key kept, so that the browser gives the extension the id every
+// gnosis-host trusts (register.ExtensionID) wherever its folder is.
 func chromeManifest(m map[string]any) error {
+	key, _ := m["key"].(string)
+	id, err := extensionID(key)
+	if err != nil {
+		return fmt.Errorf("extension manifest: key: %w", err)
+	}
+	if id != register.ExtensionID {
+		return fmt.Errorf("extension manifest: key gives the id %s, but the host trusts %s (register.ExtensionID)", id, register.ExtensionID)
+	}
 	for _, k := range chromeDrops {
 		delete(m, k)
 	}
@@ -38,6 +51,36 @@ func chromeManifest(m map[string]any) error {
 	}
 	delete(bg, "scripts")
 	return nil
+}
+
+// chromeStoreManifest turns the manifest m into the Chrome Web Store
+// package's: chromeManifest's, without the public key (the store refuses a
+// manifest that has one and names the item itself, with an id of its own).
+func chromeStoreManifest(m map[string]any) error {
+	if err := chromeManifest(m); err != nil {
+		return err
+	}
+	delete(m, "key")
+	return nil
+}
+
+// extensionID is the id Chromium gives an extension whose manifest has key
+// (the base64 DER public key): the first 16 bytes of its SHA-256, each
+// half-byte written as a letter a-p.
+func extensionID(key string) (string, error) {
+	if key == "" {
+		return "", fmt.Errorf("none (it fixes the extension's id)")
+	}
+	der, err := base64.StdEncoding.DecodeString(key)
+	if err != nil {
+		return "", fmt.Errorf("not base64: %w", err)
+	}
+	sum := sha256.Sum256(der)
+	id := make([]byte, 32)
+	for i, b := range sum[:16] {
+		id[2*i], id[2*i+1] = 'a'+b>>4, 'a'+b&0xf
+	}
+	return string(id), nil
 }
 
 // firefoxManifest turns the manifest m into the Firefox package's: the keys

@@ -12,7 +12,8 @@ import (
 // that the options page can fetch the host package for the person's system.
 //
 //	<download URL>gnosis-<version>-<goos>-<goarch>.<kind>   the host: msi, deb, rpm, zip
-//	<download URL>gnosis-<version>-chrome.zip               the extension for the Chrome Web Store
+//	<download URL>gnosis-<version>-chrome.zip               the extension to load unpacked in Chrome, Edge, ...
+//	<download URL>gnosis-<version>-chrome-store.zip         the extension to upload to the Chrome Web Store
 //	<download URL>gnosis-<version>-firefox.xpi              the extension for Firefox
 //	<download URL>SHA256SUMS                                 sha256sum -c reads it
 //
@@ -55,9 +56,13 @@ func hostFile(version, goos, goarch, kind string) string {
 	return fmt.Sprintf("gnosis-%s-%s-%s.%s", version, goos, goarch, kind)
 }
 
-// chromeFile and firefoxFile name the extension's packages.
-func chromeFile(version string) string  { return "gnosis-" + version + "-chrome.zip" }
-func firefoxFile(version string) string { return "gnosis-" + version + "-firefox.xpi" }
+// chromeFile, chromeStoreFile and firefoxFile name the extension's
+// packages: the Chrome one a person loads unpacked (with the key that fixes
+// the id the host trusts), the one uploaded to the Chrome Web Store (no
+// key), and Firefox's.
+func chromeFile(version string) string      { return "gnosis-" + version + "-chrome.zip" }
+func chromeStoreFile(version string) string { return "gnosis-" + version + "-chrome-store.zip" }
+func firefoxFile(version string) string     { return "gnosis-" + version + "-firefox.xpi" }
 
 // checkDownloadURL accepts an http(s) URL ending in "/", to which file names
 // are appended.
@@ -112,8 +117,18 @@ export const HOST_PACKAGES = Object.freeze({
 		}
 		fmt.Fprintf(&b, "  %s: [%s],\n", jsString(t), strings.Join(names, ", "))
 	}
-	b.WriteString("});\n\n/** The extension's packages. */\nexport const EXTENSION_PACKAGES = Object.freeze({\n")
-	fmt.Fprintf(&b, "  chrome: %s,\n  firefox: %s,\n});\n", jsString(chromeFile(VersionPlaceholder)), jsString(firefoxFile(VersionPlaceholder)))
+	b.WriteString(`});
+
+/**
+ * The extension's packages: chrome is the one a person installs by hand in Chrome,
+ * Edge, Brave, Vivaldi or Chromium (unzip, Load unpacked; its key gives the id every
+ * gnosis-host trusts), chromeStore the one uploaded to the Chrome Web Store (no key),
+ * firefox the add-on.
+ */
+export const EXTENSION_PACKAGES = Object.freeze({
+`)
+	fmt.Fprintf(&b, "  chrome: %s,\n  chromeStore: %s,\n  firefox: %s,\n});\n",
+		jsString(chromeFile(VersionPlaceholder)), jsString(chromeStoreFile(VersionPlaceholder)), jsString(firefoxFile(VersionPlaceholder)))
 	return b.Bytes()
 }
 

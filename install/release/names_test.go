@@ -16,13 +16,13 @@ func TestFileNamesCarryTheVersionPlatformAndKind(t *testing.T) {
 			got = append(got, hostFile("1.2.3", goos, goarch, kind))
 		}
 	}
-	got = append(got, chromeFile("1.2.3"), firefoxFile("1.2.3"))
+	got = append(got, chromeFile("1.2.3"), chromeStoreFile("1.2.3"), firefoxFile("1.2.3"))
 	want := []string{
 		"gnosis-1.2.3-windows-amd64.msi", "gnosis-1.2.3-windows-amd64.zip", "gnosis-1.2.3-windows-arm64.zip",
 		"gnosis-1.2.3-darwin-amd64.zip", "gnosis-1.2.3-darwin-arm64.zip",
 		"gnosis-1.2.3-linux-amd64.deb", "gnosis-1.2.3-linux-amd64.rpm", "gnosis-1.2.3-linux-amd64.zip",
 		"gnosis-1.2.3-linux-arm64.deb", "gnosis-1.2.3-linux-arm64.rpm", "gnosis-1.2.3-linux-arm64.zip",
-		"gnosis-1.2.3-chrome.zip", "gnosis-1.2.3-firefox.xpi",
+		"gnosis-1.2.3-chrome.zip", "gnosis-1.2.3-chrome-store.zip", "gnosis-1.2.3-firefox.xpi",
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("file names (-want +got):\n%s", d)

@@ -31,7 +31,7 @@ func readExtension(version, downloadURL string) (*extension, error) {
 }
 
 // addTo writes the extension into a, under prefix ("" for the root of a
-// store package), with flavour's manifest and the files it reaches.
+// browser package), with flavour's manifest and the files it reaches.
 func (x *extension) addTo(a *archive, prefix string, flavour func(map[string]any) error) error {
 	manifest, files, err := x.tree.packageManifest(x.manifest, x.version, flavour)
 	if err != nil {
@@ -53,8 +53,8 @@ func (x *extension) addTo(a *archive, prefix string, flavour func(map[string]any
 	return nil
 }
 
-// pack writes a store package: the extension at the root of a zip (an .xpi
-// for Firefox).
+// pack writes a browser package: the extension at the root of a zip (an
+// .xpi for Firefox), to load unpacked or to upload to a store.
 func (x *extension) pack(zipPath string, flavour func(map[string]any) error) error {
 	a, err := createArchive(zipPath)
 	if err != nil {

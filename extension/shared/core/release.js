@@ -26,8 +26,14 @@ export const HOST_PACKAGES = Object.freeze({
   'linux/arm64': ['gnosis-{version}-linux-arm64.deb', 'gnosis-{version}-linux-arm64.rpm', 'gnosis-{version}-linux-arm64.zip'],
 });
 
-/** The extension's packages. */
+/**
+ * The extension's packages: chrome is the one a person installs by hand in Chrome,
+ * Edge, Brave, Vivaldi or Chromium (unzip, Load unpacked; its key gives the id every
+ * gnosis-host trusts), chromeStore the one uploaded to the Chrome Web Store (no key),
+ * firefox the add-on.
+ */
 export const EXTENSION_PACKAGES = Object.freeze({
   chrome: 'gnosis-{version}-chrome.zip',
+  chromeStore: 'gnosis-{version}-chrome-store.zip',
   firefox: 'gnosis-{version}-firefox.xpi',
 });
