@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+
+	"github.com/gnosis/gnosis/runtime/keyprefix"
 )
 
 // Redacted stands in for a secret in logged values.
@@ -198,13 +200,30 @@ var secretPatterns = []struct {
 }{
 	// Authorization: Bearer <token>, and bearer tokens anywhere in text.
 	{regexp.MustCompile(`(?i)\b(bearer\s+)[A-Za-z0-9\-._~+/]+=*`), "${1}" + Redacted},
-	// OpenAI- and Anthropic-style API keys (sk-..., sk-proj-..., sk-ant-...).
+	// OpenAI- and Anthropic-style API keys (sk-..., sk-proj-..., sk-ant-...)
+	// keep their prefix, so a reader sees which kind of key was there.
 	{regexp.MustCompile(`\bsk-[A-Za-z0-9_\-]{8,}`), "sk-" + Redacted},
-	// GitHub, Slack and AWS access keys, JSON web tokens.
-	{regexp.MustCompile(`\b(?:gh[pousr]|github_pat)_[A-Za-z0-9_]{16,}`), Redacted},
-	{regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9\-]{8,}`), Redacted},
-	{regexp.MustCompile(`\bAKIA[0-9A-Z]{16}\b`), Redacted},
+	// Every other key of a known prefix (GitHub, Slack, AWS, Google, model
+	// APIs, ...: keyprefix.All), masked whole.
+	{prefixedKey, Redacted},
+	// JSON web tokens.
 	{regexp.MustCompile(`\beyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*`), Redacted},
+}
+
+// prefixedKey is a key prefix of keyprefix.All at the start of a word,
+// then at least 8 letters, digits, - or _, and any further parts joined by
+// dots (SG.<id>.<secret>).
+var prefixedKey = regexp.MustCompile(`\b(?:` + alternation(keyprefix.All) + `)[A-Za-z0-9_\-]{8,}(?:\.[A-Za-z0-9_\-]+)*`)
+
+// alternation is the words of a regular expression alternation matching
+// any of words literally, longest first.
+func alternation(words []string) string {
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = regexp.QuoteMeta(w)
+	}
+	sort.SliceStable(quoted, func(i, j int) bool { return len(quoted[i]) > len(quoted[j]) })
+	return strings.Join(quoted, "|")
 }
 
 // assignment is "name=" or "name:" in text (query strings, headers,

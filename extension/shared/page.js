@@ -1,7 +1,10 @@
 // What the extension's pages share for building markup and talking to the
-// service worker: h() creates an element with its attributes and children,
-// send() sends a runtime message of one of shared/core/messages.js's types.
-// Extension pages only.
+// service worker: $() finds an element by id, h() creates an element with
+// its attributes and children, send() sends a runtime message of one of
+// shared/core/messages.js's types. Extension pages only.
+
+/** The page's element with this id (null when there is none). */
+export const $ = (id) => document.getElementById(id);
 
 /**
  * Creates an element: h('p', {class: 'muted', id: 'x'}, 'text', child).

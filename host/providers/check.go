@@ -4,11 +4,13 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	goruntime "runtime"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/gnosis/gnosis/host/config"
+	"github.com/gnosis/gnosis/host/shellquote"
 	"github.com/gnosis/gnosis/runtime"
 	"github.com/gnosis/gnosis/runtime/wire"
 )
@@ -83,7 +85,7 @@ func (p *Providers) check(ctx context.Context, params json.RawMessage) (any, err
 	if err != nil {
 		return nil, err
 	}
-	line := commandLine(e.Command, e.Args)
+	line := shellquote.Line(goruntime.GOOS, e.Command, e.Args)
 	p.log.Info().Str("command", e.Command).Str("state", string(st.State)).Int("tools", len(tools)).Int64("tookMs", out.TookMs).Msg("provider checked")
 	if st.State != runtime.StateReady {
 		out.Status, out.Error, out.Stderr = "failed", st.Err, stderr

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gnosis/gnosis/host/config"
+	"github.com/gnosis/gnosis/host/shellquote"
 	"github.com/gnosis/gnosis/runtime/wire"
 )
 
@@ -156,7 +157,7 @@ func program(path string) (kind, problem, fix string) {
 	case runtime.GOOS == "windows" && !windowsProgram(path):
 		return notAProgram, fmt.Sprintf("%s is not a program (.exe, .com, .bat or .cmd)", path), "give the server's .exe"
 	case runtime.GOOS != "windows" && fi.Mode().Perm()&0o111 == 0:
-		return notAProgram, fmt.Sprintf("%s is not executable", path), "make it executable: chmod +x " + quoteArg(path)
+		return notAProgram, fmt.Sprintf("%s is not executable", path), "make it executable: chmod +x " + shellquote.Arg(runtime.GOOS, path)
 	}
 	return "", "", ""
 }
@@ -257,21 +258,4 @@ func decodeObject(params json.RawMessage) (map[string]json.RawMessage, bool) {
 	}
 	var raw map[string]json.RawMessage
 	return raw, json.Unmarshal(params, &raw) == nil && raw != nil
-}
-
-// quoteArg quotes a for a shell when it holds spaces or quotes.
-func quoteArg(a string) string {
-	if a != "" && !strings.ContainsAny(a, " \t\"'\\$`") {
-		return a
-	}
-	return strconv.Quote(a)
-}
-
-// commandLine is cmd and args as one would type them.
-func commandLine(cmd string, args []string) string {
-	parts := []string{quoteArg(cmd)}
-	for _, a := range args {
-		parts = append(parts, quoteArg(a))
-	}
-	return strings.Join(parts, " ")
 }

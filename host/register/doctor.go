@@ -7,6 +7,8 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+
+	"github.com/gnosis/gnosis/host/shellquote"
 )
 
 // Status is the outcome of one doctor check.
@@ -181,10 +183,10 @@ func (d *doctor) command() string {
 		return c
 	}
 	if _, err := os.Stat(c); err == nil {
-		return shellArg(d.Env.GOOS, c)
+		return shellquote.Arg(d.Env.GOOS, c)
 	}
 	if d.Self != "" {
-		return shellArg(d.Env.GOOS, d.Self)
+		return shellquote.Arg(d.Env.GOOS, d.Self)
 	}
 	return "gnosis-host"
 }
@@ -207,19 +209,4 @@ func selfTestFix(err error, command, browser string) string {
 		return fmt.Sprintf("run: %s install --browsers %s", command, browser)
 	}
 	return fmt.Sprintf("its log says why (gnosis/gnosis-host.log in the user cache folder); if the manifest names a program that is not gnosis-host, run: %s install --browsers %s", command, browser)
-}
-
-// shellArg quotes s for this system's shell when it holds spaces or
-// characters the shell would read.
-func shellArg(goos, s string) string {
-	if goos == "windows" {
-		if s != "" && !strings.ContainsAny(s, " \t\"&|;()<>^%") {
-			return s
-		}
-		return `"` + s + `"`
-	}
-	if s != "" && !strings.ContainsAny(s, " \t\"'\\$`&|;()<>*?!#~") {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

@@ -9,6 +9,8 @@ import (
 	"fmt"
 	"os"
 	"strings"
+
+	"github.com/gnosis/gnosis/host/shellquote"
 )
 
 // browser checks one browser. named means the user asked for it, so "not
@@ -97,7 +99,7 @@ func (d *doctor) hostBinary(b Browser, mpath string, m Manifest) (bin string, ok
 		d.add(b.ID, "host binary", Fail, "%s is a folder (%s); run: %s install --browsers %s", bin, d.says(b, FaultCannotStart), d.command(), b.ID)
 		return "", false
 	case !executable(goos, bin, st):
-		d.add(b.ID, "host binary", Fail, "%s is not executable (%s); run: chmod +x %s", bin, d.says(b, FaultCannotStart), shellArg(goos, bin))
+		d.add(b.ID, "host binary", Fail, "%s is not executable (%s); run: chmod +x %s", bin, d.says(b, FaultCannotStart), shellquote.Arg(goos, bin))
 		return "", false
 	}
 	d.add(b.ID, "host binary", OK, "%s", bin)
@@ -128,7 +130,7 @@ func (d *doctor) selfTest(b Browser, bin, mpath string) {
 	}
 	if err == nil && d.Version != "" && h.Version != "" && h.Version != d.Version {
 		d.add(b.ID, "host version", Warn, "%s is version %s, this command (%s) is %s: to put this one in its place, run: %s install",
-			bin, h.Version, d.Self, d.Version, shellArg(d.Env.GOOS, d.Self))
+			bin, h.Version, d.Self, d.Version, shellquote.Arg(d.Env.GOOS, d.Self))
 	}
 }
 

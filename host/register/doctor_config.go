@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/gnosis/gnosis/host/config"
+	"github.com/gnosis/gnosis/host/shellquote"
 )
 
 // config checks the configuration file the way the host will read it when a
@@ -142,7 +143,7 @@ func (d *doctor) provider(p config.Provider, configFile string) {
 	if ph.Stderr != "" {
 		more = strings.Split(ph.Stderr, "\n")
 	}
-	run := strings.Join(append([]string{shellArg(d.Env.GOOS, p.Command)}, shellArgs(d.Env.GOOS, p.Args)...), " ")
+	run := shellquote.Line(d.Env.GOOS, p.Command, p.Args)
 	switch ph.State {
 	case "ready":
 		d.add("-", item, OK, "%s: ready, %d capabilities", path, ph.Capabilities)
@@ -165,15 +166,6 @@ func (d *doctor) provider(p config.Provider, configFile string) {
 	d.checks = append(d.checks, Check{"-", item, Fail, fmt.Sprintf("%s: %s: %s; %s", path, ph.State, ph.Error, fix), more})
 }
 
-// shellArgs quotes each of as for this system's shell.
-func shellArgs(goos string, as []string) []string {
-	out := make([]string, len(as))
-	for i, a := range as {
-		out[i] = shellArg(goos, a)
-	}
-	return out
-}
-
 // munimCommand is the install command that sets the "munim" provider, with
 // a placeholder for the server's path that fits this system and the
 // provider's arguments kept (or a placeholder for them when args is nil).
@@ -187,7 +179,7 @@ func (d *doctor) munimCommand(args []string) string {
 	case args == nil:
 		return c + " [-- ITS ARGUMENTS]"
 	case len(args) > 0:
-		return c + " -- " + strings.Join(shellArgs(d.Env.GOOS, args), " ")
+		return c + " -- " + strings.Join(shellquote.Args(d.Env.GOOS, args), " ")
 	}
 	return c
 }

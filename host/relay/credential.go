@@ -3,6 +3,8 @@ package relay
 import (
 	"math"
 	"strings"
+
+	"github.com/gnosis/gnosis/runtime/keyprefix"
 )
 
 // A header value looks like a credential, whatever the header's name, when
@@ -11,9 +13,9 @@ import (
 //   - a token is an HTTP authentication scheme followed by a space and
 //     another token ("Bearer x", "Basic x", "Digest ...", "Token x",
 //     "Negotiate x", ...), any case;
-//   - a token begins with a known key prefix (credentialPrefixes: sk-,
-//     sk-ant-, ghp_, github_pat_, xoxb-, glpat-, AKIA, AIza, hf_, ...) and
-//     has at least minAfterPrefix characters after it;
+//   - a token begins with a key prefix services issue (keyprefix.All: sk-,
+//     ghp_, github_pat_, xoxb-, glpat-, AKIA, AIza, hf_, ...) and has at
+//     least minAfterPrefix characters after it;
 //   - a token is a JWT: three base64url parts joined by dots, the first
 //     beginning "eyJ" (the encoding of `{"`);
 //   - a token is long and random-looking: at least minRandomLen characters,
@@ -49,24 +51,12 @@ func scheme(word string) bool {
 var authSchemes = []string{"bearer", "basic", "digest", "token", "negotiate", "ntlm", "hoba", "mutual",
 	"vapid", "scram-sha-1", "scram-sha-256", "aws4-hmac-sha256", "apikey", "api-key", "key", "dpop", "gnap", "privatetoken", "sharedkey"}
 
-// credentialPrefixes begin keys that services issue, case-sensitive.
-var credentialPrefixes = []string{
-	"sk-", "sk_", "pk_live_", "pk_test_", "rk_live_", "rk_test_", "whsec_", // OpenAI, Anthropic (sk-ant-), DeepSeek, Stripe
-	"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", // GitHub
-	"glpat-", "gldt-", // GitLab
-	"xoxb-", "xoxp-", "xoxa-", "xoxr-", "xoxs-", "xoxe-", "xapp-", // Slack
-	"AKIA", "ASIA", // AWS access key ids
-	"AIza", "ya29.", "GOCSPX-", // Google API keys, OAuth tokens and client secrets
-	"hf_", "gsk_", "r8_", "pplx-", "nvapi-", "csk-", "fw_", "xai-", "sk-or-", // model APIs
-	"npm_", "pypi-", "dop_v1_", "shpat_", "shpss_", "SG.", "key-", // other common services
-}
-
 // minAfterPrefix is how many token characters must follow a key prefix: a
 // word such as "sk-1" is not a key, "sk-ant-api03-..." is.
 const minAfterPrefix = 6
 
 func prefixedKey(t string) bool {
-	for _, p := range credentialPrefixes {
+	for _, p := range keyprefix.All {
 		if strings.HasPrefix(t, p) && len(t)-len(p) >= minAfterPrefix {
 			return true
 		}

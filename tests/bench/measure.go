@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // Performance targets the benchmark checks: ratios to baselines measured in
@@ -22,69 +24,99 @@ const (
 // tool, and host health round trips (the host's own no-op, no provider
 // involved).
 func latency(b binaries, dir string, s server, rounds, batch int) ([]row, error) {
-	c, _, err := s.dial()
+	t, err := execLatency(b, dir, s, s.echo, s.echoArgs, rounds, batch, nil)
 	if err != nil {
 		return nil, err
+	}
+	return []row{t.row(fmt.Sprintf("execute p50 ÷ (direct p50 + host health p50), n=%d each", len(t.exec)))}, nil
+}
+
+// execTimes are the durations of one execLatency run, each kind in its own
+// slice.
+type execTimes struct{ direct, exec, health []time.Duration }
+
+// execLatency warms up with 200 pairs of a direct call of tool and a host
+// execute of bench.<tool> (both paths and V8's JIT), then alternates, for
+// rounds, a batch of direct calls, a batch of host executes and a batch of
+// host health round trips, so that machine drift falls on all three. warm,
+// when not nil, checks each warm-up pair (the direct result and the host's
+// reply, already checked ok).
+func execLatency(b binaries, dir string, s server, tool string, args map[string]any, rounds, batch int, warm func(*mcp.CallToolResult, []byte) error) (execTimes, error) {
+	var t execTimes
+	c, _, err := s.dial()
+	if err != nil {
+		return t, err
 	}
 	defer c.Close()
 	h, err := startReady(b, dir, &s)
 	if err != nil {
-		return nil, err
+		return t, err
 	}
 	defer h.close()
-	execParams := map[string]any{"capability": "bench." + s.echo, "arguments": s.echoArgs}
-	for i := 0; i < 200; i++ { // warm up both paths (and V8's JIT)
-		if _, err := callDirect(c, s.echo, s.echoArgs); err != nil {
-			return nil, err
-		}
-		rep, err := h.call("execute", execParams)
+	params := map[string]any{"capability": "bench." + tool, "arguments": args}
+	for i := 0; i < 200; i++ {
+		res, err := callDirect(c, tool, args)
 		if err != nil {
-			return nil, err
+			return t, err
+		}
+		rep, err := h.call("execute", params)
+		if err != nil {
+			return t, err
 		}
 		if err := ok(rep); err != nil {
-			return nil, err
+			return t, err
+		}
+		if warm != nil {
+			if err := warm(res, rep); err != nil {
+				return t, err
+			}
 		}
 	}
-	var direct, exec_, noop []time.Duration
 	for r := 0; r < rounds; r++ {
 		for i := 0; i < batch; i++ {
 			t0 := time.Now()
-			if _, err := callDirect(c, s.echo, s.echoArgs); err != nil {
-				return nil, err
+			if _, err := callDirect(c, tool, args); err != nil {
+				return t, err
 			}
-			direct = append(direct, time.Since(t0))
+			t.direct = append(t.direct, time.Since(t0))
 		}
 		for i := 0; i < batch; i++ {
 			t0 := time.Now()
-			rep, err := h.call("execute", execParams)
+			rep, err := h.call("execute", params)
 			d := time.Since(t0)
 			if err != nil {
-				return nil, err
+				return t, err
 			}
 			if i == 0 {
 				if err := ok(rep); err != nil {
-					return nil, err
+					return t, err
 				}
 			}
-			exec_ = append(exec_, d)
+			t.exec = append(t.exec, d)
 		}
 		for i := 0; i < batch; i++ {
 			t0 := time.Now()
 			if _, err := h.call("health", nil); err != nil {
-				return nil, err
+				return t, err
 			}
-			noop = append(noop, time.Since(t0))
+			t.health = append(t.health, time.Since(t0))
 		}
 	}
-	d50, e50, n50 := pct(direct, 50), pct(exec_, 50), pct(noop, 50)
+	return t, nil
+}
+
+// row compares t's execute p50 with its direct p50 plus its health p50,
+// against execTarget.
+func (t execTimes) row(what string) row {
+	d50, e50, n50 := pct(t.direct, 50), pct(t.exec, 50), pct(t.health, 50)
 	ratio := float64(e50) / float64(d50+n50)
-	return []row{{
-		what:     fmt.Sprintf("execute p50 ÷ (direct p50 + host health p50), n=%d each", len(exec_)),
+	return row{
+		what:     what,
 		host:     fmt.Sprintf("%.2f×", ratio),
-		baseline: fmt.Sprintf("%s ÷ (%s + %s); p99 %s, direct %s", us(e50), us(d50), us(n50), us(pct(exec_, 99)), us(pct(direct, 99))),
+		baseline: fmt.Sprintf("%s ÷ (%s + %s); p99 %s, direct %s", us(e50), us(d50), us(n50), us(pct(t.exec, 99)), us(pct(t.direct, 99))),
 		target:   fmt.Sprintf("≤ %.2f×", execTarget),
 		pass:     verdict(ratio <= execTarget),
-	}}, nil
+	}
 }
 
 // coldStart measures, in rotating order, (1) the host from exec to ready:

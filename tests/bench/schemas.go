@@ -3,10 +3,10 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"os"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mark3labs/mcp-go/mcp"
 )
 
 // The figures of schema checking: a tool with an outputSchema and a ~8 KB
@@ -38,76 +38,18 @@ func outputLatency(b binaries, dir string, s server, rounds, batch int) ([]row, 
 	if !fake {
 		return nil, nil
 	}
-	args := map[string]any{"hours": 44}
-	c, _, err := s.dial()
-	if err != nil {
-		return nil, err
-	}
-	defer c.Close()
-	h, err := startReady(b, dir, &s)
-	if err != nil {
-		return nil, err
-	}
-	defer h.close()
-	params := map[string]any{"capability": "bench.forecast", "arguments": args}
 	size := 0
-	for i := 0; i < 200; i++ {
-		res, err := callDirect(c, "forecast", args)
-		if err != nil {
-			return nil, err
-		}
+	t, err := execLatency(b, dir, s, "forecast", map[string]any{"hours": 44}, rounds, batch, func(res *mcp.CallToolResult, rep []byte) error {
 		if res.StructuredContent == nil {
-			return nil, fmt.Errorf("forecast returned no structuredContent")
-		}
-		rep, err := h.call("execute", params)
-		if err != nil {
-			return nil, err
-		}
-		if err := ok(rep); err != nil {
-			return nil, err
+			return fmt.Errorf("forecast returned no structuredContent")
 		}
 		size = resultSize(rep)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
-	var direct, exec_, noop []time.Duration
-	for r := 0; r < rounds; r++ {
-		for i := 0; i < batch; i++ {
-			t0 := time.Now()
-			if _, err := callDirect(c, "forecast", args); err != nil {
-				return nil, err
-			}
-			direct = append(direct, time.Since(t0))
-		}
-		for i := 0; i < batch; i++ {
-			t0 := time.Now()
-			rep, err := h.call("execute", params)
-			d := time.Since(t0)
-			if err != nil {
-				return nil, err
-			}
-			if i == 0 {
-				if err := ok(rep); err != nil {
-					return nil, err
-				}
-			}
-			exec_ = append(exec_, d)
-		}
-		for i := 0; i < batch; i++ {
-			t0 := time.Now()
-			if _, err := h.call("health", nil); err != nil {
-				return nil, err
-			}
-			noop = append(noop, time.Since(t0))
-		}
-	}
-	d50, e50, n50 := pct(direct, 50), pct(exec_, 50), pct(noop, 50)
-	ratio := float64(e50) / float64(d50+n50)
-	return []row{{
-		what:     fmt.Sprintf("execute p50 with outputSchema, %.1f KB structured result ÷ (direct p50 + host health p50), n=%d each", float64(size)/1e3, len(exec_)),
-		host:     fmt.Sprintf("%.2f×", ratio),
-		baseline: fmt.Sprintf("%s ÷ (%s + %s); p99 %s, direct %s", us(e50), us(d50), us(n50), us(pct(exec_, 99)), us(pct(direct, 99))),
-		target:   fmt.Sprintf("≤ %.2f×", execTarget),
-		pass:     verdict(ratio <= execTarget),
-	}}, nil
+	return []row{t.row(fmt.Sprintf("execute p50 with outputSchema, %.1f KB structured result ÷ (direct p50 + host health p50), n=%d each", float64(size)/1e3, len(t.exec)))}, nil
 }
 
 // resultSize is the size of an execute reply's result.
@@ -150,7 +92,7 @@ func schemaRSS(b binaries, dir string, s server) ([]row, error) {
 				return 0, err
 			}
 		}
-		return hwm(h.c.Pid())
+		return procBytes(h.c.Pid(), "VmHWM")
 	}
 	with, err := peak(bad, true)
 	if err != nil {
@@ -193,20 +135,4 @@ func awaitUnavailable(h *hostClient, name string) error {
 		time.Sleep(5 * time.Millisecond)
 	}
 	return fmt.Errorf("%s not listed unavailable in 60 s", name)
-}
-
-// hwm returns VmHWM, the peak resident memory, of pid in bytes.
-func hwm(pid int) (int, error) {
-	b, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return 0, err
-	}
-	for _, l := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(l, "VmHWM:") {
-			f := strings.Fields(l)
-			kb, err := strconv.Atoi(f[1])
-			return kb * 1024, err
-		}
-	}
-	return 0, fmt.Errorf("no VmHWM for %d", pid)
 }

@@ -20,8 +20,7 @@ import { addEntry, followHistory, scrollToEnd } from './sidepanel_log.js';
 import { busy, createPipeline, fromPage, onSwitch, wireTaskControls } from './sidepanel_task.js';
 import { fillForm, openSettings, showSetup, wireSettings } from './sidepanel_settings.js';
 import { watchHostFit } from '../../shared/host_banner.js';
-
-const $ = (id) => document.getElementById(id);
+import { $ } from '../../shared/page.js';
 
 /** Export: the conversation as a JSON file download, once every pending write has landed. */
 async function exportConversation(id) {

@@ -16,8 +16,8 @@ import { OUTCOME } from '../core/agent_session.js';
 import { TASK_STATE } from '../core/task_pipeline.js';
 import { thinkingOf, truncateTail } from '../core/reply_text.js';
 import { setFoldable, thumbnails } from './conversation_view.js';
+import { $ } from '../../shared/page.js';
 
-const $ = (id) => document.getElementById(id);
 let stepEls = new Map(); // step number → its entry in the log
 
 /** True when the history shows its end (within a few pixels): new entries then keep it there. */

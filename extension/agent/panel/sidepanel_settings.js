@@ -10,8 +10,8 @@ import { panel } from './sidepanel_state.js';
 import { hostRequest, modelFor } from './sidepanel_models.js';
 import { resolveBlocked } from './sidepanel_log.js';
 import { show } from './sidepanel_views.js';
+import { $ } from '../../shared/page.js';
 
-const $ = (id) => document.getElementById(id);
 const FIELDS = ['apiUrl', 'model', 'apiKey', 'rememberKey', 'maxSteps', 'temperature', 'requestTimeoutMs', 'retryBaseMs', 'retryMaxMs', 'coordinateMode', 'connection', 'compactAtTokens', 'keepScreenshots'];
 
 export function fillForm(s) {

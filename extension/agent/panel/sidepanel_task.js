@@ -14,8 +14,7 @@ import { modelFor } from './sidepanel_models.js';
 import { render } from './sidepanel_log.js';
 import { ACTED_ANSWER } from '../core/page_assistant_state.js';
 import { recordAgentTask } from '../../shared/activity.js';
-
-const $ = (id) => document.getElementById(id);
+import { $ } from '../../shared/page.js';
 
 /** True while a task starts, runs or is paused (the conversation may not change). */
 export function busy() {

@@ -2,8 +2,7 @@
 // agent cannot run, the notice that it needs Chromium.
 
 import { AGENT_NEEDS_CHROMIUM } from '../../shared/browser.js';
-
-const $ = (id) => document.getElementById(id);
+import { $ } from '../../shared/page.js';
 
 export function show(view) {
   $('chat-view').hidden = view !== 'chat';

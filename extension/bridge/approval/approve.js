@@ -15,8 +15,8 @@ import { titleOf, toolHints } from '../core/grants.js';
 import { REMEMBER } from '../core/remembered.js';
 import { hintBadges } from '../../shared/hint_badges.js';
 import { BRIDGE } from '../../shared/core/messages.js';
+import { $, send as sendToWorker } from '../../shared/page.js';
 
-const $ = (id) => document.getElementById(id);
 const token = new URLSearchParams(location.search).get('token') || '';
 const act = new DeliberateAct();
 const ALLOW_BUTTONS = ['allow', 'allow-session', 'allow-always', 'confirm-always-yes'];
@@ -25,8 +25,9 @@ let ticker = 0;
 let armTimer = 0;
 let view = null;
 
+/** Sends a message about this window's call (its token) to the worker. */
 function send(type, extra = {}) {
-  return chrome.runtime.sendMessage({ type, token, ...extra });
+  return sendToWorker(type, { token, ...extra });
 }
 
 function gone(text) {

@@ -2,7 +2,8 @@
 // its debug log (runtime/redact.go): values of secret-named fields (password,
 // token, apiKey, Authorization, cookie, … at any depth) become "[redacted]";
 // every string, keys included, has its obvious secrets masked (bearer
-// tokens, sk-… keys, GitHub, Slack and AWS keys, JSON web tokens, the values
+// tokens, keys that begin with a prefix services issue: sk-, ghp_, xoxb-,
+// AKIA, hf_, … (KEY_PREFIXES), JSON web tokens, the values
 // of key=, token=, password= …); each string is cut to 200 bytes and the
 // whole to about 2 KiB. Lengths count UTF-8 bytes, as in Go, and objects come
 // out with their keys sorted, so a value redacts to the same JSON text on
@@ -85,13 +86,34 @@ export function secretName(name) {
   return SECRET_PARTS.some((p) => flat.includes(p));
 }
 
-// Credentials of well-known shapes in free text, each with what replaces it.
+// The prefixes that begin the keys services issue: runtime/keyprefix/prefixes.txt,
+// which the unit test checks this list against (the host's log redaction and its
+// relay use that file).
+export const KEY_PREFIXES = [
+  'sk-', 'sk_', 'pk_live_', 'pk_test_', 'rk_live_', 'rk_test_', 'whsec_',
+  'ghp_', 'gho_', 'ghu_', 'ghs_', 'ghr_', 'github_pat_',
+  'glpat-', 'gldt-',
+  'xoxb-', 'xoxp-', 'xoxa-', 'xoxo-', 'xoxr-', 'xoxs-', 'xoxe-', 'xapp-',
+  'AKIA', 'ASIA',
+  'AIza', 'ya29.', 'GOCSPX-',
+  'hf_', 'gsk_', 'r8_', 'pplx-', 'nvapi-', 'csk-', 'fw_', 'xai-', 'sk-or-',
+  'npm_', 'pypi-', 'dop_v1_', 'shpat_', 'shpss_', 'SG.', 'key-',
+];
+
+/** The words of a regular expression alternation matching any of words literally, longest first. */
+function alternation(words) {
+  return words.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+    .sort((a, b) => b.length - a.length).join('|');
+}
+
+// Credentials of well-known shapes in free text, each with what replaces it:
+// bearer tokens; sk- keys, which keep their prefix; every other key of a known
+// prefix (then at least 8 letters, digits, - or _, and any further dot-joined
+// parts); JSON web tokens.
 const SECRET_PATTERNS = [
   [/\b(bearer[\t\n\f\r ]+)[A-Za-z0-9\-._~+/]+=*/gi, `$1${REDACTED}`],
   [/\bsk-[A-Za-z0-9_-]{8,}/g, `sk-${REDACTED}`],
-  [/\b(?:gh[pousr]|github_pat)_[A-Za-z0-9_]{16,}/g, REDACTED],
-  [/\bxox[abposr]-[A-Za-z0-9-]{8,}/g, REDACTED],
-  [/\bAKIA[0-9A-Z]{16}\b/g, REDACTED],
+  [new RegExp(`\\b(?:${alternation(KEY_PREFIXES)})[A-Za-z0-9_-]{8,}(?:\\.[A-Za-z0-9_-]+)*`, 'g'), REDACTED],
   [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g, REDACTED],
 ];
 

@@ -10,49 +10,34 @@ import {
   LIMITS, OUTCOME_FILTERS, decisionText, durationText, jsonLines, outcomeLabel, outcomeOf, sizeText,
 } from '../core/activity.js';
 import { ACTIVITY } from '../../shared/core/messages.js';
+import { $, h, send } from '../../shared/page.js';
 import './options_remembered.js';
 
-const $ = (id) => document.getElementById(id);
 const PAGE = 50;
 const view = { filter: { origin: '', capability: '', outcome: '' }, limit: PAGE, open: new Set(), rendering: null, again: false };
-
-function send(type, extra = {}) {
-  return chrome.runtime.sendMessage({ type, ...extra });
-}
-
-function el(tag, props = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === 'dataset') Object.assign(e.dataset, v);
-    else if (k in e) e[k] = v;
-    else e.setAttribute(k, v);
-  }
-  e.append(...children.filter((c) => c !== null && c !== undefined && c !== false));
-  return e;
-}
 
 /** The section's fixed parts, built once into the page's empty <section id="activity">. */
 function build() {
   const days = Math.round(LIMITS.maxAgeMs / 86_400_000);
-  const select = (id, label) => el('div', { className: 'filter' }, el('label', { htmlFor: id, textContent: label }), el('select', { id }));
+  const select = (id, label) => h('div', { class: 'filter' }, h('label', { for: id, text: label }), h('select', { id }));
   $('activity').append(
-    el('div', { className: 'section-head' },
-      el('h2', { id: 'activity-title', textContent: 'Activity' }),
-      el('output', { id: 'activity-count', className: 'muted', 'aria-live': 'polite' })),
-    el('p', { className: 'muted activity-lead', textContent: `Every call the chat bridge judged and every task the browser agent ran, newest first. Kept on this device: the newest ${LIMITS.maxEntries.toLocaleString()} of the last ${days} days. Arguments and results are shown as the host's debug log shows them — passwords, keys and tokens hidden, long values cut.` }),
-    el('div', { className: 'activity-filters' }, select('activity-site', 'Site'), select('activity-tool', 'Tool'), select('activity-outcome', 'Outcome')),
-    el('div', { className: 'row activity-actions' },
-      el('button', { id: 'activity-export', type: 'button', textContent: 'Export (JSON lines)' }),
-      el('button', { id: 'activity-clear', type: 'button', className: 'quiet', textContent: 'Clear all' })),
-    el('div', { id: 'activity-confirm', className: 'card warn', role: 'group', 'aria-labelledby': 'activity-confirm-text', hidden: true },
-      el('p', { id: 'activity-confirm-text' }),
-      el('div', { className: 'row' },
-        el('button', { id: 'activity-confirm-yes', type: 'button', className: 'danger', textContent: 'Clear' }),
-        el('button', { id: 'activity-confirm-no', type: 'button', textContent: 'Cancel' }))),
-    el('p', { id: 'activity-notice', role: 'status', 'aria-live': 'polite' }),
-    el('p', { id: 'activity-state', className: 'muted' }),
-    el('ol', { id: 'activity-list', className: 'activity-list', 'aria-labelledby': 'activity-title' }),
-    el('button', { id: 'activity-more', type: 'button', hidden: true, textContent: 'Show more' }),
+    h('div', { class: 'section-head' },
+      h('h2', { id: 'activity-title', text: 'Activity' }),
+      h('output', { id: 'activity-count', class: 'muted', 'aria-live': 'polite' })),
+    h('p', { class: 'muted activity-lead', text: `Every call the chat bridge judged and every task the browser agent ran, newest first. Kept on this device: the newest ${LIMITS.maxEntries.toLocaleString()} of the last ${days} days. Arguments and results are shown as the host's debug log shows them — passwords, keys and tokens hidden, long values cut.` }),
+    h('div', { class: 'activity-filters' }, select('activity-site', 'Site'), select('activity-tool', 'Tool'), select('activity-outcome', 'Outcome')),
+    h('div', { class: 'row activity-actions' },
+      h('button', { id: 'activity-export', type: 'button', text: 'Export (JSON lines)' }),
+      h('button', { id: 'activity-clear', type: 'button', class: 'quiet', text: 'Clear all' })),
+    h('div', { id: 'activity-confirm', class: 'card warn', role: 'group', 'aria-labelledby': 'activity-confirm-text', hidden: true },
+      h('p', { id: 'activity-confirm-text' }),
+      h('div', { class: 'row' },
+        h('button', { id: 'activity-confirm-yes', type: 'button', class: 'danger', text: 'Clear' }),
+        h('button', { id: 'activity-confirm-no', type: 'button', text: 'Cancel' }))),
+    h('p', { id: 'activity-notice', role: 'status', 'aria-live': 'polite' }),
+    h('p', { id: 'activity-state', class: 'muted' }),
+    h('ol', { id: 'activity-list', class: 'activity-list', 'aria-labelledby': 'activity-title' }),
+    h('button', { id: 'activity-more', type: 'button', hidden: true, text: 'Show more' }),
   );
   const outcome = $('activity-outcome');
   outcome.append(new Option('All', ''), ...OUTCOME_FILTERS.map(([v, label]) => new Option(label, v)));
@@ -108,24 +93,24 @@ function hostOf(origin) {
 /** One entry: a summary line (outcome, tool, when, where, how long) that opens to the details. */
 function entryItem(e) {
   const outcome = outcomeOf(e);
-  const details = el('details', { open: view.open.has(e.id) });
+  const details = h('details', { open: view.open.has(e.id) });
   details.addEventListener('toggle', () => (details.open ? view.open.add(e.id) : view.open.delete(e.id)));
   const what = e.kind === 'task'
-    ? el('span', { className: 'task-text', textContent: e.task || '(no text)' })
-    : el('code', { className: 'cap', textContent: e.capability || '(no tool)' });
+    ? h('span', { class: 'task-text', text: e.task || '(no text)' })
+    : h('code', { class: 'cap', text: e.capability || '(no tool)' });
   const meta = [when(e.at), hostOf(e.origin)];
   if (e.kind === 'task') meta.push(`${e.steps} step${e.steps === 1 ? '' : 's'}`);
   else if (e.code) meta.push(e.code, durationText(e.ms), sizeText(e.bytes));
-  details.append(el('summary', {},
-    el('span', { className: `pill ${outcome}`, textContent: e.kind === 'task' ? `task · ${outcomeLabel(e)}` : outcomeLabel(e) }),
+  details.append(h('summary', {},
+    h('span', { class: `pill ${outcome}`, text: e.kind === 'task' ? `task · ${outcomeLabel(e)}` : outcomeLabel(e) }),
     what,
-    el('span', { className: 'meta', textContent: meta.filter(Boolean).join(' · ') })));
+    h('span', { class: 'meta', text: meta.filter(Boolean).join(' · ') })));
 
-  const body = el('div', { className: 'entry-body' });
-  body.append(el('p', { className: 'decision', textContent: decisionText(e) }));
-  if (e.rememberError) body.append(el('p', { className: 'error', textContent: e.rememberError }));
-  const facts = el('dl', {});
-  const fact = (k, v) => v && facts.append(el('dt', { textContent: k }), el('dd', { textContent: v }));
+  const body = h('div', { class: 'entry-body' });
+  body.append(h('p', { class: 'decision', text: decisionText(e) }));
+  if (e.rememberError) body.append(h('p', { class: 'error', text: e.rememberError }));
+  const facts = h('dl', {});
+  const fact = (k, v) => v && facts.append(h('dt', { text: k }), h('dd', { text: v }));
   fact('Site', e.origin || '—');
   fact('Time', new Date(e.at).toLocaleString());
   if (e.kind === 'task') {
@@ -136,22 +121,22 @@ function entryItem(e) {
   }
   body.append(facts);
   if (e.kind === 'task') {
-    if (e.text) body.append(el('p', { className: 'task-result', textContent: e.text }));
+    if (e.text) body.append(h('p', { class: 'task-result', text: e.text }));
     // The agent's panel is the manifest's side panel (Chromium browsers only, where agent tasks run).
     const panelPage = chrome.runtime.getManifest().side_panel?.default_path;
     if (e.conversation && panelPage) {
-      body.append(el('a', {
-        className: 'btn small', target: '_blank', rel: 'noopener', textContent: 'Open the conversation',
+      body.append(h('a', {
+        class: 'btn small', target: '_blank', rel: 'noopener', text: 'Open the conversation',
         href: `${chrome.runtime.getURL(panelPage)}?conversation=${encodeURIComponent(e.conversation)}`,
       }));
     }
   } else {
-    body.append(el('h3', { textContent: `Arguments${e.argsBytes ? ` (${sizeText(e.argsBytes)}, redacted)` : ''}` }), el('pre', { className: 'pre', textContent: pretty(e.args ?? '{}') }));
-    if (e.result !== undefined) body.append(el('h3', { textContent: 'Result (redacted)' }), el('pre', { className: 'pre', textContent: pretty(e.result) }));
-    else if (e.message) body.append(el('h3', { textContent: 'Error' }), el('pre', { className: 'pre', textContent: e.message }));
+    body.append(h('h3', { text: `Arguments${e.argsBytes ? ` (${sizeText(e.argsBytes)}, redacted)` : ''}` }), h('pre', { class: 'pre', text: pretty(e.args ?? '{}') }));
+    if (e.result !== undefined) body.append(h('h3', { text: 'Result (redacted)' }), h('pre', { class: 'pre', text: pretty(e.result) }));
+    else if (e.message) body.append(h('h3', { text: 'Error' }), h('pre', { class: 'pre', text: e.message }));
   }
   details.append(body);
-  return el('li', { className: 'entry', dataset: { id: e.id, outcome, decision: e.decision || e.outcome || '' } }, details);
+  return h('li', { class: 'entry', 'data-id': e.id, 'data-outcome': outcome, 'data-decision': e.decision || e.outcome || '' }, details);
 }
 
 /** Reads the log through the worker and shows it; a refresh asked for while one runs follows it. */
@@ -213,7 +198,7 @@ async function exportLines() {
     return;
   }
   const blob = new Blob([jsonLines([...r.entries].reverse())], { type: 'application/x-ndjson' });
-  const a = el('a', { href: URL.createObjectURL(blob), download: `gnosis-activity-${new Date().toISOString().slice(0, 10)}.jsonl` });
+  const a = h('a', { href: URL.createObjectURL(blob), download: `gnosis-activity-${new Date().toISOString().slice(0, 10)}.jsonl` });
   document.body.append(a);
   a.click();
   a.remove();

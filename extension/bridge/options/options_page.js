@@ -1,7 +1,10 @@
 // What every part of the chat bridge's options page shares: the state of the
 // site being edited, and the small helpers for the page's DOM, its error line
 // and messages to the worker (bridge/worker/worker.js), which keeps everything
-// persistent.
+// persistent. $ and send are shared/page.js's, the same for every extension page.
+import { $, send } from '../../shared/page.js';
+
+export { $, send };
 
 export const state = {
   origin: null, // the origin being edited
@@ -12,12 +15,6 @@ export const state = {
   preset: '', // the id of the preset the settings came from
 };
 
-export const $ = (id) => document.getElementById(id);
-
-/** Sends a message of the given type to the worker and resolves to its answer. */
-export function send(type, extra = {}) {
-  return chrome.runtime.sendMessage({ type, ...extra });
-}
 
 export function show(el, visible) {
   el.hidden = !visible;

@@ -8,8 +8,8 @@ import { state } from './options_page.js';
 import { loadGrants } from './options_grants.js';
 import { alwaysKey, sessionKey } from '../core/remembered.js';
 import { BRIDGE } from '../../shared/core/messages.js';
+import { $, send } from '../../shared/page.js';
 
-const $ = (id) => document.getElementById(id);
 let shownFor = null;
 
 function names(list) {
@@ -38,7 +38,7 @@ async function render() {
     if (box) box.hidden = true;
     return;
   }
-  const r = await chrome.runtime.sendMessage({ type: BRIDGE.REMEMBERED, origin });
+  const r = await send(BRIDGE.REMEMBERED, { origin });
   if (state.origin !== origin) return;
   const session = r?.ok ? names(r.session) : [];
   const always = r?.ok ? names(r.always) : [];
@@ -65,7 +65,7 @@ async function render() {
 
 async function forget(origin, button, note) {
   button.disabled = true;
-  const r = await chrome.runtime.sendMessage({ type: BRIDGE.FORGET_CHOICES, origin });
+  const r = await send(BRIDGE.FORGET_CHOICES, { origin });
   if (!r?.ok) {
     note.textContent = `Could not forget them: ${r?.error || 'no reply'}`;
     button.disabled = false;

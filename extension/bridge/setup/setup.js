@@ -10,8 +10,7 @@
 import { mountHostCard } from '../../shared/host_card.js';
 import { initServers, setServersEnabled } from './setup_servers.js';
 import { initSites, setSitesEnabled } from './setup_sites.js';
-
-const $ = (id) => document.getElementById(id);
+import { $ } from '../../shared/page.js';
 
 /** Each step's state: 'todo', 'current', 'done' or 'problem'. */
 const steps = { host: 'todo', server: 'todo', site: 'todo' };

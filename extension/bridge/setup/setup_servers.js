@@ -9,10 +9,8 @@
 import { BRIDGE } from '../../shared/core/messages.js';
 import { CODES } from '../../shared/core/codes.js';
 import { MUNIM, checkNote, fieldError, formFromProvider, munimParams, providerParams, suggestName } from '../core/setup.js';
-import { h, send } from '../../shared/page.js';
+import { $, h, send } from '../../shared/page.js';
 import { poller } from './setup_poll.js';
-
-const $ = (id) => document.getElementById(id);
 
 const FORM_FIELDS = ['name', 'command', 'args', 'env', 'prefix', 'timeout', 'startTimeout'];
 

@@ -5,10 +5,8 @@
 import { BRIDGE } from '../../shared/core/messages.js';
 import { PRESETS, matchPreset } from '../core/presets.js';
 import { eligibleOrigin } from '../core/selector.js';
-import { h, send } from '../../shared/page.js';
+import { $, h, send } from '../../shared/page.js';
 import { poller } from './setup_poll.js';
-
-const $ = (id) => document.getElementById(id);
 
 const state = { shown: '', onState: () => {} };
 

@@ -17,6 +17,7 @@ import {
 import { callSignature } from '../core/guard.js';
 import { summariseBinary } from '../core/result_format.js';
 import { eligibleOrigin } from '../core/selector.js';
+import { localKeys } from './site_state.js';
 import { ACTIVITY } from '../../shared/core/messages.js';
 
 const INDEX = 'activity';
@@ -143,7 +144,7 @@ async function clear({ origin } = {}) {
       await local().remove(gone.map((i) => entryKey(i.id)));
       return { ok: true, cleared: gone.length };
     }
-    const keys = Object.keys(await local().get(null)).filter((k) => k.startsWith(entryKey('')));
+    const keys = (await localKeys()).filter((k) => k.startsWith(entryKey('')));
     await local().remove([INDEX, ...keys]);
     return { ok: true, cleared: index.length };
   });

@@ -13,6 +13,16 @@ export const sitePattern = (origin) => permissionPattern(origin, { portless: fea
 export const session = chrome.storage.session;
 export const local = chrome.storage.local;
 
+/**
+ * The keys storage.local holds, read without their values where the browser
+ * can (getKeys: Chrome 130, Firefox 143): the activity log keeps up to 1,000
+ * entries there, which an older browser has to read whole.
+ */
+export async function localKeys() {
+  if (typeof local.getKeys === 'function') return local.getKeys();
+  return Object.keys(await local.get(null));
+}
+
 export async function getSession(key, dflt) {
   const got = await session.get(key);
   return got[key] ?? dflt;

@@ -19,7 +19,7 @@ import { humanMessage } from '../core/guard.js';
 import { detectSelectors, matchPreset } from '../core/presets.js';
 import { normalizeSettings } from '../core/settings.js';
 import {
-  getSession, isArmed, loadSettings, local, requireOrigin, senderOrigin, session, setBadge, sitePattern, tabsOf,
+  getSession, isArmed, loadSettings, local, localKeys, requireOrigin, senderOrigin, session, setBadge, sitePattern, tabsOf,
 } from './site_state.js';
 import { capabilityPrompt, hostStatus, readGrants, writeGrants } from './host_queries.js';
 import { handlers as setupHandlers, initSetup } from './setup_worker.js';
@@ -78,8 +78,7 @@ export const handlers = {
   [BRIDGE.LIST_SITES]: {
     from: 'extension',
     async run() {
-      const all = await local.get(null);
-      return { ok: true, origins: Object.keys(all).map(originOfKey).filter(Boolean).sort() };
+      return { ok: true, origins: (await localKeys()).map(originOfKey).filter(Boolean).sort() };
     },
   },
   [BRIDGE.START]: { from: 'extension', run: ({ origin, grants, tabId }) => start(origin, grants, tabId) },

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import { test } from 'node:test';
-import { MAX_REDACTED_BYTES, nameWords, redactJSON, redactRaw, redactText, truncate, utf8Length } from '../../../bridge/core/redact.js';
+import { KEY_PREFIXES, MAX_REDACTED_BYTES, nameWords, redactJSON, redactRaw, redactText, truncate, utf8Length } from '../../../bridge/core/redact.js';
 
 const table = JSON.parse(fs.readFileSync(new URL('../../../../runtime/testdata/redact_table.json', import.meta.url), 'utf8'));
 
@@ -14,6 +14,13 @@ test('the shared table: raw JSON and text redact to the host\'s text', () => {
   assert.ok(ran.length >= 15 && table.text.length >= 10, 'the table was read');
   for (const c of ran) assert.equal(redactRaw(c.in), c.want, c.name);
   for (const c of table.text) assert.equal(redactText(c.in), c.want, c.in);
+});
+
+test('the key prefixes are the host\'s (runtime/keyprefix/prefixes.txt), in its order', () => {
+  const text = fs.readFileSync(new URL('../../../../runtime/keyprefix/prefixes.txt', import.meta.url), 'utf8');
+  const host = text.split('\n').map((l) => l.split('#')[0].trim()).filter(Boolean);
+  assert.ok(host.length >= 40, 'the file was read');
+  assert.deepEqual(KEY_PREFIXES, host);
 });
 
 test('a value redacts like its JSON text', () => {
