@@ -35,15 +35,31 @@ else
 fi
 if [ "$status" -eq 0 ]; then verdict=ok; else verdict=FAIL; fi
 line=$(printf '%-8s %-4s %s (%ss) %s' "$suite" "$verdict" "$counts" "$secs" "$log")
-echo "$line" >>"$logs/summary.txt"
 echo "$line"
 # What was skipped for a missing prerequisite, and its fix (internal/prereq's message).
 grep -hE ' is missing: ' "$log" | sed -E 's/^\s*([a-z_]+\.go:[0-9]+: |skipped: )?//' | sort -u | sed 's/^/         skipped: /'
+# What failed, with the reason each test gave: go test's --- FAIL lines with the t.Error lines
+# under them, node's innermost "not ok" with its error and location. It goes into the summary
+# too, which make test prints last, so a cut log still names the failures.
+failures() {
+  if grep -qE -- '^\s*--- FAIL' "$log"; then
+    grep -E -B8 -A2 -- '^\s*--- FAIL' "$log" | grep -E -- '^\s*--- FAIL|^\s+[a-z_]+\.go:[0-9]+: ' | head -n 40
+  else
+    # Each "not ok" block's name, error (with a multi-line error's first lines) and location;
+    # a suite that failed only because a subtest did is left out.
+    awk 'function flush() { if (b != "" && b !~ /subtestsFailed/) printf "%s", b; b = "" }
+      /^ *not ok /{ flush(); b = $0 "\n"; m = 0; next }
+      b != "" && /^ *(error|location|failureType):/{ b = b $0 "\n"; m = ($0 ~ /[|>]-?$/) ? 3 : 0; next }
+      b != "" && m > 0 { b = b $0 "\n"; m--; next }
+      END { flush() }' "$log" | grep -v 'failureType:' | head -n 40
+  fi
+}
 if [ "$status" -ne 0 ]; then
-  # The failures themselves (go test's --- FAIL and FAIL lines, node's "not ok"), then the tail.
-  grep -nE -- '^\s*--- FAIL|^FAIL|^\s*not ok ' "$log" | head -n 40
   echo "---- last 60 lines of $log ----"
   tail -n 60 "$log"
-  echo "----"
+  echo "---- failures ----"
+  failures | tee "$logs/$suite.failures"
 fi
+echo "$line" >>"$logs/summary.txt"
+if [ -s "$logs/$suite.failures" ]; then sed 's/^/    /' "$logs/$suite.failures" >>"$logs/summary.txt"; fi
 exit "$status"
