@@ -28,19 +28,29 @@ function atEnd() {
 
 // The history follows its end until the person scrolls up to read, and again once they scroll back down.
 let pinned = true;
+let placedAt = -1; // the scrollTop scrollToEnd last set: its own scroll event is not the person's
 
 /** Shows the latest entry (after it is complete: an outcome's usage line is part of it). */
 export function scrollToEnd() {
   const h = $('history');
   h.scrollTop = h.scrollHeight;
+  placedAt = h.scrollTop;
   pinned = true;
 }
 
-/** Keeps the history at its end while it is pinned there, also when the panel is resized. */
+/**
+ * Keeps the history at its end while it is pinned there: when the panel is
+ * resized and when what it shows grows (thumbnails decoding, entries filled
+ * in after they were added).
+ */
 export function followHistory() {
   const h = $('history');
-  h.addEventListener('scroll', () => { pinned = atEnd(); }, { passive: true });
-  new ResizeObserver(() => { if (pinned) scrollToEnd(); }).observe(h);
+  h.addEventListener('scroll', () => {
+    if (Math.abs(h.scrollTop - placedAt) <= 1) return;
+    pinned = atEnd();
+  }, { passive: true });
+  const follow = new ResizeObserver(() => { if (pinned) scrollToEnd(); });
+  for (const el of [h, $('past'), $('log')]) follow.observe(el);
 }
 
 /** Changes the log through fn, keeping its end in view when it was in view. */

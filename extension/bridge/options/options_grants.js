@@ -36,13 +36,15 @@ async function capabilityCount() {
 
 /**
  * Reads the table again when the host's tools changed since (a provider
- * that was still starting, or one added or removed); a table still empty
- * is asked for again until the host lists something.
+ * that was still starting, or one added or removed), or when the table was
+ * read before the worker knew the host's count (its first health still on
+ * the way); a table still empty is asked for again until the host lists
+ * something.
  */
 export async function followCapabilities() {
   if (grantsLoading || !state.origin) return;
   const now = await capabilityCount();
-  const changed = now !== null && readAtCount !== null && now !== readAtCount;
+  const changed = now !== null && now !== readAtCount;
   if (changed || !state.grants?.capabilities.length) await loadGrants(state.origin);
 }
 
