@@ -54,11 +54,7 @@ func liveRuntime(t *testing.T, fakes ...*closingFake) (*Runtime, *eventLog) {
 	for _, f := range fakes {
 		opts = append(opts, WithProvider(f))
 	}
-	r := New(opts...)
-	if err := r.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { r.Close() })
+	r := startRuntime(t, opts)
 	for _, f := range fakes {
 		f.set(Status{State: StateReady}, f.tools)
 	}

@@ -53,20 +53,27 @@ var allowAll = Policy{Default: Rule{Allow: []string{"*"}}}
 // unless opts set one.
 func started(t *testing.T, opts []Option, fakes ...*fakeProvider) *Runtime {
 	t.Helper()
-	opts = append([]Option{WithPolicy(allowAll)}, opts...)
 	for _, f := range fakes {
 		opts = append(opts, WithProvider(f))
 	}
-	r := New(opts...)
-	if err := r.Start(context.Background()); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { r.Close() })
+	r := startRuntime(t, append([]Option{WithPolicy(allowAll)}, opts...))
 	for _, f := range fakes {
 		if len(f.tools) > 0 {
 			f.set(Status{State: StateReady}, f.tools)
 		}
 	}
+	return r
+}
+
+// startRuntime returns a runtime built with opts, started, closed when the
+// test ends.
+func startRuntime(t *testing.T, opts []Option) *Runtime {
+	t.Helper()
+	r := New(opts...)
+	if err := r.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { r.Close() })
 	return r
 }
 
