@@ -25,10 +25,19 @@ func hostProcess(t *testing.T, args ...string) (*proc, io.WriteCloser, *framing.
 	}
 	cmd := exec.Command(exe, args...)
 	in, _ := cmd.StdinPipe()
-	out, _ := cmd.StdoutPipe()
+	// An os.Pipe of our own, not StdoutPipe: Wait closes StdoutPipe's reader
+	// when the process exits, and a host that answers and exits at once
+	// would lose its last reply to that race.
+	out, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd.Stdout = w
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
+	w.Close()
+	t.Cleanup(func() { out.Close() })
 	p := &proc{cmd: cmd, exited: make(chan struct{})}
 	go func() { cmd.Wait(); close(p.exited) }()
 	t.Cleanup(func() { cmd.Process.Kill(); <-p.exited })
