@@ -10,6 +10,7 @@ shift
 logs=build/test-logs
 mkdir -p "$logs"
 log=$logs/$suite.log
+rm -f "$logs/$suite.failures" # a run alone, without make test emptying the folder, starts clean
 
 start=$(date +%s)
 "$@" >"$log" 2>&1

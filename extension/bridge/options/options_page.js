@@ -15,7 +15,6 @@ export const state = {
   preset: '', // the id of the preset the settings came from
 };
 
-
 export function show(el, visible) {
   el.hidden = !visible;
 }
