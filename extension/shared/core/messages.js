@@ -67,7 +67,7 @@ export const BRIDGE_PAGE = Object.freeze({
   PING: 'bridge.ping',
 });
 
-/** Messages the browser agent's worker half handles (runtime.sendMessage → agent/worker/worker.js). */
+/** Messages the browser agent's worker half handles (runtime.sendMessage → agent/worker/observe_act.js; both halves: agent/core/panel_contract.js). */
 export const AGENT = Object.freeze({
   ATTACH: 'agent.attach',
   OBSERVE: 'agent.observe',
