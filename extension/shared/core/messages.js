@@ -119,7 +119,7 @@ export const PORTS = Object.freeze({
 export const BRIDGE_CALL = Object.freeze({
   /** Content script → worker: one settled reply ({page, reply, arrived, why, arrivedAt, text, index, conversation}). */
   EXTRACTED: 'bridge.extracted',
-  /** Worker → content script: the reply is a call now running on the desktop ({capability, interrupted: the text to write if the port closes}). */
+  /** Worker → content script: the reply is a call now running on the desktop ({capability, interrupted: the text to write if the port closes, why: the notice then}). */
   RUNNING: 'bridge.running',
   /** Worker → content script: the verdict ({action: 'none'|'inject'|'stopped', reason?, text?, autoSend?}). */
   VERDICT: 'bridge.verdict',
