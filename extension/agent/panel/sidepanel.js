@@ -8,7 +8,7 @@
 // are sidepanel_settings.js.
 
 import { connectPanel } from './browser_bridge.js';
-import { loadSettings } from './settings.js';
+import { loadSettings } from './settings_store.js';
 import { openConversationStore } from '../core/conversation_store.js';
 import { createConversationBar } from './conversation_view.js';
 import { attachReferenceImages } from './reference_images.js';

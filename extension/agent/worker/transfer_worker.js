@@ -45,7 +45,7 @@ const hostRequest = (method, params, opts) => host.request(method, params, opts)
 /**
  * The agent worker's session hooks (actingRecently, addNote, holdObservation,
  * onAttach, onCdpEvent, onSessionEnd, sendCdp, sessionForTab), handed over by
- * initTransfers so this module does not import worker.js back.
+ * initTransfers so this module does not import agent_sessions.js back.
  */
 let agent;
 const workspace = createWorkspaceClient({ request: hostRequest });
@@ -371,7 +371,7 @@ export async function downloadAction(args, env) {
 
 /**
  * Wires the interception hooks and the Upload and Download actions. Called
- * from worker.js init() with its session hooks.
+ * from agent_worker.js init() with its session hooks.
  * @param {{actingRecently: Function, addNote: Function, holdObservation: Function, onAttach: Function,
  *   onCdpEvent: Function, onSessionEnd: Function, sendCdp: Function, sessionForTab: Function}} hooks
  */

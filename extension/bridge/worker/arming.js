@@ -5,7 +5,7 @@
 import { PRESET_MISMATCH, presetById } from '../core/presets.js';
 import { toCss } from '../core/selector.js';
 import { freshSafety } from '../core/guard.js';
-import { normalizeSettings } from '../core/settings.js';
+import { normalizeSettings } from '../core/site_settings.js';
 import { armedOrigins, loadSettings, requireOrigin, session, setBadge, setLastEvent, sitePattern, tabsOf } from './site_state.js';
 import { capabilityPrompt, writeGrants } from './host_queries.js';
 import { abortCalls } from './call_runner.js';

@@ -11,7 +11,7 @@ import { getSession, isArmed, loadSettings, senderOrigin, session, setBadge, set
 import { prefixes } from './host_queries.js';
 import { stop } from './arming.js';
 import { execute } from './call_runner.js';
-import { recordCall, recordNotACall, recordStopped } from './activity.js';
+import { recordCall, recordNotACall, recordStopped } from './activity_log.js';
 import { senderKind } from '../../shared/core/router.js';
 import { BRIDGE_CALL, PORTS } from '../../shared/core/messages.js';
 
