@@ -309,7 +309,8 @@ test('when the agent navigates the tab, the new page\'s bar picks the run up and
     await submitOnPage(target, cdp, 'Go to the next page');
     await waitFor(() => model.requests.length === 2, { what: 'the request from the next page' });
     assert.match(target.url(), /\?navigated$/);
-    const running = await waitFor(async () => { const b = await bar(target, cdp); return b?.stop.shown && /Step 2/.test(b.status) && b; }, { what: 'the run on the new page\'s bar' });
+    // The new page's bar comes up from scratch (its loader, its module, its frame and the frame's token): generous under load.
+    const running = await waitFor(async () => { const b = await bar(target, cdp); return b?.stop.shown && /Step 2/.test(b.status) && b; }, { what: 'the run on the new page\'s bar', timeoutMs: 30_000 });
     assert.equal(running.input.shown, false);
     release();
     const done = await waitFor(async () => { const b = await bar(target, cdp); return b.card.shown && b; }, { what: 'the result card on the new page' });
