@@ -7,6 +7,7 @@ import (
 	"os"
 
 	"github.com/gnosis/gnosis/host/config"
+	"github.com/gnosis/gnosis/host/headline"
 	"github.com/gnosis/gnosis/host/logging"
 	"github.com/gnosis/gnosis/host/register"
 	"github.com/gnosis/gnosis/host/report"
@@ -48,7 +49,7 @@ func runReport(args []string) error {
 		}
 		for _, p := range health.Providers {
 			o.Providers = append(o.Providers, report.Provider{Name: p.Name, Prefix: p.Prefix, State: p.State,
-				Capabilities: p.Capabilities, Error: p.Error, Stderr: p.Stderr})
+				Capabilities: p.Capabilities, Error: headline.Reword(p.Error, p.Stderr), Stderr: p.Stderr})
 		}
 	}
 	_, err = fmt.Print(report.Text(o))
@@ -77,7 +78,7 @@ func reportMethod(configFile string, health func() runtime.Health) session.Metho
 		}
 		for _, p := range h.Providers {
 			o.Providers = append(o.Providers, report.Provider{Name: p.Name, Prefix: p.Prefix, State: string(p.State),
-				Capabilities: p.Capabilities, Error: p.Error, Stderr: p.Stderr})
+				Capabilities: p.Capabilities, Error: headline.Reword(p.Error, p.Stderr), Stderr: p.Stderr})
 		}
 		return reportReply{Text: report.Text(o)}, nil
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gnosis/gnosis/host/headline"
 	"github.com/gnosis/gnosis/runtime"
 	"github.com/gnosis/gnosis/runtime/wire"
 )
@@ -47,7 +48,7 @@ type providerJSON struct {
 }
 
 func toProviderJSON(p runtime.ProviderHealth) providerJSON {
-	return providerJSON{Name: p.Name, Prefix: p.Prefix, State: p.State, Capabilities: p.Capabilities, Error: p.Error, Stderr: p.Stderr, Skipped: p.Skipped}
+	return providerJSON{Name: p.Name, Prefix: p.Prefix, State: p.State, Capabilities: p.Capabilities, Error: headline.Reword(p.Error, p.Stderr), Stderr: p.Stderr, Skipped: p.Skipped}
 }
 
 type healthResult struct {
