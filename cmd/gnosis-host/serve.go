@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/signal"
@@ -60,14 +59,15 @@ func serve(l launch.Launch) error {
 		log.Warn().Err(problem).Msg("configuration")
 	}
 
-	ws, rl, sections := openSections(cfg, log)
+	ws := openWorkspace(cfg.Workspace, log)
 	defer ws.Close()
+	rl := relay.New(cfg.Relay, relay.WithLogger(log))
 
 	build := providers.MCP(log, version)
 	events := make(chan runtime.Event, eventQueue)
-	rt := newRuntime(cfg, problem, sections, build, log, events)
+	rt := newRuntime(cfg, problem, build, log, events)
 	trusted := l.Trusted(cfg.Extensions)
-	s := newSession(l, trusted, cfg, cfgPath, log, rt, build, append(methods(ws.Methods()), methods(rl.Methods())...))
+	s := newSession(l, trusted, cfg, cfgPath, log, rt, build, session.WithMethods(ws.Methods()), session.WithMethods(rl.Methods()))
 	go forward(events, s)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -81,22 +81,6 @@ func serve(l launch.Launch) error {
 	err = s.Serve(ctx, rt, os.Stdin, out)
 	log.Info().Err(err).Msg("stopped")
 	return err
-}
-
-// openSections opens the workspace and the relay. Each is usable (if
-// unconfigured) when its section is malformed: the problems are returned,
-// to degrade health, and the host keeps serving.
-func openSections(cfg config.Config, log zerolog.Logger) (*workspace.Workspace, *relay.Relay, []string) {
-	ws, wsErr := openWorkspace(cfg.Workspace, log)
-	rl, rlErr := newRelay(cfg.Relay, log)
-	var problems []string
-	for _, err := range []error{wsErr, rlErr} {
-		if err != nil {
-			log.Warn().Err(err).Msg("configuration")
-			problems = append(problems, err.Error())
-		}
-	}
-	return ws, rl, problems
 }
 
 // eventQueue is how many runtime events wait for the session before the
@@ -114,18 +98,14 @@ func forward(events <-chan runtime.Event, s *session.Session) {
 }
 
 // newRuntime builds the runtime over cfg's providers, reporting its events
-// to events. sections are the problems of the sections other packages read
-// (workspace, relay), which degrade health for the host's life; the config
-// file's own problem is recorded under configProblem and re-read each time
+// to events. The config file's problems (its workspace and relay sections'
+// included) are recorded under configProblem and re-read each time
 // the host writes the file (see reloadProblem).
-func newRuntime(cfg config.Config, problem error, sections []string, build providers.Build, log zerolog.Logger, events chan<- runtime.Event) *runtime.Runtime {
+func newRuntime(cfg config.Config, problem error, build providers.Build, log zerolog.Logger, events chan<- runtime.Event) *runtime.Runtime {
 	opts := []runtime.Option{
 		runtime.WithLogger(log),
 		runtime.WithEvents(func(e runtime.Event) { events <- e }),
 		runtime.WithPolicy(cfg.Policy.Runtime()),
-	}
-	for _, reason := range sections {
-		opts = append(opts, runtime.WithDegraded(reason))
 	}
 	for _, p := range cfg.Providers {
 		opts = append(opts, runtime.WithProvider(build(p)))
@@ -159,7 +139,7 @@ func reloadProblem(rt *runtime.Runtime) func() {
 // methods and the provider methods, all answered FORBIDDEN for a caller
 // that is not trusted.
 func newSession(l launch.Launch, trusted bool, cfg config.Config, cfgPath string, log zerolog.Logger, rt *runtime.Runtime,
-	build providers.Build, extra []session.Option) *session.Session {
+	build providers.Build, extra ...session.Option) *session.Session {
 	opts := []session.Option{session.WithVersion(version), session.WithLogger(log)}
 	inflight := cfg.Limits.InflightBytes
 	if inflight <= 0 {
@@ -183,9 +163,9 @@ func newSession(l launch.Launch, trusted bool, cfg config.Config, cfgPath string
 	saved := reloadProblem(rt)
 	gr := grants.New(rt, cfgPath, grants.WithAskTimeout(time.Duration(cfg.Policy.AskTimeout)), grants.WithLogger(log),
 		grants.WithClashes(cfg.Policy.Clashes), grants.WithSaved(saved))
-	opts = append(opts, methods(gr.Methods())...)
+	opts = append(opts, session.WithMethods(gr.Methods()))
 	pr := providers.New(rt, cfgPath, build, providers.WithLogger(log), providers.WithSaved(saved))
-	opts = append(opts, methods(pr.Methods())...)
+	opts = append(opts, session.WithMethods(pr.Methods()))
 	opts = append(opts, session.WithMethod("report", reportMethod(cfgPath, rt.Health)))
 	opts = append(opts, session.WithApprover(func(ctx context.Context, c *session.Call, a runtime.Approval) error {
 		return gr.Ask(ctx, c.ID, c.Emit, a)
@@ -193,47 +173,10 @@ func newSession(l launch.Launch, trusted bool, cfg config.Config, cfgPath string
 	return session.New(opts...)
 }
 
-// hostMethod is the shape of the methods of the host packages that do not
-// depend on the session (workspace, relay, grants, providers).
-type hostMethod interface {
-	~func(ctx context.Context, id, params json.RawMessage, emit func(any) error) (any, error)
-}
-
-// adapt turns a host method into a session.Method.
-func adapt[M hostMethod](m M) session.Method {
-	return func(ctx context.Context, c *session.Call) (any, error) { return m(ctx, c.ID, c.Params, c.Emit) }
-}
-
-// methods turns a package's method table into session options.
-func methods[M hostMethod](table map[string]M) []session.Option {
-	opts := make([]session.Option, 0, len(table))
-	for name, m := range table {
-		opts = append(opts, session.WithMethod(name, adapt(m)))
-	}
-	return opts
-}
-
-// openWorkspace opens the configured workspace folder; with none (or a
-// malformed section) the workspace methods answer NOT_CONFIGURED.
-func openWorkspace(raw json.RawMessage, log zerolog.Logger) (*workspace.Workspace, error) {
-	var c workspace.Config
-	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &c); err != nil {
-			return workspace.Open("", workspace.WithLogger(log)), fmt.Errorf("config: workspace: %w", err)
-		}
-	}
-	return workspace.Open(c.Dir, workspace.WithLogger(log)), nil
-}
-
-// newRelay prepares the model relay from the "relay" section.
-func newRelay(raw json.RawMessage, log zerolog.Logger) (*relay.Relay, error) {
-	var c relay.Config
-	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &c); err != nil {
-			return relay.New(relay.Config{}, relay.WithLogger(log)), fmt.Errorf("config: relay: %w", err)
-		}
-	}
-	return relay.New(c, relay.WithLogger(log)), nil
+// openWorkspace opens the configured workspace folder; with none the
+// workspace methods answer NOT_CONFIGURED.
+func openWorkspace(c config.Workspace, log zerolog.Logger) *workspace.Workspace {
+	return workspace.Open(c.Dir, workspace.WithLogger(log))
 }
 
 // startCPUProfile profiles the process into path until the returned stop.

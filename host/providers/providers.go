@@ -14,6 +14,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gnosis/gnosis/host/config"
+	"github.com/gnosis/gnosis/host/method"
 	"github.com/gnosis/gnosis/runtime"
 	"github.com/gnosis/gnosis/runtime/mcpprovider"
 	"github.com/gnosis/gnosis/runtime/wire"
@@ -41,9 +42,6 @@ func MCP(log zerolog.Logger, version string) Build {
 		}, mcpprovider.WithLogger(log), mcpprovider.WithClientInfo("gnosis-host", version))
 	}
 }
-
-// Method is a host method in the shape the host adapts to its session.
-type Method func(ctx context.Context, id, params json.RawMessage, emit func(any) error) (any, error)
 
 // Providers serves the provider methods for one host process.
 type Providers struct {
@@ -88,8 +86,8 @@ func New(rt Runtime, configPath string, build Build, opts ...Option) *Providers 
 
 // Methods returns providers.list, providers.set, providers.remove and
 // providers.check.
-func (p *Providers) Methods() map[string]Method {
-	return map[string]Method{
+func (p *Providers) Methods() method.Table {
+	return method.Table{
 		"providers.list": func(context.Context, json.RawMessage, json.RawMessage, func(any) error) (any, error) {
 			return p.list(), nil
 		},

@@ -14,6 +14,7 @@ import (
 
 	"github.com/gnosis/gnosis/host/chunk"
 	"github.com/gnosis/gnosis/host/framing"
+	"github.com/gnosis/gnosis/host/method"
 	"github.com/gnosis/gnosis/internal/budget"
 	"github.com/gnosis/gnosis/runtime"
 	"github.com/gnosis/gnosis/runtime/wire"
@@ -125,6 +126,16 @@ func WithForbidden(reason string) Option { return func(s *Session) { s.forbidden
 // WithMethod adds a method (or replaces a built-in one of the same name).
 func WithMethod(name string, m Method) Option {
 	return func(s *Session) { s.extra[name] = m }
+}
+
+// WithMethods adds the methods of a part of the host (grants, providers,
+// workspace, relay), each given the request's id, params and Emit.
+func WithMethods(t method.Table) Option {
+	return func(s *Session) {
+		for name, f := range t {
+			s.extra[name] = func(ctx context.Context, c *Call) (any, error) { return f(ctx, c.ID, c.Params, c.Emit) }
+		}
+	}
 }
 
 // New returns a Session.
