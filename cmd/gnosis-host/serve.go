@@ -7,6 +7,7 @@ import (
 	"os/signal"
 	"runtime/pprof"
 	"strconv"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -100,7 +101,7 @@ func forward(events <-chan runtime.Event, s *session.Session) {
 // newRuntime builds the runtime over cfg's providers, reporting its events
 // to events. The config file's problems (its workspace and relay sections'
 // included) are recorded under configProblem and re-read each time
-// the host writes the file (see reloadProblem).
+// the host writes the file (fileState.reload).
 func newRuntime(cfg config.Config, problem error, build providers.Build, log zerolog.Logger, events chan<- runtime.Event) *runtime.Runtime {
 	opts := []runtime.Option{
 		runtime.WithLogger(log),
@@ -120,19 +121,35 @@ func newRuntime(cfg config.Config, problem error, build providers.Build, log zer
 // configProblem is the runtime's problem source for the config file.
 const configProblem = "config"
 
-// reloadProblem returns a function that re-reads the config file's problems
-// into rt: after policy.set or providers.set, health says what the file
-// says now (a clash resolved, a first provider added).
-func reloadProblem(rt *runtime.Runtime) func() {
-	return func() {
-		_, _, problem := config.Load(os.Getenv)
-		reason := ""
-		if problem != nil {
-			reason = problem.Error()
-		}
-		rt.SetProblem(configProblem, reason)
-	}
+// fileState is what the host keeps of the config file as last read: its
+// problems go to the runtime, its longest per-call limit to health.
+type fileState struct {
+	rt          *runtime.Runtime
+	callTimeout atomic.Int64 // nanoseconds
 }
+
+// newFileState starts from the file as read at start-up.
+func newFileState(rt *runtime.Runtime, cfg config.Config) *fileState {
+	f := &fileState{rt: rt}
+	f.callTimeout.Store(int64(cfg.CallTimeout()))
+	return f
+}
+
+// reload re-reads the config file's problems into the runtime and its
+// per-call limit: after policy.set or providers.set, health says what the
+// file says now (a clash resolved, a first provider added, a new timeout).
+func (f *fileState) reload() {
+	cfg, _, problem := config.Load(os.Getenv)
+	reason := ""
+	if problem != nil {
+		reason = problem.Error()
+	}
+	f.rt.SetProblem(configProblem, reason)
+	f.callTimeout.Store(int64(cfg.CallTimeout()))
+}
+
+// CallTimeout is the per-call limit health reports.
+func (f *fileState) CallTimeout() time.Duration { return time.Duration(f.callTimeout.Load()) }
 
 // newSession builds the session that serves rt to the caller l: the
 // built-in methods, the workspace's and the relay's (extra), the grant
@@ -160,7 +177,9 @@ func newSession(l launch.Launch, trusted bool, cfg config.Config, cfgPath string
 		opts = append(opts, session.WithForbidden(reason))
 	}
 	opts = append(opts, extra...)
-	saved := reloadProblem(rt)
+	file := newFileState(rt, cfg)
+	saved := file.reload
+	opts = append(opts, session.WithCallTimeout(file.CallTimeout))
 	gr := grants.New(rt, cfgPath, grants.WithAskTimeout(time.Duration(cfg.Policy.AskTimeout)), grants.WithLogger(log),
 		grants.WithClashes(cfg.Policy.Clashes), grants.WithSaved(saved))
 	opts = append(opts, session.WithMethods(gr.Methods()))

@@ -163,6 +163,25 @@ func (d Duration) MarshalJSON() ([]byte, error) {
 	return json.Marshal(time.Duration(d).String())
 }
 
+// CallTimeout is the longest per-call limit of c's providers (each one's
+// Timeout, DefaultTimeout where unset), DefaultTimeout when there is none:
+// how long a client may have to wait for a call before the host itself
+// answers TIMEOUT.
+func (c Config) CallTimeout() time.Duration {
+	longest := time.Duration(0)
+	for _, p := range c.Providers {
+		t := time.Duration(p.Timeout)
+		if t <= 0 {
+			t = DefaultTimeout
+		}
+		longest = max(longest, t)
+	}
+	if longest == 0 {
+		return DefaultTimeout
+	}
+	return longest
+}
+
 // Path returns the config file's path: $GNOSIS_CONFIG, else
 // <user config dir>/gnosis/config.json.
 func Path(getenv func(string) string) (string, error) {

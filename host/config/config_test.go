@@ -73,9 +73,9 @@ func TestLoad(t *testing.T) {
 			problem: `config: relay: line 1, column 112: "allow" must be a list [...], not string`,
 		},
 		{
-			name: "a malformed workspace section leaves the workspace unconfigured",
-			file: `{"providers":[{"command":"/bin/munim","prefix":"computer"}],"workspace":{"dir":7}}`,
-			want: Config{Providers: []Provider{{Name: "computer", Command: "/bin/munim", Prefix: "computer", Timeout: sec(120)}}},
+			name:    "a malformed workspace section leaves the workspace unconfigured",
+			file:    `{"providers":[{"command":"/bin/munim","prefix":"computer"}],"workspace":{"dir":7}}`,
+			want:    Config{Providers: []Provider{{Name: "computer", Command: "/bin/munim", Prefix: "computer", Timeout: sec(120)}}},
 			problem: `config: workspace:`,
 		},
 		{

@@ -36,6 +36,9 @@ type Build func(config.Provider) runtime.Provider
 // gnosis-host version.
 func MCP(log zerolog.Logger, version string) Build {
 	return func(c config.Provider) runtime.Provider {
+		if c.Timeout <= 0 {
+			c.Timeout = config.Duration(config.DefaultTimeout) // the host's one default, not the library's
+		}
 		return mcpprovider.New(mcpprovider.Config{
 			Name: c.Name, Command: c.Command, Args: c.Args, Env: c.Env, Prefix: c.Prefix,
 			Timeout: time.Duration(c.Timeout), StartTimeout: time.Duration(max(c.StartTimeout, 0)),

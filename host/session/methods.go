@@ -26,7 +26,7 @@ const Protocol = 2
 // builtins returns the method table of docs/protocol.md bound to rt.
 func builtins(rt Runtime, s *Session) map[string]handler {
 	return map[string]handler{
-		"health":                {quick: true, run: func(context.Context, *Call) (any, error) { return health(rt, s.version), nil }},
+		"health":                {quick: true, run: func(context.Context, *Call) (any, error) { return health(rt, s.version, s.callTimeout), nil }},
 		"capabilities.list":     {quick: true, run: func(context.Context, *Call) (any, error) { return listResult{rt.List()}, nil }},
 		"capabilities.describe": {quick: true, run: func(_ context.Context, c *Call) (any, error) { return describe(rt, c) }},
 		"cancel":                {quick: true, run: func(_ context.Context, c *Call) (any, error) { return cancel(s, c) }},
@@ -59,13 +59,19 @@ type healthResult struct {
 	Capabilities int            `json:"capabilities"`
 	Providers    []providerJSON `json:"providers"`
 	Error        string         `json:"error,omitempty"`
+	// CallTimeoutMs is the host's per-call limit (WithCallTimeout), absent
+	// when the session was not told it.
+	CallTimeoutMs int64 `json:"callTimeoutMs,omitempty"`
 }
 
-func health(rt Runtime, version string) healthResult {
+func health(rt Runtime, version string, callTimeout func() time.Duration) healthResult {
 	h := rt.Health()
 	out := healthResult{
 		Status: h.Status, Service: Service, Version: version, Protocol: Protocol,
 		Capabilities: h.Capabilities, Providers: []providerJSON{}, Error: h.Error,
+	}
+	if callTimeout != nil {
+		out.CallTimeoutMs = callTimeout().Milliseconds()
 	}
 	for _, p := range h.Providers {
 		out.Providers = append(out.Providers, toProviderJSON(p))

@@ -72,6 +72,7 @@ const ShutdownGrace = 900 * time.Millisecond
 // runtime (runtime.WithEvents), then call Serve once.
 type Session struct {
 	version     string
+	callTimeout func() time.Duration
 	maxFrame    int
 	maxIn       int
 	log         zerolog.Logger
@@ -97,6 +98,12 @@ type Option func(*Session)
 
 // WithVersion sets the version health reports.
 func WithVersion(v string) Option { return func(s *Session) { s.version = v } }
+
+// WithCallTimeout sets how health reports the host's per-call time limit
+// (callTimeoutMs): the longest a provider's call may take before the host
+// answers TIMEOUT, so that a client waits that long and a little more
+// instead of guessing.
+func WithCallTimeout(f func() time.Duration) Option { return func(s *Session) { s.callTimeout = f } }
 
 // WithMaxFrame lowers the outbound frame limit (default and maximum 1 MiB;
 // values below MinFrame are raised to it). Tests use it to exercise chunking.
