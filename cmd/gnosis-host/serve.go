@@ -18,6 +18,7 @@ import (
 	"github.com/gnosis/gnosis/host/launch"
 	"github.com/gnosis/gnosis/host/logging"
 	"github.com/gnosis/gnosis/host/providers"
+	"github.com/gnosis/gnosis/host/redact"
 	"github.com/gnosis/gnosis/host/relay"
 	"github.com/gnosis/gnosis/host/session"
 	"github.com/gnosis/gnosis/host/workspace"
@@ -49,7 +50,8 @@ func serve(l launch.Launch) error {
 	}
 
 	cfg, cfgPath, problem := config.Load(os.Getenv)
-	log, logFile, logErr := logging.New(logging.Options{Level: cfg.Log.Level, File: cfg.Log.File, MaxBytes: cfg.Log.MaxBytes})
+	secrets := knownSecrets(cfg)
+	log, logFile, logErr := logging.New(logging.Options{Level: cfg.Log.Level, File: cfg.Log.File, MaxBytes: cfg.Log.MaxBytes, Secrets: secrets})
 	defer logFile.Close()
 	if logErr != nil {
 		log.Warn().Err(logErr).Msg("logging")
@@ -68,7 +70,7 @@ func serve(l launch.Launch) error {
 	events := make(chan runtime.Event, eventQueue)
 	rt := newRuntime(cfg, problem, build, log, events)
 	trusted := l.Trusted(cfg.Extensions)
-	s := newSession(l, trusted, cfg, cfgPath, log, rt, build, session.WithMethods(ws.Methods()), session.WithMethods(rl.Methods()))
+	s := newSession(l, trusted, cfg, cfgPath, log, rt, build, secrets, session.WithMethods(ws.Methods()), session.WithMethods(rl.Methods()))
 	go forward(events, s)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -156,8 +158,8 @@ func (f *fileState) CallTimeout() time.Duration { return time.Duration(f.callTim
 // methods and the provider methods, all answered FORBIDDEN for a caller
 // that is not trusted.
 func newSession(l launch.Launch, trusted bool, cfg config.Config, cfgPath string, log zerolog.Logger, rt *runtime.Runtime,
-	build providers.Build, extra ...session.Option) *session.Session {
-	opts := []session.Option{session.WithVersion(version), session.WithLogger(log)}
+	build providers.Build, secrets *redact.Set, extra ...session.Option) *session.Session {
+	opts := []session.Option{session.WithVersion(version), session.WithLogger(log), session.WithSecrets(secrets)}
 	inflight := cfg.Limits.InflightBytes
 	if inflight <= 0 {
 		inflight = config.DefaultInflightBytes
@@ -183,13 +185,26 @@ func newSession(l launch.Launch, trusted bool, cfg config.Config, cfgPath string
 	gr := grants.New(rt, cfgPath, grants.WithAskTimeout(time.Duration(cfg.Policy.AskTimeout)), grants.WithLogger(log),
 		grants.WithClashes(cfg.Policy.Clashes), grants.WithSaved(saved))
 	opts = append(opts, session.WithMethods(gr.Methods()))
-	pr := providers.New(rt, cfgPath, build, providers.WithLogger(log), providers.WithSaved(saved))
+	pr := providers.New(rt, cfgPath, build, providers.WithLogger(log), providers.WithSaved(saved), providers.WithSecrets(secrets))
 	opts = append(opts, session.WithMethods(pr.Methods()))
-	opts = append(opts, session.WithMethod("report", reportMethod(cfgPath, rt.Health)))
+	opts = append(opts, session.WithMethod("report", reportMethod(cfgPath, rt.Health, secrets)))
 	opts = append(opts, session.WithApprover(func(ctx context.Context, c *session.Call, a runtime.Approval) error {
 		return gr.Ask(ctx, c.ID, c.Emit, a)
 	}))
 	return session.New(opts...)
+}
+
+// knownSecrets starts the host's set of secret values (package redact) with
+// those it knows from the start: the secret-named variables of its own
+// environment and of each provider's env in cfg. The session adds those it
+// sees in requests.
+func knownSecrets(cfg config.Config) *redact.Set {
+	s := &redact.Set{}
+	s.AddEnviron(os.Environ())
+	for _, p := range cfg.Providers {
+		s.AddEnv(p.Env)
+	}
+	return s
 }
 
 // openWorkspace opens the configured workspace folder; with none the

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gnosis/gnosis/host/config"
 	"github.com/gnosis/gnosis/host/method"
+	"github.com/gnosis/gnosis/host/redact"
 	"github.com/gnosis/gnosis/runtime"
 	"github.com/gnosis/gnosis/runtime/mcpprovider"
 	"github.com/gnosis/gnosis/runtime/wire"
@@ -54,6 +55,7 @@ type Providers struct {
 	getenv     func(string) string
 	log        zerolog.Logger
 	saved      func()
+	secrets    *redact.Set
 	checks     chan struct{} // a slot for each check that may run at once
 
 	mu sync.Mutex // one change at a time: validate, write the file, apply
@@ -61,6 +63,10 @@ type Providers struct {
 
 // Option configures Providers.
 type Option func(*Providers)
+
+// WithSecrets masks secrets (by value and by pattern) in what providers.check
+// reports of a server that failed: its error and its stderr.
+func WithSecrets(s *redact.Set) Option { return func(p *Providers) { p.secrets = s } }
 
 // WithLogger sets the logger (default: disabled).
 func WithLogger(l zerolog.Logger) Option { return func(p *Providers) { p.log = l } }

@@ -15,6 +15,7 @@ import (
 	"github.com/gnosis/gnosis/host/chunk"
 	"github.com/gnosis/gnosis/host/framing"
 	"github.com/gnosis/gnosis/host/method"
+	"github.com/gnosis/gnosis/host/redact"
 	"github.com/gnosis/gnosis/internal/budget"
 	"github.com/gnosis/gnosis/runtime"
 	"github.com/gnosis/gnosis/runtime/wire"
@@ -73,6 +74,7 @@ const ShutdownGrace = 900 * time.Millisecond
 type Session struct {
 	version     string
 	callTimeout func() time.Duration
+	secrets     *redact.Set
 	maxFrame    int
 	maxIn       int
 	log         zerolog.Logger
@@ -104,6 +106,13 @@ func WithVersion(v string) Option { return func(s *Session) { s.version = v } }
 // answers TIMEOUT, so that a client waits that long and a little more
 // instead of guessing.
 func WithCallTimeout(f func() time.Duration) Option { return func(s *Session) { s.callTimeout = f } }
+
+// WithSecrets makes the session record, from every request's params, the
+// values of secret-named fields (a password argument, an Authorization
+// header, a server's API_KEY) into secrets, which masks them wherever they
+// recur (the log, the report), and mask secrets in the providers' errors
+// and stderr it reports (health, provider.state).
+func WithSecrets(secrets *redact.Set) Option { return func(s *Session) { s.secrets = secrets } }
 
 // WithMaxFrame lowers the outbound frame limit (default and maximum 1 MiB;
 // values below MinFrame are raised to it). Tests use it to exercise chunking.
@@ -174,7 +183,7 @@ func (s *Session) Event(e runtime.Event) {
 	case runtime.EventCapabilitiesChanged:
 		v = capabilitiesChanged{Event: e.Kind, Capabilities: e.Capabilities}
 	case runtime.EventProviderState:
-		v = providerState{Event: e.Kind, providerJSON: toProviderJSON(e.Provider)}
+		v = providerState{Event: e.Kind, providerJSON: toProviderJSON(e.Provider, s.secrets)}
 	default:
 		return
 	}
