@@ -3,6 +3,8 @@ package redact
 import (
 	"bytes"
 	"encoding/json"
+	"io"
+	"os"
 	"strings"
 	"testing"
 
@@ -79,5 +81,41 @@ func TestWriterMasksInsideStringsAndKeepsJSON(t *testing.T) {
 	}
 	if got["pid"] != float64(12345) {
 		t.Errorf("a number outside strings changed: %v", got["pid"])
+	}
+}
+
+// The writer's fast path skips a line in which trigger finds nothing: every
+// text the shared redaction table shows masked, and every case of Text
+// here, must hold a trigger.
+func TestTriggerCoversEveryPattern(t *testing.T) {
+	b, err := os.ReadFile("../../runtime/testdata/redact_table.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var table struct {
+		Text []struct{ In, Want string } `json:"text"`
+		JSON []struct{ In, Want string } `json:"json"`
+	}
+	if err := json.Unmarshal(b, &table); err != nil {
+		t.Fatal(err)
+	}
+	ins := []string{"password PLANTEDpw", "session cookie zQ8x", "api key ZZ-1234", "the token is ab12cd34ef", "eyJabcdefgh.ijklmnopq.rs"}
+	for _, c := range append(table.Text, table.JSON...) {
+		ins = append(ins, c.In)
+	}
+	for _, in := range ins {
+		if Text(in) != in && !mayHoldSecret([]byte(in)) {
+			t.Errorf("Text masks %q, but the fast path would skip it", in)
+		}
+	}
+}
+
+func BenchmarkWriterNoiseLine(b *testing.B) {
+	var s Set
+	s.AddEnviron([]string{"GITHUB_TOKEN=ghx-5551212", "OPENAI_API_KEY=sk-abcdefghijk"})
+	line := []byte(`{"level":"info","provider":"munim","pid":16642,"stream":"stderr","time":"2026-12-02T01:13:54Z","message":"fakemunim noise line 10786 {\"not\":\"a frame\"} \u0000\ufffd"}` + "\n")
+	w := Writer(io.Discard, &s)
+	for b.Loop() {
+		w.Write(line)
 	}
 }

@@ -74,6 +74,7 @@ const ShutdownGrace = 900 * time.Millisecond
 type Session struct {
 	version     string
 	callTimeout func() time.Duration
+	after       func(time.Duration) <-chan time.Time // the shutdown grace's timer: time.After, or a test's clock
 	secrets     *redact.Set
 	maxFrame    int
 	maxIn       int
@@ -158,6 +159,7 @@ func WithMethods(t method.Table) Option {
 func New(opts ...Option) *Session {
 	s := &Session{
 		version:    "dev",
+		after:      time.After,
 		maxFrame:   chunk.DefaultLimit,
 		maxIn:      framing.MaxInbound,
 		log:        zerolog.Nop(),
@@ -248,17 +250,28 @@ func (s *Session) Serve(ctx context.Context, rt Runtime, in io.Reader, out io.Wr
 
 	// Shutdown: cancel, close the runtime, let replies drain, all bounded
 	// by one deadline (a context, whose Done stays closed once it passes).
-	grace, stopGrace := context.WithTimeout(context.Background(), ShutdownGrace)
+	grace, stopGrace := context.WithCancel(context.Background())
 	defer stopGrace()
+	go func() {
+		select {
+		case <-s.after(ShutdownGrace):
+			stopGrace()
+		case <-grace.Done():
+		}
+	}()
 	s.mu.Lock()
 	s.closing = true // no handler starts after this
 	s.mu.Unlock()
 	cancelAll()
 	closed := make(chan error, 1)
 	go func() { closed <- rt.Close() }()
-	waitOr(grace.Done(), func() { handlers.Wait() })
+	if !waitOr(grace.Done(), func() { handlers.Wait() }) {
+		s.log.Warn().Msg("requests still running at the end of the shutdown grace")
+	}
 	close(stopWriter)
-	waitOr(grace.Done(), func() { <-s.writerDone })
+	if !waitOr(grace.Done(), func() { <-s.writerDone }) {
+		s.log.Warn().Msg("replies not written by the end of the shutdown grace")
+	}
 	s.out.stopped.Store(true) // a request still running past the grace is not heard
 	select {
 	case err := <-closed:
@@ -274,13 +287,16 @@ func (s *Session) Serve(ctx context.Context, rt Runtime, in io.Reader, out io.Wr
 	return s.out.failure()
 }
 
-// waitOr runs wait in a goroutine and returns when it is done or at deadline.
-func waitOr(deadline <-chan struct{}, wait func()) {
+// waitOr runs wait in a goroutine and returns when it is done (true) or at
+// deadline (false).
+func waitOr(deadline <-chan struct{}, wait func()) bool {
 	done := make(chan struct{})
 	go func() { wait(); close(done) }()
 	select {
 	case <-done:
+		return true
 	case <-deadline:
+		return false
 	}
 }
 
