@@ -122,9 +122,10 @@ fuzz:
 # Release (docs/install.md): dist/ holds, for version V of the VERSION file, per platform the host
 # with its installer (gnosis-V-windows-amd64.msi, gnosis-V-linux-<arch>.deb and .rpm, and
 # gnosis-V-<os>-<arch>.zip everywhere), the extension for the Chrome Web Store
-# (gnosis-V-chrome.zip) and for Firefox (gnosis-V-firefox.xpi), and SHA256SUMS. Needs wixl and
-# msitools (the MSI) and builds nfpm (the .deb and .rpm) from the module proxy once; tests/setup.sh
-# installs the rest. DOWNLOAD_URL=https://mirror/.../ (a fork or a mirror; {version} is replaced)
+# (gnosis-V-chrome.zip) and for Firefox (gnosis-V-firefox.xpi), and SHA256SUMS, each package with
+# LICENSE and its generated THIRD_PARTY_NOTICES.txt. Needs wixl and msitools (the MSI: checked
+# first; without them the rest is built and kept, and the MSI named as skipped) and builds nfpm (the
+# .deb and .rpm) from the module proxy once; tests/setup.sh installs the rest. DOWNLOAD_URL=https://mirror/.../ (a fork or a mirror; {version} is replaced)
 # is where the extension's options page fetches the host from. Windows binaries are signed with
 # osslsigncode when a certificate is given: make dist SIGN_CERT=cert.pem SIGN_KEY=key.pem (or
 # SIGN_PFX=cert.pfx SIGN_PASS=...).
