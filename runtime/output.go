@@ -81,7 +81,8 @@ func (r *Runtime) checkOutput(c Call, e *entry, result json.RawMessage) (json.Ra
 
 // valueValidator is a Schema that checks a value already decoded by
 // encoding/json (into any), so that a caller that decoded it does not
-// encode it or parse it again. The qri-io schema is one.
+// encode it or parse it again. runtime/schema's Schema is one; it expects
+// numbers as json.Number (decoded with UseNumber), so that they stay exact.
 type valueValidator interface {
 	ValidateValue(v any) ([]Violation, error)
 }

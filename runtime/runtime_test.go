@@ -364,7 +364,7 @@ func (c *countingValidator) count(s string) int {
 }
 
 func TestSchemasAreCompiledOncePerDistinctSchema(t *testing.T) {
-	cv := &countingValidator{n: map[string]int{}, v: NewQRIValidator()}
+	cv := &countingValidator{n: map[string]int{}, v: NewValidator()}
 	f := newFake("munim", "computer", clickTool)
 	r := started(t, []Option{WithValidator(cv)}, f)
 	for range 3 {
@@ -436,7 +436,7 @@ func (g *gatedValidator) Compile(s json.RawMessage) (Schema, error) {
 }
 
 func TestCompilationNeitherDelaysReadinessNorLetsACallRunUnchecked(t *testing.T) {
-	g := &gatedValidator{open: make(chan struct{}), v: NewQRIValidator()}
+	g := &gatedValidator{open: make(chan struct{}), v: NewValidator()}
 	f := newFake("munim", "computer", clickTool)
 	r := started(t, []Option{WithValidator(g)}, f)
 	// Ready and listed while no schema could compile.

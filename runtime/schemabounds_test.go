@@ -67,7 +67,7 @@ func TestSchemasPastTheBoundsFailFastWithBoundedMemory(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var err error
-			n := allocated(func() { _, err = NewQRIValidator().Compile(tt.schema) })
+			n := allocated(func() { _, err = NewValidator().Compile(tt.schema) })
 			if err == nil || err.Error() != tt.want {
 				t.Errorf("compile error %v, want %q", err, tt.want)
 			}
@@ -85,7 +85,7 @@ func TestSchemasWithinTheBoundsCompile(t *testing.T) {
 		"an empty schema":       json.RawMessage(`{}`),
 		"a boolean schema true": json.RawMessage(`true`),
 	} {
-		if _, err := NewQRIValidator().Compile(schema); err != nil {
+		if _, err := NewValidator().Compile(schema); err != nil {
 			t.Errorf("%s: %v", name, err)
 		}
 	}
@@ -95,7 +95,7 @@ func TestAPatternGoCannotCompileIsDroppedWithAWarning(t *testing.T) {
 	// zod-to-json-schema's e-mail pattern uses lookaheads, which RE2 lacks.
 	schema := `{"type":"object","properties":{"email":{"type":"string","pattern":"^(?!\\.)(?!.*\\.\\.)[A-Za-z0-9_'+\\-\\.]*@x$"}},` +
 		`"patternProperties":{"^(?=n)":{"type":"integer"}},"additionalProperties":false}`
-	s, err := NewQRIValidator().Compile(json.RawMessage(schema))
+	s, err := NewValidator().Compile(json.RawMessage(schema))
 	if err != nil {
 		t.Fatal(err)
 	}
