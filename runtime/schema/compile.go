@@ -10,8 +10,18 @@ import (
 	"time"
 )
 
-// ErrUnusable wraps every reason a schema cannot be compiled.
+// ErrUnusable matches (errors.Is) every error of a schema that cannot be
+// compiled; the error's text is the reason alone.
 var ErrUnusable = errors.New("schema cannot be used")
+
+// unusableError is a reason a schema cannot be used.
+type unusableError struct{ reason error }
+
+func (e *unusableError) Error() string        { return e.reason.Error() }
+func (e *unusableError) Unwrap() error        { return e.reason }
+func (e *unusableError) Is(target error) bool { return target == ErrUnusable }
+
+func unusable(err error) error { return &unusableError{err} }
 
 // Option configures a Compiler.
 type Option func(*options)
@@ -70,31 +80,31 @@ type compiler struct {
 // compile parses and compiles one schema document.
 func compile(raw []byte, o *options) (*Schema, error) {
 	if len(raw) > MaxSchemaBytes {
-		return nil, fmt.Errorf("%w: it is %d bytes, more than the %d allowed", ErrUnusable, len(raw), MaxSchemaBytes)
+		return nil, unusable(fmt.Errorf("schema is %d bytes, more than the %d allowed", len(raw), MaxSchemaBytes))
 	}
 	root, err := Decode(raw)
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrUnusable, err)
+		return nil, unusable(fmt.Errorf("schema is %w", err))
 	}
 	if err := checkBounds(root); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrUnusable, err)
+		return nil, unusable(err)
 	}
 	c := &compiler{opts: o, docs: map[string]*document{}, resources: map[string]*resource{},
 		info: map[string]locInfo{}, nodes: map[string]*node{}}
 	doc := &document{uri: defaultBase, root: root}
 	c.docs[doc.uri] = doc
 	if err := c.scan(doc, o.draft); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrUnusable, err)
+		return nil, unusable(err)
 	}
 	n, err := c.node(doc, "")
 	if err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrUnusable, err)
+		return nil, unusable(err)
 	}
 	if err := c.dynamicNodes(); err != nil {
-		return nil, fmt.Errorf("%w: %w", ErrUnusable, err)
+		return nil, unusable(err)
 	}
 	if cyc := findCycle(n); cyc != "" {
-		return nil, fmt.Errorf("%w: %s", ErrUnusable, cyc)
+		return nil, unusable(errors.New(cyc))
 	}
 	sort.Strings(c.warnings)
 	return &Schema{root: n, warnings: c.warnings, matchTimeout: o.matchTimeout}, nil
@@ -201,9 +211,14 @@ func (c *compiler) resolve(base, ref, at string) (*node, *resource, string, erro
 	default:
 		p, ok := res.anchors[frag]
 		if !ok {
-			return nil, nil, "", fmt.Errorf("%s: reference %q: no anchor %q in %s", at, ref, frag, uri)
+			c.warnings = append(c.warnings, fmt.Sprintf(": %s refers to the anchor %q, which %s does not define: that part accepts anything", at, frag, uri))
+			return nil, nil, "", nil
 		}
 		ptr, anchor = p, frag
+	}
+	if _, ok := lookup(res.doc.root, ptr); !ok {
+		c.warnings = append(c.warnings, fmt.Sprintf(": %s refers to %s, where there is nothing: that part accepts anything", at, ptrOrRoot(ptr)))
+		return nil, nil, "", nil
 	}
 	n, err := c.node(res.doc, ptr)
 	if err != nil {

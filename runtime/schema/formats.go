@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"github.com/dlclark/regexp2/v2"
 	"net/netip"
 	"regexp"
 	"strings"
@@ -75,10 +76,49 @@ func validRelativeJSONPointer(s string) bool {
 	return rest == "#" || validJSONPointer(rest)
 }
 
-// validRegex compiles s as an ECMA-262 regular expression.
+// validRegex compiles s as an ECMA-262 regular expression with the "u"
+// flag, whose grammar has no Annex B leniency (\a is no escape there).
 func validRegex(s string) bool {
-	_, err := compilePattern(s, 0)
+	if !ecmaSyntax(s) {
+		return false
+	}
+	_, err := regexp2.Compile(s, regexp2.ECMAScript|regexp2.Unicode)
 	return err == nil
+}
+
+// ecmaSyntax refuses what regexp2 takes from .NET but ECMA-262 (with "u")
+// does not have: group forms other than (?:, (?=, (?!, (?<=, (?<! and
+// (?<name>, such as (?i) and (?#...), and escapes of letters it does not
+// define, such as \a and \e.
+func ecmaSyntax(s string) bool {
+	inClass := false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '\\':
+			if i+1 >= len(s) {
+				return false
+			}
+			i++
+			e := s[i]
+			if (e >= 'a' && e <= 'z' || e >= 'A' && e <= 'Z') && !strings.ContainsRune("fnrtvcdDsSwWbBxupPk", rune(e)) {
+				return false
+			}
+		case c == '[' && !inClass:
+			inClass = true
+		case c == ']' && inClass:
+			inClass = false
+		case c == '(' && !inClass && i+1 < len(s) && s[i+1] == '?':
+			rest := s[i+2:]
+			switch {
+			case strings.HasPrefix(rest, ":"), strings.HasPrefix(rest, "="), strings.HasPrefix(rest, "!"),
+				strings.HasPrefix(rest, "<="), strings.HasPrefix(rest, "<!"):
+			case strings.HasPrefix(rest, "<") && strings.Contains(rest, ">"):
+			default:
+				return false
+			}
+		}
+	}
+	return true
 }
 
 var (

@@ -113,8 +113,8 @@ type patternNode struct {
 // dynamicRef is a "$dynamicRef" (or 2019-09's "$recursiveRef", whose
 // anchor is "" and which looks for "$recursiveAnchor": true).
 type dynamicRef struct {
-	static *node  // the schema it resolves to statically
-	anchor string // the dynamic anchor to look for in the dynamic scope; dynamic false: none
+	static    *node  // the schema it resolves to statically
+	anchor    string // the dynamic anchor to look for in the dynamic scope; dynamic false: none
 	dynamic   bool
 	recursive bool
 }

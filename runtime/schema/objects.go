@@ -10,6 +10,13 @@ import (
 // "dependencies" as dependentRequired and dependentSchemas).
 func (b *builder) objects() error {
 	n := b.n
+	for _, k := range []string{"properties", "patternProperties", "dependentSchemas", "dependentRequired", "dependencies", "$defs", "definitions"} {
+		if v, ok := b.m[k]; ok {
+			if _, isObj := v.(map[string]any); !isObj {
+				return fmt.Errorf("%s: must be an object", b.at(k))
+			}
+		}
+	}
 	if pm, ok := b.m["properties"].(map[string]any); ok {
 		n.properties = make(map[string]*node, len(pm))
 		for name := range pm {

@@ -136,7 +136,7 @@ func (c *Compiler) Compile(schema json.RawMessage) (*Schema, error) {
 func (c *Compiler) compileSafely(schema []byte) (s *Schema, err error) {
 	defer func() {
 		if p := recover(); p != nil {
-			s, err = nil, fmt.Errorf("%w: the compiler failed on it: %v", ErrUnusable, p)
+			s, err = nil, unusable(fmt.Errorf("the compiler failed on it: %v", p))
 		}
 	}()
 	return compile(schema, &c.opts)

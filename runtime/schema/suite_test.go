@@ -100,6 +100,9 @@ func formatOf(file string) string {
 	if !strings.HasSuffix(filepath.ToSlash(dir), "/optional/format/") {
 		return ""
 	}
+	if name == "ecmascript-regex.json" {
+		return "regex"
+	}
 	return strings.TrimSuffix(name, ".json")
 }
 
