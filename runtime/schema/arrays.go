@@ -11,10 +11,9 @@ import (
 func (b *builder) arrays() error {
 	n := b.n
 	var err error
-	itemsArr, isArr := b.m["items"].([]any)
+	_, isArr := b.m["items"].([]any)
 	switch {
 	case isArr:
-		_ = itemsArr
 		if n.prefixItems, err = b.subs("items"); err != nil {
 			return err
 		}

@@ -74,7 +74,6 @@ type compiler struct {
 	info      map[string]locInfo
 	nodes     map[string]*node
 	warnings  []string
-	uneval    bool
 }
 
 // compile parses and compiles one schema document.
@@ -107,7 +106,7 @@ func compile(raw []byte, o *options) (*Schema, error) {
 		return nil, unusable(errors.New(cyc))
 	}
 	sort.Strings(c.warnings)
-	return &Schema{root: n, warnings: c.warnings, matchTimeout: o.matchTimeout}, nil
+	return &Schema{root: n, warnings: c.warnings}, nil
 }
 
 // load returns the document at uri: one compiled already, one of the

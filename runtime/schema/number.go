@@ -249,7 +249,7 @@ func cmpNumber(n json.Number, b bound) int {
 // are; 9007199254740990.99 is not).
 func isIntegerLiteral(n json.Number) bool {
 	s := string(n)
-	if strings.IndexAny(s, ".eE") < 0 {
+	if !strings.ContainsAny(s, ".eE") {
 		return true
 	}
 	d, _ := parseDecimal(s)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sort"
 	"sync"
-	"time"
 )
 
 // Violation is one way a value breaks a schema, as sent in
@@ -23,9 +22,8 @@ type Violation struct {
 
 // Schema is a compiled schema. It is immutable and safe for concurrent use.
 type Schema struct {
-	root         *node
-	warnings     []string
-	matchTimeout time.Duration
+	root     *node
+	warnings []string
 }
 
 // Warnings lists the parts of the schema that are not checked (references

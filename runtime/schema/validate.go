@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 )
 
 // maxRefDepth bounds the "$ref"s one validation follows inside each
@@ -20,7 +19,6 @@ type state struct {
 	errs     []Violation
 	scope    []*resource
 	refDepth int
-	timeout  time.Duration
 	fatal    error
 }
 
