@@ -64,18 +64,28 @@ func (r refRegexp) MatchString(s string) bool {
 //
 //   - "uri" and "uri-reference": the reference checks them with net/url,
 //     which takes characters RFC 3986 does not allow (a space, "<", a
-//     backslash); this package refuses them.
+//     backslash, any non-ASCII character: those make an IRI); this
+//     package refuses them.
 func knownDisagreement(instance any, got bool, vs []Violation) string {
 	if got || len(vs) == 0 {
 		return ""
 	}
 	for _, v := range vs {
 		s, _ := lookupPath(instance, v.Path).(string)
-		if v.Keyword != "format" || !strings.Contains(v.Message, "URI") || !strings.ContainsAny(s, " <>\\\"{}|^`") {
+		if v.Keyword != "format" || !strings.Contains(v.Message, "URI") || !strings.ContainsAny(s, " <>\\\"{}|^`") && !nonASCII(s) {
 			return ""
 		}
 	}
 	return "the reference's uri check (net/url) takes characters RFC 3986 does not allow"
+}
+
+func nonASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return true
+		}
+	}
+	return false
 }
 
 // lookupPath is the value at a violation's path.
