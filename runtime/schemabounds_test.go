@@ -15,23 +15,9 @@ import (
 	"github.com/gnosis/gnosis/runtime/wire"
 )
 
-// manyPatterns is a schema with n properties, each with a pattern.
-func manyPatterns(n int) json.RawMessage {
-	var b strings.Builder
-	b.WriteString(`{"type":"object","properties":{`)
-	for i := range n {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `"p%d":{"type":"string","pattern":"^[a-z]{1,8}-%d$"}`, i, i)
-	}
-	b.WriteString(`}}`)
-	return json.RawMessage(b.String())
-}
-
 func TestToolsWhoseSchemaCannotBeUsedAreUnavailableAndNeverCalled(t *testing.T) {
 	tools := []Tool{
-		{Name: "huge", InputSchema: manyPatterns(200_000)},
+		{Name: "huge", InputSchema: json.RawMessage(`{"description":"` + strings.Repeat("x", 2<<20) + `"}`)},
 		{Name: "cyclic", InputSchema: json.RawMessage(`{"$ref":"#/$defs/a","$defs":{"a":{"allOf":[{"$ref":"#/$defs/b"}]},"b":{"$ref":"#/$defs/a"}}}`)},
 		{Name: "bad_output", InputSchema: json.RawMessage(`{"type":"object"}`),
 			Raw: json.RawMessage(`{"name":"bad_output","outputSchema":{"$ref":"#"}}`)},

@@ -30,6 +30,7 @@ type options struct {
 	draft        draft
 	loader       func(uri string) ([]byte, bool)
 	matchTimeout time.Duration
+	formats      map[string]formatCheck // nil: formatChecks
 }
 
 // WithDefaultDraft sets the dialect of a schema without "$schema":

@@ -34,7 +34,11 @@ func (b *builder) strings() error {
 func (b *builder) formats() error {
 	if f, ok := b.m["format"].(string); ok {
 		b.n.formatName = f
-		if c, ok := formatChecks[f]; ok && (c.since == 0 || b.draft >= c.since) {
+		table := b.c.opts.formats
+		if table == nil {
+			table = formatChecks
+		}
+		if c, ok := table[f]; ok && (c.since == 0 || b.draft >= c.since) {
 			b.n.format = &c
 		}
 	}
