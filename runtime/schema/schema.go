@@ -67,13 +67,6 @@ func (s *Schema) ValidateValue(v any) ([]Violation, error) {
 	return st.errs, nil
 }
 
-// Valid reports whether v is valid, without building violations.
-func (s *Schema) Valid(v any) (bool, error) {
-	st := state{}
-	ok := st.validate(s.root, v, nil, nil)
-	return ok && st.fatal == nil, st.fatal
-}
-
 // Compiler compiles schemas and remembers them by their text: servers give
 // many tools the same schema, and a tool's schema stays the same across
 // re-discoveries. It is safe for concurrent use.
