@@ -9,17 +9,17 @@ func TestPatternsFollowECMA262(t *testing.T) {
 		pattern, value string
 		match          bool
 	}{
-		{`^abc$`, "abc\n", false},      // $ is the end only, not before a final newline
-		{`^\d+$`, "١٢٣", false},        // \d is ASCII
-		{`^\w+$`, "é", false},          // \w is ASCII
-		{`^\s$`, "\u00a0", true},       // \s is Unicode white space
-		{`^\s$`, "\ufeff", true},       // U+FEFF too
-		{`^\s$`, "\v", true},           // and \v
-		{`^.$`, "\r", false},           // . stops at line terminators
-		{`^.$`, "😀", true},             // a code point, with the u flag
-		{`^[^a]$`, "😀", true},          // a class matches a code point
-		{`^\p{Lu}$`, "É", true},        // Unicode properties
-		{`a{2}`, "caab", true},         // unanchored search
+		{`^abc$`, "abc\n", false}, // $ is the end only, not before a final newline
+		{`^\d+$`, "١٢٣", false},   // \d is ASCII
+		{`^\w+$`, "é", false},     // \w is ASCII
+		{`^\s$`, "\u00a0", true},  // \s is Unicode white space
+		{`^\s$`, "\ufeff", true},  // U+FEFF too
+		{`^\s$`, "\v", true},      // and \v
+		{`^.$`, "\r", false},      // . stops at line terminators
+		{`^.$`, "😀", true},        // a code point, with the u flag
+		{`^[^a]$`, "😀", true},     // a class matches a code point
+		{`^\p{Lu}$`, "É", true},   // Unicode properties
+		{`a{2}`, "caab", true},    // unanchored search
 		{`^(?<y>\d{4})-\k<y>$`, "2024-2024", true},
 		{`\bfoo\b`, "a foo b", true},
 	}

@@ -56,6 +56,10 @@ func TestTheIssueExamplesGetTheSpecificationsVerdict(t *testing.T) {
 				`"list":{"$id":"list","type":"array","items":{"$dynamicRef":"#item"},"$defs":{"item":{"$dynamicAnchor":"item"}}}}}`, `[1]`, false},
 		{"format hostname", `{"format":"hostname"}`, `"-bad-.example"`, false},
 		{"format hostname passes", `{"format":"hostname"}`, `"a-b.example.com"`, true},
+		{"an A-label of a code point IDNA 2008 disallows", `{"format":"hostname"}`, `"xn--7a.example"`, false},
+		{"an A-label IDNA 2008 allows", `{"format":"hostname"}`, `"xn--bcher-kva.example"`, true},
+		{"idn-hostname U-label", `{"format":"idn-hostname"}`, `"bücher.example"`, true},
+		{"idn-hostname with U+00A1", `{"format":"idn-hostname"}`, `"¡.example"`, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

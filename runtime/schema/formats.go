@@ -20,7 +20,8 @@ type formatCheck struct {
 // names them). "date-time" and "time" take leap seconds (RFC 3339 allows
 // 23:59:60) and refuse offsets such as +24:00; "ipv4" refuses an
 // IPv4-mapped IPv6 address; "email" is RFC 5322's addr-spec, address
-// literals included; "regex" is ECMA-262.
+// literals included; "regex" is ECMA-262; "hostname" and "idn-hostname"
+// follow IDNA 2008 for their A-labels and U-labels (hostname.go).
 var formatChecks = map[string]formatCheck{
 	"date-time":             {validDateTime, "an RFC 3339 date-time such as 2024-05-01T13:45:00Z", 0},
 	"date":                  {validFullDate, "an RFC 3339 full-date such as 2024-05-01", 0},
@@ -35,7 +36,8 @@ var formatChecks = map[string]formatCheck{
 	"json-pointer":          {validJSONPointer, "a JSON pointer (RFC 6901) such as /a/0", 0},
 	"relative-json-pointer": {validRelativeJSONPointer, "a relative JSON pointer such as 0/a or 1#", 0},
 	"regex":                 {validRegex, "an ECMA-262 regular expression", 0},
-	"hostname":              {validHostname, "a host name (RFC 1123) such as example.com", 0},
+	"hostname":              {validHostname, "a host name (RFC 1123, A-labels per IDNA 2008) such as example.com", 0},
+	"idn-hostname":          {validIDNHostname, "an internationalized host name (IDNA 2008) such as bücher.example", 0},
 }
 
 // validJSONPointer is RFC 6901's json-pointer: "" or "/"-led tokens in
@@ -208,23 +210,4 @@ func isAtext(c byte) bool {
 
 func isAlnum(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
-
-// validHostname is RFC 1123's host name: dot-separated labels of letters,
-// digits and inner hyphens, each at most 63 bytes, 253 in all.
-func validHostname(s string) bool {
-	if s == "" || len(s) > 253 {
-		return false
-	}
-	for _, label := range strings.Split(s, ".") {
-		if label == "" || len(label) > 63 || label[0] == '-' || label[len(label)-1] == '-' {
-			return false
-		}
-		for i := 0; i < len(label); i++ {
-			if !isAlnum(label[i]) && label[i] != '-' {
-				return false
-			}
-		}
-	}
-	return true
 }
