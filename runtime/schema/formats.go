@@ -2,9 +2,11 @@ package schema
 
 import (
 	"github.com/dlclark/regexp2/v2"
+	"golang.org/x/text/unicode/norm"
 	"net/netip"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // formatCheck is a format the validator asserts: its check, what a valid
@@ -33,6 +35,10 @@ var formatChecks = map[string]formatCheck{
 	"ipv6":                  {validIPv6, "an IPv6 address", 0},
 	"uri":                   {func(s string) bool { return validURIReference(s, true) }, "an absolute URI (RFC 3986)", 0},
 	"uri-reference":         {func(s string) bool { return validURIReference(s, false) }, "a URI reference (RFC 3986)", 0},
+	"iri":                   {func(s string) bool { return validIRIReference(s, true) }, "an absolute IRI (RFC 3987)", 0},
+	"iri-reference":         {func(s string) bool { return validIRIReference(s, false) }, "an IRI reference (RFC 3987)", 0},
+	"idn-email":             {validIDNEmail, "an internationalized e-mail address (RFC 6531) such as name@bücher.example", 0},
+	"uri-template":          {validURITemplate, "a URI template (RFC 6570) such as /users/{id}{?fields*}", 0},
 	"json-pointer":          {validJSONPointer, "a JSON pointer (RFC 6901) such as /a/0", 0},
 	"relative-json-pointer": {validRelativeJSONPointer, "a relative JSON pointer such as 0/a or 1#", 0},
 	"regex":                 {validRegex, "an ECMA-262 regular expression", 0},
@@ -153,13 +159,19 @@ func validIPv6(s string) bool {
 // "@", then a host name or an address literal ([192.0.2.1],
 // [IPv6:2001:db8::1]). Display names, comments and lists are not
 // addresses.
-func validEmail(s string) bool {
+func validEmail(s string) bool { return validMailbox(s, false) }
+
+// validIDNEmail is RFC 6531's addr-spec: as validEmail, with UTF-8 beyond
+// ASCII in the local part and an internationalized host name.
+func validIDNEmail(s string) bool { return validMailbox(s, true) }
+
+func validMailbox(s string, idn bool) bool {
 	at := strings.LastIndexByte(s, '@')
 	if at <= 0 || at == len(s)-1 {
 		return false
 	}
 	local, domain := s[:at], s[at+1:]
-	if !validLocalPart(local) {
+	if !validLocalPart(local, idn) {
 		return false
 	}
 	if lit, ok := strings.CutPrefix(domain, "["); ok {
@@ -172,10 +184,17 @@ func validEmail(s string) bool {
 		}
 		return validIPv4(lit)
 	}
+	if idn {
+		// RFC 6531 compares domains after normalisation; the suite takes
+		// a label not in NFC as valid.
+		return validIDNHostname(norm.NFC.String(domain))
+	}
 	return validHostname(domain)
 }
 
-func validLocalPart(s string) bool {
+// validLocalPart is a dot-atom or a quoted string; with idn, any
+// non-ASCII character counts as atext and qtext (RFC 6532).
+func validLocalPart(s string, idn bool) bool {
 	if q, ok := strings.CutPrefix(s, `"`); ok {
 		q, ok = strings.CutSuffix(q, `"`)
 		if !ok {
@@ -184,9 +203,10 @@ func validLocalPart(s string) bool {
 		for i := 0; i < len(q); i++ {
 			c := q[i]
 			switch {
+			case c >= 0x80 && idn:
 			case c == '\\' && i+1 < len(q):
 				i++
-			case c == '"' || c == '\\' || c < 0x20 || c == 0x7f:
+			case c == '"' || c == '\\' || c < 0x20 || c >= 0x7f:
 				return false
 			}
 		}
@@ -196,11 +216,11 @@ func validLocalPart(s string) bool {
 		return false
 	}
 	for i := 0; i < len(s); i++ {
-		if !isAtext(s[i]) && s[i] != '.' {
+		if !isAtext(s[i]) && s[i] != '.' && !(idn && s[i] >= 0x80) {
 			return false
 		}
 	}
-	return true
+	return utf8.ValidString(s)
 }
 
 // isAtext is RFC 5322's atext (ASCII only).
