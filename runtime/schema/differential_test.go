@@ -109,7 +109,8 @@ var genStrings = []string{`""`, `"a"`, `"ab"`, `"abc"`, `"hello world"`, `"a\u00
 
 var genPatterns = []string{`^[a-z]+$`, `^\\S+$`, `^[\\w\\s]+$`, `^.+$`, `^(?!\\s*$).+`, `\\d`, `^[A-Z]`, `^\\p{L}+$`, `^.{2,3}$`, `[^]`}
 
-var genFormats = []string{"date-time", "date", "time", "email", "ipv4", "ipv6", "uri", "uri-reference", "uuid", "duration", "unknown-format"}
+var genFormats = []string{"date-time", "date", "time", "email", "ipv4", "ipv6", "uri", "uri-reference", "uuid", "duration",
+	"hostname", "iri", "json-pointer", "regex", "unknown-format"}
 
 func (g gen) num() string { return genNumbers[g.r.IntN(len(genNumbers))] }
 
@@ -279,7 +280,16 @@ func (g gen) schema() (string, func() string) {
 	o, val := g.object(2)
 	d0, _ := g.prop(0)
 	d1, _ := g.prop(0)
-	return o[:len(o)-1] + `,"$defs":{"d0":` + d0 + `,"d1":` + d1 + `}}`, val
+	dialect := ""
+	switch g.r.IntN(4) {
+	case 0:
+		// Draft-07 reads the 2020-12 keywords the generator writes as
+		// unknown ones, and "$ref" alone.
+		dialect = `"$schema":"http://json-schema.org/draft-07/schema#",`
+	case 1:
+		dialect = `"$schema":"https://json-schema.org/draft/2019-09/schema",`
+	}
+	return "{" + dialect + o[1:len(o)-1] + `,"$defs":{"d0":` + d0 + `,"d1":` + d1 + `}}`, val
 }
 
 // value is a random instance, biased to boundaries.
