@@ -17,6 +17,8 @@
 // One file per concern: compile.go and resources.go build a schema's nodes
 // (node.go) and resolve its references (refs.go); validate.go walks them,
 // with types.go, numbers.go, strings.go, arrays.go, objects.go and
-// logic.go for the keywords; bounds.go and cycle.go refuse schemas that
-// would cost too much or never finish.
+// logic.go for the keywords; formats.go, rfc3339.go, uri.go, hostname.go
+// and uritemplate.go check the formats; bounds.go and cycle.go refuse
+// schemas that would cost too much or never finish; metaschemas.go
+// carries the drafts' metaschemas.
 package schema
