@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/dlclark/regexp2/v2"
 	"sort"
 	"strconv"
 	"strings"
@@ -29,6 +30,7 @@ type compiler struct {
 	resources map[string]*resource
 	info      map[string]locInfo
 	nodes     map[string]*node
+	patterns  map[string]*regexp2.Regexp // each source compiled once per schema
 	warnings  []string
 }
 
@@ -45,7 +47,7 @@ func compile(raw []byte, o *options) (*Schema, error) {
 		return nil, unusable(err)
 	}
 	c := &compiler{opts: o, docs: map[string]*document{}, resources: map[string]*resource{},
-		info: map[string]locInfo{}, nodes: map[string]*node{}}
+		info: map[string]locInfo{}, nodes: map[string]*node{}, patterns: map[string]*regexp2.Regexp{}}
 	doc := &document{uri: defaultBase, root: root}
 	c.docs[doc.uri] = doc
 	if err := c.scan(doc, o.draft); err != nil {

@@ -29,9 +29,13 @@ func compilePattern(src string, timeout time.Duration) (*regexp2.Regexp, error) 
 
 // newPattern compiles the pattern of a keyword at schema location at.
 func (b *builder) newPattern(src, at string) (*pattern, error) {
-	re, err := compilePattern(src, b.c.opts.matchTimeout)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %q is not an ECMA-262 regular expression: %w", at, src, err)
+	re, ok := b.c.patterns[src]
+	if !ok {
+		var err error
+		if re, err = compilePattern(src, b.c.opts.matchTimeout); err != nil {
+			return nil, fmt.Errorf("%s: %q is not an ECMA-262 regular expression: %w", at, src, err)
+		}
+		b.c.patterns[src] = re
 	}
 	return &pattern{src: src, re: re, at: at}, nil
 }
