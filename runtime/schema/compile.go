@@ -4,10 +4,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/dlclark/regexp2/v2"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/dlclark/regexp2/v2"
 )
 
 // ErrUnusable matches (errors.Is) every error of a schema that cannot be

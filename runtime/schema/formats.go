@@ -1,12 +1,13 @@
 package schema
 
 import (
-	"github.com/dlclark/regexp2/v2"
-	"golang.org/x/text/unicode/norm"
 	"net/netip"
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/dlclark/regexp2/v2"
+	"golang.org/x/text/unicode/norm"
 )
 
 // formatCheck is a format the validator asserts: its check, what a valid
