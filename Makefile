@@ -110,7 +110,7 @@ bench: build
 FUZZTIME ?= 30s
 FUZZ_TARGETS := host/framing:FuzzReadFrame host/session:FuzzDecodeRequest host/chunk:FuzzSplit \
 	host/nmclient:FuzzFrames host/workspace:FuzzNames host/relay:FuzzPolicy runtime/rawjson:FuzzObject \
-	runtime/mcpprovider:FuzzScanEnvelope runtime:FuzzCompileAndValidate runtime:FuzzGlobMatch runtime:FuzzNormalizeOrigin runtime:FuzzRedact \
+	runtime/mcpprovider:FuzzScanEnvelope runtime/schema:FuzzCompileAndValidate runtime/schema:FuzzDifferential runtime:FuzzGlobMatch runtime:FuzzNormalizeOrigin runtime:FuzzRedact \
 	host/session:FuzzIDScanner
 
 fuzz:
