@@ -45,8 +45,11 @@ test: setup build
 
 # The fast inner loop: the Go tests with -short (no Wine tests and no slow load test; the integration
 # tests side by side, as they mostly wait on their processes: internal/testshort) beside the
-# extension's unit tests, whose log is shown when one fails. make test still runs everything.
+# extension's unit tests, whose log is shown when one fails. make test still runs everything. On a
+# fresh clone it first installs the npm packages the unit tests import (tests/npm-deps.sh: npm ci from
+# the lock file, skipped when node_modules came from it).
 test-short:
+	@./tests/npm-deps.sh
 	@mkdir -p build; status=0; \
 	node --test --test-reporter=tap extension/test/ > build/test-short-unit.log 2>&1 & unit=$$!; \
 	$(GO) test -short -parallel 4 ./... || status=1; \
@@ -107,7 +110,7 @@ bench: build
 FUZZTIME ?= 30s
 FUZZ_TARGETS := host/framing:FuzzReadFrame host/session:FuzzDecodeRequest host/chunk:FuzzSplit \
 	host/nmclient:FuzzFrames host/workspace:FuzzNames host/relay:FuzzPolicy runtime/rawjson:FuzzObject \
-	runtime/mcpprovider:FuzzScanEnvelope runtime:FuzzCompileAndValidate runtime:FuzzGlobMatch runtime:FuzzNormalizeOrigin runtime:FuzzRedact \
+	runtime/mcpprovider:FuzzScanEnvelope runtime/schema:FuzzCompileAndValidate runtime/schema:FuzzDifferential runtime:FuzzGlobMatch runtime:FuzzNormalizeOrigin runtime:FuzzRedact \
 	host/session:FuzzIDScanner
 
 fuzz:

@@ -139,6 +139,13 @@ func describe(rt Runtime, c *Call) (any, error) {
 	if len(capability.Annotations) > 0 {
 		out = append(append(out, `,"annotations":`...), capability.Annotations...)
 	}
+	if capability.Unavailable != "" {
+		u, err := marshal(capability.Unavailable)
+		if err != nil {
+			return nil, err
+		}
+		out = append(append(out, `,"unavailable":`...), u...)
+	}
 	if len(capability.Tool) > 0 {
 		out = append(append(out, `,"tool":`...), capability.Tool...)
 	}
