@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/gnosis/gnosis/runtime"
@@ -157,14 +156,15 @@ func (p *Provider) stderrOf(s *session) string {
 	return s.stderr.String()
 }
 
-// withStderr is reason followed by the last line the server wrote on
-// stderr, its own account of what went wrong.
+// withStderr is reason followed by the line of stderr that says what went
+// wrong (headline), the server's own account: "exited (exit status 1) before
+// answering initialize; stderr: Error: Cannot find module './x'".
 func withStderr(reason, stderr string) string {
-	if stderr == "" {
+	line := headline(stderr)
+	if line == "" {
 		return reason
 	}
-	last := stderr[strings.LastIndexByte(stderr, '\n')+1:]
-	return reason + "; stderr: " + last
+	return reason + "; stderr: " + line
 }
 
 // serve waits for the child to exit or ctx to end, re-reading the tool list
