@@ -73,6 +73,7 @@ type Provider struct {
 	clientName     string
 	clientVersion  string
 	maxMessage     int64
+	clock          clock
 
 	mu      sync.Mutex
 	status  runtime.Status
@@ -110,6 +111,7 @@ func New(cfg Config, opts ...Option) *Provider {
 		startTimeout:   cmp.Or(cfg.StartTimeout, DefaultStartTimeout),
 		clientName:     "gnosis-host",
 		clientVersion:  "0.1.0",
+		clock:          wallClock{},
 		status:         runtime.Status{State: runtime.StateStarting},
 		closing:        make(chan struct{}),
 	}
