@@ -50,5 +50,5 @@ export function unhideableReason() {
   if (can) return '';
   return `Gnosis is registered system-wide for Firefox (${dirs.map((d) => path.join(d, `${HOST_NAME}.json`)).join(', ')}), ` +
     'and this machine cannot hide that folder from the test\'s Firefox (unshare --user --mount failed): ' +
-    'remove the system package (dpkg -r gnosis) or allow user namespaces to run this test';
+    'remove the system package (dpkg -r gnosis-host, or rpm -e gnosis-host) or allow user namespaces to run this test';
 }
