@@ -7,15 +7,12 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { faultManifest, quotes, readmeFaults } from '../e2e/lib/faults.js';
 import { launchFirefox, waitFor } from './lib/firefox.js';
+import { unhideableReason } from './lib/system_hosts.js';
 
-// Firefox always reads the system-wide manifest folders too (no profile or environment setting moves
-// them): with Gnosis installed system-wide (the .deb or .rpm) it finds that host, so these tests
-// cannot see "no host" on this machine, and say so instead of failing.
-const SYSTEM_MANIFESTS = ['/usr/lib/mozilla/native-messaging-hosts', '/usr/lib64/mozilla/native-messaging-hosts']
-  .map((d) => path.join(d, 'com.gnosis.host.json'));
-const installed = SYSTEM_MANIFESTS.find((f) => fs.existsSync(f));
-const skip = installed && `Gnosis is installed system-wide (${installed}), which Firefox always finds: run the "no host" tests on a machine without the package`;
-
+// These tests need Firefox to find no host but the one they register: a
+// system-wide registration (the .deb's) is hidden from it, or, where this
+// machine cannot hide it, they are skipped saying so.
+const skip = unhideableReason() || false;
 let ff;
 
 before(async () => {
