@@ -15,6 +15,9 @@ export const state = {
   preset: '', // the id of the preset the settings came from
 };
 
+/** The page's own events: 'grants' when the table's choices or tools change. */
+export const changes = new EventTarget();
+
 export function show(el, visible) {
   el.hidden = !visible;
 }

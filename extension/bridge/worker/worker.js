@@ -106,12 +106,12 @@ export const handlers = {
   [BRIDGE.FORGET_CHOICES]: { from: 'extension', run: ({ origin }) => forget(requireOrigin(origin)) },
   [BRIDGE.STOP]: { from: 'extension', run: ({ origin }) => stop(requireOrigin(origin)) },
   [BRIDGE.HOST_STATUS]: { from: 'extension', run: ({ refresh, reconnect }) => hostStatus(!!refresh, !!reconnect) },
-  [BRIDGE.CAPABILITY_PROMPT]: { from: 'extension', run: ({ origin }) => capabilityPrompt(origin || undefined) },
+  [BRIDGE.CAPABILITY_PROMPT]: { from: 'extension', run: ({ origin, choices }) => capabilityPrompt(origin || undefined, choices) },
   [BRIDGE.INSERT_PROMPT]: {
     from: 'extension',
-    async run({ tabId, origin }) {
+    async run({ tabId, origin, choices }) {
       await tabForOrigin(tabId, origin);
-      return insertPrompt(tabId, origin);
+      return insertPrompt(tabId, origin, choices);
     },
   },
   [BRIDGE.DETECT_PRESET]: {
