@@ -9,7 +9,7 @@ import { checkMessage, eligibleOrigin, permissionPattern, pickTab } from '../cor
 import { features } from '../../shared/browser.js';
 import { PRESET_MISMATCH, editedFromPreset, presetById, presetSettings } from '../core/presets.js';
 import { clearGrants, loadGrants } from './options_grants.js';
-import { setArmed, showLast } from './options_status.js';
+import { setArmed, showLast, showSendState } from './options_status.js';
 import { BRIDGE } from '../../shared/core/messages.js';
 
 const FIELDS = ['source', 'destination', 'autoSend', 'sendButton', 'streaming', 'promptOnStart', 'debounceMs', 'maxConsecutive', 'maxChars'];
@@ -71,6 +71,8 @@ function fillForm(settings) {
     if (el.type === 'checkbox') el.checked = !!settings[f];
     else el.value = settings[f] ?? '';
   }
+  state.autoSendChosen = !!settings.autoSendChosen;
+  showSendState(settings);
 }
 
 // ---- presets ------------------------------------------------------------------
@@ -128,6 +130,7 @@ function readForm() {
     out[f] = el.type === 'checkbox' ? el.checked : el.value;
   }
   out.preset = state.preset;
+  out.autoSendChosen = !!state.autoSendChosen;
   return out;
 }
 
@@ -139,6 +142,9 @@ export async function save() {
     return false;
   }
   setError('');
+  // Auto-send follows the send button until the person chooses it (the worker decides).
+  $('autoSend').checked = !!r.settings.autoSend;
+  showSendState(r.settings);
   refreshSaved();
   return true;
 }
@@ -229,6 +235,7 @@ export function wireSiteForm() {
   }
 
   $('elements').querySelector('summary').addEventListener('click', () => { elements.touched = true; });
+  $('autoSend').addEventListener('change', () => { state.autoSendChosen = true; });
   for (const f of FIELDS) $(f).addEventListener('change', () => state.origin && save());
   for (const f of SELECTOR_FIELDS) $(f).addEventListener('input', () => checkSelectors());
 
