@@ -70,6 +70,8 @@ function serverItem(p) {
 
 function render(reply) {
   const list = reply.providers || [];
+  // A server added since: what the Munim shortcut said about its last check is old news.
+  if (state.shown && list.some((p) => !state.list.some((q) => q.name === p.name))) clearMunimCheck();
   state.list = list;
   const key = JSON.stringify(list);
   if (key !== state.shown) {
@@ -88,6 +90,11 @@ function render(reply) {
   else Object.assign(chip, { textContent: list.length ? 'Not running' : 'No server yet', className: 'chip degraded' });
   chip.dataset.kind = ready ? 'connected' : down ? 'down' : 'degraded';
   state.onState({ ready, problem: !!down });
+}
+
+/** Clears the Munim shortcut's word on a failed or cancelled check (the path typed stays). */
+function clearMunimCheck() {
+  if (['bad', 'warn'].includes($('munim-note').dataset.tone)) setNote('munim', 'ok', '');
 }
 
 /** The Munim shortcut is for adding Munim; once it is there, its card's Edit changes it. */
