@@ -10,6 +10,7 @@ import { panel } from './sidepanel_state.js';
 import { hostRequest, modelFor } from './sidepanel_models.js';
 import { resolveBlocked } from './sidepanel_log.js';
 import { show } from './sidepanel_views.js';
+import { workspaceStatus } from '../core/workspace_status.js';
 import { $ } from '../../shared/page.js';
 
 const FIELDS = ['apiUrl', 'model', 'apiKey', 'rememberKey', 'maxSteps', 'temperature', 'requestTimeoutMs', 'retryBaseMs', 'retryMaxMs', 'coordinateMode', 'connection', 'compactAtTokens', 'keepScreenshots'];
@@ -21,6 +22,17 @@ export function fillForm(s) {
     else el.value = s[k] ?? '';
   }
   showRemember('', Boolean(s.rememberKey));
+  showConnection();
+}
+
+/** What each way of reaching the model means, under the Connection choice. */
+const CONNECTION_HINTS = {
+  direct: 'The extension calls the API URL itself.',
+  host: 'gnosis-host makes the requests, for gateways that refuse requests from a browser extension.',
+};
+
+function showConnection() {
+  $('connection-hint').textContent = CONNECTION_HINTS[$('connection').value] || '';
 }
 
 function readForm() {
@@ -232,13 +244,9 @@ async function checkWorkspace() {
   try {
     const info = await hostRequest('workspace.info', {}, { timeoutMs: 15000 });
     out.dataset.configured = String(Boolean(info?.configured));
-    if (info?.configured) {
-      const free = Number.isFinite(info.freeBytes) ? `, ${(info.freeBytes / 2 ** 30).toFixed(1)} GiB free` : '';
-      out.textContent = `Workspace folder: ${info.dir}${free}. The agent may upload files from it (up to 64 MiB each) and save downloads into it (up to 256 MiB; existing files are never overwritten).`;
-    } else {
-      out.textContent = `No workspace folder is set up${info?.error ? ` (${info.error})` : ''}. To let the agent upload and download files, add "workspace": {"dir": "/absolute/path/to/a/folder"} to the gnosis-host configuration file, then restart the browser. Choosing a folder in the browser (File System Access API) is not supported.`;
-      out.className = 'warning';
-    }
+    const said = workspaceStatus(info);
+    out.textContent = said.text;
+    if (said.tone === 'warning') out.className = 'warning';
   } catch (err) {
     out.dataset.configured = 'false';
     out.textContent = `gnosis-host is not reachable (${err?.message || err}${err?.advice ? `; ${err.advice}` : ''}). Upload, Download and the "via gnosis-host" connection need it.`;
@@ -269,6 +277,7 @@ export function wireSettings() {
     }
   });
   $('setup-more').addEventListener('click', openSettings);
+  $('connection').addEventListener('change', showConnection);
   for (const prefix of ['', 'setup-']) {
     $(`${prefix}rememberKey`).addEventListener('change', () => showRemember(prefix, $(`${prefix}rememberKey`).checked));
   }
