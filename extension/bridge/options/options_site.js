@@ -136,15 +136,17 @@ function readForm() {
 
 /** Saves the form through the worker; false (and the errors shown) when it refused. */
 export async function save() {
-  const r = await send(BRIDGE.SAVE_SITE, { origin: state.origin, settings: readForm() });
+  const settings = readForm();
+  const r = await send(BRIDGE.SAVE_SITE, { origin: state.origin, settings });
   if (!r.ok) {
     setError(fieldErrors(r.errors) || r.error);
     return false;
   }
   setError('');
-  // Auto-send follows the send button until the person chooses it (the worker decides).
-  $('autoSend').checked = !!r.settings.autoSend;
-  showSendState(r.settings);
+  // Auto-send follows the send button until the person chooses it (the worker decides); a
+  // tick given while this save was on its way stands.
+  if (!state.autoSendChosen && $('autoSend').checked === settings.autoSend) $('autoSend').checked = !!r.settings.autoSend;
+  showSendState({ ...r.settings, autoSend: $('autoSend').checked });
   refreshSaved();
   return true;
 }
