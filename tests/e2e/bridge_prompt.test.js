@@ -3,7 +3,8 @@
 // undecided ones left out), and with "Insert the capability prompt when
 // starting" Start writes it into the chat input without sending it. On a site
 // the host knows nothing of yet, the prompt lists what the table shows before
-// Start (not "Tools (0)"), follows each change made in it, and Start keeps it.
+// Start (not "Tools (0)"), follows each change made in it, and Start keeps it
+// (the section pictured at 360, 400 and 480 px: bridge_prompt_<width>.png).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launch, waitFor } from './lib/harness.js';
@@ -96,6 +97,13 @@ test('on a site the host has no grants for, the prompt lists what the table show
   assert.equal(toolsOf(await box.inputValue()), rows - blockedInTable - 1);
   await radio('computer.type_text', 'Allow').check();
   await waitFor(async () => /^"computer\.type_text"(?![^\n]*asks the user)/m.test(await box.inputValue()), { what: 'computer.type_text allowed in the prompt' });
+  // The section as it then reads (bridge_prompt_<width>.png).
+  for (const width of [360, 400, 480]) {
+    await options.setViewportSize({ width, height: 900 });
+    const o = await options.evaluate(() => ({ scroll: document.scrollingElement.scrollWidth, client: document.scrollingElement.clientWidth }));
+    assert.ok(o.scroll <= o.client, `the options page at ${width} px overflows sideways`);
+    await env.screenshot(options.locator('#prompt'), `bridge_prompt_${width}`);
+  }
 
   // Insert into page, before Start: the same prompt goes into the chat input, unsent.
   const into = options.getByLabel('Inject into', { exact: true });

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { REPO, hostBinary, launch, registerHost, tempDir, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
-import { DEB, VERSION, shots } from './lib/setup_page.js';
+import { DEB, failedDownload, shots } from './lib/setup_page.js';
 
 let env;
 let mirror;
@@ -34,13 +34,7 @@ const text = (sel) => page.locator(sel).textContent();
 
 test('a failed download leaves the host card once the host answers', async () => {
   await waitFor(async () => (await text('#host-chip')) === 'Not found', { what: 'not found', timeoutMs: 15_000 });
-  await page.locator('summary', { hasText: 'Download location' }).click();
-  await page.getByLabel('Where the release files are').fill(`${mirror.origin}/missing/v{version}/`);
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await waitFor(async () => (await page.locator('#host-install-actions .other-formats a', { hasText: 'SHA256SUMS' }).getAttribute('href')) === `${mirror.origin}/missing/v${VERSION}/SHA256SUMS`, { what: 'location used' });
-  await page.getByRole('button', { name: 'Install the host' }).click();
-  await waitFor(async () => /Could not download/.test(await text('#install-state')), { what: 'failed download', timeoutMs: 15_000 });
-  assert.match(await text('#install-state'), new RegExp(`Could not download ${DEB}`));
+  assert.match(await failedDownload(page, mirror), new RegExp(`Could not download ${DEB}`));
 
   // Installed from a terminal instead: the host registered for this browser, no download involved.
   const configPath = path.join(dir, 'config.json');

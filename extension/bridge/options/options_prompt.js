@@ -30,7 +30,8 @@ async function followTable() {
   if ($('prompt-text').hidden) return;
   const n = ++following;
   const r = await send(BRIDGE.CAPABILITY_PROMPT, promptRequest());
-  if (n !== following || !r.ok) return;
+  // Only a prompt that changed is news: the table read again with the same choices says nothing.
+  if (n !== following || !r.ok || r.text === $('prompt-text').value) return;
   $('prompt-text').value = r.text;
   $('prompt-state').textContent = r.summary;
 }
