@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launch, waitFor } from './lib/harness.js';
 import { shots } from './lib/setup_page.js';
-import { addToIndex, callEntry, taskEntry } from '../../extension/bridge/core/activity.js';
+import { addToIndex, callEntry, taskEntry } from '../../extension/bridge/core/activity_entries.js';
 
 const LONG = [
   'open_application_window_by_exact_title_and_bring_it_to_the_front',

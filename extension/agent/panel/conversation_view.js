@@ -3,7 +3,7 @@
 // conversation's stored records above the live log. The store is
 // core/conversation_store.js; this is DOM glue.
 
-import { userText } from '../core/sidepanel_outcome.js';
+import { userText } from '../core/outcome_text.js';
 
 const OUTCOME_TEXT = {
   finished: 'Finished',

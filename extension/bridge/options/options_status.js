@@ -4,7 +4,7 @@
 // newest report for the site.
 import { $, setError, show, state } from './options_page.js';
 import { lastEventIsError, lastEventParts, lastEventWhat } from '../core/options_last.js';
-import { sendState } from '../core/settings.js';
+import { sendState } from '../core/site_settings.js';
 
 let hostConnected = false;
 let startBlocked = 'Checking whether the host answers…';

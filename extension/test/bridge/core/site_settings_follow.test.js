@@ -2,7 +2,7 @@
 // bar's word on sending says what happens to a result.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { defaultSettings, followSendButton, normalizeSettings, sendState } from '../../../bridge/core/settings.js';
+import { defaultSettings, followSendButton, normalizeSettings, sendState } from '../../../bridge/core/site_settings.js';
 
 const saved = (over) => normalizeSettings({ ...defaultSettings(), ...over }).settings;
 
