@@ -1,7 +1,8 @@
 // The per-origin settings of the chat bridge (source, destination,
 // auto-send and its button), the sign that a reply is still
 // streaming, the preset they came from, whether Start inserts the capability
-// prompt, plus the safety and timing knobs.
+// prompt, plus the safety and timing knobs; auto-send follows the send button
+// until the person chooses it, and the run bar's word on sending.
 // Pure normalisation; the worker stores them in chrome.storage.local.
 import { toCss } from './selector.js';
 import { presetById } from './presets.js';

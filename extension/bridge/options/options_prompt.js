@@ -1,5 +1,7 @@
 // The options page's Capability prompt section: the prompt the host's tools
-// generate, shown, copied to the clipboard, or inserted into the chat page.
+// generate for what the grants table chooses (saved or not yet), shown (and
+// rebuilt as the table changes), copied to the clipboard, or inserted into
+// the chat page.
 import { $, changes, send, show, state } from './options_page.js';
 import { ensureAccess } from './options_site.js';
 import { BRIDGE } from '../../shared/core/messages.js';
