@@ -2,7 +2,8 @@
 // action longer than six lines folds with "Show all" that opens the rest;
 // after Pause and Resume the step done again follows the Resumed entry and
 // the one cut short says so; "I did it on the page." is said once; the
-// Connection choice reads whole; the workspace line says its fact once.
+// Connection choice reads whole; the workspace line says its fact once; Run
+// says when it waits for the browser to allow the model server.
 // Pictured at 360, 400 and 480 px (agent_layout_<state>_<width>.png).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
@@ -113,6 +114,21 @@ test('Settings at 360 px: the Connection choice reads whole with what it means, 
     assert.equal(line.match(/workspace folder/gi).length, 1, `said once: ${line}`);
     await panel.locator('#connection').scrollIntoViewIfNeeded();
     await shoot(panel, 'settings');
+  } finally {
+    await panel.close();
+  }
+});
+
+test('Run waits for the browser to allow the model server, and says so', async () => {
+  const panel = await suite.env.openExtensionPage('agent/panel/sidepanel.html');
+  try {
+    await panel.waitForSelector('body[data-ready="true"]');
+    // localhost is not among the granted origins (127.0.0.1 is): the browser asks, and in automation never settles.
+    const port = new URL(suite.model.url).port;
+    await storeSettings(panel, { apiUrl: `http://localhost:${port}/v1`, model: 'venus-test' }, 'k');
+    await runTask(panel, 'Read the page');
+    await panel.waitForFunction(() => /^Waiting for your answer/.test(document.getElementById('status').textContent));
+    assert.equal(await panel.textContent('#status'), 'Waiting for your answer: the browser asks whether Gnosis may reach localhost. Allow it there and the task starts.');
   } finally {
     await panel.close();
   }
