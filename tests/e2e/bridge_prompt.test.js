@@ -114,6 +114,8 @@ test('on a site the host has no grants for, the prompt lists what the table show
   const inserted = await chat.evaluate(() => window.chat.input());
   assert.equal(toolsOf(inserted), rows - blockedInTable - 1);
   assert.doesNotMatch(inserted, /"computer\.click"/);
+  // The chat holds the prompt before the page hears back from the worker.
+  await waitFor(async () => (await options.locator('#prompt-state').textContent()).startsWith('Inserted'), { what: 'the inserted note' });
   assert.match(await options.locator('#prompt-state').textContent(), /^Inserted into the page, not sent\. It lists \d+ tools/);
   assert.deepEqual(await sent(chat), []);
 
