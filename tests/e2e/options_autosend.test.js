@@ -72,8 +72,11 @@ test('Auto-send turns on once a send button is picked, the run bar says so at St
   const button = options.getByLabel('Send button', { exact: true });
   await button.fill('');
   await button.dispatchEvent('change');
-  await button.fill('#send');
+  await button.fill('button#send');
   await button.dispatchEvent('change');
+  const stored = () => env.evalInWorker((o) => chrome.storage.local.get(`site:${o}`).then((g) => g[`site:${o}`]), site.origin);
+  await waitFor(async () => { const s = await stored(); return s?.sendButton === 'button#send'; }, { what: 'the settings saved' });
+  assert.equal((await stored()).autoSend, false, 'setting the send button again leaves the untick');
   await options.reload();
   await options.locator('body[data-ready]').waitFor();
   assert.equal(await auto.isChecked(), false, 'the unticked Auto-send is kept');
