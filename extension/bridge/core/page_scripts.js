@@ -8,6 +8,7 @@ export const PAGE_SCRIPTS = Object.freeze([
   'bridge/core/arrival.js',
   'bridge/core/reaction.js',
   'bridge/core/pick_rules.js',
+  'bridge/core/detect.js',
   'bridge/page/dom.js',
   'bridge/page/notice.js',
   'bridge/page/inject.js',
@@ -16,5 +17,7 @@ export const PAGE_SCRIPTS = Object.freeze([
   'bridge/page/call.js',
   'bridge/page/pick_selector.js',
   'bridge/page/pick.js',
+  'bridge/page/detect.js',
+  'bridge/page/sent.js',
   'bridge/page/content.js',
 ]);

@@ -73,7 +73,7 @@
       const sent = await B.inject.clickSend(B.config.sendButton, () => {
         at = Date.now();
         B.observe.sent();
-      });
+      }, text, B.config.destination);
       if (!sent.ok) {
         B.notice(`Gnosis could not send: ${sent.error}`, 'error');
         return { ok: false, stage: 'send', error: sent.error, at: Date.now() };

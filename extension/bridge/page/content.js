@@ -4,7 +4,8 @@
 // to it here: configure (arm, or new settings), disarm, pick, check
 // selectors, insert text, show a notice, ping. The other files watch the page
 // (observe.js), decide when a reply is done (settle.js), hand it to the worker
-// and write the result (call.js, inject.js), and pick elements (pick.js, pick_selector.js). It
+// and write the result (call.js, inject.js, sent.js), pick elements (pick.js,
+// pick_selector.js) and propose them (detect.js). It
 // keeps no settings of its own and never touches page storage or the
 // clipboard.
 //
@@ -63,7 +64,13 @@
     B.observe.unwatch();
   }
 
-  /** What each selector matches now: {count, visible, editable?} or {error}. */
+  /** The tag of a match that is not a button but holds one (a container picked instead of its button), else undefined. */
+  function holdsButton(all) {
+    const { BUTTON } = globalThis.__gnosisPickRules;
+    return all.find((el) => !el.matches(BUTTON) && el.querySelector(BUTTON))?.localName;
+  }
+
+  /** What each selector matches now: {count, visible, editable?, holdsButton?} or {error}. */
   function check(selectors) {
     const out = {};
     for (const [k, css] of Object.entries(selectors || {})) {
@@ -78,6 +85,7 @@
       out[k] = {
         count: all.length, visible: all.filter(B.dom.visible).length,
         editable: k === 'destination' ? !!B.inject.destinationEditor(css) : undefined,
+        holdsButton: k === 'sendButton' ? holdsButton(all) : undefined,
       };
     }
     return { ok: true, results: out };
@@ -89,6 +97,7 @@
       'bridge.configure': () => (configure(message.config, !!message.baseline), { ok: true }),
       'bridge.disarm': () => (disarm(), { ok: true }),
       'bridge.pick': () => B.pick.pick(message.field),
+      'bridge.detect': () => (message.show ? B.detect.start() : B.detect.peek()),
       'bridge.check': () => check(message.selectors),
       'bridge.insert': async () => {
         const r = await B.inject.inject(message.text, message.destination);

@@ -3,7 +3,8 @@
 // gets the value and its input event; a rich editor gets execCommand, then
 // beforeinput for editors that only read that), checked after each step since
 // editors may undo what they did not do themselves; then the send button is
-// clicked once the site enables it.
+// clicked once the site enables it, and the send counts once the page shows
+// it (sent.js).
 (() => {
   const B = (globalThis.__gnosisBridgePage ??= {});
   if (B.inject) return;
@@ -86,16 +87,18 @@
     return !button.disabled && button.getAttribute('aria-disabled') !== 'true';
   }
 
-  /** Clicks the send button once it is enabled; before the click, onSend(). Resolves {ok, error?}. */
-  async function clickSend(css, onSend = () => {}) {
+  /**
+   * Clicks the send button once it is enabled (before the click, onSend())
+   * and waits for the page to show the text went out. Resolves {ok, error?}.
+   */
+  async function clickSend(css, onSend = () => {}, text = '', destination = '') {
     const deadline = Date.now() + SEND_WAIT_MS;
     for (;;) {
       const buttons = queryAll(css);
       const button = buttons.find(enabled);
       if (button) {
         onSend();
-        button.click();
-        return { ok: true };
+        return B.sent.clickAndConfirm(button, destinationEditor(destination), text);
       }
       if (Date.now() > deadline) {
         return { ok: false, error: buttons.length ? `Send button stayed disabled for ${SEND_WAIT_MS / 1000} s` : `Send button: nothing matches ${css}` };
