@@ -57,6 +57,7 @@ export async function detectOnPage({ ensureAccess, save, check }) {
   } finally {
     running = false;
     $('detect').disabled = !state.tab;
+    $('detect').classList.toggle('primary', !$('source').value || !$('destination').value);
   }
 }
 
@@ -71,5 +72,11 @@ export function maybeDetect(hooks) {
   $('detect').disabled = !state.tab;
   const asked = new URLSearchParams(location.search).get('detect') === '1';
   const empty = ['source', 'destination'].every((f) => !$(f).value);
-  if (asked && empty && !state.preset && state.granted) detectOnPage(hooks);
+  const offer = empty && !state.preset && !!state.tab;
+  // With nothing set, finding the elements is the next step.
+  $('detect').classList.toggle('primary', offer);
+  if (!offer) return;
+  if (asked && state.granted) detectOnPage(hooks);
+  else say(state.granted ? 'No preset fits this site: Gnosis can find its chat on the page.'
+    : 'No preset fits this site: Find them on the page asks for access to it, then proposes its elements.');
 }

@@ -34,8 +34,11 @@
   /** How a control looks: its classes and name. */
   const signature = (el) => `${el.className}|${nameOf(el)}`;
 
+  /** Controls, and elements a page styles as its send or stop control without making them buttons. */
+  const CONTROLS = `${BUTTON}, [class*="send" i], [class*="stop" i]`;
+
   /** The controls showing now and how they look, to tell later which showed only while a reply streamed. */
-  const controlsNow = () => new Map(queryAll(BUTTON).filter(visible).map((b) => [b, signature(b)]));
+  const controlsNow = () => new Map(queryAll(CONTROLS).filter(visible).map((b) => [b, signature(b)]));
 
   function onMutations(records) {
     const now = Date.now();
@@ -55,7 +58,7 @@
       watch.lastGrowth = now;
       watch.streaming = true;
       // Controls that show now and did not before the reply started, or changed how they look (a send button turned stop).
-      for (const b of queryAll(BUTTON)) {
+      for (const b of queryAll(CONTROLS)) {
         if (watch.before.get(b) !== signature(b) && !watch.shownWhile.has(b) && visible(b)) {
           watch.shownWhile.set(b, { tag: b.localName, attrs: attrsOf(b), classes: [...b.classList], name: nameOf(b), was: watch.before.get(b) });
         }
