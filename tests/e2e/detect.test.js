@@ -79,6 +79,15 @@ describe('auto-detection on a real chat UI', () => {
     }
     await chat.setViewportSize({ width: 900, height: 700 });
     for (const f of ['destination', 'sendButton', 'source', 'streaming']) assert.equal(await row(chat, f).locator('input').isChecked(), true, `${f} ticked`);
+    // The page itself cannot confirm (or untick) for the person: its clicks are not trusted.
+    await chat.evaluate(() => {
+      const root = document.querySelector('gnosis-detect').shadowRoot;
+      root.querySelector('li[data-field="source"] input').click();
+      root.querySelector('button.primary').click();
+    });
+    assert.equal(await panel(chat).count(), 1, 'the panel is still open');
+    assert.equal(await row(chat, 'source').locator('input').isChecked(), true, 'the page could not untick a field');
+    assert.match(await options.locator('#detect-state').textContent(), /Confirm on the page/);
     await panel(chat).getByRole('button', { name: 'Use these' }).click();
     await waitFor(async () => /Filled in from the page: Extract from, Inject into, Send button, Still replying while\./.test(await options.locator('#detect-state').textContent()), { what: 'the form filled in' });
     assert.equal(await chat.locator('gnosis-detect').count(), 0, 'the panel is gone');
@@ -167,6 +176,10 @@ describe('Pick and a send that did not happen, on the real chat UI', () => {
     await waitFor(async () => /could not send|not a button/.test(await options.locator('#last-event').textContent()), { what: 'the options page says so' });
     assert.doesNotMatch(await options.locator('#last-event').textContent(), /delivered \(send\)/);
     await env.screenshot(chat, 'detect_not_sent');
+    for (const w of [360, 400, 480]) {
+      await options.setViewportSize({ width: w, height: 800 });
+      await env.screenshot(options, `detect_not_sent_options_${w}`);
+    }
     await options.getByRole('button', { name: 'Stop', exact: true }).click();
     await options.close();
     await chat.close();

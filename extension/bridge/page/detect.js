@@ -259,7 +259,11 @@
         box.type = 'checkbox';
         box.checked = s.ticked[field] ?? p.sure;
         box.setAttribute('aria-label', `Use ${label}`);
-        box.addEventListener('change', () => { s.ticked[field] = box.checked; });
+        // Only the person's own clicks count: the page can reach this panel's open shadow root.
+        box.addEventListener('change', (e) => {
+          if (e.isTrusted) s.ticked[field] = box.checked;
+          else box.checked = s.ticked[field] ?? p.sure;
+        });
         const wrap = document.createElement('label');
         wrap.append(box, text);
         li.append(dot, wrap);
@@ -282,7 +286,8 @@
     fold.textContent = s.small ? 'Show' : 'Hide';
     fold.setAttribute('aria-expanded', String(!s.small));
     fold.title = s.small ? 'Show the list' : 'Make the panel small, to see the page under it';
-    fold.addEventListener('click', () => {
+    fold.addEventListener('click', (e) => {
+      if (!e.isTrusted) return;
       s.small = !s.small;
       renderPanel();
     });
@@ -294,10 +299,10 @@
     const use = document.createElement('button');
     use.className = 'primary';
     use.textContent = 'Use these';
-    use.addEventListener('click', () => finish(true));
+    use.addEventListener('click', (e) => e.isTrusted && finish(true));
     const cancel = document.createElement('button');
     cancel.textContent = 'Cancel';
-    cancel.addEventListener('click', () => finish(false));
+    cancel.addEventListener('click', (e) => e.isTrusted && finish(false));
     const row = document.createElement('div');
     row.className = 'row';
     row.append(cancel, use);
@@ -366,8 +371,12 @@
       session = { host, resolve, onKey, ticked: {}, found: {}, watching: true, timer: 0, boxes, panel };
       startWatching(refresh, refresh);
       refresh();
-      // Boxes follow the page as it scrolls and re-renders.
-      session.timer = setInterval(() => session && renderBoxes(), 500);
+      // Boxes follow the page as it scrolls and re-renders; a page that removes the panel cancels.
+      session.timer = setInterval(() => {
+        if (!session) return;
+        if (!host.isConnected) finish(false);
+        else renderBoxes();
+      }, 500);
       session.onMove = () => session && renderBoxes();
       addEventListener('resize', session.onMove, { passive: true });
       addEventListener('scroll', session.onMove, { passive: true, capture: true });
