@@ -260,10 +260,10 @@
         box.checked = s.ticked[field] ?? p.sure;
         box.setAttribute('aria-label', `Use ${label}`);
         // Only the person's own clicks count: the page can reach this panel's open shadow root.
-        box.addEventListener('change', (e) => {
-          if (e.isTrusted) s.ticked[field] = box.checked;
-          else box.checked = s.ticked[field] ?? p.sure;
+        box.addEventListener('click', (e) => {
+          if (!e.isTrusted) e.preventDefault();
         });
+        box.addEventListener('change', () => { s.ticked[field] = box.checked; });
         const wrap = document.createElement('label');
         wrap.append(box, text);
         li.append(dot, wrap);
@@ -357,7 +357,7 @@
       host.attachShadow({ mode: 'open' });
       document.documentElement.appendChild(host);
       const onKey = (e) => {
-        if (e.key === 'Escape' && session) {
+        if (e.key === 'Escape' && e.isTrusted && session) {
           e.preventDefault();
           finish(false);
         }
