@@ -190,7 +190,8 @@
       li:first-child { border-top: 0; }
       .dot { flex: none; width: 10px; height: 10px; margin-top: 4px; border-radius: 50%; }
       label { display: flex; gap: 6px; align-items: flex-start; flex: 1; min-width: 0; cursor: pointer; }
-      input { margin: 2px 0 0; flex: none; }
+      input { margin: 2px 0 0; flex: none; width: 13px; height: 13px; }
+      .nobox { flex: none; width: 13px; margin-right: -2px; }
       .field { font-weight: 600; }
       .why { display: block; color: #57606a; overflow-wrap: anywhere; }
       .unsure { color: #9a6700; }
@@ -268,7 +269,9 @@
         wrap.append(box, text);
         li.append(dot, wrap);
       } else {
-        li.append(dot, text);
+        const gap = document.createElement('span');
+        gap.className = 'nobox';
+        li.append(dot, gap, text);
       }
       return li;
     });
