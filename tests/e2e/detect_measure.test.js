@@ -48,7 +48,7 @@ const replica = (p) => ({
     await chat.evaluate((t) => window.chat.stream(t, { tokenMs: 25 }), text);
   },
   async stream(chat, text) {
-    await chat.evaluate((t) => window.chat.stream(t, { tokenMs: 40 }), text);
+    await chat.evaluate((t) => window.chat.stream(t, { tokenMs: 20 }), text);
   },
 });
 
@@ -132,7 +132,6 @@ for (const site of SITES) {
       const f = (await peek(tabId)).fields;
       return !!f.source || null;
     }, { what: `${site.id}: the reply seen`, timeoutMs: 8000 }).catch(() => {});
-    await new Promise((r) => setTimeout(r, 1500));
     const found = (await peek(tabId)).fields;
     const verdict = {};
     // The send button is checked while there is text (some sites show it only then).

@@ -14,6 +14,8 @@
   const { queryAll, visible, norm } = B.dom;
 
   const MAX_NODES = 6000;
+  /** A reply that has not grown for this long is done (the bridge's own settle delay, by default). */
+  const QUIET_MS = 800;
   const SKIP = new Set(['script', 'style', 'noscript', 'template', 'link', 'meta', 'head', 'iframe', 'object']);
   const LABELS = { destination: 'Inject into', sendButton: 'Send button', source: 'Extract from', streaming: 'Still replying while' };
   const COLORS = { destination: '#0969da', sendButton: '#8250df', source: '#1a7f37', streaming: '#bf8700' };
@@ -64,13 +66,14 @@
         }
       }
       clearTimeout(watch.doneTimer);
-      watch.doneTimer = setTimeout(replyDone, 1200);
+      watch.doneTimer = setTimeout(replyDone, QUIET_MS);
     }
   }
 
   function replyDone() {
-    if (Date.now() - watch.lastGrowth < 1000) {
-      watch.doneTimer = setTimeout(replyDone, 400);
+    const quiet = Date.now() - watch.lastGrowth;
+    if (quiet < QUIET_MS) {
+      watch.doneTimer = setTimeout(replyDone, QUIET_MS - quiet);
       return;
     }
     watch.streaming = false;
