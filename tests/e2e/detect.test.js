@@ -129,6 +129,13 @@ describe('Pick and a send that did not happen, on the real chat UI', () => {
     assert.equal(await chat.locator('.aui-composer-send').evaluate((b) => b.disabled && getComputedStyle(b).pointerEvents), 'none', 'the library disables the button and lets the pointer through');
     const options = await env.openOptions(`?origin=${encodeURIComponent(site.origin)}`);
     await options.locator('body[data-ready]').waitFor();
+    // Nothing set and no preset: finding the elements is offered first.
+    await waitFor(async () => /No preset fits this site/.test(await options.locator('#detect-state').textContent()), { what: 'the offer' });
+    assert.match(await options.locator('#detect').getAttribute('class'), /primary/);
+    for (const w of [360, 400, 480]) {
+      await options.setViewportSize({ width: w, height: 700 });
+      await env.screenshot(options.locator('#page'), `detect_offer_${w}`);
+    }
     await options.getByRole('button', { name: 'Pick Send button' }).click();
     await chat.locator('gnosis-pick').waitFor({ state: 'attached' });
     const box = await chat.locator('.aui-composer-send').boundingBox();

@@ -77,6 +77,6 @@ export function maybeDetect(hooks) {
   $('detect').classList.toggle('primary', offer);
   if (!offer) return;
   if (asked && state.granted) detectOnPage(hooks);
-  else say(state.granted ? 'No preset fits this site: Gnosis can find its chat on the page.'
+  else say(state.granted ? 'No preset fits this site: Find them on the page proposes its elements from the page itself.'
     : 'No preset fits this site: Find them on the page asks for access to it, then proposes its elements.');
 }
