@@ -125,6 +125,11 @@
       if (n.rect.width >= desc.viewport.width * 0.3) score += 5;
       out.push({ node: n, score, why: why.join(' ') });
     }
+    // The one place on the page to write is very likely the chat's input.
+    if (out.length === 1) {
+      out[0].score += 10;
+      out[0].why += ', the only one on the page';
+    }
     return out.sort((a, b) => b.score - a.score);
   }
 

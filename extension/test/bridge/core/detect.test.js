@@ -177,3 +177,11 @@ test('a div around a button is not the send button: the button is', () => {
   const got = D.propose(desc);
   assert.equal(desc.nodes[got.sendButton.node].tag, 'button');
 });
+
+test('the only editable area on the page, even unlabelled and high up, is the input', () => {
+  const desc = page(['body', {}, ['form', {}, ['div', { class: 'editor' }, ['div', { contenteditable: 'true', class: 'ProseMirror', rect: { x: 0, y: 40, width: 500, height: 40 } }]],
+    ['button', { type: 'submit', 'aria-label': 'Send question' }]]]);
+  const got = D.propose(desc);
+  assert.equal(got.destination.sure, true);
+  assert.match(got.destination.why, /the only one on the page/);
+});
