@@ -77,6 +77,14 @@ describe('auto-detection on a real chat UI', () => {
       await chat.setViewportSize({ width: w, height: 700 });
       await env.screenshot(chat, `detect_panel_found_${w}`);
     }
+    // Hide shrinks the panel to see the page under it; Show brings the list back.
+    await panel(chat).getByRole('button', { name: 'Hide' }).click();
+    await waitFor(async () => /Gnosis found 4 of 4 parts/.test(await panel(chat).textContent()), { what: 'the small panel' });
+    for (const w of [360, 400, 480]) {
+      await chat.setViewportSize({ width: w, height: 700 });
+      await env.screenshot(chat, `detect_panel_small_${w}`);
+    }
+    await panel(chat).getByRole('button', { name: 'Show' }).click();
     await chat.setViewportSize({ width: 900, height: 700 });
     for (const f of ['destination', 'sendButton', 'source', 'streaming']) assert.equal(await row(chat, f).locator('input').isChecked(), true, `${f} ticked`);
     // The page itself cannot confirm (or untick) for the person: its clicks are not trusted.
