@@ -15,7 +15,7 @@ import { after, before, test } from 'node:test';
 import { launch, waitFor, REPO } from './lib/harness.js';
 import { serve } from './lib/server.js';
 import { PRESETS } from '../../extension/bridge/core/presets.js';
-import { PAGE_SCRIPTS } from '../../extension/bridge/core/page_scripts.js';
+import { PAGE_LOADER } from '../../extension/bridge/core/page_scripts.js';
 
 const FIELDS = ['destination', 'sendButton', 'source', 'streaming'];
 const REPLY = 'Sure. Here is a reply that streams for a short while, the way a model writes it.';
@@ -76,7 +76,7 @@ function startDetection(url) {
     await chrome.scripting.executeScript({ target: { tabId: tab.id }, files });
     chrome.tabs.sendMessage(tab.id, { type: 'bridge.detect', show: true }).catch(() => {});
     return tab.id;
-  }, [url, PAGE_SCRIPTS]);
+  }, [url, [PAGE_LOADER]]);
 }
 
 function peek(tabId) {

@@ -3,10 +3,7 @@
 // sure they are, and that they leave to Pick what they cannot tell.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import '../../../bridge/core/pick_rules.js';
-import '../../../bridge/core/detect.js';
-
-const D = globalThis.__gnosisDetect;
+import * as D from '../../../bridge/core/detect.js';
 
 /**
  * A description from a compact tree: [tag, {attrs, class, name, text, rect, ...flags}, ...children].
