@@ -18,21 +18,24 @@ const DIST = path.join(REPO, 'tests', 'e2e', 'fixtures', 'realchat', 'dist');
 const CALL = JSON.stringify({ capability: 'computer.echo', arguments: { text: 'from the real chat UI' } });
 
 let site;
+let fresh; // the same UI on another origin, with no settings yet
 let env;
 
 before(async () => {
   if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error(`${DIST} is not built: run tests/setup.sh (npm ci and the build in tests/e2e/fixtures/realchat)`);
   site = await serve({ dir: DIST });
-  env = await launch({ grantOrigins: ['http://127.0.0.1/*'], policy: { origins: { [site.origin]: ['computer.echo'] } } });
+  fresh = await serve({ dir: DIST });
+  env = await launch({ grantOrigins: ['http://127.0.0.1/*'], policy: { origins: { [site.origin]: ['computer.echo'], [fresh.origin]: ['computer.echo'] } } });
 });
 
 after(async () => {
   await env?.close();
   await site?.close();
+  await fresh?.close();
 });
 
-async function openChat() {
-  const chat = await env.newPage(site.url('/index.html'));
+async function openChat(on = site) {
+  const chat = await env.newPage(on.url('/index.html'));
   await chat.locator('.aui-composer-input').waitFor();
   return chat;
 }
@@ -133,9 +136,9 @@ describe('auto-detection on a real chat UI', () => {
 
 describe('Pick and a send that did not happen, on the real chat UI', () => {
   test('Pick takes the disabled send button that ignores the pointer, not the form around it', async () => {
-    const chat = await openChat();
+    const chat = await openChat(fresh);
     assert.equal(await chat.locator('.aui-composer-send').evaluate((b) => b.disabled && getComputedStyle(b).pointerEvents), 'none', 'the library disables the button and lets the pointer through');
-    const options = await env.openOptions(`?origin=${encodeURIComponent(site.origin)}`);
+    const options = await env.openOptions(`?origin=${encodeURIComponent(fresh.origin)}`);
     await options.locator('body[data-ready]').waitFor();
     // Nothing set and no preset: finding the elements is offered first.
     await waitFor(async () => /No preset fits this site/.test(await options.locator('#detect-state').textContent()), { what: 'the offer' });
