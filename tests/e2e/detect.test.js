@@ -147,7 +147,12 @@ describe('Pick and a send that did not happen, on the real chat UI', () => {
       await options.setViewportSize({ width: w, height: 700 });
       await env.screenshot(options.locator('#page'), `detect_offer_${w}`);
     }
+    // The proposal panel is open; choosing Pick instead closes it, and nothing is filled in.
+    await options.getByRole('button', { name: 'Find them on the page' }).click();
+    await panel(chat).waitFor();
     await options.getByRole('button', { name: 'Pick Send button' }).click();
+    await waitFor(async () => /Cancelled: nothing was changed/.test(await options.locator('#detect-state').textContent()), { what: 'detection cancelled by Pick' });
+    assert.equal(await chat.locator('gnosis-detect').count(), 0);
     await chat.locator('gnosis-pick').waitFor({ state: 'attached' });
     const box = await chat.locator('.aui-composer-send').boundingBox();
     // What the browser's own hit test finds there: the form, not the button.

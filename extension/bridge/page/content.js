@@ -98,7 +98,8 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
   const run = {
     [BRIDGE_PAGE.CONFIGURE]: () => (configure(message.config, !!message.baseline), { ok: true }),
     [BRIDGE_PAGE.DISARM]: () => (disarm(), { ok: true }),
-    [BRIDGE_PAGE.PICK]: () => pick.pick(message.field),
+    // Pick closes the proposal panel first (the person chose to pick instead).
+    [BRIDGE_PAGE.PICK]: () => (detect.cancel(), pick.pick(message.field)),
     [BRIDGE_PAGE.DETECT]: () => (message.show ? detect.start() : detect.peek()),
     [BRIDGE_PAGE.CHECK]: () => check(message.selectors),
     [BRIDGE_PAGE.INSERT]: async () => {
