@@ -118,7 +118,7 @@ func (s *Set) AddEnviron(environ []string) {
 // "Authorization", an env map's "OPENAI_API_KEY"). Text larger than 1 MiB
 // or not JSON is not scanned.
 func (s *Set) AddJSON(raw []byte) {
-	if len(raw) == 0 || len(raw) > maxScanned || !mayNameSecret.Match(raw) {
+	if len(raw) == 0 || len(raw) > maxScanned || !mayNameSecret(raw) {
 		return
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
@@ -155,10 +155,23 @@ func (s *Set) AddJSON(raw []byte) {
 	}
 }
 
-// mayNameSecret finds, quickly, text that may hold a secret-named field: a
-// part of every name runtime.SecretName accepts. Params without one (most
-// calls) are not decoded.
-var mayNameSecret = regexp.MustCompile(`(?i)pass|pwd|secret|token|key|auth|cookie|credential|signature|session`)
+// mayNameSecret reports, quickly, whether raw may hold a secret-named
+// field: a part of every name runtime.SecretName accepts, in any case.
+// Params without one (most calls) are not decoded; a plain byte search, as
+// the request path is the host's per-call latency.
+func mayNameSecret(raw []byte) bool {
+	lower := bytes.ToLower(raw)
+	for _, w := range nameParts {
+		if bytes.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// nameParts are the parts, in lower case, of the names runtime.SecretName
+// accepts (TestNamePartsCoverSecretNames).
+var nameParts = asBytes([]string{"pass", "pwd", "secret", "token", "key", "auth", "cookie", "credential", "signature", "session"})
 
 // Values is how many forms of secret values s holds.
 func (s *Set) Values() int {

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/gnosis/gnosis/runtime"
 )
 
 func TestTextMasksCredentialsInProse(t *testing.T) {
@@ -117,5 +119,27 @@ func BenchmarkWriterNoiseLine(b *testing.B) {
 	w := Writer(io.Discard, &s)
 	for b.Loop() {
 		w.Write(line)
+	}
+}
+
+// Every name runtime.SecretName accepts holds one of nameParts, so AddJSON's
+// quick check never skips params with a secret-named field.
+func TestNamePartsCoverSecretNames(t *testing.T) {
+	for _, name := range []string{"password", "passwd", "passphrase", "pwd", "pass", "secret", "client_secret", "token", "X-Auth-Token",
+		"apiKey", "API_KEY", "key", "auth", "Authorization", "Cookie", "set-cookie", "credentials", "privateKey", "accessKey", "signature", "sessionId"} {
+		if !runtime.SecretName(name) {
+			t.Errorf("%q is not a secret name to the runtime: the list is out of date", name)
+		}
+		if !mayNameSecret([]byte(`{"` + name + `":"v"}`)) {
+			t.Errorf("the quick check skips %q", name)
+		}
+	}
+}
+
+func BenchmarkAddJSONWithoutSecretNames(b *testing.B) {
+	var s Set
+	params := []byte(`{"capability":"computer.click","arguments":{"x":100,"y":200,"button":"left"},"origin":"https://chat.example.com"}`)
+	for b.Loop() {
+		s.AddJSON(params)
 	}
 }

@@ -177,3 +177,15 @@ func checkEveryPackageCarriesTheLicence(t *testing.T, out string) {
 		t.Error("no package was checked")
 	}
 }
+
+// After make dist, every package in the repository's dist/ carries the
+// licence and notices that cover its binary (skipped when there is no
+// dist/: TestDistWritesEveryPackageSignedAndChecksummed checks the same
+// on a release it builds).
+func TestTheDistFolderCarriesTheLicence(t *testing.T) {
+	t.Chdir("../..")
+	if _, err := os.Stat(filepath.Join("dist", Checksums)); err != nil {
+		t.Skip("no dist/ here: run make dist first")
+	}
+	checkEveryPackageCarriesTheLicence(t, "dist")
+}
