@@ -84,10 +84,10 @@ function replyDone() {
 /** The text in the chat input when the person sends it (Enter, a click by the input, a form submitted). */
 function noteSend(event) {
   if (!event.isTrusted) return;
-  const editor = [...document.querySelectorAll(EDITABLE)].find((e) => visible(e) && (e === document.activeElement || e.contains(document.activeElement)))
-    || [...document.querySelectorAll(EDITABLE)].find(visible);
   if (event.type === 'keydown' && (event.key !== 'Enter' || event.shiftKey)) return;
   if (event.type === 'pointerdown' && !(event.target instanceof Element && event.target.closest(`${BUTTON}, form`))) return;
+  const editors = queryAll(EDITABLE).filter(visible);
+  const editor = editors.find((e) => e === document.activeElement || e.contains(document.activeElement)) || editors[0];
   const text = editor ? norm(editor.matches('textarea, input') ? editor.value : editor.innerText) : '';
   if (!text) return;
   watch.sentText = text;
@@ -119,11 +119,9 @@ function stopWatching() {
 function describe() {
   const nodes = [];
   const elements = [];
-  const ids = new Map();
   const walk = (el, parent, hidden) => {
     if (nodes.length >= MAX_NODES || SKIP.has(el.localName) || el.localName.startsWith('gnosis-')) return;
     const id = nodes.length;
-    ids.set(el, id);
     const isHidden = hidden || el.getAttribute('aria-hidden') === 'true';
     const r = el.getBoundingClientRect();
     const editable = el.matches(EDITABLE) ? (el.matches('textarea, input') ? 'field' : 'rich') : '';
