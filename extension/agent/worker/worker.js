@@ -19,6 +19,7 @@ import { execute, viewportFromMetrics } from './executor.js';
 import { platformOf } from '../core/hotkey.js';
 import { initTransfers } from './transfer_worker.js';
 import { AGENT, AGENT_PORT, PORTS } from '../../shared/core/messages.js';
+import { senderKind } from '../../shared/core/router.js';
 
 const PROTOCOL = '1.3';
 /** sessionId -> {port, windowId, tabId, attached, follow} */
@@ -321,8 +322,8 @@ export function init() {
   initTransfers({ actingRecently, addNote, holdObservation, onAttach, onCdpEvent, onSessionEnd, sendCdp, sessionForTab });
   chrome.sidePanel?.setPanelBehavior?.({ openPanelOnActionClick: true })?.catch?.(() => {});
   chrome.runtime.getPlatformInfo?.().then((p) => { platform = platformOf(p.os); }).catch(() => {});
-  const origin = chrome.runtime.getURL('');
-  const ours = (port) => port.sender?.id === chrome.runtime.id && String(port.sender?.url || '').startsWith(origin);
+  const origin = chrome.runtime.getURL('').replace(/\/$/, '');
+  const ours = (port) => senderKind(port.sender, chrome.runtime.id, origin) === 'extension';
   chrome.runtime.onConnect.addListener((port) => {
     if (port.name === PORTS.HOST) {
       serveProxiedPort(port, { request: (method, params, opts) => host.request(method, params, opts), trusted: ours(port) });
