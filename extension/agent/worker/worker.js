@@ -20,6 +20,7 @@ import { platformOf } from '../core/hotkey.js';
 import { initTransfers } from './transfer_worker.js';
 import { AGENT, AGENT_PORT, PORTS } from '../../shared/core/messages.js';
 import { senderKind } from '../../shared/core/router.js';
+import { BLANK_GRACE_MS, followVerdict, stillBlank } from '../core/follow_tab.js';
 
 const PROTOCOL = '1.3';
 /** sessionId -> {port, windowId, tabId, attached, follow} */
@@ -201,13 +202,25 @@ async function currentUrl(s) {
 async function settle(s, minMs = 350) {
   await sleep(minMs);
   // Only while attached: a Stop during the wait must not attach again.
-  if (s.attached && s.follow !== undefined && s.follow !== s.tabId) await switchTo(s, s.follow);
+  if (s.attached && s.follow !== undefined && s.follow !== s.tabId) await follow(s, s.follow);
   s.follow = undefined;
   for (let i = 0; i < 80; i++) {
     const t = await chrome.tabs.get(s.tabId).catch(() => null);
     if (!t || t.status === 'complete') return;
     await sleep(100);
   }
+}
+
+// Follows a tab the page opened, once its address is known, only to an http(s) page (core/follow_tab.js).
+async function follow(s, tabId) {
+  let tab = await chrome.tabs.get(tabId).catch(() => null);
+  for (let waited = 0; tab && stillBlank(tab) && waited < BLANK_GRACE_MS; waited += 100) {
+    await sleep(100);
+    tab = await chrome.tabs.get(tabId).catch(() => null);
+  }
+  const verdict = followVerdict(tab);
+  if (verdict.follow) await switchTo(s, tabId);
+  else s.followRefused = verdict.note;
 }
 
 function ensureAttached(s) {
@@ -223,6 +236,8 @@ async function observe(s) {
   const shot = await chrome.debugger.sendCommand(target, 'Page.captureScreenshot', { format: 'jpeg', quality: 75 });
   const tab = await chrome.tabs.get(s.tabId);
   const notes = s.notes.splice(0);
+  if (s.followRefused) notes.push(s.followRefused);
+  s.followRefused = undefined;
   return { image: shot.data, mime: 'image/jpeg', viewport: viewportFromMetrics(metrics), url: tab.url, title: tab.title, tabId: s.tabId, notes };
 }
 
@@ -262,7 +277,10 @@ async function act(s, action, coordinateMode, step) {
   const running = execute(action, env);
   s.acting = running.catch(() => {});
   try {
-    return await running;
+    const result = await running;
+    const refused = s.followRefused;
+    s.followRefused = undefined;
+    return refused && result ? { ...result, text: `${result.text}. ${refused}` } : result;
   } finally {
     s.acting = null;
     if (s.actionAbort === abort) s.actionAbort = null;

@@ -1,0 +1,85 @@
+// The agent against a hostile page and faults (issue 29 items 5-7), in real
+// Chromium with the scripted model: a tab the page opens during a task is
+// followed only to an http(s) page (about:blank written by the page and a
+// blob: document are refused in words); a worker stopped in the middle of a
+// LongPress (CDP ServiceWorker.stopAllWorkers) leaves no button pressed and
+// no debugger attached, the panel says which step was interrupted, and the
+// next task takes the tab; a 401 whose body is an HTML page shows as text,
+// and a server that echoes the API key has it masked in the panel and in the
+// stored conversation.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import { normalise, textOf, viewportOf } from './lib/model_server.js';
+import { agentSuite, centerOf, debuggerFree, openPanelAndTarget, outcome, runTask, shootPanel, storeSettings } from './lib/agent_fixture.js';
+
+const OPENER_HTML = `<!doctype html><html><head><title>Opener</title><style>
+body { margin: 0; font: 16px sans-serif; }
+button { position: absolute; left: 60px; width: 220px; height: 50px; }
+#blank { top: 60px; } #blob { top: 160px; } #hold { top: 260px; }
+</style></head><body>
+<button id="blank">Open a written popup</button>
+<button id="blob">Open a blob page</button>
+<button id="hold">Hold me</button>
+<script>
+window.events = [];
+const log = (s) => window.events.push(s);
+document.getElementById('blank').onclick = () => {
+  const w = window.open('about:blank', '_blank');
+  w.document.write('<title>Sign in</title><p>Your bank password: <input type=password></p>');
+};
+document.getElementById('blob').onclick = () => {
+  window.open(URL.createObjectURL(new Blob(['<title>blob page</title><p>built by the page</p>'], { type: 'text/html' })), '_blank');
+};
+const hold = document.getElementById('hold');
+hold.addEventListener('mousedown', () => log('down'));
+window.addEventListener('mouseup', () => log('up'));
+</script></body></html>`;
+
+const suite = agentSuite({ routes: { '/opener.html': { body: OPENER_HTML } } });
+const act = (a) => ({ content: `<think>next</think><action>${a}</action>` });
+const lastText = (body) => textOf(body.messages[body.messages.length - 1]);
+const SETTINGS = (model) => ({ maxSteps: 10, temperature: 0, requestTimeoutMs: 10000, retryBaseMs: 20, retryMaxMs: 200, apiUrl: model.url, model: 'venus-test' });
+
+async function closeAll(panel) {
+  const { env, site } = suite;
+  for (const p of env.context.pages()) if (p.url().startsWith(site.origin) || p === panel || p.url().startsWith('blob:') || p.url() === 'about:blank') await p.close().catch(() => {});
+}
+
+test('a tab the page opens is followed only to an http(s) page: about:blank written by the page and a blob: page are refused, in words', async () => {
+  const { env, site } = suite;
+  const url = site.url('/opener.html');
+  const { panel, target } = await openPanelAndTarget(env, url);
+  const at = async (sel, body) => {
+    const c = await centerOf(target, sel);
+    return `(${normalise(c.x, c.y, viewportOf(body)).join(',')})`;
+  };
+  const seen = [];
+  suite.play = async ({ n, body }) => {
+    seen.push(lastText(body));
+    if (n === 1) return act(`Click(point=${await at('#blank', body)})`);
+    if (n === 2) return act(`Click(point=${await at('#blob', body)})`);
+    return act("Finished(content='done')");
+  };
+  try {
+    await storeSettings(panel, SETTINGS(suite.model));
+    await runTask(panel, 'Open the popups');
+    const end = await outcome(panel, 30_000);
+    assert.equal(end.outcome, 'finished', end.text);
+    const refusal = /The page opened a new tab \((about:blank|blob:http:\/\/127\.0\.0\.1:\d+\/[-0-9a-f]+)\); the agent controls only http:\/\/ or https:\/\/ pages, so it did not follow it and stays on this tab\./;
+    for (const [i, kind] of [[1, 'about:blank'], [2, 'blob:']]) {
+      assert.match(seen[i], refusal, `the model is told about the ${kind} tab`);
+      assert.ok(seen[i].includes(`(${kind}`), seen[i].slice(0, 400));
+      assert.match(seen[i], /URL: http:\/\/127\.0\.0\.1:\d+\/opener\.html/, 'the agent stays on the page');
+    }
+    const results = await panel.locator('#log .result').allTextContents();
+    assert.equal(results.filter((t) => refusal.test(t)).length, 2, `the panel says so: ${results.join(' | ')}`);
+    await shootPanel(panel, 'follow_refused');
+    const tabs = await env.evalInWorker(async () => (await chrome.tabs.query({})).map((t) => t.url));
+    const blob = tabs.find((u) => u.startsWith('blob:'));
+    assert.ok(blob && tabs.includes('about:blank'), `both tabs opened: ${tabs}`);
+    assert.equal(await debuggerFree(env, blob), true);
+    assert.equal(await debuggerFree(env, url), true);
+  } finally {
+    await closeAll(panel);
+  }
+});
