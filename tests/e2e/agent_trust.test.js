@@ -83,3 +83,64 @@ test('a tab the page opens is followed only to an http(s) page: about:blank writ
     await closeAll(panel);
   }
 });
+
+const KEY = 'sk-live-Zq8Wm3Rt6Yp1Ux4Kb7Nc0Vd';
+const NGINX_401 = '<html>\r\n<head><title>401 Authorization Required</title></head>\r\n<body>\r\n<center><h1>401 Authorization Required</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n';
+
+/** Everything the panel keeps in IndexedDB and extension storage (the key's own entry aside), as one string. */
+function everythingStored(panel) {
+  return panel.evaluate(async () => {
+    const db = await new Promise((resolve, reject) => { const r = indexedDB.open('gnosis-agent'); r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
+    const out = {};
+    for (const name of db.objectStoreNames) {
+      const tx = db.transaction(name, 'readonly');
+      out[name] = await new Promise((resolve) => { const r = tx.objectStore(name).getAll(); r.onsuccess = () => resolve(r.result); });
+    }
+    db.close();
+    const local = await chrome.storage.local.get(null);
+    const session = await chrome.storage.session.get(null);
+    delete local['agent.apiKey'];
+    delete session['agent.apiKey'];
+    return JSON.stringify({ out, local, session }, (k, v) => (v instanceof Blob || v instanceof ArrayBuffer || ArrayBuffer.isView(v) ? '[bytes]' : v));
+  });
+}
+
+test('a 401 whose body is an HTML page shows as text; a server that echoes the API key has it masked in the panel and in what is stored', async () => {
+  const { env, site } = suite;
+  const { panel } = await openPanelAndTarget(env, site.url('/opener.html'));
+  try {
+    await storeSettings(panel, SETTINGS(suite.model), KEY);
+    suite.play = () => ({ status: 401, headers: { 'content-type': 'text/html' }, body: NGINX_401 });
+    await runTask(panel, 'First task');
+    const first = await outcome(panel, 30_000);
+    assert.equal(first.outcome, 'error', first.text);
+    assert.match(first.text, /401 Authorization Required nginx/);
+    assert.doesNotMatch(first.text, /<|>|center|title/);
+    await shootPanel(panel, 'error_401_html');
+    // The server echoes the key: in a reply the model streams, then in its error.
+    let n = 0;
+    suite.play = () => (++n === 1
+      ? { content: `<think>The user's key is ${KEY}.</think><action>Finished(content='done with ${KEY}')</action>` }
+      : { status: 401, body: JSON.stringify({ error: { message: `Incorrect API key provided: ${KEY}. You can find your API key at https://platform.example/account/api-keys.` } }) });
+    await panel.click('#log li.outcome'); // focus away from the task box
+    await runTask(panel, 'Second task');
+    await panel.waitForSelector('#log li.outcome[data-outcome="finished"]', { timeout: 30_000 });
+    await runTask(panel, 'Third task');
+    await panel.waitForFunction(() => document.querySelectorAll('#log li.outcome[data-outcome="error"]').length === 2, null, { timeout: 30_000 });
+    const shown = await panel.evaluate(() => document.body.innerText + document.body.innerHTML);
+    assert.ok(!shown.includes(KEY), 'the panel never shows the key');
+    assert.ok(!shown.includes(KEY.slice(3, -4)), 'not even its middle');
+    assert.ok(shown.includes('Incorrect API key provided: sk-…c0Vd.'), 'the key shows masked');
+    await shootPanel(panel, 'error_key_masked');
+    const stored = await everythingStored(panel);
+    assert.ok(stored.includes('Incorrect API key provided'), 'the error is stored');
+    assert.ok(!stored.includes(KEY.slice(3, -4)), `the stored conversation never holds the key: ${stored.slice(0, 300)}`);
+    // Reopened, the conversation shows the masked text from the store.
+    await panel.reload();
+    await panel.waitForSelector('body[data-ready="true"]');
+    const again = await panel.evaluate(() => document.body.innerText);
+    assert.ok(!again.includes(KEY.slice(3, -4)));
+  } finally {
+    await closeAll(panel);
+  }
+});
