@@ -46,7 +46,7 @@ test('asked once and allowed for this session: the next call of that tool runs w
   const win = page(ff.bidi, ctx.context);
   await waitFor(() => win.evaluate('document.body.dataset.ready === "true" && !document.getElementById("allow-session").disabled'), { what: 'Allow armed' });
   assert.equal(await win.text('#cap-name'), 'computer.click');
-  await win.click('#allow-session');
+  await win.deliberateClick('#allow-session');
   const [first] = await waitForSent(1);
   assert.equal(JSON.parse(first).ok, true, first);
   await waitFor(async () => (await approvalContexts()).length === 0, { what: 'the window closed' });

@@ -219,6 +219,29 @@ export function page(bidi, context) {
       if (r.type === 'exception') throw new Error(`${expression.slice(0, 80)}: ${r.exceptionDetails.text}`);
       return deserialize(r.result);
     },
+    /**
+     * A person's click on an approval button: the pointer comes in from the
+     * page's edge in steps (a 400 ms move), rests, then clicks.
+     */
+    async deliberateClick(selector) {
+      const r = await bidi.send('script.evaluate', {
+        target: { context }, awaitPromise: false,
+        expression: `(() => { const el = document.querySelector(${JSON.stringify(selector)}); el?.scrollIntoView({ block: 'center' }); return el; })()`,
+      });
+      if (r.result?.type !== 'node') throw new Error(`no element ${selector}`);
+      const origin = { type: 'element', element: { sharedId: r.result.sharedId } };
+      await bidi.send('input.performActions', {
+        context,
+        actions: [{ type: 'pointer', id: 'mouse', parameters: { pointerType: 'mouse' }, actions: [
+          { type: 'pointerMove', x: 2, y: 2, origin: 'viewport' },
+          { type: 'pointerMove', x: 0, y: 0, origin, duration: 400 },
+          { type: 'pause', duration: 250 },
+          { type: 'pointerDown', button: 0 },
+          { type: 'pointerUp', button: 0 },
+        ] }],
+      });
+      await bidi.send('input.releaseActions', { context }).catch(() => {});
+    },
     async click(selector) {
       const r = await bidi.send('script.evaluate', {
         target: { context }, awaitPromise: false,
