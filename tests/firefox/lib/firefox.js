@@ -100,11 +100,12 @@ function writePrefs(profile) {
 /**
  * Starts Firefox with the extension and the host.
  * Options: sites (origins granted every `computer.*`), policy (a whole host
- * policy), host (false: register none).
+ * policy), host (false: register none), extensionDir (another build of the
+ * extension, e.g. a copyExtension() with a compromised content script).
  * Returns {bidi, newTab(url), openExtensionPage(path), page(context) helpers,
  * calls(), waitForCalls(n), stderr(), close()}.
  */
-export async function launchFirefox({ sites = [], policy, host = true } = {}) {
+export async function launchFirefox({ sites = [], policy, host = true, extensionDir = EXTENSION_DIR } = {}) {
   const dir = tempDir('gnosis-firefox-');
   const home = path.join(dir, 'home');
   const profile = path.join(dir, 'profile');
@@ -137,7 +138,7 @@ export async function launchFirefox({ sites = [], policy, host = true } = {}) {
   });
   const bidi = await Bidi.connect(`${wsURL}/session`);
   await bidi.send('session.new', { capabilities: { alwaysMatch: { acceptInsecureCerts: true } } });
-  const { extension } = await bidi.send('webExtension.install', { extensionData: { type: 'path', path: EXTENSION_DIR } });
+  const { extension } = await bidi.send('webExtension.install', { extensionData: { type: 'path', path: extensionDir } });
   if (extension !== ADDON_ID) throw new Error(`installed add-on ${extension}, want ${ADDON_ID}`);
 
   // A web page to open the web-accessible extension page from.
