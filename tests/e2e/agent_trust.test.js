@@ -10,6 +10,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { normalise, textOf, viewportOf } from './lib/model_server.js';
+import { waitFor } from './lib/harness.js';
 import { agentSuite, centerOf, debuggerFree, openPanelAndTarget, outcome, runTask, shootPanel, storeSettings } from './lib/agent_fixture.js';
 
 const OPENER_HTML = `<!doctype html><html><head><title>Opener</title><style>
@@ -140,6 +141,60 @@ test('a 401 whose body is an HTML page shows as text; a server that echoes the A
     await panel.waitForSelector('body[data-ready="true"]');
     const again = await panel.evaluate(() => document.body.innerText);
     assert.ok(!again.includes(KEY.slice(3, -4)));
+  } finally {
+    await closeAll(panel);
+  }
+});
+
+/** The records of the panel's conversations, from IndexedDB. */
+function storedRecords(panel) {
+  return panel.evaluate(async () => {
+    const db = await new Promise((resolve, reject) => { const r = indexedDB.open('gnosis-agent'); r.onsuccess = () => resolve(r.result); r.onerror = () => reject(r.error); });
+    const tx = db.transaction('records', 'readonly');
+    const all = await new Promise((resolve) => { const r = tx.objectStore('records').getAll(); r.onsuccess = () => resolve(r.result); });
+    db.close();
+    return all.map(({ kind, step, text, outcome, error }) => ({ kind, step, text, outcome, error }));
+  });
+}
+
+test('the worker stops in the middle of a LongPress: the button is released, the tab let go, the step named in words, and the next task takes the tab', async () => {
+  const { env, site } = suite;
+  const url = site.url('/opener.html');
+  const { panel, target } = await openPanelAndTarget(env, url);
+  let n = 0;
+  suite.play = async ({ body }) => {
+    n++;
+    if (n === 1) {
+      const c = await centerOf(target, '#hold');
+      return act(`LongPress(point=(${normalise(c.x, c.y, viewportOf(body)).join(',')}), duration=25)`);
+    }
+    return act("Finished(content='next task done')");
+  };
+  try {
+    await storeSettings(panel, SETTINGS(suite.model));
+    await runTask(panel, 'Hold the button');
+    await waitFor(async () => (await target.evaluate(() => window.events)).includes('down'), { what: 'the button pressed', timeoutMs: 30_000 });
+    const cdp = await env.context.newCDPSession(panel);
+    await cdp.send('ServiceWorker.enable');
+    await cdp.send('ServiceWorker.stopAllWorkers');
+    const end = await outcome(panel, 30_000);
+    assert.equal(end.outcome, 'error', end.text);
+    assert.match(end.text, /Interrupted at step 1 \(LongPress\(point=\(\d+,\d+\), duration=25\)\) while acting: the browser stopped Gnosis's background worker\. The action may have been done in part\. Gnosis released the mouse buttons and keys it held and let go of the tab\./);
+    assert.doesNotMatch(await panel.evaluate(() => document.body.innerText), /message channel|Receiving end|listener indicated/i);
+    // The restarted worker released the press and let go of the tab.
+    await waitFor(async () => (await target.evaluate(() => window.events)).includes('up'), { what: 'the button released', timeoutMs: 15_000 });
+    await waitFor(async () => (await debuggerFree(env, url)) === true, { what: 'the tab let go', timeoutMs: 15_000 });
+    await shootPanel(panel, 'worker_stopped');
+    const records = await storedRecords(panel);
+    const out = records.filter((r) => r.kind === 'outcome').at(-1);
+    assert.equal(out.step, 1, JSON.stringify(out));
+    assert.match(out.text, /^Interrupted at step 1 \(LongPress/);
+    assert.ok(records.some((r) => r.kind === 'result' && r.step === 1 && r.error && /^interrupted: the browser stopped Gnosis's background worker while this action ran/.test(r.text)), 'the step has its result');
+    assert.doesNotMatch(JSON.stringify(records), /message channel|Receiving end/i);
+    // The next task takes the tab.
+    await runTask(panel, 'Go on');
+    await panel.waitForSelector('#log li.outcome[data-outcome="finished"]', { timeout: 30_000 });
+    assert.doesNotMatch(await panel.evaluate(() => document.body.innerText), /Another debugger is already attached/);
   } finally {
     await closeAll(panel);
   }

@@ -5,6 +5,7 @@
 // worker alive with pings while a long model request is in flight.
 
 import { AGENT, AGENT_PORT, PORTS } from '../../shared/core/messages.js';
+import { isWorkerGone, workerStopped } from '../core/worker_stop.js';
 
 /**
  * @param {{sessionId:string, windowId?:number, coordinateMode?:string, send?:Function}} o
@@ -12,7 +13,13 @@ import { AGENT, AGENT_PORT, PORTS } from '../../shared/core/messages.js';
 export function createBrowserBridge(o) {
   const send = o.send || ((m) => chrome.runtime.sendMessage(m));
   async function call(type, extra = {}) {
-    const res = await send({ type, sessionId: o.sessionId, ...extra });
+    let res;
+    try {
+      res = await send({ type, sessionId: o.sessionId, ...extra });
+    } catch (err) {
+      // The browser stopped the worker under the request: said in words by the session (core/worker_stop.js).
+      throw isWorkerGone(err) ? workerStopped(err) : err;
+    }
     if (!res || res.ok === false) throw new Error(res?.error || `${type} got no answer`);
     return res;
   }

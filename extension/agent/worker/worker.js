@@ -21,6 +21,7 @@ import { initTransfers } from './transfer_worker.js';
 import { AGENT, AGENT_PORT, PORTS } from '../../shared/core/messages.js';
 import { senderKind } from '../../shared/core/router.js';
 import { BLANK_GRACE_MS, followVerdict, stillBlank } from '../core/follow_tab.js';
+import { actionEnded, releaseWhatWasLeft, trackingSend } from './held_input.js';
 
 const PROTOCOL = '1.3';
 /** sessionId -> {port, windowId, tabId, attached, follow} */
@@ -28,6 +29,8 @@ const sessions = new Map();
 const cdpListeners = new Set();
 const attachListeners = new Set();
 let platform = 'linux';
+/** What a stopped worker left (pressed buttons, a debugger attachment), released once at start-up before any attach. */
+let leftReleased = Promise.resolve();
 
 /**
  * Subscribes to CDP events of attached tabs (the file transfers: Page.fileChooserOpened).
@@ -262,7 +265,7 @@ async function act(s, action, coordinateMode, step) {
     tabId: s.tabId,
     step,
     signal: abort.signal,
-    send: (method, params) => chrome.debugger.sendCommand(target(), method, params),
+    send: trackingSend(() => s.tabId, (method, params) => chrome.debugger.sendCommand(target(), method, params)),
     platform,
     viewport: viewportFromMetrics(metrics),
     coordinateMode: coordinateMode === 'absolute' ? 'absolute' : 'normalized',
@@ -282,6 +285,7 @@ async function act(s, action, coordinateMode, step) {
     s.followRefused = undefined;
     return refused && result ? { ...result, text: `${result.text}. ${refused}` } : result;
   } finally {
+    await actionEnded(s.tabId);
     s.acting = null;
     if (s.actionAbort === abort) s.actionAbort = null;
     s.actingUntil = Date.now() + FOLLOW_WINDOW_MS;
@@ -300,6 +304,7 @@ export const handlers = {
     from: 'extension',
     async run(m) {
       const s = mustSession(m.sessionId);
+      await leftReleased;
       if (s.attached) await detach(s);
       let tab;
       if (m.resume && s.tabId !== undefined) tab = await chrome.tabs.get(s.tabId).catch(() => null);
@@ -337,6 +342,7 @@ export const handlers = {
 
 /** Wires the toolbar button, the panel ports and the debugger events. */
 export function init() {
+  leftReleased = releaseWhatWasLeft().catch(() => {});
   initTransfers({ actingRecently, addNote, holdObservation, onAttach, onCdpEvent, onSessionEnd, sendCdp, sessionForTab });
   chrome.sidePanel?.setPanelBehavior?.({ openPanelOnActionClick: true })?.catch?.(() => {});
   chrome.runtime.getPlatformInfo?.().then((p) => { platform = platformOf(p.os); }).catch(() => {});
