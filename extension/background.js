@@ -7,8 +7,8 @@
 // only the glue.
 import { mergeHandlers } from './shared/core/router.js';
 import { listen } from './shared/listen.js';
-import { handlers as bridgeHandlers, init as initBridge } from './bridge/worker/worker.js';
-import { handlers as agentHandlers, init as initAgent } from './agent/worker/worker.js';
+import { handlers as bridgeHandlers, init as initBridge } from './bridge/worker/bridge_worker.js';
+import { handlers as agentHandlers, init as initAgent } from './agent/worker/agent_worker.js';
 import { handlers as pageAssistantHandlers, init as initPageAssistant } from './agent/worker/page_assistant_worker.js';
 
 listen(mergeHandlers(bridgeHandlers, agentHandlers, pageAssistantHandlers));

@@ -15,7 +15,7 @@
 // it was.
 import { DeliberateAct, countdown, rectsNear } from '../core/approval.js';
 import { titleOf, toolHints } from '../core/grants.js';
-import { REMEMBER } from '../core/remembered.js';
+import { REMEMBER } from '../core/allow_choices.js';
 import { hintBadges } from '../../shared/hint_badges.js';
 import { BRIDGE } from '../../shared/core/messages.js';
 import { $, send as sendToWorker } from '../../shared/page.js';

@@ -15,7 +15,7 @@
 import { host } from '../../shared/host.js';
 import { writeGrants, hostError } from './host_queries.js';
 import { session } from './site_state.js';
-import { alwaysKey, sessionKey } from '../core/remembered.js';
+import { alwaysKey, sessionKey } from '../core/allow_choices.js';
 import { adoptFromLocal, trustedRemove, trustedSet } from '../../shared/trusted_store.js';
 
 /** Tells the options page the "always" notes of an origin changed (storage.session, out of content scripts' reach). */
