@@ -39,14 +39,19 @@ export async function deliberateClick(win, selector) {
  * Starts the click-fast game against a window: a trusted click (CDP
  * Input.dispatchMouseEvent, pressed and released, no move) every 120 ms at
  * the centre of `target()`'s element, or at `fallback` until it shows.
- * Returns {stop(): Promise<number>} (the number of clicks made), and `spot`.
+ * Returns {stop(): Promise<number>} (the number of clicks made), `spot`, and
+ * `maxGapMs`, the longest time between two clicks (a loaded machine may
+ * stretch it past the arming delay).
  */
 export async function clickGame(context, win, target, fallback = { x: 270, y: 560 }) {
   const cdp = await context.newCDPSession(win);
-  const game = { clicks: 0, spot: { ...fallback }, running: true };
+  const game = { clicks: 0, spot: { ...fallback }, running: true, maxGapMs: 0 };
+  let last = 0;
   game.done = (async () => {
     while (game.running && !win.isClosed()) {
       const next = Date.now() + 120;
+      if (last) game.maxGapMs = Math.max(game.maxGapMs, Date.now() - last);
+      last = Date.now();
       const at = await centreOf(win, target());
       if (at) game.spot = { x: at.x, y: at.y };
       for (const type of ['mousePressed', 'mouseReleased']) {
