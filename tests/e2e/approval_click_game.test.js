@@ -13,7 +13,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { EXTENSION_ORIGIN, launch, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
-import { armFromOptions, waitForSent } from './lib/bridge.js';
+import { armFromOptions, waitForProviders, waitForSent } from './lib/bridge.js';
 import { centreOf, clickGame, deliberateClick } from './lib/approval.js';
 
 const settings = { source: '.assistant', destination: '#prompt', autoSend: true, sendButton: '#send', debounceMs: 300, maxConsecutive: 200 };
@@ -35,10 +35,7 @@ describe('the click-fast game approves nothing', () => {
     });
     chat = await env.newPage(site.url('/chat.html'));
     const page = await env.openOptions();
-    await waitFor(async () => {
-      const r = await page.evaluate(() => chrome.runtime.sendMessage({ type: 'bridge.hostStatus', refresh: true }));
-      return r.health?.providers?.length === 2 && r.health.providers.every((p) => p.state === 'ready');
-    }, { what: 'both providers ready', timeoutMs: 30_000 });
+    await waitForProviders(page, 2);
     await page.reload();
     await armFromOptions(env, settings, { options: page });
   });

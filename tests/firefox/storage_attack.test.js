@@ -17,7 +17,7 @@ import { after, before, test } from 'node:test';
 import { copyExtension } from '../e2e/lib/harness.js';
 import { serve } from '../e2e/lib/server.js';
 import { PAGE_SCRIPTS } from '../../extension/bridge/core/page_scripts.js';
-import { EXTENSION_URL, launchFirefox, page, waitFor } from './lib/firefox.js';
+import { EXTENSION_URL, armChat, launchFirefox, page, waitFor } from './lib/firefox.js';
 
 const MIRROR = 'https://mirror.example.org/gnosis/{version}/';
 const EVIL = 'https://evil.example/releases/';
@@ -54,15 +54,7 @@ before(async () => {
   site = await serve();
   ff = await launchFirefox({ extensionDir: dir, policy: { origins: { [site.origin]: { allow: ['computer.echo'], ask: ['computer.click'] } } } });
   chat = await ff.newTab(site.url('/chat.html'));
-  options = await ff.openExtensionPage(`bridge/options/options.html?origin=${encodeURIComponent(site.origin)}`);
-  await waitFor(() => options.evaluate('document.body.dataset.ready !== undefined'), { what: 'options page ready' });
-  await waitFor(async () => /connected/i.test(await options.text('#host-state')) && !/not connected|checking/i.test(await options.text('#host-state')), { what: 'host connected' });
-  await options.fill('#source', '.assistant');
-  await options.fill('#destination', '#prompt');
-  await options.fill('#autoSend', true);
-  await options.fill('#sendButton', '#send');
-  await options.click('#start');
-  await waitFor(async () => (await options.text('#armed-state'))?.startsWith('Armed'), { what: 'armed' });
+  options = await armChat(ff, site.origin);
 });
 
 after(async () => {
@@ -110,7 +102,7 @@ test('a compromised content script writes storage.local, cannot reach storage.se
   }, { what: 'the approval window' });
   const win = page(ff.bidi, ctx.context);
   await waitFor(() => win.evaluate('document.body.dataset.ready === "true"'), { what: 'window ready' });
-  await win.click('#deny').catch((err) => { if (!/no such frame/.test(err.message)) throw err; }); // Deny closes the window at once
+  await win.click('#deny');
   const replies = await waitFor(async () => { const s = await chat.evaluate('window.chat.sent'); return s.length >= 1 && s; }, { what: 'the reply' });
   assert.equal(JSON.parse(replies[0]).code, 'FORBIDDEN');
   assert.deepEqual(ff.calls().filter((c) => c.tool === 'click'), []);

@@ -203,6 +203,24 @@ export async function launchFirefox({ sites = [], policy, host = true, extension
 }
 
 /**
+ * Arms a chat page from the options page as the suites do: the host
+ * connected, the fields filled, Start clicked (a trusted click, which
+ * permissions.request needs). Returns the options page.
+ */
+export async function armChat(ff, origin) {
+  const options = await ff.openExtensionPage(`bridge/options/options.html?origin=${encodeURIComponent(origin)}`);
+  await waitFor(() => options.evaluate('document.body.dataset.ready !== undefined'), { what: 'options page ready' });
+  await waitFor(async () => /connected/i.test(await options.text('#host-state')) && !/not connected|checking/i.test(await options.text('#host-state')), { what: 'host connected' });
+  await options.fill('#source', '.assistant');
+  await options.fill('#destination', '#prompt');
+  await options.fill('#autoSend', true);
+  await options.fill('#sendButton', '#send');
+  await options.click('#start');
+  await waitFor(async () => (await options.text('#armed-state'))?.startsWith('Armed'), { what: 'armed' });
+  return options;
+}
+
+/**
  * A browsing context's helpers: evaluate(expression) → its value (promises
  * awaited), element(selector) → a shared reference, click(selector) → a
  * trusted click (input.performActions), fill(selector, value), text(selector).
@@ -220,40 +238,31 @@ export function page(bidi, context) {
       if (r.type === 'exception') throw new Error(`${expression.slice(0, 80)}: ${r.exceptionDetails.text}`);
       return deserialize(r.result);
     },
+    /** The element as a pointer action's origin, scrolled into view. */
+    async origin(selector) {
+      const r = await bidi.send('script.evaluate', {
+        target: { context }, awaitPromise: false,
+        expression: `(() => { const el = document.querySelector(${JSON.stringify(selector)}); el?.scrollIntoView({ block: 'center' }); return el; })()`,
+      });
+      if (r.result?.type !== 'node') throw new Error(`no element ${selector}`);
+      return { type: 'element', element: { sharedId: r.result.sharedId } };
+    },
     /**
      * A person's click on an approval button: the pointer comes in from the
      * page's edge in steps (a 400 ms move), rests, then clicks.
      */
-    async deliberateClick(selector) {
-      const r = await bidi.send('script.evaluate', {
-        target: { context }, awaitPromise: false,
-        expression: `(() => { const el = document.querySelector(${JSON.stringify(selector)}); el?.scrollIntoView({ block: 'center' }); return el; })()`,
-      });
-      if (r.result?.type !== 'node') throw new Error(`no element ${selector}`);
-      const origin = { type: 'element', element: { sharedId: r.result.sharedId } };
-      await bidi.send('input.performActions', {
-        context,
-        actions: [{ type: 'pointer', id: 'mouse', parameters: { pointerType: 'mouse' }, actions: [
-          { type: 'pointerMove', x: 2, y: 2, origin: 'viewport' },
-          { type: 'pointerMove', x: 0, y: 0, origin, duration: 400 },
-          { type: 'pause', duration: 250 },
-          { type: 'pointerDown', button: 0 },
-          { type: 'pointerUp', button: 0 },
-        ] }],
-      });
-      await bidi.send('input.releaseActions', { context }).catch(() => {});
+    deliberateClick(selector) {
+      return p.click(selector, { deliberate: true });
     },
-    async click(selector) {
-      const r = await bidi.send('script.evaluate', {
-        target: { context }, awaitPromise: false,
-        expression: `(() => { const el = document.querySelector(${JSON.stringify(selector)}); el?.scrollIntoView({ block: 'center' }); return el; })()`,
-      });
-      if (r.result?.type !== 'node') throw new Error(`no element ${selector}`);
-      const origin = { type: 'element', element: { sharedId: r.result.sharedId } };
+    async click(selector, { deliberate = false } = {}) {
+      const origin = await p.origin(selector);
+      const moves = deliberate
+        ? [{ type: 'pointerMove', x: 2, y: 2, origin: 'viewport' }, { type: 'pointerMove', x: 0, y: 0, origin, duration: 400 }, { type: 'pause', duration: 250 }]
+        : [{ type: 'pointerMove', x: 0, y: 0, origin }];
       await bidi.send('input.performActions', {
         context,
         actions: [{ type: 'pointer', id: 'mouse', parameters: { pointerType: 'mouse' }, actions: [
-          { type: 'pointerMove', x: 0, y: 0, origin },
+          ...moves,
           { type: 'pointerDown', button: 0 },
           { type: 'pointerUp', button: 0 },
         ] }],
