@@ -9,10 +9,10 @@
 // closing the window denies too. An Allow button takes only a deliberate act
 // (core/approval.js DeliberateAct): a pointer click once the window has been
 // armed for a second (a click or key before then starts the wait again) and
-// the pointer has moved inside it since, or Enter/Space after the focused
-// window has been quiet for 1.5 s; the button's own keyboard activation never
-// runs. The confirmation's button never sits where the button that asked for
-// it was.
+// the pointer has moved inside it since the buttons showed and since the last
+// press, or Enter/Space after the focused window has been quiet for 1.5 s;
+// the button's own keyboard activation never runs. The confirmation's button
+// never sits where the button that asked for it was.
 import { DeliberateAct, countdown, rectsNear } from '../core/approval.js';
 import { titleOf, toolHints } from '../core/grants.js';
 import { REMEMBER } from '../core/allow_choices.js';
@@ -179,7 +179,7 @@ function wire() {
     $(id).addEventListener('click', (e) => {
       // Keyboard activation (detail 0) and synthetic clicks never allow; keys go through keydown below.
       if (!e.isTrusted || e.detail === 0 || answered) return;
-      act.pointerAt(e.screenX, e.screenY, Date.now());
+      act.pointerAt(e.screenX, e.screenY);
       if (!act.pointerAllows(Date.now())) {
         hint('A click from a pointer that has not moved never allows a call: move the pointer onto the button, then click.');
         return;
@@ -187,7 +187,7 @@ function wire() {
       choose(e.currentTarget);
     });
   }
-  const seen = (e) => act.pointerAt(e.screenX, e.screenY, Date.now());
+  const seen = (e) => act.pointerAt(e.screenX, e.screenY);
   for (const type of ['pointermove', 'pointerover', 'mousemove']) window.addEventListener(type, seen, true);
   for (const type of ['pointerdown', 'mousedown']) {
     window.addEventListener(type, (e) => {

@@ -20,7 +20,7 @@ export const ARMING_DELAY_MS = 1000;
  */
 export const KEY_QUIET_MS = 1500;
 
-/** How far the pointer must move inside the window once it is armed before a click counts (CSS px). */
+/** How far the pointer must move inside the window (since it showed the buttons, or since the last press) before a click counts (CSS px). */
 export const MOVE_MIN_PX = 8;
 
 /**
@@ -31,8 +31,10 @@ export const MOVE_MIN_PX = 8;
  *   - the window arms armMs after it is shown; a click or a key anywhere in it
  *     before then starts the wait again, so a stream of clicks never arms it;
  *   - a pointer click counts once the window is armed and the pointer has
- *     since moved at least moveMinPx inside it (entered it, or moved from
- *     where it was): a pointer that stays put never allows;
+ *     moved at least moveMinPx inside it since the buttons showed and since
+ *     the last press (entered it, or moved from where it was): a pointer that
+ *     stays put never allows, and neither does a click right after one that
+ *     came too soon. So only move, then (armed) click allows;
  *   - Enter or Space counts only when the window has had the focus for
  *     quietMs, no key went down or up in that time, no other key is held, and
  *     the key is not an auto-repeat. So Tab then Enter right away does
@@ -50,14 +52,14 @@ export class DeliberateAct {
     this.lastKeyAt = null;
     this.held = new Set();
     this.point = null; // where the pointer was last seen in the window (screen px)
-    this.base = null; // where it was when the window armed (or first seen after)
+    this.base = null; // where it was when the buttons showed or at the last press (or first seen after)
     this.moved = false;
   }
 
   /** The window shows the question (again: a confirmation step re-arms, and the pointer must move again). */
   shown(now) {
     this.shownAt = now;
-    this.base = null;
+    this.base = this.point;
     this.moved = false;
   }
 
@@ -67,8 +69,9 @@ export class DeliberateAct {
   }
 
   /**
-   * A click or a key press anywhere in the window. Before the window is
-   * armed it starts the wait again; returns true when it did.
+   * A click or a key press anywhere in the window (call after pointerAt for
+   * a click). Before the window is armed it starts the wait again and the
+   * pointer must move anew; returns true when it did.
    */
   press(now) {
     if (this.shownAt === null || this.armed(now)) return false;
@@ -77,10 +80,10 @@ export class DeliberateAct {
   }
 
   /** The pointer was seen at (x, y) in screen pixels: a move, an entry, a press. */
-  pointerAt(x, y, now) {
+  pointerAt(x, y) {
     if (!Number.isFinite(x) || !Number.isFinite(y)) return;
     const here = { x, y };
-    if (this.armed(now)) {
+    if (this.shownAt !== null) {
       if (!this.base) this.base = this.point || here;
       if (Math.hypot(here.x - this.base.x, here.y - this.base.y) >= this.moveMinPx) this.moved = true;
     }

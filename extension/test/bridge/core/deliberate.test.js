@@ -15,52 +15,54 @@ function opened() {
   return a;
 }
 
-test('a pointer click counts only once the window has been armed and the pointer has moved inside it since', () => {
+test('a pointer click counts once the window is armed and the pointer has moved inside it since the buttons showed', () => {
   const a = opened();
-  a.pointerAt(100, 100, 10);
-  a.pointerAt(140, 120, 20);
-  assert.equal(a.pointerAllows(ARMING_DELAY_MS - 1), false, 'moves before arming do not count');
-  assert.equal(a.pointerAllows(ARMING_DELAY_MS), false, 'armed, but the pointer has not moved since');
-  a.pointerAt(140 + MOVE_MIN_PX - 1, 120, ARMING_DELAY_MS + 50);
-  assert.equal(a.pointerAllows(ARMING_DELAY_MS + 60), false, 'less than the least move');
-  a.pointerAt(140 + MOVE_MIN_PX, 120, ARMING_DELAY_MS + 70);
-  assert.equal(a.pointerAllows(ARMING_DELAY_MS + 80), true);
+  a.pointerAt(100, 100);
+  a.pointerAt(100 + MOVE_MIN_PX - 1, 100);
+  assert.equal(a.pointerAllows(ARMING_DELAY_MS), false, 'less than the least move');
+  a.pointerAt(100 + MOVE_MIN_PX, 100);
+  assert.equal(a.pointerAllows(ARMING_DELAY_MS - 1), false, 'moved, but not armed yet');
+  assert.equal(a.pointerAllows(ARMING_DELAY_MS), true, 'moved in while it armed, then a click: a person\'s act');
   assert.equal(new DeliberateAct().pointerAllows(10_000), false, 'never before it is shown');
   a.shown(5000); // a confirmation step shows new buttons: they arm anew, and the pointer must move again
+  assert.equal(a.pointerAllows(5000 + ARMING_DELAY_MS), false);
+  a.pointerAt(108, 100);
+  assert.equal(a.pointerAllows(5000 + ARMING_DELAY_MS), false, 'seen where it was: no move');
+  a.pointerAt(108, 100 + MOVE_MIN_PX);
   assert.equal(a.pointerAllows(5000 + ARMING_DELAY_MS - 1), false);
-  a.pointerAt(148, 120, 5000 + ARMING_DELAY_MS);
-  assert.equal(a.pointerAllows(5000 + ARMING_DELAY_MS + 1), false);
-  a.pointerAt(148, 160, 5000 + ARMING_DELAY_MS + 5);
-  assert.equal(a.pointerAllows(5000 + ARMING_DELAY_MS + 6), true);
+  assert.equal(a.pointerAllows(5000 + ARMING_DELAY_MS), true);
 });
 
 test('the click-fast game: clicks every 120 ms at one spot from the moment the window shows never allow', () => {
   const a = new DeliberateAct();
   a.shown(0);
   for (let t = 0; t < 10_000; t += 120) {
-    a.pointerAt(300, 520, t); // a click is seen at its spot
+    a.pointerAt(300, 520); // a click is seen at its spot
     assert.equal(a.pointerAllows(t), false, `click at ${t} ms`);
     a.press(t);
   }
   assert.equal(a.armed(10_000), false, 'each click started the wait again');
   // The clicks pause long enough to arm, then go on at the same spot: the pointer never moved.
   for (let t = 12_000; t < 20_000; t += 120) {
-    a.pointerAt(300, 520, t);
+    a.pointerAt(300, 520);
     assert.equal(a.pointerAllows(t), false, `click at ${t} ms after a pause`);
     a.press(t);
   }
 });
 
-test('a pointer that enters the window after arming counts; one seen only once does not', () => {
+test('a click too soon wants a new move: moving, clicking early, then clicking again where it rests does not allow', () => {
   const a = opened();
-  a.pointerAt(5, 300, 2000); // entered at the edge
-  assert.equal(a.pointerAllows(2001), false);
-  a.pointerAt(60, 320, 2010);
-  assert.equal(a.pointerAllows(2020), true);
+  a.pointerAt(10, 300);
+  a.pointerAt(200, 500); // moved onto the button
+  a.pointerAt(200, 500);
+  assert.equal(a.press(600), true, 'clicked before arming: the wait starts again');
+  assert.equal(a.pointerAllows(600 + ARMING_DELAY_MS), false, 'armed again, but the pointer has not moved since the press');
+  a.pointerAt(204, 507);
+  assert.equal(a.pointerAllows(600 + ARMING_DELAY_MS), true);
   const b = opened();
-  b.pointerAt(300, 520, 3000); // first seen after arming, and clicked right there
-  assert.equal(b.pointerAllows(3000), false);
+  b.pointerAt(300, 520); // first seen after arming, and clicked right there
   assert.equal(b.press(3000), false, 'a press once armed does not restart the wait');
+  assert.equal(b.pointerAllows(3000), false);
 });
 
 test('a press before arming restarts the wait; the keyboard quiet counts from it too', () => {
