@@ -19,6 +19,7 @@ import { show, showNeedsChromium } from './sidepanel_views.js';
 import { addEntry, followHistory, scrollToEnd } from './sidepanel_log.js';
 import { busy, createPipeline, fromPage, onSwitch, wireTaskControls } from './sidepanel_task.js';
 import { fillForm, openSettings, showSetup, wireSettings } from './sidepanel_settings.js';
+import { wireDesktopChoice } from './desktop_panel.js';
 import { watchHostFit } from '../../shared/host_banner.js';
 import { $ } from '../../shared/page.js';
 
@@ -57,6 +58,7 @@ async function main() {
   showSetup();
   panel.store = await openConversationStore({ indexedDB });
   createPipeline();
+  wireDesktopChoice();
   panel.bar = createConversationBar({
     store: panel.store,
     els: {

@@ -15,7 +15,7 @@ import { outcomeClass, outcomeText, SETTINGS_ERRORS, usageLine } from '../core/s
 import { OUTCOME } from '../core/agent_session.js';
 import { TASK_STATE } from '../core/task_pipeline.js';
 import { thinkingOf, truncateTail } from '../core/reply_text.js';
-import { setFoldable, thumbnails } from './conversation_view.js';
+import { markSurface, setFoldable, thumbnails } from './conversation_view.js';
 import { $ } from '../../shared/page.js';
 
 let stepEls = new Map(); // step number → its entry in the log
@@ -319,6 +319,7 @@ export function render(e) {
       stepLine(e.step, 'think', e.think);
       stepLine(e.step, 'action', e.actionText);
       stepEl(e.step).dataset.action = e.action.name;
+      markSurface(stepEl(e.step), e.surface);
       break;
     case 'result':
       stepLine(e.step, 'result', e.result, e.error ? 'failed' : '');

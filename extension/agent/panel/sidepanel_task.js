@@ -6,7 +6,7 @@
 // comes back. Nothing here decides how a task runs.
 
 import { createTaskPipeline, TASK_STATE } from '../core/task_pipeline.js';
-import { createBrowserBridge } from './browser_bridge.js';
+import { surfacesFor } from './desktop_panel.js';
 import { ensureHostPermission } from './settings.js';
 import { pageRelay } from './page_assistant_panel.js';
 import { panel } from './sidepanel_state.js';
@@ -39,7 +39,7 @@ export function createPipeline() {
     template: () => panel.template,
     grant: ensureHostPermission,
     modelFor,
-    browserFor: ({ coordinateMode }) => createBrowserBridge({ sessionId: panel.sessionId, windowId: panel.windowId, coordinateMode }),
+    browserFor: surfacesFor,
     origin: location.origin,
     liveElsewhere,
     onOutcome: recordAgentTask,
