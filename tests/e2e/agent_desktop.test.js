@@ -1,0 +1,149 @@
+// One agent for the tab and the desktop, end to end: real Chromium with the
+// extension, the real host, computer-use-mcp (npm) as its desktop provider on
+// an Xvfb display with an xterm, and a scripted model. The task starts in the
+// tab (the page shows a code), switches to the desktop, clicks into the
+// xterm, types a command that writes the code into a file and presses Enter,
+// switches back and types the result into the page's form. Every desktop call
+// is judged by the host under the extension's origin (the agent's own grants:
+// Ask), the first one is answered "Allow for this session" in the approval
+// window, and each shows in the activity log under the task.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { EXTENSION_ORIGIN, launch, tempDir, waitFor } from './lib/harness.js';
+import { serve } from './lib/server.js';
+import { startModelServer, textOf, imagesOf, viewportOf, normalise } from './lib/model_server.js';
+import { centerOf, openPanelAndTarget, storeSettings, runTask, outcome } from './lib/agent_fixture.js';
+import { computerUseProvider, desktopMissing, startDesktop } from './lib/desktop.js';
+
+const missing = desktopMissing();
+const APPROVE_URL = `${EXTENSION_ORIGIN}bridge/approval/approve.html`;
+const AGENT_ORIGIN = EXTENSION_ORIGIN.replace(/\/$/, '');
+const CODE = 'K-4821';
+const PAGE = `<!doctype html><title>Code page</title><style>body{font:20px sans-serif;margin:40px}</style>
+<p>Your code: <b id="code">${CODE}</b></p>
+<form onsubmit="return false"><label>Result <input id="result" name="result" size="30"></label></form>`;
+
+const act = (a, think = 'next') => ({ content: `<think>${think}</think><action>${a}</action>` });
+const lastText = (body) => textOf(body.messages[body.messages.length - 1]);
+const systemText = (body) => textOf(body.messages[0]);
+
+describe('the agent on the tab and the desktop', { skip: missing || false }, () => {
+  let env;
+  let site;
+  let desk;
+  let work;
+  before(async () => {
+    work = tempDir('gnosis-desktop-');
+    desk = await startDesktop({ width: 1600, height: 900, cwd: work });
+    site = await serve({ routes: { '/code.html': { body: PAGE } } });
+    // computer-use-mcp is the host's only provider: the desktop profile is chosen from its tools.
+    const config = { providers: [computerUseProvider(desk.display)], log: { level: 'debug' } };
+    env = await launch({ config, grantOrigins: ['http://127.0.0.1/*'] });
+  });
+  after(async () => {
+    await env?.close();
+    await site?.close();
+    await desk?.close();
+  });
+
+  test('a task reads a code in the tab, writes it to a file in the xterm, and types the result back into the page', async () => {
+    const { panel, target } = await openPanelAndTarget(env, site.url('/code.html'));
+    // The desktop is offered once the host lists computer-use-mcp's tool.
+    await waitFor(async () => {
+      await panel.evaluate(() => document.querySelector('#surface-row').dispatchEvent(new PointerEvent('pointerenter')));
+      return panel.locator('#surface-desktop:enabled').count();
+    }, { what: 'desktop offered', timeoutMs: 30_000 });
+    // The agent's own grants row: the suggestion (computer-use-mcp's one tool acts, so Ask), saved.
+    const grants = await panel.evaluate(() => chrome.runtime.sendMessage({ type: 'desktop.getGrants' }));
+    assert.deepEqual(grants.suggested, { 'desktop.computer': 'ask' });
+    const saved = await panel.evaluate((g) => chrome.runtime.sendMessage({ type: 'desktop.setGrants', grants: g }), grants.suggested);
+    assert.equal(saved.ok, true, saved.error);
+    assert.deepEqual(env.config().policy.origins[AGENT_ORIGIN], { ask: ['desktop.computer'] });
+
+    const file = path.join(work, 'code.txt');
+    const problems = [];
+    const expect = (ok, what) => { if (!ok) problems.push(what); };
+    // The xterm's middle as a 0..999 point: the same fraction of the screen and of every scaled screenshot of it.
+    const xtermPoint = () => normalise(desk.xterm.x + desk.xterm.width / 2, desk.xterm.y + desk.xterm.height / 2, desk);
+    const script = [
+      (b) => {
+        expect(/SwitchSurface\(surface='desktop'\)/.test(systemText(b)), 'the system prompt describes SwitchSurface');
+        expect(/URL: http:\/\/127\.0\.0\.1:\d+\/code\.html/.test(lastText(b)), 'step 1 sees the tab');
+        return act(`TakeNote(content='${CODE}')`, `The page shows the code ${CODE}.`);
+      },
+      () => act("SwitchSurface(surface='desktop')", 'The file is written in the terminal on the desktop.'),
+      (b) => {
+        expect(/now on the desktop/.test(lastText(b)), 'the switch is reported');
+        expect(/Surface: desktop \(the computer's screen, through the desktop server "desktop"\)/.test(lastText(b)), 'step 3 sees the desktop');
+        // computer-use-mcp scales 1600x900 to 1464x823; the agent sends at most 1280 wide.
+        expect(/Screenshot: 1280 x 720 pixels \(the server's is 1464 x 823\)/.test(lastText(b)), `sizes in: ${lastText(b).slice(0, 400)}`);
+        expect(imagesOf(b).length >= 1, 'a desktop screenshot is attached');
+        const [x, y] = xtermPoint();
+        return act(`Click(point=(${x},${y}))`);
+      },
+      (b) => {
+        expect(/clicked the desktop at \(\d+,\d+\) of its 1464x823 screenshot/.test(lastText(b)), `click result in: ${lastText(b).slice(0, 300)}`);
+        return act(`Type(content='echo ${CODE} > code.txt')`);
+      },
+      () => act('PressEnter()'),
+      (b) => {
+        expect(/pressed Enter on the desktop/.test(lastText(b)), 'Enter reported');
+        return act("SwitchSurface(surface='tab')");
+      },
+      async (b) => {
+        expect(/URL: http:\/\/127\.0\.0\.1:\d+\/code\.html/.test(lastText(b)), 'back on the tab');
+        const c = await centerOf(target, '#result');
+        const [x, y] = normalise(c.x, c.y, viewportOf(b));
+        return act(`Click(point=(${x},${y}))`);
+      },
+      () => act(`Type(content='saved ${CODE}')`),
+      () => act(`Finished(content='The code ${CODE} is in code.txt and in the form.')`),
+    ];
+    const model = await startModelServer(async ({ n, body }) => (script[n - 1] ? script[n - 1](body) : { status: 400, body: 'script over' }));
+    try {
+      await storeSettings(panel, { maxSteps: 20, temperature: 0, requestTimeoutMs: 20000, retryBaseMs: 20, retryMaxMs: 200, apiUrl: model.url, model: 'venus-test' });
+      await runTask(panel, 'Write the code shown on the page into code.txt in the terminal, then type "saved <code>" into the form');
+      // The first desktop call (the screenshot of step 3) asks: answered in the window, for this session.
+      const win = await env.context.waitForEvent('page', { predicate: (p) => p.url().startsWith(APPROVE_URL), timeout: 60_000 });
+      await win.locator('#allow-session:enabled').waitFor();
+      assert.equal(await win.locator('#origin').textContent(), 'The browser agent (side panel)');
+      assert.equal(await win.locator('#cap-name').textContent(), 'desktop.computer');
+      assert.equal(await win.locator('#allow-always').isHidden(), true, 'the agent\'s grants are set in its Settings, not "always" here');
+      await env.screenshot(win, 'agent_desktop_approval');
+      await win.click('#allow-session');
+      const end = await outcome(panel, 120_000);
+      assert.equal(end.outcome, 'finished', end.text);
+      assert.deepEqual(problems, []);
+      assert.equal(fs.readFileSync(file, 'utf8').trim(), CODE);
+      assert.equal(await target.inputValue('#result'), `saved ${CODE}`);
+      // The panel says which surface each step acted on.
+      const surfaces = await panel.$$eval('#log li[data-step]', (els) => els.map((e) => `${e.dataset.step}:${e.dataset.surface}`));
+      assert.deepEqual(surfaces, ['1:tab', '2:tab', '3:desktop', '4:desktop', '5:desktop', '6:desktop', '7:tab', '8:tab', '9:tab']);
+      await env.screenshot(panel, 'agent_desktop_panel');
+      // Every desktop call passed the grants and is in the activity log under the task.
+      const log = await waitFor(async () => {
+        const got = await panel.evaluate(async () => {
+          const index = (await chrome.storage.local.get('activity')).activity || [];
+          const entries = await chrome.storage.local.get(index.map((i) => `activity:${i.id}`));
+          return index.map((i) => entries[`activity:${i.id}`]);
+        });
+        return got.some((e) => e.kind === 'task') ? got : null;
+      }, { what: 'activity entries', timeoutMs: 10_000 });
+      const task = log.find((e) => e.kind === 'task');
+      const calls = log.filter((e) => e.kind === 'call' && e.origin === AGENT_ORIGIN);
+      assert.ok(calls.length >= 6, `desktop calls logged: ${calls.length}`);
+      for (const c of calls) {
+        assert.equal(c.capability, 'desktop.computer');
+        assert.equal(c.code, 'OK', JSON.stringify(c));
+        assert.equal(c.task, task.key);
+      }
+      assert.deepEqual(calls.map((c) => c.decision).sort(), ['allowed', ...Array(calls.length - 1).fill('remembered')].sort());
+      assert.equal(calls.filter((c) => c.asked && c.decision === 'allowed').length, 1);
+      assert.deepEqual(calls.map((c) => JSON.parse(c.args).action), ['get_screenshot', 'left_click', 'get_screenshot', 'type', 'get_screenshot', 'key', 'get_screenshot']);
+    } finally {
+      await model.close();
+    }
+  });
+});
