@@ -15,7 +15,7 @@ import { EXTENSION_ORIGIN, launch, tempDir, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
 import { startModelServer, textOf, imagesOf, viewportOf, normalise } from './lib/model_server.js';
 import { centerOf, openPanelAndTarget, storeSettings, runTask, outcome } from './lib/agent_fixture.js';
-import { computerUseProvider, desktopMissing, startDesktop } from './lib/desktop.js';
+import { COMPUTER_USE_MCP as COMPUTER_USE_MCP_PATH, computerUseProvider, desktopMissing, startDesktop } from './lib/desktop.js';
 
 const missing = desktopMissing();
 const APPROVE_URL = `${EXTENSION_ORIGIN}bridge/approval/approve.html`;
@@ -34,7 +34,11 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
   let site;
   let desk;
   let work;
+  let model;
+  let answer = () => ({ status: 400, body: 'no script' });
+  let shared; // {panel, target} of the first test, reused by the later ones
   before(async () => {
+    model = await startModelServer((req) => answer(req));
     work = tempDir('gnosis-desktop-');
     desk = await startDesktop({ width: 1600, height: 900, cwd: work });
     site = await serve({ routes: { '/code.html': { body: PAGE } } });
@@ -43,6 +47,7 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
     env = await launch({ config, grantOrigins: ['http://127.0.0.1/*'] });
   });
   after(async () => {
+    await model?.close();
     await env?.close();
     await site?.close();
     await desk?.close();
@@ -50,6 +55,7 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
 
   test('a task reads a code in the tab, writes it to a file in the xterm, and types the result back into the page', async () => {
     const { panel, target } = await openPanelAndTarget(env, site.url('/code.html'));
+    shared = { panel, target };
     // The desktop is offered once the host lists computer-use-mcp's tool.
     await waitFor(async () => {
       await panel.evaluate(() => document.querySelector('#surface-row').dispatchEvent(new PointerEvent('pointerenter')));
@@ -101,8 +107,9 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
       () => act(`Type(content='saved ${CODE}')`),
       () => act(`Finished(content='The code ${CODE} is in code.txt and in the form.')`),
     ];
-    const model = await startModelServer(async ({ n, body }) => (script[n - 1] ? script[n - 1](body) : { status: 400, body: 'script over' }));
-    try {
+    const first = model.requests.length;
+    answer = async ({ n, body }) => (script[n - first - 1] ? script[n - first - 1](body) : { status: 400, body: 'script over' });
+    {
       await storeSettings(panel, { maxSteps: 20, temperature: 0, requestTimeoutMs: 20000, retryBaseMs: 20, retryMaxMs: 200, apiUrl: model.url, model: 'venus-test' });
       await runTask(panel, 'Write the code shown on the page into code.txt in the terminal, then type "saved <code>" into the form');
       // The first desktop call (the screenshot of step 3) asks: answered in the window, for this session.
@@ -142,8 +149,112 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
       assert.deepEqual(calls.map((c) => c.decision).sort(), ['allowed', ...Array(calls.length - 1).fill('remembered')].sort());
       assert.equal(calls.filter((c) => c.asked && c.decision === 'allowed').length, 1);
       assert.deepEqual(calls.map((c) => JSON.parse(c.args).action), ['get_screenshot', 'left_click', 'get_screenshot', 'type', 'get_screenshot', 'key', 'get_screenshot']);
-    } finally {
-      await model.close();
     }
+  });
+
+  /** Answers the next model requests with these functions in turn; null: the request hangs. Returns the bodies seen. */
+  function script(steps) {
+    const seen = [];
+    answer = ({ body }) => {
+      const fn = steps[seen.length];
+      seen.push(body);
+      if (fn === null) return { hang: true };
+      return fn ? fn(body) : { status: 400, body: 'script over' };
+    };
+    return seen;
+  }
+
+  test('Stop during a desktop action shows at once and cancels the call through the host', async () => {
+    const { panel } = shared;
+    // A long Type: computer-use-mcp types through xdotool, 10 ms a character.
+    const long = 'x'.repeat(400);
+    const seen = script([() => act(`Type(content='${long}')`)]);
+    await panel.check('input[name="surface"][value="desktop"]');
+    await panel.evaluate(() => {
+      window.stopTimes = {};
+      document.getElementById('stop').addEventListener('click', () => { window.stopTimes.clicked = performance.now(); }, { capture: true });
+      new MutationObserver(() => {
+        if (!window.stopTimes.shown && document.querySelector('#log li.outcome')) window.stopTimes.shown = performance.now();
+      }).observe(document.getElementById('log'), { childList: true });
+    });
+    await panel.click('#new-conversation');
+    await runTask(panel, 'Type a long line in the terminal');
+    await panel.waitForFunction(() => /Step 1: acting…/.test(document.getElementById('status').textContent), null, { timeout: 30_000 });
+    await panel.click('#stop');
+    const li = await panel.waitForSelector('#log li.outcome[data-outcome="stopped"]', { timeout: 5000 });
+    assert.match(await li.textContent(), /^Stopped at step 1\./);
+    assert.equal(await panel.textContent('#log li.step[data-step="1"] .result'), 'Stopped here, while acting.');
+    const t = await panel.evaluate(() => window.stopTimes);
+    const latency = t.shown - t.clicked;
+    console.log(`# Stop during a desktop Type → "Stopped": ${latency.toFixed(1)} ms`);
+    assert.ok(latency < 1000, `Stopped shown ${latency} ms after the click`);
+    assert.equal(seen.length, 1);
+    // The call in flight was cancelled through the host: its activity entry says so.
+    const typed = await waitFor(async () => {
+      const got = await panel.evaluate(async () => {
+        const index = (await chrome.storage.local.get('activity')).activity || [];
+        const entries = await chrome.storage.local.get(index.map((i) => `activity:${i.id}`));
+        return index.map((i) => entries[`activity:${i.id}`]).filter((e) => e.kind === 'call' && /"type"/.test(e.args));
+      });
+      return got.length === 2 ? got[1] : null;
+    }, { what: 'the cancelled Type in the activity log' });
+    assert.equal(typed.code, 'CANCELLED', JSON.stringify(typed));
+  });
+
+  test('Pause on the desktop hands it to the person; Resume goes on with a fresh desktop screenshot', async () => {
+    const { panel } = shared;
+    const seen = script([
+      () => act('Hover(point=(500,500))'),
+      null, // step 2 hangs: the person pauses meanwhile
+    ]);
+    await panel.click('#new-conversation');
+    await panel.check('input[name="surface"][value="desktop"]');
+    await runTask(panel, 'Wait for the person');
+    await waitFor(() => seen.length === 2, { what: 'the step 2 request', timeoutMs: 30_000 });
+    assert.match(lastText(seen[1]), /Surface: desktop/);
+    await panel.click('#pause');
+    await panel.waitForSelector('#status[data-state="paused"]');
+    // The person acts on the desktop by hand: a line in the xterm (after clearing what a stopped Type left).
+    const { execFileSync } = await import('node:child_process');
+    execFileSync('xdotool', ['mousemove', '100', '60', 'key', 'ctrl+u', 'type', 'echo by-hand > hand.txt'], { env: desk.env });
+    execFileSync('xdotool', ['key', 'Return'], { env: desk.env });
+    await waitFor(() => fs.existsSync(path.join(work, 'hand.txt')), { what: 'the person\'s command ran' });
+    let resumed;
+    script([(b) => { resumed = b; return act("Finished(content='the person wrote hand.txt')"); }]);
+    await panel.click('#pause');
+    const end = await panel.waitForSelector('#log li.outcome[data-outcome="finished"]', { timeout: 30_000 });
+    assert.match(await end.textContent(), /hand\.txt/);
+    assert.match(lastText(resumed), /The user paused the task during step 2, acted on the page by hand and resumed it/);
+    assert.match(lastText(resumed), /Step 2 of at most 20[\s\S]*Surface: desktop/, 'the step is asked again, on the desktop');
+    const shots = (b) => imagesOf(b).at(-1)?.image_url.url;
+    assert.notEqual(shots(resumed), shots(seen[1]), 'a fresh desktop screenshot, taken after the person acted');
+    const surfaces = await panel.$$eval('#log li[data-step]', (els) => els.map((e) => `${e.dataset.step}:${e.dataset.surface}`));
+    assert.deepEqual(surfaces, ['1:desktop', '2:desktop']);
+  });
+
+  test('a desktop server that exits in the middle of a task ends it with a message that names the server', async () => {
+    const { panel } = shared;
+    let exited;
+    const seen = script([
+      async () => {
+        // computer-use-mcp exits while the model thinks (killed by its pid, a child of the test's host).
+        const { execFileSync } = await import('node:child_process');
+        const pids = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n')
+          .filter((l) => l.includes(COMPUTER_USE_MCP_PATH) && l.includes(process.execPath)).map((l) => Number(l.trim().split(/\s+/)[0]));
+        for (const pid of pids) process.kill(pid, 'SIGKILL');
+        exited = pids.length;
+        return act('Click(point=(500,500))');
+      },
+      () => act("Finished(content='should not get here')"),
+    ]);
+    await panel.click('#new-conversation');
+    await panel.check('input[name="surface"][value="desktop"]');
+    await runTask(panel, 'Click in the middle of the screen');
+    const end = await outcome(panel, 60_000);
+    assert.equal(exited, 1, 'one computer-use-mcp was running');
+    assert.equal(end.outcome, 'error', end.text);
+    assert.match(end.text, /the desktop server "computer-use-mcp" \(desktop\.\*\) failed on desktop\.computer: PROVIDER_UNAVAILABLE/);
+    console.log(`# the task's end when computer-use-mcp exits: ${end.text}`);
+    assert.equal(seen.length, 1);
   });
 });

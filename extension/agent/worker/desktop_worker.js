@@ -75,9 +75,23 @@ async function call(s, c, task) {
     throw new Error(`the host refused ${c.capability}: ${reply.message}. The agent's desktop grants are in Settings → Desktop.`);
   }
   if (reply.code === CODES.CANCELLED) throw actionStopped();
-  const err = new Error(`the desktop server "${c.capability.split('.')[0]}" failed on ${c.capability}: ${reply.code}: ${reply.message}`);
+  const err = new Error(await serverFailure(c.capability, reply));
   err.code = reply.code;
   throw err;
+}
+
+/**
+ * What a failed desktop call says: which server (its name and prefix, from
+ * the host's health), what the host said, and the server's own last words
+ * on stderr when the host kept them.
+ */
+async function serverFailure(capability, reply) {
+  const prefix = capability.split('.')[0];
+  const health = await host.health({ timeoutMs: 5000 }).catch(() => null);
+  const p = (health?.providers || []).find((x) => x.prefix === prefix);
+  const who = p?.name && p.name !== prefix ? `"${p.name}" (${prefix}.*)` : `"${prefix}"`;
+  const stderr = String(p?.stderr || '').trim().split('\n').slice(-3).join(' | ').slice(0, 400);
+  return `the desktop server ${who} failed on ${capability}: ${reply.code}: ${reply.message}${stderr ? `. Its last words on stderr: ${stderr}` : ''}. Check it on the setup page, then run the task again.`;
 }
 
 function toolErrorText(result) {
