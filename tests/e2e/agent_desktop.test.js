@@ -11,10 +11,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { EXTENSION_ORIGIN, launch, tempDir, waitFor } from './lib/harness.js';
+import { EXTENSION_ORIGIN, launch, screenshotDir, tempDir, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
 import { startModelServer, textOf, imagesOf, viewportOf, normalise } from './lib/model_server.js';
-import { centerOf, openPanelAndTarget, storeSettings, runTask, outcome } from './lib/agent_fixture.js';
+import { centerOf, openPanelAndTarget, shootPanel, storeSettings, runTask, outcome } from './lib/agent_fixture.js';
 import { COMPUTER_USE_MCP as COMPUTER_USE_MCP_PATH, computerUseProvider, desktopMissing, startDesktop } from './lib/desktop.js';
 
 const missing = desktopMissing();
@@ -24,6 +24,15 @@ const CODE = 'K-4821';
 const PAGE = `<!doctype html><title>Code page</title><style>body{font:20px sans-serif;margin:40px}</style>
 <p>Your code: <b id="code">${CODE}</b></p>
 <form onsubmit="return false"><label>Result <input id="result" name="result" size="30"></label></form>`;
+
+/** A PNG of one part of the panel at a panel width (the Side Panel's widths: 360, 400, 480). */
+async function shootPart(panel, selector, name, width) {
+  const before = panel.viewportSize();
+  await panel.setViewportSize({ width, height: 900 });
+  await panel.locator(selector).scrollIntoViewIfNeeded();
+  await panel.locator(selector).screenshot({ path: path.join(screenshotDir(), `agent_${name}.png`) });
+  if (before) await panel.setViewportSize(before);
+}
 
 const act = (a, think = 'next') => ({ content: `<think>${think}</think><action>${a}</action>` });
 const lastText = (body) => textOf(body.messages[body.messages.length - 1]);
@@ -61,12 +70,19 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
       await panel.evaluate(() => document.querySelector('#surface-row').dispatchEvent(new PointerEvent('pointerenter')));
       return panel.locator('#surface-desktop:enabled').count();
     }, { what: 'desktop offered', timeoutMs: 30_000 });
-    // The agent's own grants row: the suggestion (computer-use-mcp's one tool acts, so Ask), saved.
-    const grants = await panel.evaluate(() => chrome.runtime.sendMessage({ type: 'desktop.getGrants' }));
-    assert.deepEqual(grants.suggested, { 'desktop.computer': 'ask' });
-    const saved = await panel.evaluate((g) => chrome.runtime.sendMessage({ type: 'desktop.setGrants', grants: g }), grants.suggested);
-    assert.equal(saved.ok, true, saved.error);
+    // The agent's own grants, in Settings → Desktop: nothing granted yet, the suggestion shown
+    // (computer-use-mcp's one tool acts, so Ask), saved by the person.
+    await panel.click('#show-settings');
+    await panel.locator('#desktop-grant-list li').first().waitFor({ timeout: 15_000 });
+    assert.match(await panel.textContent('#desktop-status'), /Desktop server "desktop", profile: computer-use-mcp \(one computer tool\)\./);
+    assert.match(await panel.textContent('#desktop-grants-state'), /Nothing is granted yet/);
+    assert.equal(env.config().policy?.origins?.[AGENT_ORIGIN], undefined, 'nothing granted before the person saves');
+    assert.equal(await panel.isChecked('input[name="desktop-grant-desktop.computer"][value="ask"]'), true);
+    for (const w of [360, 400, 480]) await shootPart(panel, '#desktop-settings', `desktop_settings_${w}`, w);
+    await panel.click('#desktop-grants-save');
+    await waitFor(async () => /^Saved/.test(await panel.textContent('#desktop-grants-state')), { what: 'grants saved' });
     assert.deepEqual(env.config().policy.origins[AGENT_ORIGIN], { ask: ['desktop.computer'] });
+    await panel.click('#show-chat');
 
     const file = path.join(work, 'code.txt');
     const problems = [];
@@ -128,7 +144,12 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
       // The panel says which surface each step acted on.
       const surfaces = await panel.$$eval('#log li[data-step]', (els) => els.map((e) => `${e.dataset.step}:${e.dataset.surface}`));
       assert.deepEqual(surfaces, ['1:tab', '2:tab', '3:desktop', '4:desktop', '5:desktop', '6:desktop', '7:tab', '8:tab', '9:tab']);
-      await env.screenshot(panel, 'agent_desktop_panel');
+      // The task box with its surface choice, and the steps tagged Tab / Desktop, at the panel's widths.
+      for (const w of [360, 400, 480]) {
+        await panel.setViewportSize({ width: w, height: 560 });
+        await panel.locator('#log li[data-step="3"]').scrollIntoViewIfNeeded();
+        await shootPanel(panel, `desktop_choice_${w}`, { width: w, height: 560 });
+      }
       // Every desktop call passed the grants and is in the activity log under the task.
       const log = await waitFor(async () => {
         const got = await panel.evaluate(async () => {
@@ -230,6 +251,33 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
     assert.notEqual(shots(resumed), shots(seen[1]), 'a fresh desktop screenshot, taken after the person acted');
     const surfaces = await panel.$$eval('#log li[data-step]', (els) => els.map((e) => `${e.dataset.step}:${e.dataset.surface}`));
     assert.deepEqual(surfaces, ['1:desktop', '2:desktop']);
+  });
+
+  test('Settings → Desktop checks an edited profile against the tool\'s schema before saving it', async () => {
+    const { panel } = shared;
+    await panel.click('#show-settings');
+    await panel.locator('#desktop-grant-list li').first().waitFor();
+    await panel.click('#desktop-profile summary');
+    const json = JSON.parse(await panel.inputValue('#desktop-profile-json'));
+    // A tool the host does not list, and an action computer-use-mcp's schema does not know.
+    json.actions.screenshot = [{ tool: 'grab', args: {} }];
+    json.actions.click = [{ tool: 'computer', args: { action: 'click', coordinate: '$point' } }];
+    await panel.fill('#desktop-profile-json', JSON.stringify(json));
+    await panel.click('#desktop-profile-save');
+    await panel.locator('#desktop-profile-problems li').first().waitFor();
+    const problems = await panel.$$eval('#desktop-profile-problems li', (els) => els.map((e) => e.textContent));
+    assert.deepEqual(problems.slice(0, 2), ['desktop.grab is not listed by the host', 'click → desktop.computer $.action: "click" is not one of "key", "type", "mouse_move", "left_click", "left_click_drag", "right_click", "middle_click", "double_click", "scroll", "get_screenshot", "get_cursor_position"']);
+    await shootPart(panel, '#desktop-settings', 'desktop_profile_problems_400', 400);
+    assert.equal(await panel.evaluate(async () => (await chrome.storage.local.get('desktopProfile')).desktopProfile), undefined, 'nothing saved');
+    // A profile that fits is saved, and then used.
+    json.actions.screenshot = [{ tool: 'computer', args: { action: 'get_screenshot' } }];
+    json.actions.click = [{ tool: 'computer', args: { action: 'double_click', coordinate: '$point' } }];
+    await panel.fill('#desktop-profile-json', JSON.stringify(json));
+    await panel.click('#desktop-profile-save');
+    await waitFor(async () => /your own/.test(await panel.textContent('#desktop-status')), { what: 'the own profile in use' });
+    await panel.click('#desktop-profile-reset');
+    await waitFor(async () => /computer-use-mcp \(one computer tool\)/.test(await panel.textContent('#desktop-status')), { what: 'the built-in again' });
+    await panel.click('#show-chat');
   });
 
   test('a desktop server that exits in the middle of a task ends it with a message that names the server', async () => {

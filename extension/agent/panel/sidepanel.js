@@ -20,6 +20,7 @@ import { addEntry, followHistory, scrollToEnd } from './sidepanel_log.js';
 import { busy, createPipeline, fromPage, onSwitch, wireTaskControls } from './sidepanel_task.js';
 import { fillForm, openSettings, showSetup, wireSettings } from './sidepanel_settings.js';
 import { wireDesktopChoice } from './desktop_panel.js';
+import { wireDesktopSettings } from './desktop_settings.js';
 import { watchHostFit } from '../../shared/host_banner.js';
 import { $ } from '../../shared/page.js';
 
@@ -47,6 +48,7 @@ async function main() {
   $('show-settings').addEventListener('click', openSettings);
   panel.images = attachReferenceImages({ button: $('attach'), input: $('image-input'), pasteTarget: $('task'), list: $('attachments'), error: $('attach-error') });
   wireSettings();
+  wireDesktopSettings();
   wireTaskControls();
   followHistory();
   [panel.settings, panel.template, panel.windowId] = await Promise.all([
