@@ -30,6 +30,8 @@ export function surfacesPrompt(desktop) {
  */
 export function createSurfaces({ tab, desktop, start = 'tab', why = '', state = null }) {
   let current = start === 'desktop' && desktop ? 'desktop' : 'tab';
+  // A task asked to start on a desktop that is not offered ends at once, saying why.
+  const refused = start === 'desktop' && !desktop;
   let tabAttached = false;
   let tabEver = false;
 
@@ -45,6 +47,7 @@ export function createSurfaces({ tab, desktop, start = 'tab', why = '', state = 
     /** The system prompt's surfaces lines ('' when the desktop is not offered). */
     promptLines: desktop ? surfacesPrompt(state) : '',
     async start(opts = {}) {
+      if (refused && !opts.resume) throw new Error(`the desktop is not available: ${why || 'no desktop server is set up'}`);
       if (current === 'desktop') {
         const target = await desktop.start();
         return { ...target, surface: 'desktop' };

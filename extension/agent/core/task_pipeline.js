@@ -253,7 +253,7 @@ export function createTaskPipeline(deps) {
     // Via the host no Origin header reaches the server, so a 403 is not the origin setting (loopback: false).
     const config = { settings: v.settings, endpoint: v.endpoint, loopback: v.loopback && v.settings.connection !== 'host', apiKey: deps.settings().apiKey, origin: deps.origin };
     // An answer continues on the surface the question was asked on.
-    const browser = deps.browserFor({ coordinateMode: v.settings.coordinateMode, surface: o.surface ?? (replying ? session?.browser?.surface : undefined) });
+    const browser = deps.browserFor({ coordinateMode: v.settings.coordinateMode, surface: (replying ? session?.browser?.surface : undefined) ?? o.surface });
     if (replying) {
       Object.assign(session, { config, browser, model: deps.modelFor(v.settings) });
       if (refs.length) {

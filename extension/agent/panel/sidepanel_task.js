@@ -78,7 +78,7 @@ export function pauseOrResume() {
 export function fromPage(kind, m) {
   if (kind === 'task') {
     if (!pageRelay.accept(m.tabId, busy())) return;
-    panel.pipeline.start(m.task, { tabId: m.tabId, reply: m.reply === true, acted: m.acted === true });
+    panel.pipeline.start(m.task, { tabId: m.tabId, reply: m.reply === true, acted: m.acted === true, surface: m.surface === 'desktop' ? 'desktop' : 'tab' });
     return;
   }
   if (!pageRelay.owns(m.tabId)) return;

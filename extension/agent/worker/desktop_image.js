@@ -5,6 +5,8 @@
 // both surfaces cost the same in a request's image budget. Runs in the
 // service worker (createImageBitmap, OffscreenCanvas).
 
+import { imageSize } from '../core/image_data.js';
+
 /** The largest image sent for a desktop step. */
 export const DESKTOP_SHOT_MAX = Object.freeze({ width: 1280, height: 1024 });
 
@@ -17,16 +19,25 @@ export function fitInside(width, height, max = DESKTOP_SHOT_MAX) {
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
 }
 
-function toBase64(buffer) {
-  const bytes = new Uint8Array(buffer);
+function toBase64(bytes) {
+  if (typeof bytes.toBase64 === 'function') return bytes.toBase64();
   let bin = '';
   const CHUNK = 0x8000;
   for (let i = 0; i < bytes.length; i += CHUNK) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + CHUNK));
   return btoa(bin);
 }
 
+function fromBase64(base64) {
+  if (typeof Uint8Array.fromBase64 === 'function') return Uint8Array.fromBase64(base64);
+  const bin = atob(base64);
+  const out = new Uint8Array(bin.length);
+  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
+  return out;
+}
+
 /**
- * Decodes, scales and re-encodes one screenshot.
+ * Decodes, scales and re-encodes one screenshot. The size is read from the
+ * file's header first, so the decoder scales while it decodes (one pass).
  * @param {string} base64 the server's image
  * @param {string} mime image/png or image/jpeg
  * @returns {Promise<{image:string, mime:'image/jpeg', width:number, height:number, sentWidth:number, sentHeight:number}>}
@@ -34,23 +45,25 @@ function toBase64(buffer) {
  * @throws {Error} when the data is not a decodable image
  */
 export async function encodeScreenshot(base64, mime) {
-  const blob = await (await fetch(`data:${mime};base64,${base64}`)).blob();
+  const blob = new Blob([fromBase64(base64)], { type: mime });
+  const header = imageSize(base64);
+  const size = header && header.width > 0 && header.height > 0 ? fitInside(header.width, header.height) : null;
   let bitmap;
   try {
-    bitmap = await createImageBitmap(blob);
+    bitmap = await createImageBitmap(blob, size ? { resizeWidth: size.width, resizeHeight: size.height, resizeQuality: 'high' } : {});
   } catch (err) {
     throw new Error(`the desktop screenshot is not a readable ${mime} image (${err?.message || err})`, { cause: err });
   }
   try {
-    const size = fitInside(bitmap.width, bitmap.height);
-    const canvas = new OffscreenCanvas(size.width, size.height);
-    const ctx = canvas.getContext('2d');
-    ctx.imageSmoothingQuality = 'high';
-    ctx.drawImage(bitmap, 0, 0, size.width, size.height);
+    const width = header?.width || bitmap.width;
+    const height = header?.height || bitmap.height;
+    const sent = fitInside(width, height);
+    const canvas = new OffscreenCanvas(sent.width, sent.height);
+    canvas.getContext('2d').drawImage(bitmap, 0, 0, sent.width, sent.height);
     const out = await canvas.convertToBlob({ type: 'image/jpeg', quality: JPEG_QUALITY });
     return {
-      image: toBase64(await out.arrayBuffer()), mime: 'image/jpeg',
-      width: bitmap.width, height: bitmap.height, sentWidth: size.width, sentHeight: size.height,
+      image: toBase64(new Uint8Array(await out.arrayBuffer())), mime: 'image/jpeg',
+      width, height, sentWidth: sent.width, sentHeight: sent.height,
     };
   } finally {
     bitmap.close();

@@ -25,12 +25,12 @@ export const PROFILE_KEY = 'desktopProfile';
 
 let runCall = null;
 let agentOrigin = '';
-/** sessionId -> {abort: AbortController|null, shot} */
+/** sessionId -> {abort: AbortController|null, shot, choice}: choice is the desktop state a task started with */
 const sessions = new Map();
 
 function sessionOf(id) {
   const key = String(id);
-  if (!sessions.has(key)) sessions.set(key, { abort: null, shot: null });
+  if (!sessions.has(key)) sessions.set(key, { abort: null, shot: null, choice: null });
   return sessions.get(key);
 }
 
@@ -63,6 +63,16 @@ async function mustChoice() {
   const st = await desktopState();
   if (!st.offered) throw new Error(st.why);
   return st;
+}
+
+/**
+ * The desktop a session's task uses: asked of the host when the task moves
+ * to the desktop (DESKTOP.STATE with its session), then kept for its steps,
+ * so a step costs no capabilities.list.
+ */
+async function choiceOf(s) {
+  s.choice ||= await mustChoice();
+  return s.choice;
 }
 
 /** One host call of a task; a refusal, a server failure or a broken host ends the task with its words. */
@@ -112,7 +122,7 @@ async function withAbort(s, fn) {
 
 async function observe(m) {
   const s = sessionOf(m.sessionId);
-  const st = await mustChoice();
+  const st = await choiceOf(s);
   return withAbort(s, async () => {
     let result;
     for (const c of callsFor(st.profile, st.prefix, 'screenshot', {})) result = await call(s, c, m.task);
@@ -131,7 +141,7 @@ async function observe(m) {
 
 async function act(m) {
   const s = sessionOf(m.sessionId);
-  const st = await mustChoice();
+  const st = await choiceOf(s);
   const plan = planDesktopAction(m.action, { profile: st.profile, prefix: st.prefix, shot: s.shot, coordinateMode: m.coordinateMode === 'absolute' ? 'absolute' : 'normalized' });
   if (plan.error) return { text: plan.error, error: true };
   return withAbort(s, async (signal) => {
@@ -197,7 +207,15 @@ async function setGrants({ grants }) {
 
 /** Message handlers in shared/core/router.js's shape. */
 export const handlers = {
-  [DESKTOP.STATE]: { from: 'extension', run: async () => ({ ok: true, ...(await desktopState()) }) },
+  [DESKTOP.STATE]: {
+    from: 'extension',
+    async run(m) {
+      const st = await desktopState();
+      // A task's session keeps what it started with (observe, act); the panel's own questions carry no session.
+      if (m.sessionId !== undefined) sessionOf(m.sessionId).choice = st.offered ? st : null;
+      return { ok: true, ...st };
+    },
+  },
   [DESKTOP.OBSERVE]: { from: 'extension', run: async (m) => ({ ok: true, observation: await observe(m) }) },
   [DESKTOP.ACT]: { from: 'extension', run: async (m) => ({ ok: true, result: await act(m) }) },
   [DESKTOP.STOP]: {

@@ -173,9 +173,11 @@ test('surfaces: a task starts where the person chose, SwitchSurface moves it, st
   assert.match(s.promptLines, /desktop server "desktop"[\s\S]*SwitchSurface\(surface='desktop'\)/);
 });
 
-test('surfaces: with no desktop, SwitchSurface to it says why and the task stays on the tab', async () => {
+test('surfaces: with no desktop, a task asked to start there ends saying why, and SwitchSurface to it says why', async () => {
   const log = [];
-  const s = createSurfaces({ tab: fakeSurface('tab', log), desktop: null, start: 'desktop', why: 'no screenshot tool' });
+  const asked = createSurfaces({ tab: fakeSurface('tab', log), desktop: null, start: 'desktop', why: 'no screenshot tool' });
+  await assert.rejects(asked.start(), /the desktop is not available: no screenshot tool/);
+  const s = createSurfaces({ tab: fakeSurface('tab', log), desktop: null, start: 'tab', why: 'no screenshot tool' });
   assert.equal((await s.start()).surface, 'tab');
   assert.deepEqual(await s.act({ name: 'SwitchSurface', args: { surface: 'desktop' } }), { text: 'the desktop is not available: no screenshot tool', error: true, surface: 'tab' });
   assert.equal(s.promptLines, '');
