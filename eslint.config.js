@@ -39,7 +39,7 @@ export default [
     rules: {
       'no-restricted-syntax': ['error', {
         selector: "MemberExpression[object.name='chrome'][property.name='debugger']",
-        message: 'chrome.debugger belongs to the service worker (agent/worker/worker.js).',
+        message: 'chrome.debugger belongs to the service worker (agent/worker/).',
       }],
     },
   },

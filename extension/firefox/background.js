@@ -5,7 +5,7 @@
 // button opens the sidebar (sidebar.html), which says so.
 import { mergeHandlers } from '../shared/core/router.js';
 import { listen } from '../shared/listen.js';
-import { handlers, init } from '../bridge/worker/worker.js';
+import { handlers, init } from '../bridge/worker/bridge_worker.js';
 
 listen(mergeHandlers(handlers));
 init();

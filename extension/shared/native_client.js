@@ -5,10 +5,12 @@
 // given a compatibility check, nothing but health sent to a host that does
 // not fit (HOST_INCOMPATIBLE).
 //
-// Pure logic: the port comes from an injected factory (in the extension,
-// () => chrome.runtime.connectNative('com.gnosis.host'); in tests, a fake), so
-// this file makes no chrome.* call of its own. host.js holds the one shared
-// instance.
+// Glue with state (the port, the pending requests, the timers), in shared/
+// rather than core/: its only chrome.* use is reading
+// chrome.runtime.lastError when a port disconnects, and even that, like the
+// port (in the extension, () => chrome.runtime.connectNative('com.gnosis.host'))
+// and the timers, can be injected, so node --test runs it against fakes.
+// host.js holds the one shared instance.
 
 import { cappedExponential } from './core/backoff.js';
 import { CODES, TRANSPORT_CODES } from './core/codes.js';

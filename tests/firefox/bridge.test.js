@@ -10,6 +10,7 @@ import { after, before, test } from 'node:test';
 import { serve } from '../e2e/lib/server.js';
 import { EXTENSION_DIR } from '../e2e/lib/harness.js';
 import { launchFirefox, waitFor } from './lib/firefox.js';
+import { TEST_ACKS_KEY } from '../../extension/bridge/core/judge.js';
 
 let site;
 let ff;
@@ -76,6 +77,8 @@ test('a streamed tool call runs once through the host, and its result is injecte
   assert.equal(parsed.ok, true, reply);
   assert.equal(parsed.capability, 'computer.click');
   // A later reply, once judged by the bridge, proves every earlier one was: the call did not run twice.
+  // The bridge acknowledges its verdicts (ack:<origin>) only when a test asks.
+  await options.evaluate(`chrome.storage.session.set({ [${JSON.stringify(TEST_ACKS_KEY)}]: true }).then(() => true)`);
   const index = await chat.evaluate("window.chat.stream('Noted.').then(() => document.querySelectorAll('.assistant').length)");
   await waitFor(async () => {
     const ack = await options.evaluate(`chrome.storage.session.get('ack:${site.origin}').then((g) => g['ack:${site.origin}'] || null)`);

@@ -8,6 +8,7 @@
 // under node --test without a network or real waiting.
 
 import { CodedError } from '../../shared/core/coded_error.js';
+import { abortableSleep as sleepUnlessStopped } from './abortable_sleep.js';
 import { backoffDelay, classifyStatus, localForbiddenMessage, parseRetryAfter } from './retry_policy.js';
 
 /** An error the loop shows to the user; code is stable. */
@@ -20,12 +21,7 @@ export function stoppedError() {
 
 /** Sleeps ms, or rejects with stoppedError as soon as signal aborts. */
 export function abortableSleep(ms, signal) {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(stoppedError());
-    const t = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
-    function onAbort() { clearTimeout(t); reject(stoppedError()); }
-    signal?.addEventListener('abort', onAbort, { once: true });
-  });
+  return sleepUnlessStopped(ms, signal, stoppedError);
 }
 
 /**

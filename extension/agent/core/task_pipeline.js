@@ -34,7 +34,7 @@ import { validateTask } from './config_validation.js';
 import { createContextBuilder } from './context_builder.js';
 import { createMeter, meterFromRecords } from './task_meter.js';
 import { compactBeforeTask, createWithinTaskCompaction } from './task_compaction.js';
-import { pendingQuestion } from './sidepanel_outcome.js';
+import { pendingQuestion } from './outcome_text.js';
 
 /** Where the current task stands. */
 export const TASK_STATE = Object.freeze({

@@ -12,6 +12,7 @@
 
 import { CodedError } from '../../shared/core/coded_error.js';
 import { CODES, TRANSPORT_CODES } from '../../shared/core/codes.js';
+import { base64ToBytes, bytesToBase64 } from './base64.js';
 
 const MiB = 1024 * 1024;
 /** Largest piece sent in one workspace.append (before base64). */
@@ -34,21 +35,6 @@ export const WORKSPACE_CODES = Object.freeze({
  * download's own URL failed in saveFromUrl).
  */
 export class WorkspaceError extends CodedError {}
-
-/** Standard base64 of bytes, in slices so large buffers do not overflow the call stack. */
-export function bytesToBase64(bytes) {
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
-  return btoa(s);
-}
-
-/** Bytes of standard base64. */
-export function base64ToBytes(b64) {
-  const s = atob(b64);
-  const out = new Uint8Array(s.length);
-  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
-  return out;
-}
 
 async function* chunksOf(source) {
   if (source == null) return;

@@ -8,12 +8,11 @@
 // are sidepanel_settings.js.
 
 import { connectPanel } from './browser_bridge.js';
-import { loadSettings } from './settings.js';
+import { loadSettings } from './settings_store.js';
 import { openConversationStore } from '../core/conversation_store.js';
 import { createConversationBar } from './conversation_view.js';
 import { attachReferenceImages } from './reference_images.js';
 import { features } from '../../shared/browser.js';
-import { AGENT_PORT } from '../../shared/core/messages.js';
 import { panel } from './sidepanel_state.js';
 import { show, showNeedsChromium } from './sidepanel_views.js';
 import { addEntry, followHistory, scrollToEnd } from './sidepanel_log.js';
@@ -37,9 +36,6 @@ async function exportConversation(id) {
   a.remove();
   setTimeout(() => URL.revokeObjectURL(url), 60000);
 }
-
-/** What the worker pushes on the panel's port: a page's Page Assistant task, Stop, Pause or Resume. */
-const FROM_PAGE = { [AGENT_PORT.PAGE_TASK]: 'task', [AGENT_PORT.PAGE_STOP]: 'stop', [AGENT_PORT.PAGE_PAUSE]: 'pause', [AGENT_PORT.PAGE_RESUME]: 'resume' };
 
 async function main() {
   if (!features(chrome).agent) return showNeedsChromium();
@@ -83,7 +79,8 @@ async function main() {
   await connectPanel({
     sessionId: panel.sessionId,
     windowId: panel.windowId,
-    onMessage: (m) => { if (FROM_PAGE[m.type]) fromPage(FROM_PAGE[m.type], m); },
+    // A page's Page Assistant task, Stop, Pause or Resume.
+    onPush: (push) => fromPage(push.kind, push),
   });
   document.body.dataset.ready = 'true';
 }

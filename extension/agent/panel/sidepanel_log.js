@@ -11,7 +11,7 @@ import { pageRelay } from './page_assistant_panel.js';
 import { retryText } from '../../shared/core/ui.js';
 import { panel } from './sidepanel_state.js';
 import { show } from './sidepanel_views.js';
-import { outcomeClass, outcomeText, SETTINGS_ERRORS, usageLine } from '../core/sidepanel_outcome.js';
+import { outcomeClass, outcomeText, SETTINGS_ERRORS, usageLine } from '../core/outcome_text.js';
 import { OUTCOME } from '../core/agent_session.js';
 import { TASK_STATE } from '../core/task_pipeline.js';
 import { thinkingOf, truncateTail } from '../core/reply_text.js';

@@ -2,10 +2,10 @@
 // (filled from storage, saved only when Run would accept the values, each
 // error shown at its field), Test connection for either, and the check of
 // gnosis-host's workspace folder. The rules are core/config_validation.js, the
-// storage settings.js.
+// storage settings_store.js.
 
 import { validateTask, normalizeSettings, needsSetup, settingsErrors, REMEMBER_KEY_WARNING } from '../core/config_validation.js';
-import { loadSettings, saveSettings, ensureHostPermission } from './settings.js';
+import { loadSettings, saveSettings, ensureHostPermission } from './settings_store.js';
 import { panel } from './sidepanel_state.js';
 import { hostRequest, modelFor } from './sidepanel_models.js';
 import { resolveBlocked } from './sidepanel_log.js';

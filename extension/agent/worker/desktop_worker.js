@@ -18,7 +18,7 @@ import { DESKTOP } from '../../shared/core/messages.js';
 import { callsFor, chooseProfile, profileProblems, screenshotFrom, suggestedGrants, toolsOf, whyNoDesktop } from '../core/desktop_profiles.js';
 import { planDesktopAction } from '../core/desktop_actions.js';
 import { encodeScreenshot } from './desktop_image.js';
-import { abortableSleep, actionStopped } from './executor.js';
+import { actionSleep, actionStopped } from '../core/cdp_input.js';
 
 /** Where Settings keeps the person's own desktop profile: {prefix, profile}. */
 export const PROFILE_KEY = 'desktopProfile';
@@ -149,7 +149,7 @@ async function act(m) {
       const result = await call(s, c, m.task);
       if (result?.isError) return { text: `${c.capability} failed: ${toolErrorText(result) || 'the tool reported an error'}`, error: true };
     }
-    if (plan.waitMs) await abortableSleep(plan.waitMs, signal);
+    if (plan.waitMs) await actionSleep(plan.waitMs, signal);
     return { text: plan.text };
   });
 }

@@ -2,9 +2,10 @@
 //
 // Runs in the service worker. Every CDP call goes through env.send, so this
 // module holds the "how" of each action and nothing about chrome.debugger
-// bookkeeping (worker.js). Each action returns a short result text — what was
-// hit, what changed, the URL when it changed — that the loop sends with the
-// next request. Action-level failures (no <select> there, unknown key) are
+// bookkeeping (agent_sessions.js); what needs no browser (the events'
+// params, the result texts) is core/cdp_input.js. Each action returns a short
+// result text — what was hit, what changed, the URL when it changed — that
+// the loop sends with the next request. Action-level failures (no <select> there, unknown key) are
 // results with error:true, fed back to the model; broken infrastructure throws.
 //
 // Every action is interruptible: env.signal (an AbortSignal) aborts env.sleep
@@ -16,33 +17,9 @@
 
 import { toCss } from '../core/coords.js';
 import { chordEvents } from '../core/hotkey.js';
+import { actionSleep, actionStopped, dragPath, formatPoint as fmt, mouseEvent, scrollOutcome, typePieces, wheelEvent, withUrl } from '../core/cdp_input.js';
 
 const extraActions = new Map();
-
-/** Characters inserted per Input.insertText call, so a long Type can stop between pieces. */
-export const TYPE_PIECE = 200;
-
-/** The error an action throws when its signal aborts it (code 'stopped', like a stopped request). */
-export function actionStopped() {
-  const err = new Error('the action was stopped');
-  err.code = 'stopped';
-  return err;
-}
-
-/**
- * A sleep that ends early, rejecting with actionStopped(), when signal aborts.
- * @param {number} ms
- * @param {AbortSignal} [signal]
- */
-export function abortableSleep(ms, signal) {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(actionStopped());
-    const done = () => { signal?.removeEventListener('abort', stop); resolve(); };
-    const t = setTimeout(done, ms);
-    const stop = () => { clearTimeout(t); reject(actionStopped()); };
-    signal?.addEventListener('abort', stop, { once: true });
-  });
-}
 
 function checkSignal(env) {
   if (env.signal?.aborted) throw actionStopped();
@@ -55,15 +32,6 @@ function checkSignal(env) {
  */
 export function registerAction(name, fn) {
   extraActions.set(name, fn);
-}
-
-/**
- * Reads the CSS viewport the screenshot covers from Page.getLayoutMetrics.
- * cssVisualViewport is what the user sees (and what captureScreenshot captures).
- */
-export function viewportFromMetrics(m) {
-  const v = m.cssVisualViewport || m.cssLayoutViewport || m.layoutViewport;
-  return { width: Math.round(v.clientWidth), height: Math.round(v.clientHeight), pageX: v.pageX || 0, pageY: v.pageY || 0 };
 }
 
 /* global document, window -- describeAt, describeFocus, scrollState, selectAt and the functions handed to evalIn run in the page (Runtime.evaluate), where the DOM is */
@@ -133,7 +101,7 @@ export async function evalIn(env, fn, ...args) {
 }
 
 async function mouse(env, type, p, extra = {}) {
-  await env.send('Input.dispatchMouseEvent', { type, x: p.x, y: p.y, button: type === 'mouseMoved' ? 'none' : 'left', buttons: extra.buttons ?? (type === 'mousePressed' ? 1 : 0), clickCount: extra.clickCount ?? 0, ...extra });
+  await env.send('Input.dispatchMouseEvent', mouseEvent(type, p, extra));
 }
 
 async function click(env, p, count) {
@@ -153,8 +121,6 @@ async function keys(env, names, repeat = 1) {
   }
   return {};
 }
-
-const fmt = (p) => `(${Math.round(p.x)},${Math.round(p.y)})`;
 
 const ACTIONS = {
   async Click(a, env) {
@@ -202,11 +168,10 @@ const ACTIONS = {
     const hit = await evalIn(env, describeAt, s.x, s.y);
     await mouse(env, 'mouseMoved', s);
     await mouse(env, 'mousePressed', s, { clickCount: 1, buttons: 1 });
-    const n = 10;
     let at = s;
     try {
-      for (let i = 1; i <= n; i++) {
-        at = { x: s.x + ((e.x - s.x) * i) / n, y: s.y + ((e.y - s.y) * i) / n };
+      for (const next of dragPath(s, e)) {
+        at = next;
         await mouse(env, 'mouseMoved', at, { buttons: 1, button: 'left' });
         await env.sleep(16);
       }
@@ -218,26 +183,18 @@ const ACTIONS = {
   async Scroll(a, env) {
     const p = env.point(a.point);
     const before = await evalIn(env, scrollState);
-    const dx = a.direction === 'left' ? -1 : a.direction === 'right' ? 1 : 0;
-    const dy = a.direction === 'up' ? -1 : a.direction === 'down' ? 1 : 0;
     await mouse(env, 'mouseMoved', p);
     checkSignal(env);
-    await env.send('Input.dispatchMouseEvent', {
-      type: 'mouseWheel', x: p.x, y: p.y, deltaX: Math.round(dx * env.viewport.width * 2 / 3), deltaY: Math.round(dy * env.viewport.height * 2 / 3),
-    });
+    await env.send('Input.dispatchMouseEvent', wheelEvent(p, a.direction, env.viewport));
     await env.sleep(400);
     const after = await evalIn(env, scrollState);
-    const moved = before.x !== after.x || before.y !== after.y
-      ? `page scroll moved from (${before.x},${before.y}) to (${after.x},${after.y})`
-      : 'the page itself did not scroll (an inner area may have, or the end was reached)';
-    return { text: `scrolled ${a.direction} at CSS ${fmt(p)}; ${moved}` };
+    return { text: `scrolled ${a.direction} at CSS ${fmt(p)}; ${scrollOutcome(before, after)}` };
   },
   async Type(a, env) {
     const focus = await evalIn(env, describeFocus);
-    const chars = [...a.content];
-    for (let i = 0; i < chars.length; i += TYPE_PIECE) {
+    for (const text of typePieces(a.content)) {
       checkSignal(env);
-      await env.send('Input.insertText', { text: chars.slice(i, i + TYPE_PIECE).join('') });
+      await env.send('Input.insertText', { text });
     }
     return { text: `typed ${a.content.length} characters into ${focus}` };
   },
@@ -301,13 +258,11 @@ const ACTIONS = {
 export async function execute(action, env) {
   const fn = extraActions.get(action.name) || ACTIONS[action.name];
   if (!fn) return { text: `${action.name} cannot be executed in the browser`, error: true };
-  const full = { ...env, sleep: (ms) => abortableSleep(ms, env.signal), point: (pt) => toCss(pt, env.viewport, env.coordinateMode) };
+  const full = { ...env, sleep: (ms) => actionSleep(ms, env.signal), point: (pt) => toCss(pt, env.viewport, env.coordinateMode) };
   checkSignal(full);
   const urlBefore = await env.currentUrl();
   const r = await fn(action.args, full);
   checkSignal(full);
   await env.settle?.();
-  const urlAfter = await env.currentUrl();
-  if (urlAfter && urlAfter !== urlBefore) return { ...r, text: `${r.text}; the URL changed to ${urlAfter}`, url: urlAfter };
-  return { ...r, url: urlAfter };
+  return withUrl(r, urlBefore, await env.currentUrl());
 }

@@ -15,7 +15,7 @@
 // PORTS.PAGE_ASSISTANT_FRAME: it gets the setting, the panel state and the run's events over
 // it (the panel relays them here with pageAssistant.relay), and hands tasks,
 // Stop, Pause and Resume (agent.pageTask, agent.pageStop, agent.pagePause,
-// agent.pageResume) to the open panel of its window (worker.js toPanel).
+// agent.pageResume) to the open panel of its window (agent_sessions.js toPanel).
 //
 // The frame's page is web-accessible, so any page can embed a copy of it (and
 // crop it to a bare input under its own label). Only the frame the content
@@ -29,9 +29,10 @@
 // run), and its tasks and controls are refused.
 
 import { senderKind } from '../../shared/core/router.js';
-import { onPanelChange, panelOpen, toPanel } from './worker.js';
+import { onPanelChange, panelOpen, toPanel } from './agent_sessions.js';
+import { pagePush } from '../core/panel_contract.js';
 import { ENABLED_KEY, PAGE_ORIGINS, PERMISSION_MESSAGE, SCRIPT_FILES, SCRIPT_ID } from '../core/page_assistant_settings.js';
-import { AGENT, AGENT_PORT, PAGE_ASSISTANT, PAGE_ASSISTANT_EVENT, PORTS } from '../../shared/core/messages.js';
+import { AGENT, PAGE_ASSISTANT, PAGE_ASSISTANT_EVENT, PORTS } from '../../shared/core/messages.js';
 
 const isWeb = (url) => /^https?:\/\//i.test(url || '');
 
@@ -194,9 +195,9 @@ function onFrameConnect(port) {
 }
 
 /** The open panel of the sender's window gets a trusted frame's task or control. */
-async function fromFrame(sender, message) {
+async function fromFrame(sender, kind, fields) {
   if (!(await isTrustedFrame(sender))) return { ok: false, error: 'This assistant bar was not placed by Gnosis on this page; use the bar Gnosis shows, or the side panel.' };
-  if (!toPanel(sender.tab.windowId, { ...message, tabId: sender.tab.id })) return { ok: false, error: 'Open the Gnosis side panel in this window to run tasks.' };
+  if (!toPanel(sender.tab.windowId, pagePush(kind, sender.tab.id, fields))) return { ok: false, error: 'Open the Gnosis side panel in this window to run tasks.' };
   return { ok: true };
 }
 
@@ -236,12 +237,12 @@ export const handlers = {
     from: 'frame',
     run(m, sender) {
       if (typeof m.task !== 'string' || m.task.trim() === '') return { ok: false, error: 'Type a task first.' };
-      return fromFrame(sender, { type: AGENT_PORT.PAGE_TASK, task: m.task, reply: m.reply === true, acted: m.acted === true, surface: m.surface === 'desktop' ? 'desktop' : 'tab' });
+      return fromFrame(sender, 'task', { task: m.task, reply: m.reply === true, acted: m.acted === true, surface: m.surface });
     },
   },
-  [AGENT.PAGE_STOP]: { from: 'frame', run: (m, sender) => fromFrame(sender, { type: AGENT_PORT.PAGE_STOP }) },
-  [AGENT.PAGE_PAUSE]: { from: 'frame', run: (m, sender) => fromFrame(sender, { type: AGENT_PORT.PAGE_PAUSE }) },
-  [AGENT.PAGE_RESUME]: { from: 'frame', run: (m, sender) => fromFrame(sender, { type: AGENT_PORT.PAGE_RESUME }) },
+  [AGENT.PAGE_STOP]: { from: 'frame', run: (m, sender) => fromFrame(sender, 'stop') },
+  [AGENT.PAGE_PAUSE]: { from: 'frame', run: (m, sender) => fromFrame(sender, 'pause') },
+  [AGENT.PAGE_RESUME]: { from: 'frame', run: (m, sender) => fromFrame(sender, 'resume') },
   // The content script asks whether to show the bar (nothing about runs).
   [PAGE_ASSISTANT.STATE]: {
     from: 'content',

@@ -37,14 +37,15 @@
 import { host } from '../../shared/host.js';
 import { registerAction } from './executor.js';
 import { checkFileName, createTransferState, formatSize, suggestName, TransferError, TRANSFER_CODES } from '../core/file_transfer.js';
-import { base64ToBytes, bytesToBase64, createWorkspaceClient, WORKSPACE_CODES } from '../core/workspace_client.js';
+import { createWorkspaceClient, WORKSPACE_CODES } from '../core/workspace_client.js';
+import { base64ToBytes, bytesToBase64 } from '../core/base64.js';
 import { CODES } from '../../shared/core/codes.js';
 
 const hostRequest = (method, params, opts) => host.request(method, params, opts);
 /**
  * The agent worker's session hooks (actingRecently, addNote, holdObservation,
  * onAttach, onCdpEvent, onSessionEnd, sendCdp, sessionForTab), handed over by
- * initTransfers so this module does not import worker.js back.
+ * initTransfers so this module does not import agent_sessions.js back.
  */
 let agent;
 const workspace = createWorkspaceClient({ request: hostRequest });
@@ -370,7 +371,7 @@ export async function downloadAction(args, env) {
 
 /**
  * Wires the interception hooks and the Upload and Download actions. Called
- * from worker.js init() with its session hooks.
+ * from agent_worker.js init() with its session hooks.
  * @param {{actingRecently: Function, addNote: Function, holdObservation: Function, onAttach: Function,
  *   onCdpEvent: Function, onSessionEnd: Function, sendCdp: Function, sessionForTab: Function}} hooks
  */

@@ -12,7 +12,7 @@
 // for 1.5 s; the button's own keyboard activation never runs.
 import { DeliberateAct, countdown } from '../core/approval.js';
 import { titleOf, toolHints } from '../core/grants.js';
-import { REMEMBER } from '../core/remembered.js';
+import { REMEMBER } from '../core/allow_choices.js';
 import { hintBadges } from '../../shared/hint_badges.js';
 import { BRIDGE } from '../../shared/core/messages.js';
 import { $, send as sendToWorker } from '../../shared/page.js';

@@ -2,7 +2,7 @@
 // preset on the major chat sites), what the site may run (its grants in the
 // host's policy), Start/Stop, Pick, a live selector check, host status and
 // one-click install, and the capability prompt.
-// Everything persistent goes through the worker (bridge/worker/worker.js, by
+// Everything persistent goes through the worker (bridge/worker/bridge_worker.js, by
 // chrome.runtime messages); besides that the page calls only chrome.tabs (to
 // know the current page), chrome.permissions (requested from the click that
 // needs it) and chrome.downloads (the host's installer).

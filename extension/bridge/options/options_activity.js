@@ -1,6 +1,6 @@
 // The options page's Activity view (#activity): every call the chat bridge
 // judged and every task the browser agent ran, newest first, from the
-// worker's activity log (bridge/worker/activity.js). Filters by site, tool
+// worker's activity log (bridge/worker/activity_log.js). Filters by site, tool
 // and outcome; each entry opens to its decision, redacted arguments and
 // result; Clear (the filtered site, or all) and Export as JSON lines. The
 // view lives in its own <main id="view-activity">, shown by the page's view
@@ -8,7 +8,7 @@
 // (storage change events).
 import {
   LIMITS, OUTCOME_FILTERS, decisionText, durationText, jsonLines, outcomeLabel, outcomeOf, sizeText,
-} from '../core/activity.js';
+} from '../core/activity_entries.js';
 import { ACTIVITY } from '../../shared/core/messages.js';
 import { $, h, send } from '../../shared/page.js';
 import './options_remembered.js';

@@ -1,6 +1,6 @@
 // What every part of the chat bridge's options page shares: the state of the
 // site being edited, and the small helpers for the page's DOM, its error line
-// and messages to the worker (bridge/worker/worker.js), which keeps everything
+// and messages to the worker (bridge/worker/bridge_worker.js), which keeps everything
 // persistent. $ and send are shared/page.js's, the same for every extension page.
 import { $, send } from '../../shared/page.js';
 

@@ -1,12 +1,12 @@
 // "Remembered from approval windows", under "What this site may run": the
 // tools the person allowed for this session or always from an approval
 // window for the site being edited, and "Ask for everything again", which
-// forgets them all (bridge/worker/remembered.js). When a remembered choice
+// forgets them all (bridge/worker/remembered_choices.js). When a remembered choice
 // changes the host's grants, the grants table is read again, so it never
 // shows (or saves back) a choice that is no longer the host's.
 import { state } from './options_page.js';
 import { loadGrants } from './options_grants.js';
-import { alwaysKey, sessionKey } from '../core/remembered.js';
+import { alwaysKey, sessionKey } from '../core/allow_choices.js';
 import { BRIDGE } from '../../shared/core/messages.js';
 import { $, send } from '../../shared/page.js';
 

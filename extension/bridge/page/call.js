@@ -104,8 +104,8 @@
         return;
       }
       const interrupted = r.running?.interrupted || config.lost;
-      const why = r.running ? `the extension's worker stopped while ${r.running.capability} was running; it may have run on the desktop`
-        : 'the extension\'s worker stopped while it was handling a call; it may have run on the desktop';
+      // The worker's words (core/judge.js workerStoppedWhile): from the call's start, else from the configuration.
+      const why = r.running?.why || config.lostWhy;
       B.observe.consumed();
       B.notice(`Gnosis: ${why}.`, 'error');
       const outcome = await deliver(interrupted, config.autoSend);

@@ -5,10 +5,10 @@
 // at once). The Munim shortcut asks only for the program's path, and the
 // host's providers.check says at the field whether it exists and answers as
 // an MCP server; the form does the same for any server, and a check can be
-// cancelled. The rules live in ../core/setup.js.
+// cancelled. The rules live in ../core/setup_rules.js.
 import { BRIDGE } from '../../shared/core/messages.js';
 import { CODES } from '../../shared/core/codes.js';
-import { MUNIM, checkNote, fieldError, formFromProvider, munimParams, providerParams, suggestName } from '../core/setup.js';
+import { MUNIM, checkNote, fieldError, formFromProvider, munimParams, providerParams, suggestName } from '../core/setup_rules.js';
 import { $, h, send } from '../../shared/page.js';
 import { poller } from './setup_poll.js';
 

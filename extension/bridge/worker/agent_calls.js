@@ -1,11 +1,11 @@
 // The browser agent's own host calls (its desktop actions): the chat
 // bridge's execute path unchanged (call_runner.js: grants, the approval
-// window, progress, cancellation; activity.js: the log), judged under the
+// window, progress, cancellation; activity_log.js: the log), judged under the
 // extension's own origin, so the agent has its own grants, apart from every
 // chat site's. background.js hands runAgentCall to the agent's worker half,
 // which may not import the bridge.
 import { execute } from './call_runner.js';
-import { recordCall } from './activity.js';
+import { recordCall } from './activity_log.js';
 
 /** The origin the host judges the agent's calls under: the extension's own ("chrome-extension://<id>"). */
 export function agentOrigin() {

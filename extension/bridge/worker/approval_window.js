@@ -1,18 +1,18 @@
 // The approval window: when the host asks the person about a call, a popup
 // opens beside the chat's window; the person's answer (or closing it) goes
 // back to the host. An answer that allows may be remembered: for this
-// session, or always on this site (remembered.js); a choice remembered for
+// session, or always on this site (remembered_choices.js); a choice remembered for
 // the session answers the next question about that tool on that site without
 // a window. Each question and its answer is noted on the call's activity
-// entry (activity.js). The pending approvals themselves are core/approval.js's.
+// entry (activity_log.js). The pending approvals themselves are core/approval.js's.
 import { host } from '../../shared/host.js';
 import { APPROVAL_BADGE, APPROVAL_WINDOW, PendingApprovals } from '../core/approval.js';
-import { REMEMBER } from '../core/remembered.js';
+import { REMEMBER } from '../core/allow_choices.js';
 import { toolHints } from '../core/grants.js';
 import { setLastEvent, showBadge } from './site_state.js';
 import { hostError } from './host_queries.js';
-import { callAsked } from './activity.js';
-import { rememberAlways, rememberForSession, sessionChoice } from './remembered.js';
+import { callAsked } from './activity_log.js';
+import { rememberAlways, rememberForSession, sessionChoice } from './remembered_choices.js';
 
 export const approvals = new PendingApprovals();
 

@@ -5,25 +5,26 @@
 import { PRESET_MISMATCH, presetById } from '../core/presets.js';
 import { toCss } from '../core/selector.js';
 import { freshSafety } from '../core/guard.js';
-import { normalizeSettings } from '../core/settings.js';
+import { normalizeSettings } from '../core/site_settings.js';
 import { armedOrigins, loadSettings, requireOrigin, session, setBadge, setLastEvent, sitePattern, tabsOf } from './site_state.js';
 import { capabilityPrompt, writeGrants } from './host_queries.js';
 import { abortCalls } from './call_runner.js';
 import { formatReply, interruptedReply } from '../core/result_format.js';
+import { workerStoppedWhile } from '../core/judge.js';
 import { PAGE_SCRIPTS } from '../core/page_scripts.js';
 import { BRIDGE_PAGE } from '../../shared/core/messages.js';
 
 /**
  * The content script's settings: the selectors (user input → CSS), the
- * timing, and the text to write should the worker go away before the page
- * learns which call it was running.
+ * timing, and the text to write (and the notice to show) should the worker go
+ * away before the page learns which call it was running.
  */
 function contentConfig(settings) {
   return {
     source: toCss(settings.source), destination: toCss(settings.destination),
     sendButton: toCss(settings.sendButton), streaming: toCss(settings.streaming) || '', autoSend: !!settings.autoSend,
     debounceMs: settings.debounceMs, preset: presetById(settings.preset)?.id || '', presetMismatch: PRESET_MISMATCH,
-    lost: formatReply(interruptedReply(null), { maxChars: settings.maxChars }),
+    lost: formatReply(interruptedReply(null), { maxChars: settings.maxChars }), lostWhy: workerStoppedWhile(null),
   };
 }
 

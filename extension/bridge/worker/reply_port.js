@@ -1,18 +1,17 @@
 // One reply the content script handed over on its call port
 // (PORTS.BRIDGE_CALL): gate → arrival → dedup → safety → execute → the text
-// to inject, judged one at a time per origin; the port carries the call's
-// start (with the text the page writes should this worker go away while the
-// call runs), the verdict, then the page's delivery report. Every verdict is
-// acknowledged in storage.session, and every reply that is a call but is not
-// run says why on the tab's badge and in the options page's Last line.
-import { parseToolCall } from '../core/parser.js';
-import { admitCall, admitReply, arrivalReason, freshSafety, replyDone } from '../core/guard.js';
-import { formatReply, interruptedReply } from '../core/result_format.js';
+// to inject, decided by core/judge.js and carried out here, one at a time
+// per origin; the port carries the call's start (with the text the page
+// writes should this worker go away while the call runs), the verdict, then
+// the page's delivery report. Every reply that is a call but is not run says
+// why on the tab's badge and in the options page's Last line.
+import { freshSafety, replyDone } from '../core/guard.js';
+import { ackEntry, admitReply, gateReply, ranReply, runningNotice, stateKeys, TEST_ACKS_KEY } from '../core/judge.js';
 import { getSession, isArmed, loadSettings, senderOrigin, session, setBadge, setLastEvent } from './site_state.js';
 import { prefixes } from './host_queries.js';
 import { stop } from './arming.js';
 import { execute } from './call_runner.js';
-import { recordCall, recordNotACall, recordStopped } from './activity.js';
+import { recordCall, recordNotACall, recordStopped } from './activity_log.js';
 import { senderKind } from '../../shared/core/router.js';
 import { BRIDGE_CALL, PORTS } from '../../shared/core/messages.js';
 
@@ -34,10 +33,11 @@ const live = new Set();
 const liveKey = (e) => `${e.page}/${e.reply}`;
 
 /**
- * Records that the bridge judged one reply of the sender's origin, whatever
- * the verdict: storage.session "ack:<origin>" holds the count, the reply's
- * index in the page and the verdict, so the tests know a reply was seen and
- * answered, not merely that nothing happened yet.
+ * When a test asked for them (storage.session TEST_ACKS_KEY), records that
+ * the bridge judged one reply of the sender's origin, whatever the verdict:
+ * "ack:<origin>" holds the count, the reply's index in the page and the
+ * verdict, so the tests know a reply was seen and answered, not merely that
+ * nothing happened yet.
  */
 export async function acknowledged(message, sender, verdict) {
   let v;
@@ -46,100 +46,67 @@ export async function acknowledged(message, sender, verdict) {
     return v;
   } finally {
     const origin = senderOrigin(sender);
-    if (origin) {
-      const key = `ack:${origin}`;
-      const index = Number.isInteger(message?.index) ? message.index : -1;
+    if (origin && (await getSession(TEST_ACKS_KEY, false)) === true) {
+      const key = stateKeys(origin).ack;
       // The count lives in storage, so it goes on counting after a worker restart.
       await serially(key, async () => {
-        const count = ((await getSession(key, null))?.count || 0) + 1;
-        await session.set({ [key]: { count, index, action: v?.action || 'error', reason: v?.reason || '' } });
+        await session.set({ [key]: ackEntry(await getSession(key, null), message, v) });
       }).catch(() => {});
     }
   }
 }
 
-/** A call this origin did not run: the badge and the Last line say why. */
-async function skipped(origin, tabId, capability, reason) {
-  await setLastEvent(origin, { kind: 'skipped', capability, reason });
-  await setBadge(tabId, 'skipped', `${capability}: ${reason}`);
-  return { action: 'none', call: true, skipped: true, reason };
-}
-
 /** Marks a reply's call ended at a time (default now; the page's clock says when it delivered the result). */
 function done(origin, page, reply, at = Date.now()) {
+  const key = stateKeys(origin).seen;
   return serially(origin, async () => {
-    await session.set({ [`seen:${origin}`]: replyDone(await getSession(`seen:${origin}`, []), page, reply, at) });
+    await session.set({ [key]: replyDone(await getSession(key, []), page, reply, at) });
   });
 }
 
-/** Judges one reply: the verdict, after running its call when it is a new one. post(m) reaches the page. */
+/** Carries out a decision of core/judge.js (the writes are made under the lock, by the caller) and returns its verdict. */
+async function apply(origin, tabId, d, go) {
+  if (d.markDone) await done(origin, go.page, go.reply);
+  if (d.lastEvent) await setLastEvent(origin, d.lastEvent);
+  if (d.badge) await setBadge(tabId, ...d.badge);
+  if (d.record?.call) await recordCall(origin, go.call, async () => d.record.call);
+  if (d.record?.stopped) recordStopped(origin, go.call, d.record.stopped);
+  if (d.disarm) await stop(origin, d.disarm);
+  return d.verdict;
+}
+
+/** Judges one reply (core/judge.js): the verdict, after running its call when it is a new one. post(m) reaches the page. */
 async function judge(m, sender, post) {
   const origin = senderOrigin(sender);
-  if (!origin || !(await isArmed(origin))) return { action: 'none', reason: 'not armed' };
-  const text = typeof m.text === 'string' ? m.text : '';
-  const page = typeof m.page === 'string' && m.page ? `${sender.tab.id}/${m.page.slice(0, 100)}` : '';
-  if (!page || !Number.isInteger(m.reply)) return { action: 'none', reason: 'no reply id' };
-  const gate = parseToolCall(text, { prefixes: await prefixes() });
-  if (!gate.ok) {
-    recordNotACall(origin, m, gate.reason);
-    return { action: 'none', reason: gate.reason };
-  }
-  const { capability } = gate.call;
-  const tabId = sender.tab.id;
-  if (m.arrived !== true) return skipped(origin, tabId, capability, arrivalReason(m.why));
-
+  const armed = Boolean(origin) && (await isArmed(origin));
+  const tabId = sender.tab?.id;
+  const gated = gateReply(m, { armed, tabId, prefixes: armed ? await prefixes() : [], now: Date.now() });
+  if (gated.record?.notACall) recordNotACall(origin, m, gated.record.notACall);
+  if (!gated.go) return apply(origin, tabId, gated);
+  const { go } = gated;
   const settings = await loadSettings(origin);
-  const conversation = typeof m.conversation === 'string' ? m.conversation.slice(0, 2048) : '/';
-  const arrivedAt = Number.isFinite(m.arrivedAt) ? m.arrivedAt : Date.now();
-  const reply = { page, reply: m.reply };
-  // Check-and-record under a per-origin lock: two tabs showing the same
-  // conversation must not both run its newest call.
-  const verdict = await serially(origin, async () => {
-    const seen = admitReply(await getSession(`seen:${origin}`, []), { ...reply, text, arrivedAt }, { now: Date.now(), running: (e) => live.has(liveKey(e)) });
-    if (seen.interrupted) return { interrupted: true };
-    if (!seen.fresh) return { skip: seen.reason };
-    await session.set({ [`seen:${origin}`]: seen.seen });
-    const admitted = admitCall(await getSession(`safety:${origin}`, freshSafety()), gate.call, { maxConsecutive: settings.maxConsecutive }, conversation);
-    if (!admitted.allowed) return { action: 'stopped', call: true, code: admitted.code, reason: admitted.reason };
-    await session.set({ [`safety:${origin}`]: admitted.state });
-    live.add(liveKey(reply));
-    return null;
+  const keys = stateKeys(origin);
+  const admitted = await serially(origin, async () => {
+    const d = admitReply(go, {
+      seen: await getSession(keys.seen, []), safety: await getSession(keys.safety, freshSafety()), settings,
+      now: Date.now(), running: (e) => live.has(liveKey(e)),
+    });
+    if (d.writes) await session.set(Object.fromEntries(Object.entries(d.writes).map(([k, v]) => [keys[k], v])));
+    if (d.run) live.add(liveKey(go));
+    return d;
   });
-  if (verdict?.skip) return skipped(origin, tabId, capability, verdict.skip);
-  if (verdict?.interrupted) {
-    // This reply's call was running when the worker that ran it went away.
-    await done(origin, page, m.reply);
-    const why = `the extension's worker stopped while ${capability} was running; it may have run on the desktop`;
-    await setLastEvent(origin, { kind: 'failed', stage: 'interrupted', error: why });
-    await setBadge(tabId, 'error', why);
-    const interrupted = await recordCall(origin, gate.call, async () => interruptedReply(capability));
-    return { action: 'inject', call: true, text: formatReply(interrupted, { maxChars: settings.maxChars }), autoSend: settings.autoSend };
-  }
-  if (verdict?.action === 'stopped') {
-    recordStopped(origin, gate.call, verdict.reason);
-    await stop(origin, verdict.reason);
-    return { ...verdict, reason: `Gnosis ${verdict.reason}. Start again from the options page.` };
-  }
+  if (!admitted.run) return apply(origin, tabId, admitted, go);
 
   let result;
   try {
-    post({ type: BRIDGE_CALL.RUNNING, capability, interrupted: formatReply(interruptedReply(capability), { maxChars: settings.maxChars }) });
-    await setBadge(tabId, 'running', capability);
-    result = await recordCall(origin, gate.call, () => execute(origin, tabId, gate.call));
+    post({ type: BRIDGE_CALL.RUNNING, ...runningNotice(go.capability, settings) });
+    await setBadge(tabId, 'running', go.capability);
+    result = await recordCall(origin, go.call, () => execute(origin, tabId, go.call));
   } finally {
-    live.delete(liveKey(reply));
+    live.delete(liveKey(go));
   }
-  await done(origin, page, m.reply);
-  if (!(await isArmed(origin))) return { action: 'none', call: true, reason: 'stopped while running' };
-  await setLastEvent(origin, { kind: 'executed', capability, ok: !!result.ok, code: result.code });
-  const failed = result.ok ? undefined : badgeDetail(capability, result);
-  await setBadge(tabId, result.ok ? 'armed' : 'error', failed);
-  return { action: 'inject', call: true, text: formatReply(result, { maxChars: settings.maxChars }), autoSend: settings.autoSend, page, reply: m.reply, failed };
-}
-
-/** What the error badge says about a call that failed: its code, and for an interrupted call that it may have run. */
-function badgeDetail(capability, result) {
-  return result.interrupted ? `${result.code}: ${capability} was interrupted and may have run` : result.code;
+  await done(origin, go.page, go.reply);
+  return apply(origin, tabId, ranReply(go, { result, armed: await isArmed(origin), settings }), go);
 }
 
 /**

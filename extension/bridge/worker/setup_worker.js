@@ -11,7 +11,7 @@ import { host } from '../../shared/host.js';
 import { PROTOCOL } from '../../shared/core/protocol.js';
 import { DEFAULT_LOCATION, checkLocation } from '../../shared/core/host_install.js';
 import { BRIDGE } from '../../shared/core/messages.js';
-import { PROVIDER_FIELDS, opensSetup } from '../core/setup.js';
+import { PROVIDER_FIELDS, opensSetup } from '../core/setup_rules.js';
 import { diagnosticReport } from '../core/diagnostic.js';
 import { hostStatus } from './host_queries.js';
 
@@ -80,7 +80,7 @@ async function report() {
   return { ok: true, text, hostIncluded: !!hostReport };
 }
 
-/** Message handlers, merged into the bridge's map (worker.js). */
+/** Message handlers, merged into the bridge's map (bridge_worker.js). */
 export const handlers = {
   [BRIDGE.PROVIDERS]: { from: 'extension', run: () => ask('providers.list', {}, { timeoutMs: 10_000 }) },
   [BRIDGE.SET_PROVIDER]: { from: 'extension', run: ({ provider }) => ask('providers.set', providerFields(provider), { timeoutMs: 30_000 }) },

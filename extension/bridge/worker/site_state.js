@@ -5,7 +5,7 @@
 import { eligibleOrigin, permissionPattern, siteKey } from '../core/selector.js';
 import { features } from '../../shared/browser.js';
 import { badgeFor } from '../core/badge.js';
-import { defaultSettings } from '../core/settings.js';
+import { defaultSettings } from '../core/site_settings.js';
 
 /** The host permission pattern of an origin in this browser. */
 export const sitePattern = (origin) => permissionPattern(origin, { portless: features().firefox });

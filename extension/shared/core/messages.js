@@ -9,7 +9,7 @@
 // import: they spell their types out, and a unit test
 // (extension/test/layout.test.js) checks each is one of these. Pure.
 
-/** Messages the chat bridge's worker half handles (runtime.sendMessage → bridge/worker/worker.js). */
+/** Messages the chat bridge's worker half handles (runtime.sendMessage → bridge/worker/bridge_worker.js). */
 export const BRIDGE = Object.freeze({
   GET_SITE: 'bridge.getSite',
   SAVE_SITE: 'bridge.saveSite',
@@ -36,7 +36,7 @@ export const BRIDGE = Object.freeze({
   DIAGNOSTIC_REPORT: 'bridge.diagnosticReport',
   GET_DOWNLOAD_LOCATION: 'bridge.getDownloadLocation',
   SET_DOWNLOAD_LOCATION: 'bridge.setDownloadLocation',
-  // Remembered approval choices (bridge/worker/remembered.js).
+  // Remembered approval choices (bridge/worker/remembered_choices.js).
   REMEMBERED: 'bridge.remembered',
   FORGET_CHOICES: 'bridge.forgetChoices',
   // From the content script (a settled reply goes over the PORTS.BRIDGE_CALL port instead):
@@ -46,9 +46,9 @@ export const BRIDGE = Object.freeze({
 
 /**
  * The activity log's messages, handled by the bridge's worker half
- * (bridge/worker/activity.js) and sent only by extension pages: the options
+ * (bridge/worker/activity_log.js) and sent only by extension pages: the options
  * page's Activity view lists and clears it, the Side Panel records each
- * agent task (shared/activity.js).
+ * agent task (shared/agent_activity.js).
  */
 export const ACTIVITY = Object.freeze({
   LIST: 'activity.list',
@@ -67,7 +67,7 @@ export const BRIDGE_PAGE = Object.freeze({
   PING: 'bridge.ping',
 });
 
-/** Messages the browser agent's worker half handles (runtime.sendMessage → agent/worker/worker.js). */
+/** Messages the browser agent's worker half handles (runtime.sendMessage → agent/worker/observe_act.js; both halves: agent/core/panel_contract.js). */
 export const AGENT = Object.freeze({
   ATTACH: 'agent.attach',
   OBSERVE: 'agent.observe',
@@ -135,7 +135,7 @@ export const PORTS = Object.freeze({
 export const BRIDGE_CALL = Object.freeze({
   /** Content script → worker: one settled reply ({page, reply, arrived, why, arrivedAt, text, index, conversation}). */
   EXTRACTED: 'bridge.extracted',
-  /** Worker → content script: the reply is a call now running on the desktop ({capability, interrupted: the text to write if the port closes}). */
+  /** Worker → content script: the reply is a call now running on the desktop ({capability, interrupted: the text to write if the port closes, why: the notice then}). */
   RUNNING: 'bridge.running',
   /** Worker → content script: the verdict ({action: 'none'|'inject'|'stopped', reason?, text?, autoSend?}). */
   VERDICT: 'bridge.verdict',

@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
+import { TEST_ACKS_KEY } from '../../../extension/bridge/core/judge.js';
 
 /** Repository root (…/tests/e2e/lib → …). */
 export const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -334,12 +335,16 @@ export async function launch(opts = {}) {
       await context.close();
       context = await chromium.launchPersistentContext(userDataDir, launchOptions);
       env.context = context;
+      await askForAcks();
     },
     async close() {
       await context.close().catch(() => {});
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
+  // The bridge acknowledges its verdicts in storage.session only when a test asks (lib/bridge.js judged()).
+  const askForAcks = () => env.evalInWorker((key) => chrome.storage.session.set({ [key]: true }), TEST_ACKS_KEY);
+  await askForAcks();
   return env;
 }
 

@@ -106,7 +106,7 @@ test('toNormalized inverts toCss within a pixel', () => {
 });
 
 test('viewportFromMetrics reads the CSS visual viewport', async () => {
-  const { viewportFromMetrics } = await import('../../../agent/worker/executor.js');
+  const { viewportFromMetrics } = await import('../../../agent/core/cdp_input.js');
   const m = { cssVisualViewport: { clientWidth: 1280, clientHeight: 664.4, pageX: 0, pageY: 480 }, cssLayoutViewport: { clientWidth: 1265, clientHeight: 664 } };
   assert.deepEqual(viewportFromMetrics(m), { width: 1280, height: 664, pageX: 0, pageY: 480 });
   assert.deepEqual(viewportFromMetrics({ cssLayoutViewport: { clientWidth: 800, clientHeight: 600 } }), { width: 800, height: 600, pageX: 0, pageY: 0 });

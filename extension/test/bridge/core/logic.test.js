@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import { admitCall, admitReply, arrivalReason, callSignature, freshSafety, hashText, humanMessage, replyDone } from '../../../bridge/core/guard.js';
 import { base64Bytes, formatReply, summariseBinary, transportReply } from '../../../bridge/core/result_format.js';
 import { badgeFor } from '../../../bridge/core/badge.js';
-import { defaultSettings, normalizeSettings } from '../../../bridge/core/settings.js';
+import { defaultSettings, normalizeSettings } from '../../../bridge/core/site_settings.js';
 
 test('text hashes are 16 hex digits and order-sensitive', () => {
   assert.match(hashText('abc'), /^[0-9a-f]{16}$/);

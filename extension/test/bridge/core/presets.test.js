@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { PRESETS, PRESET_FIELDS, detectSelectors, editedFromPreset, matchPreset, presetById, presetSettings } from '../../../bridge/core/presets.js';
-import { normalizeSettings } from '../../../bridge/core/settings.js';
+import { normalizeSettings } from '../../../bridge/core/site_settings.js';
 import { toCss } from '../../../bridge/core/selector.js';
 
 const SITES = ['chatgpt', 'claude', 'gemini', 'copilot', 'deepseek', 'grok', 'perplexity', 'mistral', 'qwen', 'kimi', 'aistudio', 'poe', 'huggingchat', 'openwebui', 'librechat'];

@@ -21,7 +21,7 @@ async function bridgeHandlers() {
   const saved = globalThis.chrome;
   globalThis.chrome = inert;
   try {
-    return (await import('../../../bridge/worker/worker.js')).handlers;
+    return (await import('../../../bridge/worker/bridge_worker.js')).handlers;
   } finally {
     globalThis.chrome = saved;
   }

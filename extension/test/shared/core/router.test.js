@@ -67,7 +67,7 @@ test('the worker\'s feature maps have no clashing message types', async () => {
   globalThis.chrome = inert;
   try {
     const maps = [];
-    for (const name of ['../../../bridge/worker/worker.js', '../../../agent/worker/worker.js', '../../../agent/worker/page_assistant_worker.js']) {
+    for (const name of ['../../../bridge/worker/bridge_worker.js', '../../../agent/worker/agent_worker.js', '../../../agent/worker/page_assistant_worker.js']) {
       maps.push((await import(name)).handlers);
     }
     const merged = mergeHandlers(...maps);

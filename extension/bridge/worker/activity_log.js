@@ -1,6 +1,6 @@
 // The activity log in the worker: records each call the bridge judges and
 // each agent task, keeps them in chrome.storage.local (so they survive a
-// browser restart) within the bound of core/activity.js (the newest 1,000
+// browser restart) within the bound of core/activity_entries.js (the newest 1,000
 // entries of the last 30 days), and answers the options page's Activity view.
 //
 // Storage: "activity" holds the index (small items, oldest first: id, time,
@@ -13,7 +13,7 @@
 // the record recordCall holds (callAsked), so the entry says who decided.
 import {
   LIMITS, addToIndex, bound, callEntry, facets, looksLikeCall, matches, newId, notACallEntry, stoppedEntry, taskEntry,
-} from '../core/activity.js';
+} from '../core/activity_entries.js';
 import { callSignature } from '../core/guard.js';
 import { summariseBinary } from '../core/result_format.js';
 import { eligibleOrigin } from '../core/selector.js';

@@ -13,7 +13,7 @@
 import { host } from '../../shared/host.js';
 import { writeGrants, hostError } from './host_queries.js';
 import { session } from './site_state.js';
-import { alwaysKey, sessionKey } from '../core/remembered.js';
+import { alwaysKey, sessionKey } from '../core/allow_choices.js';
 
 async function read(area, key) {
   return (await area.get(key))[key] || {};

@@ -3,7 +3,7 @@
 // Munim shortcut, what a check says at the field, where a host error goes.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { MUNIM, checkNote, fieldError, formFromProvider, munimParams, opensSetup, providerParams, suggestName } from '../../../bridge/core/setup.js';
+import { MUNIM, checkNote, fieldError, formFromProvider, munimParams, opensSetup, providerParams, suggestName } from '../../../bridge/core/setup_rules.js';
 
 test('the setup page opens on install, and on an update only when the protocols changed', () => {
   const range = { min: 2, max: 2 };

@@ -2,7 +2,7 @@
 // the choices that outlive the call: "for this session" in storage.session,
 // "always" (written into the host's policy) noted in storage.local so "Ask for
 // everything again" knows which allows the window made. The worker
-// (bridge/worker/remembered.js) writes them; the options page follows them. Pure.
+// (bridge/worker/remembered_choices.js) writes them; the options page follows them. Pure.
 
 /** This once, for the rest of the session, always on this site. */
 export const REMEMBER = Object.freeze({ ONCE: 'once', SESSION: 'session', ALWAYS: 'always' });

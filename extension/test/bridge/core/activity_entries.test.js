@@ -6,8 +6,8 @@ import { test } from 'node:test';
 import {
   DECISIONS, LIMITS, OK, addToIndex, bound, callEntry, decide, decisionText, facets, indexItem, jsonLines, looksLikeCall,
   matches, notACallEntry, outcomeLabel, outcomeOf, stoppedEntry, taskEntry,
-} from '../../../bridge/core/activity.js';
-import { REMEMBER } from '../../../bridge/core/remembered.js';
+} from '../../../bridge/core/activity_entries.js';
+import { REMEMBER } from '../../../bridge/core/allow_choices.js';
 
 const ok = { ok: true, capability: 'notes.read_note', result: { content: [{ type: 'text', text: 'hello' }] } };
 const forbidden = (reason) => ({ ok: false, code: 'FORBIDDEN', message: 'no', details: { reason } });

@@ -10,14 +10,14 @@
 // call_runner.js (the execute path), approval_window.js (asking the person),
 // host_queries.js (grants, capability prompt, host status), setup_worker.js
 // (the setup page: MCP servers, diagnostic report, download location, and
-// opening the page on install), remembered.js (the choices that answer later
-// questions), activity.js (the activity log and its handlers); the pure logic
+// opening the page on install), remembered_choices.js (the choices that answer later
+// questions), activity_log.js (the activity log and its handlers); the pure logic
 // lives in the modules they import.
 import { host } from '../../shared/host.js';
 import { eligibleOrigin, originOfKey, siteKey, toCss } from '../core/selector.js';
 import { humanMessage } from '../core/guard.js';
 import { detectSelectors, matchPreset } from '../core/presets.js';
-import { normalizeSettings } from '../core/settings.js';
+import { normalizeSettings } from '../core/site_settings.js';
 import {
   getSession, isArmed, loadSettings, local, localKeys, requireOrigin, senderOrigin, session, setBadge, sitePattern, tabsOf,
 } from './site_state.js';
@@ -26,8 +26,8 @@ import { handlers as setupHandlers, initSetup } from './setup_worker.js';
 import { configureTab, ensureContent, insertPrompt, start, stop } from './arming.js';
 import { approvals, answerApproval } from './approval_window.js';
 import { reportDelivery, serveReplyPort } from './reply_port.js';
-import { handlers as activityHandlers, initActivity } from './activity.js';
-import { forget, init as initRemembered, remembered } from './remembered.js';
+import { handlers as activityHandlers, initActivity } from './activity_log.js';
+import { forget, init as initRemembered, remembered } from './remembered_choices.js';
 import { BRIDGE, BRIDGE_PAGE } from '../../shared/core/messages.js';
 
 /** Which preset fits the page in the tab: by its origin, else by its structure. */

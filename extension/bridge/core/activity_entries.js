@@ -3,9 +3,9 @@
 // entries a filter keeps, and the bound (the newest 1,000 entries of the last
 // 30 days). Arguments, results and texts are redacted by the host's rules
 // (redact.js) before they are kept. The worker stores the entries
-// (bridge/worker/activity.js); the options page shows them. Pure.
+// (bridge/worker/activity_log.js); the options page shows them. Pure.
 import { redactJSON, redactRaw, redactText, truncate, utf8Length } from './redact.js';
-import { REMEMBER } from './remembered.js';
+import { REMEMBER } from './allow_choices.js';
 import { CODES, TRANSPORT_CODES } from '../../shared/core/codes.js';
 
 /** The bound: at most this many entries, none older than this. Whichever keeps fewer wins. */

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { OUTCOME } from '../../../agent/core/agent_session.js';
-import { outcomeClass, outcomeText, pendingQuestion, usageLine } from '../../../agent/core/sidepanel_outcome.js';
+import { outcomeClass, outcomeText, pendingQuestion, usageLine } from '../../../agent/core/outcome_text.js';
 import { createMeter, meterFromRecords } from '../../../agent/core/task_meter.js';
 
 test('each outcome has its line', () => {

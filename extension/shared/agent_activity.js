@@ -1,7 +1,7 @@
 // The browser agent's entry in the activity log: when a task ends (finished,
 // asking you, stopped, at its step limit, failed), the Side Panel hands its
 // text, step count, outcome and conversation to the log the chat bridge's
-// worker keeps (bridge/worker/activity.js), which redacts and stores it. A
+// worker keeps (bridge/worker/activity_log.js), which redacts and stores it. A
 // task that asked you and then went on keeps one entry (its conversation and
 // task seq name it). Glue for the Side Panel, in shared/ because the agent
 // may not import the bridge.

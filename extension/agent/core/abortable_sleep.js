@@ -1,0 +1,18 @@
+// The one sleep that a Stop cuts short, for the model client's retry waits
+// (model_client.js) and the actions' pauses (agent/worker/executor.js).
+// Pure.
+
+/**
+ * Sleeps ms, or rejects with stopped() as soon as signal aborts (at once when it already has).
+ * @param {number} ms
+ * @param {AbortSignal} [signal]
+ * @param {() => Error} stopped the error of a stopped wait (each caller's own: ModelError, actionStopped)
+ */
+export function abortableSleep(ms, signal, stopped) {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(stopped());
+    const t = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
+    function onAbort() { clearTimeout(t); reject(stopped()); }
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}

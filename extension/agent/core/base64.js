@@ -1,0 +1,17 @@
+// Standard base64 to and from bytes, for the host's workspace and relay
+// methods (which carry binary pieces as base64) and the file transfers. Pure.
+
+/** Standard base64 of bytes, in slices so large buffers do not overflow the call stack. */
+export function bytesToBase64(bytes) {
+  let s = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
+  return btoa(s);
+}
+
+/** Bytes of standard base64. */
+export function base64ToBytes(b64) {
+  const s = atob(b64);
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+}

@@ -1,0 +1,213 @@
+// The browser agent's sessions in the service worker: one per open Side
+// Panel (its 'agent' port, agent_ports.js), each with the tab it controls
+// through chrome.debugger.
+//
+// This module keeps the session table and the debugger's attachment to a
+// tab; it follows tabs the attached tab opens, and tells subscribers about
+// attaches, CDP events, panels opening and closing and sessions ending (the
+// file transfers and the Page Assistant use them). toPanel() is the worker's
+// way to push to a panel (agent/core/panel_contract.js pagePush).
+
+const PROTOCOL = '1.3';
+/** sessionId -> {id, port, windowId, tabId, attached, follow, notes, holds, acting, actingUntil, actionAbort, detachReason} */
+const sessions = new Map();
+const cdpListeners = new Set();
+const attachListeners = new Set();
+const panelListeners = new Set();
+const endListeners = new Set();
+
+/** Longest an observation waits for work that will queue a note (a download being read). */
+export const HOLD_MAX_MS = 15000;
+
+/**
+ * Subscribes to CDP events of attached tabs (the file transfers: Page.fileChooserOpened).
+ * @param {(event:{sessionId:string, tabId:number, method:string, params:object}) => void} fn
+ * @returns {() => void} unsubscribe
+ */
+export function onCdpEvent(fn) {
+  cdpListeners.add(fn);
+  return () => cdpListeners.delete(fn);
+}
+
+/**
+ * Subscribes to every attach, including to tabs the task follows, so the file
+ * transfers can enable Page.setInterceptFileChooserDialog on each.
+ * @param {(event:{sessionId:string, tabId:number}) => void|Promise<void>} fn
+ * @returns {() => void} unsubscribe
+ */
+export function onAttach(fn) {
+  attachListeners.add(fn);
+  return () => attachListeners.delete(fn);
+}
+
+/**
+ * Subscribes to Side Panels connecting and disconnecting (the Page Assistant
+ * shows its bar only while a panel is open in the page's window).
+ * @param {(windowId:number) => void} fn
+ * @returns {() => void} unsubscribe
+ */
+export function onPanelChange(fn) {
+  panelListeners.add(fn);
+  return () => panelListeners.delete(fn);
+}
+
+/**
+ * Subscribes to the end of a panel's session (its port disconnected), so
+ * modules that keep per-session state (transfer_worker.js) can drop it.
+ * @param {(sessionId:string) => void} fn
+ * @returns {() => void} unsubscribe
+ */
+export function onSessionEnd(fn) {
+  endListeners.add(fn);
+  return () => endListeners.delete(fn);
+}
+
+function each(listeners, value) {
+  for (const fn of listeners) {
+    try { fn(value); } catch { /* a listener must not break the port */ }
+  }
+}
+
+/** Registers the session of a panel that said hello on port. */
+export function openSession(sessionId, windowId, port) {
+  sessions.set(sessionId, { id: sessionId, port, windowId, attached: false, notes: [], holds: new Set() });
+  each(panelListeners, windowId);
+}
+
+/**
+ * Drops the session of a panel whose port closed; returns it (or undefined)
+ * so the caller can stop its action and detach.
+ */
+export function closeSession(sessionId) {
+  const s = sessions.get(sessionId);
+  sessions.delete(sessionId);
+  if (s) each(panelListeners, s.windowId);
+  each(endListeners, sessionId);
+  return s;
+}
+
+/** The session with id, or undefined. */
+export function findSession(id) {
+  return sessions.get(String(id));
+}
+
+/** The session with id; throws the panel's advice when there is none. */
+export function mustSession(id) {
+  const s = sessions.get(String(id));
+  if (!s) throw new Error('unknown agent session; reopen the side panel');
+  return s;
+}
+
+/**
+ * Queues a line for the session's next model request (the workspace
+ * inventory after a file chooser opened, a download that is waiting for a name).
+ */
+export function addNote(sessionId, text) {
+  mustSession(sessionId).notes.push(String(text));
+}
+
+/**
+ * Makes the session's next observation wait (at most HOLD_MAX_MS) until
+ * promise settles, so a note it queues (a download the page built, still
+ * being read) reaches the very next request.
+ */
+export function holdObservation(sessionId, promise) {
+  const s = sessions.get(String(sessionId));
+  if (!s) return;
+  const p = Promise.resolve(promise).catch(() => {}).finally(() => s.holds.delete(p));
+  s.holds.add(p);
+}
+
+/**
+ * True while the session's action runs or has just run (observe_act.js
+ * FOLLOW_WINDOW_MS): what the page does then (a new tab, a download) is the action's doing.
+ */
+export function actingRecently(sessionId) {
+  const s = sessions.get(String(sessionId));
+  return Boolean(s && (s.acting || (s.actingUntil || 0) > Date.now()));
+}
+
+/** The session whose task currently controls tabId, if any: {sessionId, windowId}. */
+export function sessionForTab(tabId) {
+  for (const [sessionId, s] of sessions) if (s.attached && s.tabId === tabId) return { sessionId, windowId: s.windowId };
+  return null;
+}
+
+/** True while a Side Panel of windowId holds its 'agent' port. */
+export function panelOpen(windowId) {
+  return [...sessions.values()].some((s) => s.port && s.windowId === windowId);
+}
+
+/** Posts message (panel_contract.js pagePush) to the Side Panel open in windowId; false when none is open. */
+export function toPanel(windowId, message) {
+  const panel = [...sessions.values()].find((s) => s.port && s.windowId === windowId);
+  if (!panel) return false;
+  panel.port.postMessage(message);
+  return true;
+}
+
+/** Sends a CDP command to a session's current tab (the file transfers use it too). */
+export function sendCdp(sessionId, method, params = {}) {
+  const s = mustSession(sessionId);
+  if (!s.attached) throw new Error('the debugger is not attached (the task has ended)');
+  return chrome.debugger.sendCommand({ tabId: s.tabId }, method, params);
+}
+
+/** Attaches the debugger of session s to tabId (refused when another session controls it). */
+export async function attach(s, tabId) {
+  for (const other of sessions.values()) {
+    if (other !== s && other.attached && other.tabId === tabId) throw new Error('another agent task is already controlling that tab');
+  }
+  try {
+    await chrome.debugger.attach({ tabId }, PROTOCOL);
+  } catch (err) {
+    throw new Error(`cannot control that tab: ${err?.message || err}`, { cause: err });
+  }
+  s.tabId = tabId;
+  s.attached = true;
+  s.follow = undefined;
+  await chrome.debugger.sendCommand({ tabId }, 'Page.enable').catch(() => {});
+  for (const fn of attachListeners) {
+    try { await fn({ sessionId: s.id, tabId }); } catch { /* a hook must not block the task */ }
+  }
+}
+
+/** Detaches session s's debugger, if attached. */
+export async function detach(s) {
+  const was = s.attached;
+  s.attached = false;
+  s.follow = undefined;
+  if (was) await chrome.debugger.detach({ tabId: s.tabId }).catch(() => {});
+}
+
+/** Moves session s's debugger to tabId. */
+export async function switchTo(s, tabId) {
+  await detach(s);
+  await attach(s, tabId);
+}
+
+/**
+ * Follows the debugger's own detaching, hands CDP events to subscribers, and
+ * marks a tab the attached tab (or an action just run) opened as the one to follow.
+ */
+export function watchDebugger() {
+  chrome.debugger.onDetach.addListener((source, reason) => {
+    for (const s of sessions.values()) {
+      if (s.attached && s.tabId === source.tabId) {
+        s.attached = false;
+        s.detachReason = reason;
+      }
+    }
+  });
+  chrome.debugger.onEvent.addListener((source, method, params) => {
+    for (const [sessionId, s] of sessions) {
+      if (s.attached && s.tabId === source.tabId) for (const fn of cdpListeners) fn({ sessionId, tabId: s.tabId, method, params });
+    }
+  });
+  chrome.tabs.onCreated.addListener((tab) => {
+    for (const s of sessions.values()) {
+      const opened = tab.openerTabId === s.tabId || (tab.windowId === s.windowId && (s.actingUntil || 0) > Date.now());
+      if (s.attached && opened && tab.id !== s.tabId) s.follow = tab.id;
+    }
+  });
+}
