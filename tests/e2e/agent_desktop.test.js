@@ -170,6 +170,17 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
       assert.deepEqual(calls.map((c) => c.decision).sort(), ['allowed', ...Array(calls.length - 1).fill('remembered')].sort());
       assert.equal(calls.filter((c) => c.asked && c.decision === 'allowed').length, 1);
       assert.deepEqual(calls.map((c) => JSON.parse(c.args).action), ['get_screenshot', 'left_click', 'get_screenshot', 'type', 'get_screenshot', 'key', 'get_screenshot']);
+      // The Activity view shows them under the task's entry.
+      const options = await env.openOptions('#activity');
+      await options.locator('body[data-activity-ready="true"]').waitFor();
+      const entry = options.locator('#activity-list > li.entry[data-outcome="task"]');
+      await entry.locator('summary').first().click();
+      assert.equal(await entry.locator('h3', { hasText: 'Its desktop calls' }).textContent(), `Its desktop calls (${calls.length})`);
+      assert.equal(await entry.locator('.task-calls > li.entry').count(), calls.length);
+      assert.equal(await options.locator('#activity-list > li.entry').count(), 1, 'no desktop call outside its task');
+      await entry.locator('.task-calls > li.entry summary').first().click();
+      await env.screenshot(entry, 'activity_agent_desktop_calls');
+      await options.close();
     }
   });
 
