@@ -45,8 +45,11 @@ test: setup build
 
 # The fast inner loop: the Go tests with -short (no Wine tests and no slow load test; the integration
 # tests side by side, as they mostly wait on their processes: internal/testshort) beside the
-# extension's unit tests, whose log is shown when one fails. make test still runs everything.
+# extension's unit tests, whose log is shown when one fails. make test still runs everything. On a
+# fresh clone it first installs the npm packages the unit tests import (tests/npm-deps.sh: npm ci from
+# the lock file, skipped when node_modules came from it).
 test-short:
+	@./tests/npm-deps.sh
 	@mkdir -p build; status=0; \
 	node --test --test-reporter=tap extension/test/ > build/test-short-unit.log 2>&1 & unit=$$!; \
 	$(GO) test -short -parallel 4 ./... || status=1; \
@@ -108,7 +111,7 @@ bench: build
 FUZZTIME ?= 30s
 FUZZ_TARGETS := host/framing:FuzzReadFrame host/session:FuzzDecodeRequest host/chunk:FuzzSplit \
 	host/nmclient:FuzzFrames host/workspace:FuzzNames host/relay:FuzzPolicy runtime/rawjson:FuzzObject \
-	runtime/mcpprovider:FuzzScanEnvelope runtime:FuzzCompileAndValidate runtime:FuzzGlobMatch runtime:FuzzNormalizeOrigin runtime:FuzzRedact \
+	runtime/mcpprovider:FuzzScanEnvelope runtime/schema:FuzzCompileAndValidate runtime/schema:FuzzDifferential runtime:FuzzGlobMatch runtime:FuzzNormalizeOrigin runtime:FuzzRedact \
 	host/session:FuzzIDScanner
 
 fuzz:
@@ -120,9 +123,10 @@ fuzz:
 # Release (docs/install.md): dist/ holds, for version V of the VERSION file, per platform the host
 # with its installer (gnosis-V-windows-amd64.msi, gnosis-V-linux-<arch>.deb and .rpm, and
 # gnosis-V-<os>-<arch>.zip everywhere), the extension for the Chrome Web Store
-# (gnosis-V-chrome.zip) and for Firefox (gnosis-V-firefox.xpi), and SHA256SUMS. Needs wixl and
-# msitools (the MSI) and builds nfpm (the .deb and .rpm) from the module proxy once; tests/setup.sh
-# installs the rest. DOWNLOAD_URL=https://mirror/.../ (a fork or a mirror; {version} is replaced)
+# (gnosis-V-chrome.zip) and for Firefox (gnosis-V-firefox.xpi), and SHA256SUMS, each package with
+# LICENSE and its generated THIRD_PARTY_NOTICES.txt. Needs wixl and msitools (the MSI: checked
+# first; without them the rest is built and kept, and the MSI named as skipped) and builds nfpm (the
+# .deb and .rpm) from the module proxy once; tests/setup.sh installs the rest. DOWNLOAD_URL=https://mirror/.../ (a fork or a mirror; {version} is replaced)
 # is where the extension's options page fetches the host from. Windows binaries are signed with
 # osslsigncode when a certificate is given: make dist SIGN_CERT=cert.pem SIGN_KEY=key.pem (or
 # SIGN_PFX=cert.pfx SIGN_PASS=...).

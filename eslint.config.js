@@ -44,9 +44,9 @@ export default [
     },
   },
   {
-    // Content scripts, injected into web pages as classic scripts: the page's DOM and chrome.runtime/storage/i18n only.
+    // Content scripts, ES modules a loader imports into web pages: the page's DOM and chrome.runtime/storage/i18n only.
     files: CONTENT_SCRIPTS,
-    languageOptions: { sourceType: 'script', globals: { ...globals.browser, ...globals.webextensions } },
+    languageOptions: { sourceType: 'module', globals: { ...globals.browser, ...globals.webextensions } },
     rules: {
       'no-restricted-syntax': ['error', {
         selector: `MemberExpression[object.name='chrome'][property.name!=/^(${CONTENT_SCRIPT_APIS})$/]`,

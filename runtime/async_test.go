@@ -159,7 +159,7 @@ func (p panickySchema) Validate(v json.RawMessage) ([]Violation, error) {
 }
 
 func TestAPanicCheckingAResultBecomesAnErrorWhereTheCallEnds(t *testing.T) {
-	r, a := startedAsync(t, []Option{WithValidator(panicky{NewQRIValidator()})}, weatherTool)
+	r, a := startedAsync(t, []Option{WithValidator(panicky{NewValidator()})}, weatherTool)
 	got := make(chan outcomeOf, 1)
 	r.ExecuteAsync(context.Background(), Call{Capability: "a.weather"}, collect(got))
 	done := <-a.calls

@@ -19,6 +19,10 @@ type Capability struct {
 	Title       string
 	Annotations json.RawMessage
 	Tool        json.RawMessage
+	// Unavailable says why the capability cannot run through this host
+	// (as Summary.Unavailable: its input or output schema cannot be used,
+	// and why), "" when it can.
+	Unavailable string
 }
 
 // Summary is a capability as capabilities.list shows it: what a grant UI

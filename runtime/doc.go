@@ -36,11 +36,12 @@
 // # Schemas
 //
 // Schemas are kept byte for byte as the provider sent them (Describe returns
-// those bytes). Validation uses a Validator, by default qri-io/jsonschema
-// behind NewQRIValidator, which is made safe for schemas the host does not
-// control: no reference is ever fetched from the network or the disk, no
-// schema can make validation recurse without bound, and a schema past the
-// bounds of schemabounds.go fails at once. A tool whose input or output
+// those bytes). Validation uses a Validator, by default runtime/schema's
+// (NewValidator), exact to the JSON Schema specification and safe for
+// schemas the host does not control: no reference is ever fetched from the
+// network or the disk, no schema can make validation recurse without
+// bound, every pattern match is bounded, and a schema past the bounds of
+// runtime/schema/bounds.go fails at once. A tool whose input or output
 // schema cannot be used is listed unavailable and never called: no call
 // runs, and no result returns, unchecked.
 //

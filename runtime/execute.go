@@ -13,6 +13,7 @@ import (
 
 	"github.com/rs/zerolog"
 
+	"github.com/gnosis/gnosis/runtime/schema"
 	"github.com/gnosis/gnosis/runtime/wire"
 )
 
@@ -258,14 +259,17 @@ func (r *Runtime) checkArguments(e *entry, raw json.RawMessage) (json.RawMessage
 	if len(args) == 0 || bytes.Equal(args, []byte("null")) {
 		args = []byte("{}")
 	}
-	if args[0] != '{' || !json.Valid(args) {
+	// Decoded once, for the object check and for validation; numbers
+	// keep their literal text (1e309 and 2^64 are numbers like any other).
+	doc, decodeErr := schema.Decode(args)
+	if _, isObject := doc.(map[string]any); decodeErr != nil || !isObject {
 		return nil, &wire.Error{
 			Code:    wire.CodeInvalidArguments,
 			Message: "arguments must be a JSON object",
 			Details: violationDetails([]Violation{{Path: "", Keyword: "type", Message: "arguments must be a JSON object"}}),
 		}
 	}
-	schema, err := r.compile(e.input)
+	input, err := r.compile(e.input)
 	if err != nil {
 		return nil, schemaUnusable(e.cap.Name, e.input.kind, err, nil)
 	}
@@ -274,7 +278,12 @@ func (r *Runtime) checkArguments(e *entry, raw json.RawMessage) (json.RawMessage
 			return nil, schemaUnusable(e.cap.Name, e.output.kind, err, nil)
 		}
 	}
-	vs, err := schema.Validate(args)
+	var vs []Violation
+	if vv, ok := input.(valueValidator); ok {
+		vs, err = vv.ValidateValue(doc)
+	} else {
+		vs, err = input.Validate(args)
+	}
 	if err != nil {
 		return nil, schemaUnusable(e.cap.Name, e.input.kind, fmt.Errorf("cannot be evaluated: %w", err), nil)
 	}

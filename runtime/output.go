@@ -50,7 +50,11 @@ func (r *Runtime) checkOutput(c Call, e *entry, result json.RawMessage) (json.Ra
 		IsError           bool `json:"isError"`
 		StructuredContent any  `json:"structuredContent"`
 	}
-	if err := json.Unmarshal(result, &res); err != nil {
+	// Numbers as json.Number, so that the outputSchema compares them
+	// exactly.
+	d := json.NewDecoder(bytes.NewReader(result))
+	d.UseNumber()
+	if err := d.Decode(&res); err != nil {
 		return nil, &wire.Error{Code: wire.CodeExecutionError, Message: e.cap.Name + " returned a result that is not a JSON object", Err: err}
 	}
 	if res.IsError {
@@ -81,7 +85,8 @@ func (r *Runtime) checkOutput(c Call, e *entry, result json.RawMessage) (json.Ra
 
 // valueValidator is a Schema that checks a value already decoded by
 // encoding/json (into any), so that a caller that decoded it does not
-// encode it or parse it again. The qri-io schema is one.
+// encode it or parse it again. runtime/schema's Schema is one; it expects
+// numbers as json.Number (decoded with UseNumber), so that they stay exact.
 type valueValidator interface {
 	ValidateValue(v any) ([]Violation, error)
 }

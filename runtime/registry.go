@@ -166,5 +166,7 @@ func (r *Runtime) Describe(name string) (Capability, error) {
 	if e == nil {
 		return Capability{}, wire.Errorf(wire.CodeCapabilityNotFound, "no capability named %q", name)
 	}
-	return e.cap, nil
+	c := e.cap
+	c.Unavailable = e.unavailable
+	return c, nil
 }

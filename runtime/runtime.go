@@ -125,7 +125,7 @@ func WithProvider(p Provider) Option {
 // the zero Policy) every provider capability is denied to every caller.
 func WithPolicy(p Policy) Option { return func(r *Runtime) { r.policy.Store(&p) } }
 
-// WithValidator replaces the schema validator (default NewQRIValidator()).
+// WithValidator replaces the schema validator (default NewValidator()).
 func WithValidator(v Validator) Option { return func(r *Runtime) { r.validator = v } }
 
 // WithLogger sets the logger (default: disabled).
@@ -145,7 +145,7 @@ func WithDegraded(reason string) Option {
 // New builds a Runtime. It starts nothing; call Start.
 func New(opts ...Option) *Runtime {
 	r := &Runtime{
-		validator: NewQRIValidator(),
+		validator: NewValidator(),
 		log:       zerolog.Nop(),
 		state:     map[string]*providerState{},
 		changed:   make(chan struct{}),

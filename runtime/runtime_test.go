@@ -140,7 +140,7 @@ func TestExecuteChecksInProtocolOrder(t *testing.T) {
 		{"provider that has not listed its tools yet", Call{Capability: "later.anything"}, wire.CodeProviderUnavailable, nil},
 		{"provider down before invalid arguments", Call{Capability: "broken.type_text", Arguments: json.RawMessage(`[]`)}, wire.CodeProviderUnavailable, nil},
 		{"schema violation", Call{Capability: "computer.click", Arguments: json.RawMessage(`{"x":-1}`)}, wire.CodeInvalidArguments,
-			ValidationDetails{Errors: []Violation{{Path: "/x", Keyword: "minimum", Message: "must be greater than or equal to 0"}, {Path: "/y", Keyword: "required", Message: `missing required property "y"`}}}},
+			ValidationDetails{Errors: []Violation{{Path: "/x", Keyword: "minimum", Message: "must be at least 0"}, {Path: "/y", Keyword: "required", Message: `"y" is required`}}}},
 		{"arguments that are an array", Call{Capability: "computer.click", Arguments: json.RawMessage(`[1,2]`)}, wire.CodeInvalidArguments,
 			ValidationDetails{Errors: []Violation{{Path: "", Keyword: "type", Message: "arguments must be a JSON object"}}}},
 		{"arguments that are a string", Call{Capability: "computer.click", Arguments: json.RawMessage(`"x"`)}, wire.CodeInvalidArguments, nil},
@@ -364,7 +364,7 @@ func (c *countingValidator) count(s string) int {
 }
 
 func TestSchemasAreCompiledOncePerDistinctSchema(t *testing.T) {
-	cv := &countingValidator{n: map[string]int{}, v: NewQRIValidator()}
+	cv := &countingValidator{n: map[string]int{}, v: NewValidator()}
 	f := newFake("munim", "computer", clickTool)
 	r := started(t, []Option{WithValidator(cv)}, f)
 	for range 3 {
@@ -436,7 +436,7 @@ func (g *gatedValidator) Compile(s json.RawMessage) (Schema, error) {
 }
 
 func TestCompilationNeitherDelaysReadinessNorLetsACallRunUnchecked(t *testing.T) {
-	g := &gatedValidator{open: make(chan struct{}), v: NewQRIValidator()}
+	g := &gatedValidator{open: make(chan struct{}), v: NewValidator()}
 	f := newFake("munim", "computer", clickTool)
 	r := started(t, []Option{WithValidator(g)}, f)
 	// Ready and listed while no schema could compile.

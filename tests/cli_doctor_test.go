@@ -211,3 +211,26 @@ func TestCLICallAndDoctorNameTheBinaryBrowsersStart(t *testing.T) {
 		t.Errorf("doctor does not warn %q:\n%s", want, out)
 	}
 }
+
+// TestCLIDoctorSaysWhyAnAnsweringHostIsDegraded: with no config file the
+// registered host answers "degraded" and the doctor shows no provider row;
+// the self-test row gives the host's own reason instead of pointing at
+// rows that are not there.
+func TestCLIDoctorSaysWhyAnAnsweringHostIsDegraded(t *testing.T) {
+	testshort.Parallel(t)
+	h := newRegHome(t)
+	h.install(t, hostBin, "chrome")
+	out, _ := doctorRun(t, h, "")
+	var row string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "self-test") {
+			row = l
+		}
+	}
+	if !strings.Contains(row, "health degraded") || !strings.Contains(row, "no provider configured") {
+		t.Errorf("the self-test row does not give the host's reason:\n%s", out)
+	}
+	if strings.Contains(out, "provider munim") || strings.Contains(row, "rows say why") {
+		t.Errorf("the self-test row points at rows that are not there:\n%s", out)
+	}
+}

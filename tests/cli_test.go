@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gnosis/gnosis/host/register"
 	"github.com/gnosis/gnosis/internal/testshort"
 )
 
@@ -22,7 +23,8 @@ func runCLI(t *testing.T, args ...string) (stdout string, err error) {
 	writeFile(t, path, cfg)
 	cmd := exec.Command(hostBin, args...)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "XDG_CACHE_HOME=" + filepath.Join(dir, "cache"),
-		"XDG_CONFIG_HOME=" + filepath.Join(dir, "config"), "GNOSIS_CONFIG=" + path}
+		"XDG_CONFIG_HOME=" + filepath.Join(dir, "config"), "GNOSIS_CONFIG=" + path,
+		register.EnvSystemRoot + "=" + filepath.Join(dir, "system-root")}
 	var errb strings.Builder
 	cmd.Stderr = &errb
 	out, err := cmd.Output()

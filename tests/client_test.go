@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/gnosis/gnosis/host/nmclient"
+	"github.com/gnosis/gnosis/host/register"
 	"github.com/gnosis/gnosis/internal/testwait"
 )
 
@@ -187,6 +188,7 @@ func startHost(t *testing.T, o hostOptions) *host {
 		"GNOSIS_CONFIG=" + cfgPath,
 		"GNOSIS_LOG_LEVEL=debug",
 		"GNOSIS_TEST_MARK=" + mark,
+		register.EnvSystemRoot + "=" + filepath.Join(dir, "system-root"), // the report method's doctor: not the machine's registrations
 	}
 	if o.maxFrame > 0 {
 		limit = o.maxFrame

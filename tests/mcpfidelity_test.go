@@ -43,7 +43,7 @@ func TestStructuredContentMustMatchTheOutputSchema(t *testing.T) {
 		}
 	})
 	for mode, want := range map[string][]map[string]string{
-		"wrong": {{"path": "/temperature", "keyword": "type", "message": "type should be number, got string"}},
+		"wrong": {{"path": "/temperature", "keyword": "type", "message": "must be number, not string"}},
 		"none":  {{"path": "", "keyword": "required", "message": "structuredContent is missing, but the tool declares an outputSchema"}},
 	} {
 		t.Run("mode "+mode+" is EXECUTION_ERROR with the violations", func(t *testing.T) {
@@ -122,8 +122,8 @@ func TestInvalidArgumentsNameTheFailingKeyword(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []map[string]string{
-		{"path": "/extra", "keyword": "additionalProperties", "message": `property "extra" is not allowed (additionalProperties is false)`},
-		{"path": "/steps", "keyword": "minimum", "message": "must be greater than or equal to 0"},
+		{"path": "/extra", "keyword": "additionalProperties", "message": `"extra" is not allowed (additionalProperties is false); allowed: steps, target`},
+		{"path": "/steps", "keyword": "minimum", "message": "must be at least 0"},
 	}
 	if diff := cmp.Diff(want, d.Errors); diff != "" {
 		t.Errorf("details.errors (-want +got):\n%s", diff)

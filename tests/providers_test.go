@@ -222,3 +222,43 @@ func TestProvidersCheck(t *testing.T) {
 	}
 	stillServing(t, h)
 }
+
+// A real Node.js server that fails to load a module: the headline of
+// providers.check and health's provider error quote node's own error line,
+// not its last line (the "Node.js v…" banner).
+func TestAFailingNodeServerIsHeadlinedByItsErrorLine(t *testing.T) {
+	testshort.Parallel(t)
+	node, err := exec.LookPath("node")
+	if err != nil {
+		prereq.Missing(t, "node", "install Node.js")
+	}
+	script := filepath.Join(t.TempDir(), "server.js")
+	writeFile(t, script, []byte(`require("./no-such-module-here");`+"\n"))
+	const want = "stderr: Error: Cannot find module './no-such-module-here'"
+
+	f := newFake(t)
+	cfg := standardConfig(f)
+	cfg.Providers = append(cfg.Providers, ProviderConfig{Name: "broken", Command: node, Args: []string{script}, Prefix: "broken", Timeout: "5s"})
+	h := startHost(t, hostOptions{config: cfg})
+	var hr healthReply
+	testwait.Until(t, replyTimeout, func() error {
+		json.Unmarshal(h.call("health", nil).raw, &hr)
+		if providerState(hr, "broken") == "down" {
+			return nil
+		}
+		return fmt.Errorf("want broken down, got %+v", hr)
+	})
+	for _, p := range hr.Providers {
+		if p.Name == "broken" && (!strings.Contains(p.Error, want) || strings.Contains(p.Error, "Node.js v")) {
+			t.Errorf("health's error for the broken server: %q, want it to quote %q", p.Error, want)
+		}
+	}
+
+	r := h.call("providers.check", map[string]any{"command": node, "args": []string{script}, "env": map[string]string{"GNOSIS_TEST_MARK": h.mark}})
+	wantOK(t, r)
+	var c checkFinding
+	json.Unmarshal(r.raw, &c)
+	if c.Status != "failed" || !strings.Contains(c.Message, want) || strings.Contains(c.Message, "Node.js v") || !strings.Contains(c.Stderr, "Node.js v") {
+		t.Errorf("providers.check of the broken server: %+v, want its message to quote %q", c, want)
+	}
+}

@@ -32,10 +32,17 @@ func newRegHome(t *testing.T) regHome {
 		path: empty}
 }
 
+// env is the environment of a command run as this user: its own home and
+// XDG folders, a PATH with nothing on it, and its own system root, so that
+// a Gnosis installed on the machine (the .deb's manifests under /etc) is
+// neither seen nor touched.
 func (h regHome) env() []string {
 	return []string{"HOME=" + h.home, "XDG_CONFIG_HOME=" + h.config, "XDG_DATA_HOME=" + h.data,
-		"XDG_CACHE_HOME=" + filepath.Join(h.home, ".cache"), "PATH=" + h.path}
+		"XDG_CACHE_HOME=" + filepath.Join(h.home, ".cache"), "PATH=" + h.path, register.EnvSystemRoot + "=" + h.systemRoot()}
 }
+
+// systemRoot is where this user's system-wide folders are (Env.SystemRoot).
+func (h regHome) systemRoot() string { return filepath.Join(h.home, "system-root") }
 
 // run runs a command as this user and returns its combined output.
 func (h regHome) run(t *testing.T, name string, args ...string) (string, error) {
@@ -378,12 +385,13 @@ func TestRegisterSystemDryRun(t *testing.T) {
 	if err != nil {
 		t.Fatalf("install --system --dry-run: %v\n%s", err, out)
 	}
+	root := h.systemRoot()
 	for _, want := range []string{
-		"chrome         would write /etc/opt/chrome/native-messaging-hosts/com.gnosis.host.json",
-		"brave          shares /etc/opt/chrome/native-messaging-hosts/com.gnosis.host.json (written for chrome)",
-		"chromium       would write /etc/chromium/native-messaging-hosts/com.gnosis.host.json",
-		"edge           would write /etc/opt/edge/native-messaging-hosts/com.gnosis.host.json",
-		"vivaldi        would write /etc/opt/vivaldi/native-messaging-hosts/com.gnosis.host.json",
+		"chrome         would write " + root + "/etc/opt/chrome/native-messaging-hosts/com.gnosis.host.json",
+		"brave          shares " + root + "/etc/opt/chrome/native-messaging-hosts/com.gnosis.host.json (written for chrome)",
+		"chromium       would write " + root + "/etc/chromium/native-messaging-hosts/com.gnosis.host.json",
+		"edge           would write " + root + "/etc/opt/edge/native-messaging-hosts/com.gnosis.host.json",
+		"vivaldi        would write " + root + "/etc/opt/vivaldi/native-messaging-hosts/com.gnosis.host.json",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

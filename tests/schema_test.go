@@ -176,7 +176,7 @@ func TestCapabilitiesList(t *testing.T) {
 
 // TestValidationFollowsRealSchemas: arguments are checked against the whole
 // schema: $defs references, oneOf branches, draft-07 definitions references,
-// array bounds and patterns. Valid calls reach the server, invalid ones don't.
+// array bounds and patterns, numbers exactly as written. Valid calls reach the server, invalid ones don't.
 func TestValidationFollowsRealSchemas(t *testing.T) {
 	testshort.Parallel(t)
 	h, f := startStandard(t)
@@ -189,6 +189,10 @@ func TestValidationFollowsRealSchemas(t *testing.T) {
 		{"click ok", "click", `{"x":10,"y":20,"button":"right"}`, true},
 		{"click button not in enum", "click", `{"x":10,"y":20,"button":"side"}`, false},
 		{"click above maximum", "click", `{"x":16384,"y":0}`, false},
+		{"click at the maximum written 16383.0", "click", `{"x":16383.0,"y":0}`, true},
+		{"click past the maximum by less than float64 tells", "click", `{"x":16383.0000000000000001,"y":0}`, false},
+		{"click an integer of 2^64 is above the maximum", "click", `{"x":18446744073709551616,"y":0}`, false},
+		{"click 1e309 is a number above the maximum", "click", `{"x":1e309,"y":0}`, false},
 		{"click missing y", "click", `{"x":1}`, false},
 		{"click extra property", "click", `{"x":1,"y":1,"z":1}`, false},
 		{"move_mouse $defs point ok", "move_mouse", `{"to":{"x":5,"y":6}}`, true},

@@ -25,7 +25,7 @@ func TestToolsWhoseSchemasCannotBeUsedAreUnavailableAndNeverCalled(t *testing.T)
 
 	want := map[string]string{
 		"computer.huge_schema":   "its inputSchema cannot be used: schema is ",
-		"computer.cyclic_schema": `its inputSchema cannot be used: schema cannot be evaluated: "#/$defs/b" leads back to "#/$defs/a" without consuming input`,
+		"computer.cyclic_schema": `its inputSchema cannot be used: the schema at /$defs/a refers to itself without descending into the value, so it cannot be evaluated`,
 	}
 	// Schemas compile in the background after discovery; the list says
 	// so once they have.
@@ -42,7 +42,14 @@ func TestToolsWhoseSchemasCannotBeUsedAreUnavailableAndNeverCalled(t *testing.T)
 		t.Errorf("huge_schema: %q", got)
 	}
 
-	for name := range want {
+	for name, prefix := range want {
+		// describe says why too, as list does.
+		var d struct {
+			Unavailable string `json:"unavailable"`
+		}
+		if r := h.call("capabilities.describe", map[string]any{"name": name}); json.Unmarshal(r.raw, &d) != nil || !strings.HasPrefix(d.Unavailable, prefix) {
+			t.Errorf("describe %s: unavailable %q, want %q...: %s", name, d.Unavailable, prefix, clip(r.raw))
+		}
 		r := h.execute(name, map[string]any{})
 		wantError(t, r, "EXECUTION_ERROR")
 		if string(r.Details) != `{"reason":"invalid-schema"}` || !strings.Contains(r.Message, name+" is unavailable: its inputSchema cannot be used") {

@@ -33,11 +33,6 @@ if [ ${#need[@]} -gt 0 ]; then
 fi
 
 # npm ci only when node_modules was not installed from this very lock file.
-stamp=node_modules/.gnosis-lock.sha256
-want=$(sha256sum package-lock.json | cut -d' ' -f1)
-if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-  npm ci --no-audit --no-fund
-  echo "$want" > "$stamp"
-fi
+./tests/npm-deps.sh
 go mod download
 go mod download -modfile=install/release/nfpm.mod

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gnosis/gnosis/host/register"
 	"github.com/gnosis/gnosis/internal/testshort"
 )
 
@@ -28,7 +29,8 @@ func runWithConfig(t *testing.T, body string, args ...string) statusRun {
 	writeFile(t, path, []byte(body))
 	cmd := exec.Command(hostBin, args...)
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "XDG_CACHE_HOME=" + filepath.Join(dir, "cache"),
-		"XDG_CONFIG_HOME=" + filepath.Join(dir, "config"), "XDG_DATA_HOME=" + filepath.Join(dir, "data"), "GNOSIS_CONFIG=" + path}
+		"XDG_CONFIG_HOME=" + filepath.Join(dir, "config"), "XDG_DATA_HOME=" + filepath.Join(dir, "data"), "GNOSIS_CONFIG=" + path,
+		register.EnvSystemRoot + "=" + filepath.Join(dir, "system-root")}
 	var out, errb strings.Builder
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	err := cmd.Run()

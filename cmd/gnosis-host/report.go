@@ -7,7 +7,9 @@ import (
 	"os"
 
 	"github.com/gnosis/gnosis/host/config"
+	"github.com/gnosis/gnosis/host/headline"
 	"github.com/gnosis/gnosis/host/logging"
+	"github.com/gnosis/gnosis/host/redact"
 	"github.com/gnosis/gnosis/host/register"
 	"github.com/gnosis/gnosis/host/report"
 	"github.com/gnosis/gnosis/host/session"
@@ -48,7 +50,7 @@ func runReport(args []string) error {
 		}
 		for _, p := range health.Providers {
 			o.Providers = append(o.Providers, report.Provider{Name: p.Name, Prefix: p.Prefix, State: p.State,
-				Capabilities: p.Capabilities, Error: p.Error, Stderr: p.Stderr})
+				Capabilities: p.Capabilities, Error: headline.Reword(p.Error, p.Stderr), Stderr: p.Stderr})
 		}
 	}
 	_, err = fmt.Print(report.Text(o))
@@ -58,7 +60,7 @@ func runReport(args []string) error {
 // reportMethod is the host's report method: the same report, from this
 // host's own state. Doctor runs without its self-test (this host is the one
 // the browser started), so nothing is started and the answer is quick.
-func reportMethod(configFile string, health func() runtime.Health) session.Method {
+func reportMethod(configFile string, health func() runtime.Health, secrets *redact.Set) session.Method {
 	return func(context.Context, *session.Call) (any, error) {
 		var checks []register.Check
 		note := "Doctor's checks, as the host the browser started sees them (no self-test: this is that host):"
@@ -70,6 +72,7 @@ func reportMethod(configFile string, health func() runtime.Health) session.Metho
 		}
 		o := baseReport(configFile, checks)
 		o.DoctorNote = note
+		o.Secrets = secrets
 		h := health()
 		o.ProvidersNote = "As this host sees them."
 		if h.Error != "" {
@@ -77,7 +80,7 @@ func reportMethod(configFile string, health func() runtime.Health) session.Metho
 		}
 		for _, p := range h.Providers {
 			o.Providers = append(o.Providers, report.Provider{Name: p.Name, Prefix: p.Prefix, State: string(p.State),
-				Capabilities: p.Capabilities, Error: p.Error, Stderr: p.Stderr})
+				Capabilities: p.Capabilities, Error: headline.Reword(p.Error, p.Stderr), Stderr: p.Stderr})
 		}
 		return reportReply{Text: report.Text(o)}, nil
 	}

@@ -2,12 +2,12 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/signal"
 	"runtime/pprof"
 	"strconv"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -18,6 +18,7 @@ import (
 	"github.com/gnosis/gnosis/host/launch"
 	"github.com/gnosis/gnosis/host/logging"
 	"github.com/gnosis/gnosis/host/providers"
+	"github.com/gnosis/gnosis/host/redact"
 	"github.com/gnosis/gnosis/host/relay"
 	"github.com/gnosis/gnosis/host/session"
 	"github.com/gnosis/gnosis/host/workspace"
@@ -49,7 +50,8 @@ func serve(l launch.Launch) error {
 	}
 
 	cfg, cfgPath, problem := config.Load(os.Getenv)
-	log, logFile, logErr := logging.New(logging.Options{Level: cfg.Log.Level, File: cfg.Log.File, MaxBytes: cfg.Log.MaxBytes})
+	secrets := knownSecrets(cfg)
+	log, logFile, logErr := logging.New(logging.Options{Level: cfg.Log.Level, File: cfg.Log.File, MaxBytes: cfg.Log.MaxBytes, Secrets: secrets})
 	defer logFile.Close()
 	if logErr != nil {
 		log.Warn().Err(logErr).Msg("logging")
@@ -60,14 +62,15 @@ func serve(l launch.Launch) error {
 		log.Warn().Err(problem).Msg("configuration")
 	}
 
-	ws, rl, sections := openSections(cfg, log)
+	ws := openWorkspace(cfg.Workspace, log)
 	defer ws.Close()
+	rl := relay.New(cfg.Relay, relay.WithLogger(log))
 
 	build := providers.MCP(log, version)
 	events := make(chan runtime.Event, eventQueue)
-	rt := newRuntime(cfg, problem, sections, build, log, events)
+	rt := newRuntime(cfg, problem, build, log, events)
 	trusted := l.Trusted(cfg.Extensions)
-	s := newSession(l, trusted, cfg, cfgPath, log, rt, build, append(methods(ws.Methods()), methods(rl.Methods())...))
+	s := newSession(l, trusted, cfg, cfgPath, log, rt, build, secrets, session.WithMethods(ws.Methods()), session.WithMethods(rl.Methods()))
 	go forward(events, s)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -81,22 +84,6 @@ func serve(l launch.Launch) error {
 	err = s.Serve(ctx, rt, os.Stdin, out)
 	log.Info().Err(err).Msg("stopped")
 	return err
-}
-
-// openSections opens the workspace and the relay. Each is usable (if
-// unconfigured) when its section is malformed: the problems are returned,
-// to degrade health, and the host keeps serving.
-func openSections(cfg config.Config, log zerolog.Logger) (*workspace.Workspace, *relay.Relay, []string) {
-	ws, wsErr := openWorkspace(cfg.Workspace, log)
-	rl, rlErr := newRelay(cfg.Relay, log)
-	var problems []string
-	for _, err := range []error{wsErr, rlErr} {
-		if err != nil {
-			log.Warn().Err(err).Msg("configuration")
-			problems = append(problems, err.Error())
-		}
-	}
-	return ws, rl, problems
 }
 
 // eventQueue is how many runtime events wait for the session before the
@@ -114,18 +101,14 @@ func forward(events <-chan runtime.Event, s *session.Session) {
 }
 
 // newRuntime builds the runtime over cfg's providers, reporting its events
-// to events. sections are the problems of the sections other packages read
-// (workspace, relay), which degrade health for the host's life; the config
-// file's own problem is recorded under configProblem and re-read each time
-// the host writes the file (see reloadProblem).
-func newRuntime(cfg config.Config, problem error, sections []string, build providers.Build, log zerolog.Logger, events chan<- runtime.Event) *runtime.Runtime {
+// to events. The config file's problems (its workspace and relay sections'
+// included) are recorded under configProblem and re-read each time
+// the host writes the file (fileState.reload).
+func newRuntime(cfg config.Config, problem error, build providers.Build, log zerolog.Logger, events chan<- runtime.Event) *runtime.Runtime {
 	opts := []runtime.Option{
 		runtime.WithLogger(log),
 		runtime.WithEvents(func(e runtime.Event) { events <- e }),
 		runtime.WithPolicy(cfg.Policy.Runtime()),
-	}
-	for _, reason := range sections {
-		opts = append(opts, runtime.WithDegraded(reason))
 	}
 	for _, p := range cfg.Providers {
 		opts = append(opts, runtime.WithProvider(build(p)))
@@ -140,27 +123,43 @@ func newRuntime(cfg config.Config, problem error, sections []string, build provi
 // configProblem is the runtime's problem source for the config file.
 const configProblem = "config"
 
-// reloadProblem returns a function that re-reads the config file's problems
-// into rt: after policy.set or providers.set, health says what the file
-// says now (a clash resolved, a first provider added).
-func reloadProblem(rt *runtime.Runtime) func() {
-	return func() {
-		_, _, problem := config.Load(os.Getenv)
-		reason := ""
-		if problem != nil {
-			reason = problem.Error()
-		}
-		rt.SetProblem(configProblem, reason)
-	}
+// fileState is what the host keeps of the config file as last read: its
+// problems go to the runtime, its longest per-call limit to health.
+type fileState struct {
+	rt          *runtime.Runtime
+	callTimeout atomic.Int64 // nanoseconds
 }
+
+// newFileState starts from the file as read at start-up.
+func newFileState(rt *runtime.Runtime, cfg config.Config) *fileState {
+	f := &fileState{rt: rt}
+	f.callTimeout.Store(int64(cfg.CallTimeout()))
+	return f
+}
+
+// reload re-reads the config file's problems into the runtime and its
+// per-call limit: after policy.set or providers.set, health says what the
+// file says now (a clash resolved, a first provider added, a new timeout).
+func (f *fileState) reload() {
+	cfg, _, problem := config.Load(os.Getenv)
+	reason := ""
+	if problem != nil {
+		reason = problem.Error()
+	}
+	f.rt.SetProblem(configProblem, reason)
+	f.callTimeout.Store(int64(cfg.CallTimeout()))
+}
+
+// CallTimeout is the per-call limit health reports.
+func (f *fileState) CallTimeout() time.Duration { return time.Duration(f.callTimeout.Load()) }
 
 // newSession builds the session that serves rt to the caller l: the
 // built-in methods, the workspace's and the relay's (extra), the grant
 // methods and the provider methods, all answered FORBIDDEN for a caller
 // that is not trusted.
 func newSession(l launch.Launch, trusted bool, cfg config.Config, cfgPath string, log zerolog.Logger, rt *runtime.Runtime,
-	build providers.Build, extra []session.Option) *session.Session {
-	opts := []session.Option{session.WithVersion(version), session.WithLogger(log)}
+	build providers.Build, secrets *redact.Set, extra ...session.Option) *session.Session {
+	opts := []session.Option{session.WithVersion(version), session.WithLogger(log), session.WithSecrets(secrets)}
 	inflight := cfg.Limits.InflightBytes
 	if inflight <= 0 {
 		inflight = config.DefaultInflightBytes
@@ -180,60 +179,38 @@ func newSession(l launch.Launch, trusted bool, cfg config.Config, cfgPath string
 		opts = append(opts, session.WithForbidden(reason))
 	}
 	opts = append(opts, extra...)
-	saved := reloadProblem(rt)
+	file := newFileState(rt, cfg)
+	saved := file.reload
+	opts = append(opts, session.WithCallTimeout(file.CallTimeout))
 	gr := grants.New(rt, cfgPath, grants.WithAskTimeout(time.Duration(cfg.Policy.AskTimeout)), grants.WithLogger(log),
 		grants.WithClashes(cfg.Policy.Clashes), grants.WithSaved(saved))
-	opts = append(opts, methods(gr.Methods())...)
-	pr := providers.New(rt, cfgPath, build, providers.WithLogger(log), providers.WithSaved(saved))
-	opts = append(opts, methods(pr.Methods())...)
-	opts = append(opts, session.WithMethod("report", reportMethod(cfgPath, rt.Health)))
+	opts = append(opts, session.WithMethods(gr.Methods()))
+	pr := providers.New(rt, cfgPath, build, providers.WithLogger(log), providers.WithSaved(saved), providers.WithSecrets(secrets))
+	opts = append(opts, session.WithMethods(pr.Methods()))
+	opts = append(opts, session.WithMethod("report", reportMethod(cfgPath, rt.Health, secrets)))
 	opts = append(opts, session.WithApprover(func(ctx context.Context, c *session.Call, a runtime.Approval) error {
 		return gr.Ask(ctx, c.ID, c.Emit, a)
 	}))
 	return session.New(opts...)
 }
 
-// hostMethod is the shape of the methods of the host packages that do not
-// depend on the session (workspace, relay, grants, providers).
-type hostMethod interface {
-	~func(ctx context.Context, id, params json.RawMessage, emit func(any) error) (any, error)
-}
-
-// adapt turns a host method into a session.Method.
-func adapt[M hostMethod](m M) session.Method {
-	return func(ctx context.Context, c *session.Call) (any, error) { return m(ctx, c.ID, c.Params, c.Emit) }
-}
-
-// methods turns a package's method table into session options.
-func methods[M hostMethod](table map[string]M) []session.Option {
-	opts := make([]session.Option, 0, len(table))
-	for name, m := range table {
-		opts = append(opts, session.WithMethod(name, adapt(m)))
+// knownSecrets starts the host's set of secret values (package redact) with
+// those it knows from the start: the secret-named variables of its own
+// environment and of each provider's env in cfg. The session adds those it
+// sees in requests.
+func knownSecrets(cfg config.Config) *redact.Set {
+	s := &redact.Set{}
+	s.AddEnviron(os.Environ())
+	for _, p := range cfg.Providers {
+		s.AddEnv(p.Env)
 	}
-	return opts
+	return s
 }
 
-// openWorkspace opens the configured workspace folder; with none (or a
-// malformed section) the workspace methods answer NOT_CONFIGURED.
-func openWorkspace(raw json.RawMessage, log zerolog.Logger) (*workspace.Workspace, error) {
-	var c workspace.Config
-	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &c); err != nil {
-			return workspace.Open("", workspace.WithLogger(log)), fmt.Errorf("config: workspace: %w", err)
-		}
-	}
-	return workspace.Open(c.Dir, workspace.WithLogger(log)), nil
-}
-
-// newRelay prepares the model relay from the "relay" section.
-func newRelay(raw json.RawMessage, log zerolog.Logger) (*relay.Relay, error) {
-	var c relay.Config
-	if len(raw) > 0 {
-		if err := json.Unmarshal(raw, &c); err != nil {
-			return relay.New(relay.Config{}, relay.WithLogger(log)), fmt.Errorf("config: relay: %w", err)
-		}
-	}
-	return relay.New(c, relay.WithLogger(log)), nil
+// openWorkspace opens the configured workspace folder; with none the
+// workspace methods answer NOT_CONFIGURED.
+func openWorkspace(c config.Workspace, log zerolog.Logger) *workspace.Workspace {
+	return workspace.Open(c.Dir, workspace.WithLogger(log))
 }
 
 // startCPUProfile profiles the process into path until the returned stop.

@@ -9,9 +9,11 @@
 //
 // These tests read every module and check that imports point only towards
 // core/ and shared/ (never into a sibling context nor across features), that
-// the HTML entry points load only their own context and core, that every path
+// the HTML entry points load only their own context and core, that the
+// content scripts are loaders of web-accessible ES modules, that every path
 // the code names exists, and that message types and error codes are spelled
-// through shared/core/messages.js and shared/core/codes.js.
+// through shared/core/messages.js and shared/core/codes.js. Every script is
+// an ES module.
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -20,7 +22,7 @@ import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import * as MESSAGES from '../shared/core/messages.js';
 import { CODES, TRANSPORT_CODES } from '../shared/core/codes.js';
-import { PAGE_SCRIPTS } from '../bridge/core/page_scripts.js';
+import { PAGE_ENTRY, PAGE_LOADER } from '../bridge/core/page_scripts.js';
 import { SCRIPT_FILES } from '../agent/core/page_assistant_settings.js';
 
 const ext = fileURLToPath(new URL('../', import.meta.url));
@@ -62,26 +64,30 @@ function allowed(from, to) {
   return to === from || to === 'shared' || (toFeature === fromFeature && toContext === 'core');
 }
 
-/** Classic scripts: the content scripts (with the core files injected beside them) and the scripts HTML loads without type=module. They cannot import. */
-const classic = new Set([...modules.filter((f) => /^[^/]+\/page\//.test(f)), ...PAGE_SCRIPTS, ...SCRIPT_FILES]);
-for (const html of files.filter((f) => f.endsWith('.html'))) {
-  for (const [, attrs, src] of fs.readFileSync(path.join(ext, html), 'utf8').matchAll(/<script([^>]*)\ssrc="([^"]+)"/g)) {
-    if (!/type="module"/.test(attrs)) classic.add(path.posix.join(path.posix.dirname(html), src));
-  }
-}
+/** The content scripts the worker injects or registers: loaders, each importing one module. */
+const LOADERS = [PAGE_LOADER, ...SCRIPT_FILES];
 
 const parsed = new Map(modules.map((f) => {
   const source = fs.readFileSync(path.join(ext, f), 'utf8');
-  const opts = { ecmaVersion: 'latest', sourceType: classic.has(f) ? 'script' : 'module', tokens: true, range: true };
-  return [f, { source, ast: espree.parse(source, opts) }];
+  return [f, { source, ast: espree.parse(source, { ecmaVersion: 'latest', sourceType: 'module', tokens: true, range: true }) }];
 }));
 
-/** The specifiers a module imports: import and export ... from, and import(). */
+/** import(chrome.runtime.getURL('<path>')): a content script loading a module of the extension. */
+function extensionUrlImport(node) {
+  const a = node.source;
+  const callee = a?.type === 'CallExpression' ? a.callee : null;
+  const named = callee?.type === 'MemberExpression' && callee.property.name === 'getURL' && callee.object.type === 'MemberExpression'
+    && callee.object.property.name === 'runtime' && callee.object.object.name === 'chrome';
+  return named && a.arguments.length === 1 && typeof a.arguments[0].value === 'string' ? `/${a.arguments[0].value}` : null;
+}
+
+/** The specifiers a module imports: import and export ... from, and import() ('/<path>' for an extension URL). */
 function importsOf(ast) {
   const specs = [];
   const visit = (node) => {
     if (!node || typeof node.type !== 'string') return;
-    if ((node.type === 'ImportDeclaration' || node.type === 'ExportNamedDeclaration' || node.type === 'ExportAllDeclaration' || node.type === 'ImportExpression') && node.source) {
+    if (node.type === 'ImportExpression' && extensionUrlImport(node)) specs.push(extensionUrlImport(node));
+    else if ((node.type === 'ImportDeclaration' || node.type === 'ExportNamedDeclaration' || node.type === 'ExportAllDeclaration' || node.type === 'ImportExpression') && node.source) {
       specs.push(node.source.value ?? '(computed)');
     }
     for (const v of Object.values(node)) {
@@ -91,6 +97,21 @@ function importsOf(ast) {
   };
   visit(ast);
   return specs;
+}
+
+/** The extension path an import specifier of module f names. */
+const targetOf = (f, spec) => (spec.startsWith('/') ? spec.slice(1) : path.posix.normalize(path.posix.join(path.posix.dirname(f), spec)));
+
+/** Every module entry imports, itself included (relative imports, transitively). */
+function graphOf(entry) {
+  const seen = new Set();
+  const walkFrom = (f) => {
+    if (seen.has(f) || !parsed.has(f)) return;
+    seen.add(f);
+    for (const spec of importsOf(parsed.get(f).ast)) if (spec.startsWith('.')) walkFrom(targetOf(f, spec));
+  };
+  walkFrom(entry);
+  return seen;
 }
 
 /** The string values of a module: string literals and the text of template parts. */
@@ -111,8 +132,9 @@ test('imports point only towards core/ and shared/: never into a sibling context
   for (const [f, { ast }] of parsed) {
     for (const spec of importsOf(ast)) {
       count++;
-      if (!spec.startsWith('.')) { bad.push(`${f} imports ${spec}: only relative imports of extension modules`); continue; }
-      const target = path.posix.normalize(path.posix.join(path.posix.dirname(f), spec));
+      if (!spec.startsWith('.') && !spec.startsWith('/')) { bad.push(`${f} imports ${spec}: only relative imports of extension modules`); continue; }
+      if (spec.startsWith('/') && !LOADERS.includes(f)) { bad.push(`${f} imports ${spec}: only the content scripts' loaders import by extension URL`); continue; }
+      const target = targetOf(f, spec);
       if (!modules.includes(target)) { bad.push(`${f} imports ${spec}, which does not exist`); continue; }
       if (!allowed(placeOf(f), placeOf(target))) bad.push(`${f} (${placeOf(f)}) imports ${target} (${placeOf(target)})`);
     }
@@ -138,14 +160,37 @@ test('the import rule refuses a sibling context, another feature and core import
   assert.equal(allowed('firefox/sidebar', 'bridge/options'), false);
 });
 
-test('every file of a content script folder is injected', () => {
-  const injected = new Set([...PAGE_SCRIPTS, ...SCRIPT_FILES]);
-  assert.deepEqual(modules.filter((f) => /^[^/]+\/page\//.test(f) && !injected.has(f)), []);
-  assert.equal(PAGE_SCRIPTS.at(-1), 'bridge/page/content.js', 'the entry, which wires the others, goes last');
+test('the content scripts are loaders: each imports one module of its own folder, and nothing else', () => {
+  const bad = [];
+  for (const loader of LOADERS) {
+    const { ast } = parsed.get(loader);
+    const specs = importsOf(ast);
+    if (specs.length !== 1 || !specs[0].startsWith('/')) bad.push(`${loader} imports ${JSON.stringify(specs)}, not one module by its extension URL`);
+    else if (path.posix.dirname(targetOf(loader, specs[0])) !== path.posix.dirname(loader)) bad.push(`${loader} loads ${specs[0]} from another folder`);
+    if (ast.body.length !== 1) bad.push(`${loader} does more than load its module`);
+  }
+  assert.deepEqual(bad, []);
+  assert.equal(targetOf(PAGE_LOADER, importsOf(parsed.get(PAGE_LOADER).ast)[0]), PAGE_ENTRY);
 });
 
-test('classic scripts import nothing', () => {
-  const bad = [...classic].filter((f) => importsOf(parsed.get(f).ast).length > 0);
+test('every module of a content script is web-accessible, and nothing else is', () => {
+  const manifest = JSON.parse(fs.readFileSync(path.join(ext, 'manifest.json'), 'utf8'));
+  const accessible = manifest.web_accessible_resources.flatMap((r) => r.resources).filter((p) => p.endsWith('.js')).sort();
+  const loaded = LOADERS.flatMap((l) => [...graphOf(targetOf(l, importsOf(parsed.get(l).ast)[0]))]);
+  assert.deepEqual(accessible, [...new Set(loaded)].sort());
+});
+
+test('every file of a content script folder belongs to a content script', () => {
+  const loaded = new Set(LOADERS.flatMap((l) => [l, ...graphOf(targetOf(l, importsOf(parsed.get(l).ast)[0]))]));
+  assert.deepEqual(modules.filter((f) => /^[^/]+\/page\//.test(f) && !loaded.has(f)), []);
+  assert.ok(loaded.size > 12, `the content scripts load only ${loaded.size} modules; the walk is wrong`);
+});
+
+test('the HTML pages load ES modules only', () => {
+  const bad = [];
+  for (const html of files.filter((f) => f.endsWith('.html'))) {
+    for (const [tag] of fs.readFileSync(path.join(ext, html), 'utf8').matchAll(/<script[^>]*>/g)) if (!/type="module"/.test(tag)) bad.push(`${html}: ${tag}`);
+  }
   assert.deepEqual(bad, []);
 });
 
@@ -192,30 +237,15 @@ test('every extension path the code and the manifest name exists', () => {
 });
 
 const messageValues = new Set(Object.values(MESSAGES).flatMap((v) => (typeof v === 'string' ? [v] : Object.values(v))));
-const NAMESPACED = /^(?:bridge|agent|pageAssistant|gnosis)\.[A-Za-z]+$/;
 
 test('modules name message types and port names through shared/core/messages.js', () => {
   const distinctive = [...messageValues].filter((v) => /[.-]/.test(v) || v.startsWith('page'));
   const bad = [];
   for (const [f, { ast }] of parsed) {
-    if (f === 'shared/core/messages.js' || classic.has(f)) continue;
+    if (f === 'shared/core/messages.js') continue;
     for (const s of stringsOf(ast)) if (distinctive.includes(s)) bad.push(`${f}: '${s}'`);
   }
   assert.deepEqual(bad, []);
-});
-
-test('classic scripts, which cannot import, spell only message types of shared/core/messages.js', () => {
-  const bad = [];
-  let seen = 0;
-  for (const f of classic) {
-    for (const s of stringsOf(parsed.get(f).ast)) {
-      if (!NAMESPACED.test(s)) continue;
-      seen++;
-      if (!messageValues.has(s)) bad.push(`${f}: '${s}'`);
-    }
-  }
-  assert.deepEqual(bad, []);
-  assert.ok(seen > 5, `found only ${seen} message types in the classic scripts; the scan is wrong`);
 });
 
 test('modules name error codes through shared/core/codes.js', () => {

@@ -48,9 +48,36 @@ type Config struct {
 	Extensions []string `json:"extensions,omitempty"`
 	Log        Log      `json:"log"`
 	Limits     Limits   `json:"limits"`
-	// Workspace and Relay belong to other parts of the host, which decode them.
-	Workspace json.RawMessage `json:"workspace,omitempty"`
-	Relay     json.RawMessage `json:"relay,omitempty"`
+	// Workspace configures the folder the agent exchanges files through.
+	Workspace Workspace `json:"workspace"`
+	// Relay configures the model relay.
+	Relay Relay `json:"relay"`
+}
+
+// Workspace is the "workspace" section.
+type Workspace struct {
+	// Dir is the folder the agent may read uploads from and save downloads
+	// into. Empty means no workspace: every workspace method but
+	// workspace.info fails with NOT_CONFIGURED.
+	Dir string `json:"dir"`
+}
+
+// Relay is the "relay" section: which model APIs the relay may reach, and
+// how long it waits for them.
+type Relay struct {
+	// Allow lists base URLs ("http://127.0.0.1:11434/v1"); a request is
+	// allowed when its scheme, host and port match one and its path lies at
+	// or under the base's path. Empty: only URLs whose path ends with
+	// /chat/completions or /models. Listing a base URL also lets the relay
+	// connect to private-network addresses for its origin.
+	Allow []string `json:"allow"`
+	// ResponseHeaderTimeout bounds the wait for the upstream's status and
+	// headers once the request is sent ("300s" or seconds; 0: the relay's
+	// default).
+	ResponseHeaderTimeout Duration `json:"responseHeaderTimeout,omitempty"`
+	// IdleTimeout bounds the wait for each further piece of the body (0: the
+	// relay's default).
+	IdleTimeout Duration `json:"idleTimeout,omitempty"`
 }
 
 // Provider is one MCP stdio server whose tools become "<prefix>.<tool>".
@@ -136,6 +163,25 @@ func (d Duration) MarshalJSON() ([]byte, error) {
 	return json.Marshal(time.Duration(d).String())
 }
 
+// CallTimeout is the longest per-call limit of c's providers (each one's
+// Timeout, DefaultTimeout where unset), DefaultTimeout when there is none:
+// how long a client may have to wait for a call before the host itself
+// answers TIMEOUT.
+func (c Config) CallTimeout() time.Duration {
+	longest := time.Duration(0)
+	for _, p := range c.Providers {
+		t := time.Duration(p.Timeout)
+		if t <= 0 {
+			t = DefaultTimeout
+		}
+		longest = max(longest, t)
+	}
+	if longest == 0 {
+		return DefaultTimeout
+	}
+	return longest
+}
+
 // Path returns the config file's path: $GNOSIS_CONFIG, else
 // <user config dir>/gnosis/config.json.
 func Path(getenv func(string) string) (string, error) {
@@ -158,9 +204,11 @@ func Load(getenv func(string) string) (cfg Config, path string, problem error) {
 	path, err := Path(getenv)
 	if err != nil {
 		problems = append(problems, err)
-	} else if err := readFile(path, &cfg); err != nil {
+	} else if sections, err := readFile(path, &cfg); err != nil {
 		problems = append(problems, err)
 		cfg = Config{} // a half-decoded file is not trusted
+	} else if sections != nil {
+		problems = append(problems, sections)
 	}
 	applyEnv(&cfg, getenv)
 	cfg.Providers, problems = validProviders(cfg.Providers, problems)
@@ -171,19 +219,56 @@ func Load(getenv func(string) string) (cfg Config, path string, problem error) {
 	return cfg, path, errors.Join(problems...)
 }
 
-func readFile(path string, cfg *Config) error {
+// readFile decodes the file at path into cfg. err is a file that cannot be
+// read or decoded; sections says what is wrong with the workspace or relay
+// section, each then left unconfigured while the rest of the file stands.
+func readFile(path string, cfg *Config) (sections, err error) {
 	b, err := os.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil
+		return nil, nil
 	}
 	if err != nil {
-		return fmt.Errorf("reading config: %w", err)
+		return nil, fmt.Errorf("reading config: %w", err)
 	}
 	b = bytes.TrimPrefix(b, []byte("\xef\xbb\xbf")) // Notepad's byte order mark
-	if err := json.Unmarshal(b, cfg); err != nil {
-		return fmt.Errorf("config %s: %w", path, located(b, err))
+	// The workspace and relay sections are decoded on their own: a mistake in
+	// one leaves that part unconfigured (and says so), not the whole file.
+	var file struct {
+		Config
+		Workspace json.RawMessage `json:"workspace"`
+		Relay     json.RawMessage `json:"relay"`
 	}
-	return nil
+	if err := json.Unmarshal(b, &file); err != nil {
+		return nil, fmt.Errorf("config %s: %w", path, located(b, err))
+	}
+	*cfg = file.Config
+	return errors.Join(section(b, "workspace", file.Workspace, &cfg.Workspace), section(b, "relay", file.Relay, &cfg.Relay)), nil
+}
+
+// section decodes the section name from raw, its text in the file b
+// (absent: left zero), saying where in the file it is wrong.
+func section[T any](b []byte, name string, raw json.RawMessage, v *T) error {
+	if len(raw) == 0 || string(raw) == "null" {
+		return nil
+	}
+	err := json.Unmarshal(raw, v)
+	if err == nil {
+		return nil
+	}
+	var zero T
+	*v = zero
+	if at := int64(bytes.Index(b, raw)); at >= 0 {
+		var syntax *json.SyntaxError
+		var typ *json.UnmarshalTypeError
+		switch {
+		case errors.As(err, &syntax):
+			syntax.Offset += at
+		case errors.As(err, &typ):
+			typ.Offset += at
+		}
+		return fmt.Errorf("config: %s: %w", name, located(b, err))
+	}
+	return fmt.Errorf("config: %s: %w", name, err)
 }
 
 // located words a decoding error of b for a person editing the file: where

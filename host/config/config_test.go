@@ -48,7 +48,7 @@ func TestLoad(t *testing.T) {
 					"https://*.example.org":["files.*"]}},
 				"extensions":["aaaabbbbccccddddeeeeffffgggghhhh"],
 				"log":{"level":"debug","file":"/tmp/g.log","maxBytes":1000},
-				"workspace":{"dir":"/w"},"relay":{"x":1},"future":{"ignored":true}}`,
+				"workspace":{"dir":"/w"},"relay":{"allow":["http://127.0.0.1:11434/v1"],"idleTimeout":30},"future":{"ignored":true}}`,
 			want: Config{
 				Providers: []Provider{
 					{Name: "munim", Command: "munim.exe", Args: []string{"--stdio"}, Env: map[string]string{"A": "1"}, Prefix: "computer", Timeout: sec(30)},
@@ -61,9 +61,22 @@ func TestLoad(t *testing.T) {
 				}},
 				Extensions: []string{"aaaabbbbccccddddeeeeffffgggghhhh"},
 				Log:        Log{Level: "debug", File: "/tmp/g.log", MaxBytes: 1000},
-				Workspace:  []byte(`{"dir":"/w"}`),
-				Relay:      []byte(`{"x":1}`),
+				Workspace:  Workspace{Dir: "/w"},
+				Relay:      Relay{Allow: []string{"http://127.0.0.1:11434/v1"}, IdleTimeout: sec(30)},
 			},
+		},
+		{
+			name: "a malformed relay section leaves the relay unconfigured and the rest standing",
+			file: `{"providers":[{"command":"/bin/munim","prefix":"computer"}],"workspace":{"dir":"/w"},"relay":{"allow":"http://x"}}`,
+			want: Config{Providers: []Provider{{Name: "computer", Command: "/bin/munim", Prefix: "computer", Timeout: sec(120)}},
+				Workspace: Workspace{Dir: "/w"}},
+			problem: `config: relay: line 1, column 112: "allow" must be a list [...], not string`,
+		},
+		{
+			name:    "a malformed workspace section leaves the workspace unconfigured",
+			file:    `{"providers":[{"command":"/bin/munim","prefix":"computer"}],"workspace":{"dir":7}}`,
+			want:    Config{Providers: []Provider{{Name: "computer", Command: "/bin/munim", Prefix: "computer", Timeout: sec(120)}}},
+			problem: `config: workspace:`,
 		},
 		{
 			name: "environment overrides the file's munim",

@@ -11,6 +11,7 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gnosis/gnosis/host/config"
+	"github.com/gnosis/gnosis/host/method"
 	"github.com/gnosis/gnosis/runtime"
 	"github.com/gnosis/gnosis/runtime/wire"
 )
@@ -23,9 +24,6 @@ type Runtime interface {
 	// Health names the configured providers and their prefixes.
 	Health() runtime.Health
 }
-
-// Method is a host method in the shape the host adapts to its session.
-type Method func(ctx context.Context, id, params json.RawMessage, emit func(any) error) (any, error)
 
 // Grants serves the grant methods for one host process.
 type Grants struct {
@@ -76,8 +74,8 @@ func New(rt Runtime, configPath string, opts ...Option) *Grants {
 }
 
 // Methods returns the host methods: policy.get, policy.set and approve.
-func (g *Grants) Methods() map[string]Method {
-	return map[string]Method{
+func (g *Grants) Methods() method.Table {
+	return method.Table{
 		"policy.get": func(_ context.Context, _, params json.RawMessage, _ func(any) error) (any, error) {
 			return g.get(params)
 		},

@@ -9,7 +9,9 @@
 // Users attach this log to bug reports, so at the default level (info) it
 // says what ran and how it went, never with what: request parameters and
 // argument values appear only at debug level, and redacted even then
-// (runtime.RedactJSON, runtime.RedactMessage).
+// (runtime.RedactJSON, runtime.RedactMessage); every line then goes through
+// redact.Writer, which masks the values known to be secret wherever they
+// recur and credentials in free text (a server's stderr).
 package logging
 
 import (
@@ -21,6 +23,8 @@ import (
 	"sync"
 
 	"github.com/rs/zerolog"
+
+	"github.com/gnosis/gnosis/host/redact"
 )
 
 // DefaultMaxBytes caps the log file before it is rotated to "<file>.1".
@@ -32,6 +36,9 @@ type Options struct {
 	File     string    // default DefaultFile(); Off disables the file
 	MaxBytes int64     // default DefaultMaxBytes
 	Stderr   io.Writer // default os.Stderr; the second destination
+	// Secrets masks, in every line, the values known to be secret and what
+	// reads as a credential in free text (redact.Writer); nil: patterns only.
+	Secrets *redact.Set
 }
 
 // Off, as Options.File, disables the log file.
@@ -90,7 +97,7 @@ func New(o Options) (zerolog.Logger, io.Closer, error) {
 			writers = append(writers, file)
 		}
 	}
-	log := zerolog.New(zerolog.MultiLevelWriter(writers...)).Level(level).With().Timestamp().Logger()
+	log := zerolog.New(redact.Writer(zerolog.MultiLevelWriter(writers...), o.Secrets)).Level(level).With().Timestamp().Logger()
 	var err error
 	if len(problems) > 0 {
 		err = fmt.Errorf("logging: %s", strings.Join(problems, "; "))

@@ -14,6 +14,8 @@ import (
 	"github.com/rs/zerolog"
 
 	"github.com/gnosis/gnosis/host/config"
+	"github.com/gnosis/gnosis/host/method"
+	"github.com/gnosis/gnosis/host/redact"
 	"github.com/gnosis/gnosis/runtime"
 	"github.com/gnosis/gnosis/runtime/mcpprovider"
 	"github.com/gnosis/gnosis/runtime/wire"
@@ -35,15 +37,15 @@ type Build func(config.Provider) runtime.Provider
 // gnosis-host version.
 func MCP(log zerolog.Logger, version string) Build {
 	return func(c config.Provider) runtime.Provider {
+		if c.Timeout <= 0 {
+			c.Timeout = config.Duration(config.DefaultTimeout) // the host's one default, not the library's
+		}
 		return mcpprovider.New(mcpprovider.Config{
 			Name: c.Name, Command: c.Command, Args: c.Args, Env: c.Env, Prefix: c.Prefix,
 			Timeout: time.Duration(c.Timeout), StartTimeout: time.Duration(max(c.StartTimeout, 0)),
 		}, mcpprovider.WithLogger(log), mcpprovider.WithClientInfo("gnosis-host", version))
 	}
 }
-
-// Method is a host method in the shape the host adapts to its session.
-type Method func(ctx context.Context, id, params json.RawMessage, emit func(any) error) (any, error)
 
 // Providers serves the provider methods for one host process.
 type Providers struct {
@@ -53,6 +55,7 @@ type Providers struct {
 	getenv     func(string) string
 	log        zerolog.Logger
 	saved      func()
+	secrets    *redact.Set
 	checks     chan struct{} // a slot for each check that may run at once
 
 	mu sync.Mutex // one change at a time: validate, write the file, apply
@@ -60,6 +63,10 @@ type Providers struct {
 
 // Option configures Providers.
 type Option func(*Providers)
+
+// WithSecrets masks secrets (by value and by pattern) in what providers.check
+// reports of a server that failed: its error and its stderr.
+func WithSecrets(s *redact.Set) Option { return func(p *Providers) { p.secrets = s } }
 
 // WithLogger sets the logger (default: disabled).
 func WithLogger(l zerolog.Logger) Option { return func(p *Providers) { p.log = l } }
@@ -88,8 +95,8 @@ func New(rt Runtime, configPath string, build Build, opts ...Option) *Providers 
 
 // Methods returns providers.list, providers.set, providers.remove and
 // providers.check.
-func (p *Providers) Methods() map[string]Method {
-	return map[string]Method{
+func (p *Providers) Methods() method.Table {
+	return method.Table{
 		"providers.list": func(context.Context, json.RawMessage, json.RawMessage, func(any) error) (any, error) {
 			return p.list(), nil
 		},

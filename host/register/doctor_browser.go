@@ -121,7 +121,7 @@ func (d *doctor) selfTest(b Browser, bin, mpath string) {
 	case err != nil:
 		d.add(b.ID, "self-test", Fail, "%s: %v%s; %s", bin, err, d.saysFor(b, err), selfTestFix(err, d.command(), b.ID))
 	case h.Status != "ok":
-		d.add(b.ID, "self-test", OK, "the host answers; health %s, %d capabilities (the provider and config rows say why)", h.Status, h.Capabilities)
+		d.add(b.ID, "self-test", OK, "the host answers; health %s, %d capabilities: %s", h.Status, h.Capabilities, degradedReason(h))
 	default:
 		d.add(b.ID, "self-test", OK, "health ok, %d capabilities", h.Capabilities)
 	}

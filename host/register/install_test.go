@@ -18,7 +18,8 @@ func tempEnv(t *testing.T) Env {
 	t.Helper()
 	home := t.TempDir()
 	return Env{GOOS: "linux", Home: home, ConfigHome: filepath.Join(home, ".config"),
-		DataHome: filepath.Join(home, ".local", "share"), ConfigFile: filepath.Join(home, ".config", "gnosis", "config.json")}
+		DataHome: filepath.Join(home, ".local", "share"), ConfigFile: filepath.Join(home, ".config", "gnosis", "config.json"),
+		SystemRoot: filepath.Join(home, "system-root")}
 }
 
 // fakeBinary writes an executable file to stand in for the host binary

@@ -29,7 +29,15 @@ type Env struct {
 	ConfigFile string
 	// PathDirs are the folders of $PATH, where a shell finds commands.
 	PathDirs []string
+	// SystemRoot is the folder the system-wide manifest folders are under
+	// ("" for the machine's own, /): $GNOSIS_SYSTEM_ROOT, a staging tree
+	// for `install --system` (as DESTDIR is for make install), and what
+	// tests set so that a Gnosis installed on the machine is not theirs.
+	SystemRoot string
 }
+
+// EnvSystemRoot names the variable CurrentEnv reads Env.SystemRoot from.
+const EnvSystemRoot = "GNOSIS_SYSTEM_ROOT"
 
 // CurrentEnv reads the Env of the running process.
 func CurrentEnv() (Env, error) {
@@ -52,6 +60,7 @@ func CurrentEnv() (Env, error) {
 		e.LocalAppData = join("windows", home, "AppData", "Local")
 	}
 	e.PathDirs = filepath.SplitList(os.Getenv("PATH"))
+	e.SystemRoot = os.Getenv(EnvSystemRoot)
 	e.ConfigFile = os.Getenv("GNOSIS_CONFIG")
 	if e.ConfigFile == "" {
 		dir, err := os.UserConfigDir()
@@ -143,7 +152,7 @@ func (e Env) ManifestPath(b Browser, s Scope) (string, error) {
 		return join(e.GOOS, e.InstallDir(), b.Family.WinManifest), nil
 	case "darwin":
 		if s == System {
-			return join(e.GOOS, b.MacSystem, ManifestFile), nil
+			return join(e.GOOS, e.underSystemRoot(b.MacSystem), ManifestFile), nil
 		}
 		hosts := b.MacHosts
 		if hosts == "" {
@@ -152,7 +161,7 @@ func (e Env) ManifestPath(b Browser, s Scope) (string, error) {
 		return join(e.GOOS, e.Home, "Library", "Application Support", hosts, ManifestFile), nil
 	default:
 		if s == System {
-			return join(e.GOOS, b.LinuxSystem, ManifestFile), nil
+			return join(e.GOOS, e.underSystemRoot(b.LinuxSystem), ManifestFile), nil
 		}
 		hosts := b.LinuxHosts
 		if hosts == "" {
@@ -160,6 +169,14 @@ func (e Env) ManifestPath(b Browser, s Scope) (string, error) {
 		}
 		return join(e.GOOS, e.linuxPlace(hosts), ManifestFile), nil
 	}
+}
+
+// underSystemRoot is the system-wide folder dir under e.SystemRoot.
+func (e Env) underSystemRoot(dir string) string {
+	if e.SystemRoot == "" {
+		return dir
+	}
+	return join(e.GOOS, e.SystemRoot, dir)
 }
 
 // linuxPlace resolves a Linux folder of the table: "~/..." under the home

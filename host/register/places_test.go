@@ -234,3 +234,23 @@ func TestFlatpakAndSnapDirs(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", d)
 	}
 }
+
+// A system root puts every system-wide folder under it, and only those: a
+// staging tree for --system, and what keeps tests off the machine's own
+// registrations.
+func TestSystemRootHoldsTheSystemWideFolders(t *testing.T) {
+	e := Env{GOOS: "linux", Home: "/home/ann", ConfigHome: "/home/ann/.config", SystemRoot: "/tmp/root"}
+	chrome, _ := Lookup("chrome")
+	for s, want := range map[Scope]string{
+		System: "/tmp/root/etc/opt/chrome/native-messaging-hosts/com.gnosis.host.json",
+		User:   "/home/ann/.config/google-chrome/NativeMessagingHosts/com.gnosis.host.json",
+	} {
+		if got, err := e.ManifestPath(chrome, s); err != nil || got != want {
+			t.Errorf("scope %d: %q, %v; want %q", s, got, err, want)
+		}
+	}
+	e.SystemRoot = ""
+	if got, _ := e.ManifestPath(chrome, System); got != "/etc/opt/chrome/native-messaging-hosts/com.gnosis.host.json" {
+		t.Errorf("no system root: %q", got)
+	}
+}

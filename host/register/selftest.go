@@ -109,3 +109,29 @@ func selfTestFault(err error) (Fault, bool) {
 	}
 	return Fault{}, false
 }
+
+// degradedReason says, from the health reply itself, why a host that
+// answers is not ok: its configuration problem and each provider that is
+// not ready, in the host's own words. The doctor's own rows read the
+// config file as the doctor sees it, which may not be the file the
+// started host read, so the row never points at rows that may not exist.
+func degradedReason(h Health) string {
+	var why []string
+	if h.Error != "" {
+		why = append(why, h.Error)
+	}
+	for _, p := range h.Providers {
+		if p.State == "ready" {
+			continue
+		}
+		line := fmt.Sprintf("provider %s is %s", p.Name, p.State)
+		if p.Error != "" {
+			line += " (" + p.Error + ")"
+		}
+		why = append(why, line)
+	}
+	if len(why) == 0 {
+		return "the host gave no reason"
+	}
+	return strings.Join(why, "; ")
+}

@@ -2,29 +2,16 @@ package relay
 
 import (
 	"fmt"
-
-	"github.com/gnosis/gnosis/host/config"
 	"net"
 	"net/url"
 	"strings"
+
+	"github.com/gnosis/gnosis/host/config"
 )
 
-// Config is the "relay" section of the host's configuration file.
-type Config struct {
-	// Allow lists base URLs ("http://127.0.0.1:11434/v1"); a request is
-	// allowed when its scheme, host and port match one and its path lies at
-	// or under the base's path. Empty: only URLs whose path ends with
-	// /chat/completions or /models. Listing a base URL also lets the relay
-	// connect to private-network addresses for its origin.
-	Allow []string `json:"allow"`
-	// ResponseHeaderTimeout bounds the wait for the upstream's status and
-	// headers once the request is sent ("300s" or seconds; 0: the default,
-	// DefaultResponseHeaderTimeout).
-	ResponseHeaderTimeout config.Duration `json:"responseHeaderTimeout,omitempty"`
-	// IdleTimeout bounds the wait for each further piece of the body
-	// (0: DefaultIdleTimeout).
-	IdleTimeout config.Duration `json:"idleTimeout,omitempty"`
-}
+// Config is the "relay" section of the host configuration, as config.Load
+// decodes it.
+type Config = config.Relay
 
 // base is one parsed allow-list entry.
 type base struct {

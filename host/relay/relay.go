@@ -15,6 +15,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/gnosis/gnosis/host/method"
 	"github.com/gnosis/gnosis/runtime/wire"
 	"github.com/rs/zerolog"
 )
@@ -26,10 +27,6 @@ const (
 	// JSON-escaped (6 bytes a byte) it stays far below the 1 MiB frame limit.
 	pieceBytes = 64 << 10
 )
-
-// Method has the shape of the session's method extension point (see
-// workspace.Method); kept local so relay does not depend on the front end.
-type Method func(ctx context.Context, id, params json.RawMessage, emit func(event any) error) (any, error)
 
 // Relay performs model requests for the extension.
 type Relay struct {
@@ -83,8 +80,8 @@ func New(cfg Config, opts ...Option) *Relay {
 }
 
 // Methods returns the relay.fetch protocol method (docs/host-methods.md).
-func (r *Relay) Methods() map[string]Method {
-	return map[string]Method{"relay.fetch": r.fetch}
+func (r *Relay) Methods() method.Table {
+	return method.Table{"relay.fetch": r.fetch}
 }
 
 // Request is the params of relay.fetch.

@@ -23,6 +23,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/gnosis/gnosis/host/redact"
 	"github.com/gnosis/gnosis/host/register"
 	grt "github.com/gnosis/gnosis/runtime"
 )
@@ -56,6 +57,9 @@ type Options struct {
 	// (os.Environ()); Home is the folder written ~.
 	Environ []string
 	Home    string
+	// Secrets are further values known to be secret (those the host saw
+	// under secret names in requests), masked wherever the text quotes them.
+	Secrets *redact.Set
 }
 
 // DefaultLogLines is how many log lines a report shows by default.
@@ -66,17 +70,13 @@ func Text(o Options) string {
 	if o.LogLines == 0 {
 		o.LogLines = DefaultLogLines
 	}
-	var secrets grt.Secrets
-	for _, kv := range o.Environ {
-		if k, v, ok := strings.Cut(kv, "="); ok && grt.SecretName(k) && !notSecret[k] {
-			secrets.Add(v)
-		}
-	}
+	var secrets redact.Set
+	secrets.AddEnviron(o.Environ)
 	config, values := configSection(o.ConfigFile)
 	secrets.Add(values...)
 
 	var b strings.Builder
-	b.WriteString("Gnosis diagnostic report: secrets and argument values are shown as [redacted], the home folder as ~.\n")
+	b.WriteString(Preamble)
 	fmt.Fprintf(&b, "\n## Versions\n\nhost: %s\nprotocol: %d\ngo: %s\nsystem: %s/%s\n", o.Version, o.Protocol, runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	b.WriteString("\n## Doctor\n\n" + o.DoctorNote + "\n\n```\n")
 	register.PrintTable(&b, o.Checks)
@@ -85,12 +85,16 @@ func Text(o Options) string {
 	b.WriteString("\n## Providers\n\n" + o.ProvidersNote + "\n")
 	writeProviders(&b, o.Providers)
 	writeLog(&b, o.LogFile, o.LogLines, &secrets)
-	return shortenHome(secrets.Redact(b.String()), o.Home)
+	return shortenHome(o.Secrets.Redact(secrets.Redact(b.String())), o.Home)
 }
 
-// notSecret are environment variables whose names look secret but are not
-// (the shell's working folders: "pwd" reads as a password).
-var notSecret = map[string]bool{"PWD": true, "OLDPWD": true}
+// Preamble opens every report: what it masks, so the person pasting it
+// knows what it no longer shows (and what to check before sharing it).
+const Preamble = "Gnosis diagnostic report. Shown as [redacted]: the configuration's env values, arguments, header values, " +
+	"secret-named fields and URL query values; those values, the secret-named environment variables and every value the host saw " +
+	"under a secret name, wherever they recur (stderr, log lines, doctor rows); in free text, bearer tokens, API keys of known " +
+	"shapes, JSON web tokens, name=value secrets, and the value after password, passphrase, secret, token, api key, access key, " +
+	"session id, cookie or credentials. The home folder is shown as ~.\n"
 
 // writeProviders writes each provider's state, its reason and its stderr.
 func writeProviders(w io.Writer, ps []Provider) {
@@ -108,7 +112,7 @@ func writeProviders(w io.Writer, ps []Provider) {
 // writeLog writes the log's last lines, each redacted as the debug log
 // redacts arguments (runtime.RedactJSON), the known secrets masked first so
 // that cutting a long value cannot leave part of one.
-func writeLog(w io.Writer, file string, n int, secrets *grt.Secrets) {
+func writeLog(w io.Writer, file string, n int, secrets *redact.Set) {
 	if file == "" {
 		fmt.Fprint(w, "\n## Log\n\nThe log file is off (\"log\": {\"file\": \"-\"}).\n")
 		return
@@ -122,7 +126,7 @@ func writeLog(w io.Writer, file string, n int, secrets *grt.Secrets) {
 	default:
 		fmt.Fprintf(w, "\n## Log\n\nThe last %d lines of %s:\n\n```\n", len(lines), file)
 		for _, l := range lines {
-			fmt.Fprintln(w, string(grt.RedactJSON([]byte(secrets.Redact(l)))))
+			fmt.Fprintln(w, string(grt.RedactJSON(redact.RedactJSONLine([]byte(l), secrets))))
 		}
 		fmt.Fprint(w, "```\n")
 	}

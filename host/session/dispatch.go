@@ -31,6 +31,9 @@ const maxInlineStart = 64 << 10
 // it is answered.
 func (s *Session) dispatch(ctx context.Context, body []byte, size int64, methods map[string]handler, handlers *sync.WaitGroup) {
 	req, err := DecodeRequest(body)
+	if err == nil && s.secrets != nil {
+		s.secrets.AddJSON(req.Params)
+	}
 	h, known := methods[req.Method]
 	switch {
 	case s.forbidden != "":

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gnosis/gnosis/host/headline"
+	"github.com/gnosis/gnosis/host/redact"
 	"github.com/gnosis/gnosis/runtime"
 	"github.com/gnosis/gnosis/runtime/wire"
 )
@@ -25,7 +27,7 @@ const Protocol = 2
 // builtins returns the method table of docs/protocol.md bound to rt.
 func builtins(rt Runtime, s *Session) map[string]handler {
 	return map[string]handler{
-		"health":                {quick: true, run: func(context.Context, *Call) (any, error) { return health(rt, s.version), nil }},
+		"health":                {quick: true, run: func(context.Context, *Call) (any, error) { return health(rt, s.version, s.callTimeout, s.secrets), nil }},
 		"capabilities.list":     {quick: true, run: func(context.Context, *Call) (any, error) { return listResult{rt.List()}, nil }},
 		"capabilities.describe": {quick: true, run: func(_ context.Context, c *Call) (any, error) { return describe(rt, c) }},
 		"cancel":                {quick: true, run: func(_ context.Context, c *Call) (any, error) { return cancel(s, c) }},
@@ -46,8 +48,13 @@ type providerJSON struct {
 	Skipped []runtime.SkippedTool `json:"skipped,omitempty"`
 }
 
-func toProviderJSON(p runtime.ProviderHealth) providerJSON {
-	return providerJSON{Name: p.Name, Prefix: p.Prefix, State: p.State, Capabilities: p.Capabilities, Error: p.Error, Stderr: p.Stderr, Skipped: p.Skipped}
+// toProviderJSON is a provider's state as health and provider.state report
+// it: its error headlined by the stderr line that says what failed
+// (headline.Reword), and both masked (secrets.Redact): a server's stderr is
+// free text that may quote a password or a cookie.
+func toProviderJSON(p runtime.ProviderHealth, secrets *redact.Set) providerJSON {
+	return providerJSON{Name: p.Name, Prefix: p.Prefix, State: p.State, Capabilities: p.Capabilities,
+		Error: secrets.Redact(headline.Reword(p.Error, p.Stderr)), Stderr: secrets.Redact(p.Stderr), Skipped: p.Skipped}
 }
 
 type healthResult struct {
@@ -58,16 +65,22 @@ type healthResult struct {
 	Capabilities int            `json:"capabilities"`
 	Providers    []providerJSON `json:"providers"`
 	Error        string         `json:"error,omitempty"`
+	// CallTimeoutMs is the host's per-call limit (WithCallTimeout), absent
+	// when the session was not told it.
+	CallTimeoutMs int64 `json:"callTimeoutMs,omitempty"`
 }
 
-func health(rt Runtime, version string) healthResult {
+func health(rt Runtime, version string, callTimeout func() time.Duration, secrets *redact.Set) healthResult {
 	h := rt.Health()
 	out := healthResult{
 		Status: h.Status, Service: Service, Version: version, Protocol: Protocol,
 		Capabilities: h.Capabilities, Providers: []providerJSON{}, Error: h.Error,
 	}
+	if callTimeout != nil {
+		out.CallTimeoutMs = callTimeout().Milliseconds()
+	}
 	for _, p := range h.Providers {
-		out.Providers = append(out.Providers, toProviderJSON(p))
+		out.Providers = append(out.Providers, toProviderJSON(p, secrets))
 	}
 	return out
 }
@@ -125,6 +138,13 @@ func describe(rt Runtime, c *Call) (any, error) {
 	}
 	if len(capability.Annotations) > 0 {
 		out = append(append(out, `,"annotations":`...), capability.Annotations...)
+	}
+	if capability.Unavailable != "" {
+		u, err := marshal(capability.Unavailable)
+		if err != nil {
+			return nil, err
+		}
+		out = append(append(out, `,"unavailable":`...), u...)
 	}
 	if len(capability.Tool) > 0 {
 		out = append(append(out, `,"tool":`...), capability.Tool...)

@@ -14,6 +14,8 @@ import (
 
 	"github.com/gnosis/gnosis/host/chunk"
 	"github.com/gnosis/gnosis/host/framing"
+	"github.com/gnosis/gnosis/host/method"
+	"github.com/gnosis/gnosis/host/redact"
 	"github.com/gnosis/gnosis/internal/budget"
 	"github.com/gnosis/gnosis/runtime"
 	"github.com/gnosis/gnosis/runtime/wire"
@@ -71,6 +73,9 @@ const ShutdownGrace = 900 * time.Millisecond
 // runtime (runtime.WithEvents), then call Serve once.
 type Session struct {
 	version     string
+	callTimeout func() time.Duration
+	after       func(time.Duration) <-chan time.Time // the shutdown grace's timer: time.After, or a test's clock
+	secrets     *redact.Set
 	maxFrame    int
 	maxIn       int
 	log         zerolog.Logger
@@ -96,6 +101,19 @@ type Option func(*Session)
 
 // WithVersion sets the version health reports.
 func WithVersion(v string) Option { return func(s *Session) { s.version = v } }
+
+// WithCallTimeout sets how health reports the host's per-call time limit
+// (callTimeoutMs): the longest a provider's call may take before the host
+// answers TIMEOUT, so that a client waits that long and a little more
+// instead of guessing.
+func WithCallTimeout(f func() time.Duration) Option { return func(s *Session) { s.callTimeout = f } }
+
+// WithSecrets makes the session record, from every request's params, the
+// values of secret-named fields (a password argument, an Authorization
+// header, a server's API_KEY) into secrets, which masks them wherever they
+// recur (the log, the report), and mask secrets in the providers' errors
+// and stderr it reports (health, provider.state).
+func WithSecrets(secrets *redact.Set) Option { return func(s *Session) { s.secrets = secrets } }
 
 // WithMaxFrame lowers the outbound frame limit (default and maximum 1 MiB;
 // values below MinFrame are raised to it). Tests use it to exercise chunking.
@@ -127,10 +145,21 @@ func WithMethod(name string, m Method) Option {
 	return func(s *Session) { s.extra[name] = m }
 }
 
+// WithMethods adds the methods of a part of the host (grants, providers,
+// workspace, relay), each given the request's id, params and Emit.
+func WithMethods(t method.Table) Option {
+	return func(s *Session) {
+		for name, f := range t {
+			s.extra[name] = func(ctx context.Context, c *Call) (any, error) { return f(ctx, c.ID, c.Params, c.Emit) }
+		}
+	}
+}
+
 // New returns a Session.
 func New(opts ...Option) *Session {
 	s := &Session{
 		version:    "dev",
+		after:      time.After,
 		maxFrame:   chunk.DefaultLimit,
 		maxIn:      framing.MaxInbound,
 		log:        zerolog.Nop(),
@@ -156,7 +185,7 @@ func (s *Session) Event(e runtime.Event) {
 	case runtime.EventCapabilitiesChanged:
 		v = capabilitiesChanged{Event: e.Kind, Capabilities: e.Capabilities}
 	case runtime.EventProviderState:
-		v = providerState{Event: e.Kind, providerJSON: toProviderJSON(e.Provider)}
+		v = providerState{Event: e.Kind, providerJSON: toProviderJSON(e.Provider, s.secrets)}
 	default:
 		return
 	}
@@ -221,17 +250,28 @@ func (s *Session) Serve(ctx context.Context, rt Runtime, in io.Reader, out io.Wr
 
 	// Shutdown: cancel, close the runtime, let replies drain, all bounded
 	// by one deadline (a context, whose Done stays closed once it passes).
-	grace, stopGrace := context.WithTimeout(context.Background(), ShutdownGrace)
+	grace, stopGrace := context.WithCancel(context.Background())
 	defer stopGrace()
+	go func() {
+		select {
+		case <-s.after(ShutdownGrace):
+			stopGrace()
+		case <-grace.Done():
+		}
+	}()
 	s.mu.Lock()
 	s.closing = true // no handler starts after this
 	s.mu.Unlock()
 	cancelAll()
 	closed := make(chan error, 1)
 	go func() { closed <- rt.Close() }()
-	waitOr(grace.Done(), func() { handlers.Wait() })
+	if !waitOr(grace.Done(), func() { handlers.Wait() }) {
+		s.log.Warn().Msg("requests still running at the end of the shutdown grace")
+	}
 	close(stopWriter)
-	waitOr(grace.Done(), func() { <-s.writerDone })
+	if !waitOr(grace.Done(), func() { <-s.writerDone }) {
+		s.log.Warn().Msg("replies not written by the end of the shutdown grace")
+	}
 	s.out.stopped.Store(true) // a request still running past the grace is not heard
 	select {
 	case err := <-closed:
@@ -247,13 +287,16 @@ func (s *Session) Serve(ctx context.Context, rt Runtime, in io.Reader, out io.Wr
 	return s.out.failure()
 }
 
-// waitOr runs wait in a goroutine and returns when it is done or at deadline.
-func waitOr(deadline <-chan struct{}, wait func()) {
+// waitOr runs wait in a goroutine and returns when it is done (true) or at
+// deadline (false).
+func waitOr(deadline <-chan struct{}, wait func()) bool {
 	done := make(chan struct{})
 	go func() { wait(); close(done) }()
 	select {
 	case <-done:
+		return true
 	case <-deadline:
+		return false
 	}
 }
 

@@ -344,11 +344,18 @@ func TestTooLargeFrameIsAnsweredThenTheSessionEnds(t *testing.T) {
 	}
 }
 
+// withClock replaces the shutdown grace's timer.
+func withClock(after func(time.Duration) <-chan time.Time) Option {
+	return func(s *Session) { s.after = after }
+}
+
+// At end of input the request in flight is cancelled, the runtime closed,
+// and Serve returns as soon as that is done: on a clock whose grace never
+// ends, so it cannot have returned by waiting the grace out.
 func TestEndOfInputCancelsClosesAndReturnsQuickly(t *testing.T) {
-	h := startHost(t)
+	h := startHost(t, withClock(func(time.Duration) <-chan time.Time { return nil }))
 	h.send(`{"id":"s","method":"execute","params":{"capability":"toy.slow"}}`)
 	<-h.toy.started
-	start := time.Now()
 	h.in.Close()
 	select {
 	case err := <-h.served:
@@ -356,12 +363,8 @@ func TestEndOfInputCancelsClosesAndReturnsQuickly(t *testing.T) {
 			t.Errorf("Serve = %v, want nil", err)
 		}
 		h.served <- err
-	case <-time.After(2 * time.Second):
-		t.Fatal("Serve did not return after end of input")
-	}
-	// ShutdownGrace bounds this by construction; allow for a loaded machine.
-	if d := time.Since(start); d > 2*ShutdownGrace {
-		t.Errorf("shutdown took %v, want about ShutdownGrace (%v) at most", d, ShutdownGrace)
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve did not return after end of input (it waits for a grace that, here, never ends)")
 	}
 	if !h.toy.closed.Load() {
 		t.Error("runtime (and its providers) not closed")
@@ -437,23 +440,37 @@ func TestDescribeSendsTheSchemaByteForByte(t *testing.T) {
 }
 
 // TestShutdownIsBoundedWhenNobodyReads: a browser that stops reading must
-// not keep the host alive after it closed our input.
+// not keep the host alive after it closed our input: Serve waits for the
+// replies no longer than the grace (ShutdownGrace, on the test's clock),
+// and returns once it ends.
 func TestShutdownIsBoundedWhenNobodyReads(t *testing.T) {
-	s := New()
+	asked := make(chan time.Duration, 1)
+	graceOver := make(chan time.Time)
+	s := New(withClock(func(d time.Duration) <-chan time.Time { asked <- d; return graceOver }))
 	inR, inW := io.Pipe()
 	_, outW := io.Pipe() // never read: every write blocks
 	done := make(chan error, 1)
 	go func() { done <- s.Serve(context.Background(), runtime.New(), inR, outW) }()
 	framing.Write(inW, []byte(`{"id":1,"method":"health"}`))
 	framing.Write(inW, []byte(`{"id":2,"method":"health"}`))
-	start := time.Now()
 	inW.Close()
 	select {
-	case <-done:
-		if d := time.Since(start); d > 2*ShutdownGrace {
-			t.Errorf("shutdown took %v", d)
+	case d := <-asked:
+		if d != ShutdownGrace {
+			t.Errorf("grace %v, want ShutdownGrace (%v)", d, ShutdownGrace)
 		}
-	case <-time.After(3 * time.Second):
-		t.Fatal("Serve blocked on a writer nobody reads")
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve did not start its shutdown grace after end of input")
+	}
+	select {
+	case <-done:
+		t.Fatal("Serve returned before the grace ended, with replies unwritten")
+	default:
+	}
+	close(graceOver)
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		t.Fatal("Serve blocked on a writer nobody reads after the grace ended")
 	}
 }

@@ -7,20 +7,15 @@ import (
 	"encoding/json"
 	"errors"
 
+	"github.com/gnosis/gnosis/host/method"
 	"github.com/gnosis/gnosis/internal/budget"
 	"github.com/gnosis/gnosis/runtime/wire"
 )
 
-// Method has the shape of the session's method extension point: it gets the
-// request's id and params and a way to push events, and returns the fields
-// merged into the success reply. Kept local so this package does not depend
-// on the native-messaging front end.
-type Method func(ctx context.Context, id, params json.RawMessage, emit func(event any) error) (any, error)
-
 // Methods returns the workspace.* protocol methods served from w (see
 // docs/host-methods.md).
-func (w *Workspace) Methods() map[string]Method {
-	return map[string]Method{
+func (w *Workspace) Methods() method.Table {
+	return method.Table{
 		"workspace.info":   w.infoMethod,
 		"workspace.list":   w.listMethod,
 		"workspace.read":   w.readMethod,

@@ -26,14 +26,6 @@ const (
 	maxPending = 16
 )
 
-// Config is the "workspace" section of the host's configuration file.
-type Config struct {
-	// Dir is the folder the agent may read uploads from and save downloads
-	// into. Empty means no workspace: every method but workspace.info fails
-	// with NOT_CONFIGURED.
-	Dir string `json:"dir"`
-}
-
 // Workspace is one configured folder and the downloads in progress in it.
 // It is safe for concurrent use.
 type Workspace struct {

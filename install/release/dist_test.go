@@ -66,6 +66,7 @@ func TestDistWritesEveryPackageSignedAndChecksummed(t *testing.T) {
 	if err != nil || strings.Count(string(sums), ": OK\n") != len(want)-1 {
 		t.Errorf("sha256sum -c %s: %v\n%s", Checksums, err, sums)
 	}
+	checkEveryPackageCarriesTheLicence(t, out)
 	if _, err := os.Stat("extension/hostbin"); err == nil {
 		t.Error("make dist wrote extension/hostbin: no executable belongs in the extension")
 	}

@@ -32,7 +32,26 @@ const LinuxCommand = "/usr/bin/gnosis-host"
 const nfpmModFile = "install/release/nfpm.mod"
 
 // standardDirs are folders that belong to the system, never to the package.
-var standardDirs = map[string]bool{"/": true, "/etc": true, "/etc/opt": true, "/usr": true, "/usr/lib": true, "/usr/bin": true, "/opt": true}
+var standardDirs = map[string]bool{"/": true, "/etc": true, "/etc/opt": true, "/usr": true, "/usr/lib": true, "/usr/bin": true, "/opt": true,
+	"/usr/share": true, "/usr/share/doc": true}
+
+// DocDir is the package's documentation folder: its licence, its Debian
+// copyright file and the third-party notices.
+const DocDir = "/usr/share/doc/" + register.PackageName
+
+// debianCopyright is the .deb's copyright file (Debian's machine-readable
+// format), ahead of the licence's full text.
+const debianCopyright = `Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
+Upstream-Name: Gnosis
+Source: https://github.com/gnosis/gnosis
+Comment: gnosis-host is built from Go modules under their own licences; they are
+ quoted in full in ` + DocDir + "/" + NoticesFile + `.
+
+Files: *
+Copyright: Gnosis contributors
+License: Apache-2.0
+ The full text of the Apache License 2.0 follows, and is in ` + DocDir + `/LICENSE.
+`
 
 // nfpmContent is one entry of nfpm's contents.
 type nfpmContent struct {
@@ -69,8 +88,9 @@ func linuxManifests() ([]string, map[string]register.Family, error) {
 }
 
 // nfpmConfig is the nfpm configuration (JSON, which nfpm reads as YAML) for
-// the host binary bin built for goarch, with the manifests written into dir.
-func nfpmConfig(version, goarch, bin, dir string) ([]byte, error) {
+// the host binary bin built for goarch of package kind (deb, rpm), with the
+// manifests, the licence and the notices (lg) written into dir.
+func nfpmConfig(kind, version, goarch, bin, dir string, lg legal) ([]byte, error) {
 	paths, family, err := linuxManifests()
 	if err != nil {
 		return nil, err
@@ -98,6 +118,21 @@ func nfpmConfig(version, goarch, bin, dir string) ([]byte, error) {
 		contents = append(contents, nfpmContent{Src: src, Dst: p, FileInfo: map[string]any{"mode": 0o644}})
 		own(p)
 	}
+	docs := map[string][]byte{"LICENSE": lg.licence, NoticesFile: lg.notices}
+	if kind == "deb" {
+		docs["copyright"] = append([]byte(debianCopyright+"\n"), lg.licence...)
+	}
+	for _, name := range []string{"LICENSE", NoticesFile, "copyright"} {
+		if docs[name] == nil {
+			continue
+		}
+		src := filepath.Join(dir, "doc-"+name)
+		if err := os.WriteFile(src, docs[name], 0o644); err != nil {
+			return nil, err
+		}
+		contents = append(contents, nfpmContent{Src: src, Dst: DocDir + "/" + name, FileInfo: map[string]any{"mode": 0o644}})
+		own(DocDir + "/" + name)
+	}
 	dirs := make([]string, 0, len(owned))
 	for d := range owned {
 		dirs = append(dirs, d)
@@ -117,18 +152,19 @@ func nfpmConfig(version, goarch, bin, dir string) ([]byte, error) {
 		"maintainer":  "Gnosis <gnosis@gnosis.dev>",
 		"vendor":      "Gnosis",
 		"homepage":    "https://github.com/gnosis/gnosis",
+		"license":     Licence,
 		"description": "Gnosis native-messaging host\nLets the Gnosis browser extension reach MCP servers (Munim, or any MCP stdio\nserver) through native messaging, for every user of the machine: registered with\nChrome, Chromium, Edge, Brave, Vivaldi and Firefox. Check it with: gnosis-host doctor",
 		"contents":    contents,
 	}, "", "  ")
 }
 
 // buildLinuxPackage builds the .deb or .rpm (kind) of bin at pkgPath,
-// working in dir.
-func buildLinuxPackage(pkgPath, kind, version, goarch, bin, dir string) error {
+// working in dir, with the licence and notices lg.
+func buildLinuxPackage(pkgPath, kind, version, goarch, bin, dir string, lg legal) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	cfg, err := nfpmConfig(version, goarch, bin, dir)
+	cfg, err := nfpmConfig(kind, version, goarch, bin, dir, lg)
 	if err != nil {
 		return err
 	}

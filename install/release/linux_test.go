@@ -134,17 +134,25 @@ func TestLinuxPackagesInstallRegisterAndRemove(t *testing.T) {
 	if err := buildHost("linux", runtime.GOARCH, testVersion, bin); err != nil {
 		t.Fatal(err)
 	}
-	wantFiles := append([]string{register.PackageBinary, LinuxCommand}, linuxSystemManifests...)
-	sort.Strings(wantFiles)
+	lg, err := hostLegal(bin, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantFiles := append([]string{register.PackageBinary, LinuxCommand, DocDir + "/LICENSE", DocDir + "/" + NoticesFile}, linuxSystemManifests...)
 	for _, tool := range linuxPackageTools {
 		t.Run(tool.kind, func(t *testing.T) {
 			prereq.Command(t, prereq.Setup+" (apt-get install dpkg rpm)", tool.tool)
 			pkg := filepath.Join(work, hostFile(testVersion, "linux", runtime.GOARCH, tool.kind))
-			if err := buildLinuxPackage(pkg, tool.kind, testVersion, runtime.GOARCH, bin, filepath.Join(work, tool.kind)); err != nil {
+			if err := buildLinuxPackage(pkg, tool.kind, testVersion, runtime.GOARCH, bin, filepath.Join(work, tool.kind), lg); err != nil {
 				t.Fatal(err)
 			}
 			got := tool.list(t, pkg)
 			sort.Strings(got)
+			wantFiles := append([]string{}, wantFiles...)
+			if tool.kind == "deb" {
+				wantFiles = append(wantFiles, DocDir+"/copyright")
+			}
+			sort.Strings(wantFiles)
 			if d := cmp.Diff(wantFiles, got); d != "" {
 				t.Errorf("%s file list (-want +got):\n%s", tool.kind, d)
 			}
@@ -196,7 +204,7 @@ func TestLinuxPackagesInstallRegisterAndRemove(t *testing.T) {
 				case err != nil || rel == "":
 				case rel == "/var" || rel == "/root" || rel == "/tmp": // the databases; the home the host logged into
 					return filepath.SkipDir
-				case !d.IsDir() || rel != "/etc" && rel != "/usr" && rel != "/etc/opt" && rel != "/usr/lib" && rel != "/usr/bin":
+				case !d.IsDir() || !standardDirs[rel]:
 					left = append(left, rel)
 				}
 				return nil

@@ -95,7 +95,11 @@ func start(out, url, targets, kinds string, writeJS bool) error {
 	return run(c)
 }
 
-// run builds the release c asks for and writes SHA256SUMS over what it wrote.
+// run builds the release c asks for and writes SHA256SUMS over what it
+// wrote. A package whose tools are missing (prerequisites) is skipped from
+// the start, saying which install command brings them, and one that fails
+// does not stop the others: run builds everything it can, keeps it, and
+// then fails naming each package it did not build and why.
 func run(c config) error {
 	work, err := os.MkdirTemp("", "gnosis-release-")
 	if err != nil {
@@ -113,10 +117,19 @@ func run(c config) error {
 	if err != nil {
 		return err
 	}
+	unmet := unmetPrerequisites(c.kinds)
+	for _, kind := range sortedKeys(unmet) {
+		fmt.Fprintf(c.log, "skipped  %s; building the rest\n", unmet[kind])
+	}
 	var written []string
+	var notBuilt []string // "<file> (<why>)"
 	wrote := func(name string) {
 		written = append(written, name)
 		fmt.Fprintf(c.log, "packed   %s\n", filepath.Join(c.out, name))
+	}
+	failed := func(name string, err error) {
+		notBuilt = append(notBuilt, fmt.Sprintf("%s (%v)", name, err))
+		fmt.Fprintf(c.log, "FAILED   %s: %v\n", filepath.Join(c.out, name), err)
 	}
 	for _, t := range c.targets {
 		goos, goarch, ok := strings.Cut(t, "/")
@@ -125,7 +138,11 @@ func run(c config) error {
 		}
 		var kinds []string
 		for _, k := range hostKinds(goos, goarch) {
-			if c.kinds[k] {
+			switch {
+			case !c.kinds[k]:
+			case unmet[k] != "":
+				notBuilt = append(notBuilt, fmt.Sprintf("%s (%s)", hostFile(c.version, goos, goarch, k), unmet[k]))
+			default:
 				kinds = append(kinds, k)
 			}
 		}
@@ -133,28 +150,30 @@ func run(c config) error {
 			continue
 		}
 		bin := filepath.Join(work, goos+"-"+goarch, binaryName(goos))
-		if err := buildHost(goos, goarch, c.version, bin); err != nil {
-			return err
-		}
-		if goos == "windows" && sign != nil {
-			if err := sign(bin); err != nil {
-				return fmt.Errorf("sign %s/%s: %w", goos, goarch, err)
+		if err := buildTarget(goos, goarch, c, bin, sign); err != nil {
+			for _, kind := range kinds {
+				failed(hostFile(c.version, goos, goarch, kind), err)
 			}
-			fmt.Fprintf(c.log, "signed   %s/%s\n", goos, goarch)
+			continue
 		}
+		lg, legalErr := hostLegal(bin, nil)
 		for _, kind := range kinds {
 			name := hostFile(c.version, goos, goarch, kind)
 			dst := filepath.Join(c.out, name)
-			switch kind {
-			case "zip":
-				err = packHostZip(dst, strings.TrimSuffix(name, ".zip"), goos, bin, ext)
-			case "msi":
-				err = buildMSI(dst, c.version, goarch, bin, filepath.Join(work, "msi-"+goarch))
-			case "deb", "rpm":
-				err = buildLinuxPackage(dst, kind, c.version, goarch, bin, filepath.Join(work, kind+"-"+goarch))
+			err := legalErr
+			if err == nil {
+				switch kind {
+				case "zip":
+					err = packHostZip(dst, strings.TrimSuffix(name, ".zip"), goos, bin, ext)
+				case "msi":
+					err = buildMSI(dst, c.version, goarch, bin, filepath.Join(work, "msi-"+goarch), lg)
+				case "deb", "rpm":
+					err = buildLinuxPackage(dst, kind, c.version, goarch, bin, filepath.Join(work, kind+"-"+goarch), lg)
+				}
 			}
 			if err != nil {
-				return fmt.Errorf("%s: %w", name, err)
+				failed(name, err)
+				continue
 			}
 			wrote(name)
 		}
@@ -168,7 +187,8 @@ func run(c config) error {
 			continue
 		}
 		if err := ext.pack(filepath.Join(c.out, b.name), b.flavour); err != nil {
-			return fmt.Errorf("%s: %w", b.name, err)
+			failed(b.name, err)
+			continue
 		}
 		wrote(b.name)
 	}
@@ -177,5 +197,24 @@ func run(c config) error {
 		return err
 	}
 	fmt.Fprintf(c.log, "wrote    %s\n", filepath.Join(c.out, Checksums))
+	if len(notBuilt) > 0 {
+		return fmt.Errorf("%d of %d packages built and kept in %s (with %s); not built:\n  %s",
+			len(written), len(written)+len(notBuilt), c.out, Checksums, strings.Join(notBuilt, "\n  "))
+	}
+	return nil
+}
+
+// buildTarget builds the host for goos/goarch into bin and signs it when a
+// signer is set and the target is Windows.
+func buildTarget(goos, goarch string, c config, bin string, sign func(string) error) error {
+	if err := buildHost(goos, goarch, c.version, bin); err != nil {
+		return err
+	}
+	if goos == "windows" && sign != nil {
+		if err := sign(bin); err != nil {
+			return fmt.Errorf("sign %s/%s: %w", goos, goarch, err)
+		}
+		fmt.Fprintf(c.log, "signed   %s/%s\n", goos, goarch)
+	}
 	return nil
 }

@@ -60,7 +60,7 @@ func TestMSIIsAPerUserPackageOfTheHost(t *testing.T) {
 	exe := filepath.Join(dir, "host.exe")
 	os.WriteFile(exe, []byte("MZ not really a program"), 0o755)
 	msi := filepath.Join(dir, "gnosis.msi")
-	if err := buildMSI(msi, "1.2.3", "amd64", exe, filepath.Join(dir, "work")); err != nil {
+	if err := buildMSI(msi, "1.2.3", "amd64", exe, filepath.Join(dir, "work"), legal{licence: []byte("the licence"), notices: []byte("the notices")}); err != nil {
 		t.Fatal(err)
 	}
 	sum, err := exec.Command(msiinfo, "suminfo", msi).CombinedOutput()
@@ -101,7 +101,7 @@ func TestMSIIsAPerUserPackageOfTheHost(t *testing.T) {
 	for _, r := range msiTable(t, msiinfo, msi, "File") {
 		files = append(files, r[2])
 	}
-	if d := cmp.Diff([]string{"gnosis-host.exe", "com.gnosis.host.json", "com.gnosis.host.firefox.json"}, files); d != "" {
+	if d := cmp.Diff([]string{"gnosis-host.exe", "LICENSE.txt", "THIRD_PARTY_NOTICES.txt", "com.gnosis.host.json", "com.gnosis.host.firefox.json"}, files); d != "" {
 		t.Errorf("files (-want +got):\n%s", d)
 	}
 	var dirs []string
@@ -133,7 +133,7 @@ func TestMSIIsAPerUserPackageOfTheHost(t *testing.T) {
 }
 
 func TestMSIOnlyForArchitecturesWixlBuilds(t *testing.T) {
-	if _, err := writeWXS(t.TempDir(), "1.2.3", "arm64", "x.exe"); err == nil {
+	if _, err := writeWXS(t.TempDir(), "1.2.3", "arm64", "x.exe", legal{}); err == nil {
 		t.Error("an arm64 MSI was accepted; wixl 0.101 builds x86 and x64 only")
 	}
 }

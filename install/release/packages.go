@@ -40,6 +40,20 @@ func (x *extension) addTo(a *archive, prefix string, flavour func(map[string]any
 	if err := a.add(path.Join(prefix, "manifest.json"), manifest, 0o644); err != nil {
 		return err
 	}
+	licence, err := readLicence()
+	if err != nil {
+		return err
+	}
+	notices, err := extensionNotices(x.tree.dir, files)
+	if err != nil {
+		return err
+	}
+	if err := a.add(path.Join(prefix, LicenceFile), licence, 0o644); err != nil {
+		return err
+	}
+	if err := a.add(path.Join(prefix, NoticesFile), notices, 0o644); err != nil {
+		return err
+	}
 	for _, f := range files {
 		if f == ReleaseJS {
 			err = a.add(path.Join(prefix, f), x.releaseJS, 0o644)
@@ -51,6 +65,15 @@ func (x *extension) addTo(a *archive, prefix string, flavour func(map[string]any
 		}
 	}
 	return nil
+}
+
+// notices is the notices text of the extension's files in flavour's package.
+func (x *extension) notices(flavour func(map[string]any) error) ([]byte, error) {
+	_, files, err := x.tree.packageManifest(x.manifest, x.version, flavour)
+	if err != nil {
+		return nil, err
+	}
+	return extensionNotices(x.tree.dir, files)
 }
 
 // pack writes a browser package: the extension at the root of a zip (an
@@ -96,6 +119,20 @@ func packHostZip(zipPath, name, goos, bin string, x *extension) error {
 		}
 	}
 	if err := x.addTo(a, path.Join(name, extensionDir), unpackedManifest); err != nil {
+		return err
+	}
+	extNotices, err := x.notices(unpackedManifest)
+	if err != nil {
+		return err
+	}
+	lg, err := hostLegal(bin, extNotices)
+	if err != nil {
+		return err
+	}
+	if err := a.add(path.Join(name, LicenceFile), lg.licence, 0o644); err != nil {
+		return err
+	}
+	if err := a.add(path.Join(name, NoticesFile), lg.notices, 0o644); err != nil {
 		return err
 	}
 	return a.commit()

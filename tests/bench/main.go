@@ -16,7 +16,10 @@
 //     (fakemunim only, schemas.go).
 //
 // and, once, the host's peak RSS in two cases that must stay bounded
-// (memory.go): 100 × 8 MiB workspace.read at once, a 500 MB result line.
+// (memory.go): 100 × 8 MiB workspace.read at once, a 500 MB result line;
+// and the schema validator's compile and validate time for a typical
+// 10-property tool schema, each ≤ 1.0× santhosh-tekuri/jsonschema/v6's
+// in the same run (validator.go).
 //
 // Compared measurements alternate in batches (or rotate, for cold starts),
 // so drift of the machine (frequency scaling, other load) falls on both
@@ -39,7 +42,7 @@ func main() {
 	batch := flag.Int("batch", 300, "calls per latency batch")
 	coldRuns := flag.Int("cold", 15, "cold starts per side")
 	bigRuns := flag.Int("big", 5, "16 MiB transfers per side")
-	only := flag.String("only", "", "run one part: latency, cold, rss, big, output, schema or memory (e.g. under perf record)")
+	only := flag.String("only", "", "run one part: latency, cold, rss, big, output, schema, validator or memory (e.g. under perf record)")
 	srv := flag.String("server", "", "run against one server: fake or everything (none: no server, with -only memory)")
 	hostBin := flag.String("host", "", "measure this gnosis-host binary instead of building one (to compare two trees)")
 	keep := flag.String("keep", "", "build the binaries into this directory and keep them (so perf can resolve symbols)")
@@ -104,6 +107,14 @@ func main() {
 			rows = append(rows, r...)
 		}
 		fmt.Printf("\n%s\n", s.name)
+		failed = printTable(rows) || failed
+	}
+	if want("validator") {
+		rows, err := validatorCost(15)
+		if err != nil {
+			fatal(fmt.Errorf("validator: %w", err))
+		}
+		fmt.Printf("\nschema validator (runtime/schema) beside santhosh-tekuri/jsonschema/v6\n")
 		failed = printTable(rows) || failed
 	}
 	if want("memory") {

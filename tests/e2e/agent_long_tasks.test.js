@@ -77,10 +77,13 @@ function storedRecords(panel) {
   });
 }
 
-/** Clicks Stop while the panel says "acting…" and returns the milliseconds until the panel is idle again. */
-async function stopWhileActing(panel) {
+/**
+ * Clicks Stop while the panel says "acting…" (and, given, once underway() is true: the press is
+ * down) and returns the milliseconds until the panel is idle again.
+ */
+async function stopWhileActing(panel, underway = async () => true) {
   await panel.waitForFunction(() => /acting…/.test(document.querySelector('#status').textContent), null, { timeout: 10_000 });
-  await panel.waitForTimeout(300);
+  await waitFor(underway, { what: 'the action under way' });
   const t0 = Date.now();
   await panel.click('#stop');
   await panel.waitForFunction(() => !document.querySelector('#run').disabled && document.querySelector('#stop').disabled
@@ -96,7 +99,7 @@ test('Stop during LongPress(duration=10) or Wait ends the action itself within a
     return act('Hold it.', `LongPress(point=(${normalise(c.x, c.y, viewportOf(body)).join(',')}), duration=10)`);
   };
   await runTask(panel, 'Hold the box for ten seconds');
-  const took = await stopWhileActing(panel);
+  const took = await stopWhileActing(panel, () => target.evaluate(() => window.pressedAt !== undefined));
   assert.ok(took < 5000, `idle ${took} ms after Stop (the press lasts 10 s)`);
   assert.equal((await outcome(panel)).outcome, 'stopped');
   const press = await waitFor(() => target.evaluate(() => window.events.find((e) => e.startsWith('press:'))), { timeoutMs: 10_000, what: 'the mouse button released' });

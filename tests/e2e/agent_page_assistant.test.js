@@ -19,6 +19,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { launch, waitFor, EXTENSION_ID, EXTENSION_ORIGIN } from './lib/harness.js';
+import { MIN_SHOWN_MS } from '../../extension/agent/core/page_assistant_state.js';
+import { PAGE_ASSISTANT_EVENT } from '../../extension/shared/core/messages.js';
 import { serve } from './lib/server.js';
 import { startModelServer, textOf, viewportOf, normalise } from './lib/model_server.js';
 import { centerOf, openPanelAndTarget, storeSettings, debuggerFree } from './lib/agent_fixture.js';
@@ -45,7 +47,10 @@ before(async () => {
   site = await serve({ routes: { '/assistant.html': { body: PAGE_HTML } } });
   // The toggle needs host access to every http/https page; permission prompts never settle in
   // automation, so the grant is seeded (the toggle then finds it with permissions.contains).
-  env = await launch({ host: false, grantOrigins: ['http://127.0.0.1/*', 'http://*/*', 'https://*/*'] });
+  // Chromium discards input to a cross-origin frame that moved in the last moment (a screenshot or a
+  // colour scheme change re-lays the page out); the bar's own guard (uncovered for MIN_SHOWN_MS) is
+  // what these tests check, so that browser feature is off and the clicks need no pause.
+  env = await launch({ host: false, grantOrigins: ['http://127.0.0.1/*', 'http://*/*', 'https://*/*'], args: ['--disable-features=DiscardInputEventsToRecentlyMovedFrames'] });
 });
 after(async () => {
   await env?.close();
@@ -144,11 +149,27 @@ async function shoot(page, name) {
   return file;
 }
 
+/** Waits until the bar has shown whole for MIN_SHOWN_MS by its own clock, so it takes a submit. */
+async function uncoveredLongEnough(page) {
+  await waitFor(() => frameOf(page)?.evaluate((min) => {
+    const since = document.querySelector('.bar')?.dataset.shownSince;
+    return Boolean(since) && performance.now() - Number(since) >= min;
+  }, MIN_SHOWN_MS).catch(() => false), { what: 'the bar shown whole long enough to take a submit' });
+}
+
+/** Switches the page to a colour scheme and waits until the bar's frame has painted in it. */
+async function inScheme(page, scheme) {
+  await page.emulateMedia({ colorScheme: scheme });
+  await waitFor(() => frameOf(page)?.evaluate((dark) => matchMedia('(prefers-color-scheme: dark)').matches === dark
+    && new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))), scheme === 'dark').catch(() => false),
+  { what: `the bar in the ${scheme} scheme` });
+}
+
 /** Types a task into the bar and presses Enter (or clicks Run), with real input events. */
 async function submitOnPage(page, cdp, text, { via = 'enter' } = {}) {
   const b = await waitFor(async () => { const s = await bar(page, cdp); return s?.visible && s.input.shown && !s.covered && s; }, { what: 'the bar input' });
   // The bar takes a submit once it has been uncovered for a moment (clickjacking guard).
-  await page.waitForTimeout(600);
+  await uncoveredLongEnough(page);
   await page.mouse.click(b.input.at.x, b.input.at.y);
   await page.keyboard.type(text);
   if (via === 'enter') await page.keyboard.press('Enter');
@@ -288,7 +309,8 @@ test('when the agent navigates the tab, the new page\'s bar picks the run up and
     await submitOnPage(target, cdp, 'Go to the next page');
     await waitFor(() => model.requests.length === 2, { what: 'the request from the next page' });
     assert.match(target.url(), /\?navigated$/);
-    const running = await waitFor(async () => { const b = await bar(target, cdp); return b?.stop.shown && /Step 2/.test(b.status) && b; }, { what: 'the run on the new page\'s bar' });
+    // The new page's bar comes up from scratch (its loader, its module, its frame and the frame's token): generous under load.
+    const running = await waitFor(async () => { const b = await bar(target, cdp); return b?.stop.shown && /Step 2/.test(b.status) && b; }, { what: 'the run on the new page\'s bar', timeoutMs: 30_000 });
     assert.equal(running.input.shown, false);
     release();
     const done = await waitFor(async () => { const b = await bar(target, cdp); return b.card.shown && b; }, { what: 'the result card on the new page' });
@@ -338,7 +360,7 @@ test('Stop in the bar stops the run at once, detaches, and restores the input', 
     await enableToggle(panel);
     // Script-made events do nothing, even run inside the bar's own document (page scripts cannot reach it at all).
     await waitFor(async () => (await bar(target, cdp))?.visible, { what: 'the bar' });
-    await target.waitForTimeout(600);
+    await uncoveredLongEnough(target);
     await frameOf(target).evaluate(() => {
       document.querySelector('.task').value = 'Scripted task';
       document.querySelector('form').requestSubmit();
@@ -356,6 +378,8 @@ test('Stop in the bar stops the run at once, detaches, and restores the input', 
     assert.notEqual(await debuggerFree(env, targetUrl), true, 'attached while running');
     const b = await waitFor(async () => { const x = await bar(target, cdp); return x.stop.shown && x; }, { what: 'the Stop button' });
     await frameOf(target).evaluate(() => document.querySelector('button.stop').click());
+    // One of the two fixed waits left: a Stop that must not happen has no later event to anchor on
+    // (the real Stop below ends the run either way), so the scripted click gets 300 ms to do harm.
     await target.waitForTimeout(300);
     assert.equal(model.requests[0].closedAt, undefined, 'a scripted click on Stop stopped nothing');
     await target.mouse.click(b.stop.at.x, b.stop.at.y);
@@ -405,7 +429,6 @@ test('Pause in the bar hands the page to the user and Resume goes on; a question
     // The user acts on the page.
     await target.click('#go');
     assert.deepEqual(await target.evaluate(() => window.events), ['go:true']);
-    await target.waitForTimeout(800);
     const again = await bar(target, cdp);
     await target.mouse.click(again.pause.at.x, again.pause.at.y);
     await waitFor(() => requests.length === 3, { what: 'the request after Resume' });
@@ -413,7 +436,6 @@ test('Pause in the bar hands the page to the user and Resume goes on; a question
     const asked = await waitFor(async () => { const b = await bar(target, cdp); return b.card.outcome === 'call_user' && b; }, { what: 'the question card' });
     assert.equal(asked.acted.shown, true, 'the question offers "I did it on the page"');
     await shoot(target, 'question_light');
-    await target.waitForTimeout(800);
     const q = await bar(target, cdp);
     await target.mouse.click(q.acted.at.x, q.acted.at.y);
     const done = await waitFor(async () => { const b = await bar(target, cdp); return b.card.outcome === 'finished' && b; }, { what: 'the finished card' });
@@ -451,12 +473,9 @@ test('a failed model request shows its reason and a countdown on the bar until t
     const second = await waitFor(async () => { const b = await bar(target, cdp); return /HTTP 503/.test(b.status) && b; }, { what: 'the 503 countdown', timeoutMs: 8000 });
     assert.match(second.status, /^Retrying in [1-6]s — HTTP 503 \(attempt 3\)$/);
     assert.equal(model.requests.length, 2);
-    await target.emulateMedia({ colorScheme: 'dark' });
-    await target.waitForTimeout(300);
+    await inScheme(target, 'dark');
     await shoot(target, 'retrying_dark');
-    await target.emulateMedia({ colorScheme: 'light' });
-    // Chromium drops input to a cross-origin frame for a moment after its geometry changed (the screenshot re-lays the page out).
-    await target.waitForTimeout(800);
+    await inScheme(target, 'light');
     const b = await bar(target, cdp);
     await target.mouse.click(b.stop.at.x, b.stop.at.y);
     const end = await waitFor(async () => { const x = await bar(target, cdp); return x.card.shown && x; }, { timeoutMs: 10_000, what: 'the stopped notice' });
@@ -540,8 +559,8 @@ test('a hostile page cannot read, rewrite, start or notice a task typed in the b
     for (const f of reach.frameAccess) assert.deepEqual(f, { document: 'blocked', location: 'blocked' }, 'a frame reference, if any, opens nothing');
 
     // Script-made keys, inputs, clicks and submits aimed at the bar start nothing.
+    // What they would have started is anchored below: the user's own task is the first the model gets.
     await target.evaluate(() => window.attack.synthetic());
-    await target.waitForTimeout(700);
     // The page's own Enter handler selected the page (a selected iframe is painted tinted): clear it for the pictures.
     await target.evaluate(() => { getSelection().removeAllRanges(); window.recorded = []; });
     assert.equal(model.requests.length, 0, 'no task from synthetic events');
@@ -559,8 +578,8 @@ test('a hostile page cannot read, rewrite, start or notice a task typed in the b
     assert.equal(covered.go.disabled, true);
     await shoot(target, 'covered_light');
     await target.keyboard.type('Covered task');
+    // Key events are dispatched and handled before press() returns; a task they sent is anchored below.
     await target.keyboard.press('Enter');
-    await target.waitForTimeout(500);
     assert.equal((await bar(target, cdp)).input.value, '', 'typing refused while covered');
     assert.deepEqual(await target.evaluate(() => window.recorded), [], 'the keys went to the bar, not the page');
     assert.equal(model.requests.length, 0, 'no task while covered');
@@ -587,26 +606,21 @@ test('a hostile page cannot read, rewrite, start or notice a task typed in the b
     assert.equal(await panel.locator('#log li.user').count(), 1, 'the panel logged one task');
     const running = await waitFor(async () => { const b = await bar(target, cdp); return b.mode === 'running' && /Step 1/.test(b.status) && b; }, { what: 'the run on the bar' });
     await shoot(target, 'running_light');
-    await target.emulateMedia({ colorScheme: 'dark' });
-    await target.waitForTimeout(300);
+    await inScheme(target, 'dark');
     await shoot(target, 'running_dark');
-    await target.emulateMedia({ colorScheme: 'light' });
+    await inScheme(target, 'light');
     release();
     const done = await waitFor(async () => { const b = await bar(target, cdp); return b.card.shown && b; }, { what: 'the result card' });
     assert.match(done.card.text, /Finished: Revenue grew in every region\./);
     await shoot(target, 'finished_light');
-    await target.emulateMedia({ colorScheme: 'dark' });
-    await target.waitForTimeout(300);
+    await inScheme(target, 'dark');
     await shoot(target, 'finished_dark');
-    await target.emulateMedia({ colorScheme: 'light' });
-    // Chromium drops input to a cross-origin frame for a moment after its geometry changed (the screenshot re-lays the page out).
-    await target.waitForTimeout(800);
+    await inScheme(target, 'light');
     await target.mouse.click(done.card.dismissAt.x, done.card.dismissAt.y);
     await waitFor(async () => !(await bar(target, cdp)).card.shown, { what: 'the card dismissed' });
-    await target.emulateMedia({ colorScheme: 'dark' });
-    await target.waitForTimeout(300);
+    await inScheme(target, 'dark');
     await shoot(target, 'idle_dark');
-    await target.emulateMedia({ colorScheme: 'light' });
+    await inScheme(target, 'light');
 
     // The page saw no key, no text, and no change of the bar's element through the whole run.
     const seen = await target.evaluate(() => ({ recorded: window.recorded, changes: window.changes }));
@@ -617,7 +631,11 @@ test('a hostile page cannot read, rewrite, start or notice a task typed in the b
 
     // The page may remove the bar: it is gone, and nothing puts it back behind the user's back.
     await target.evaluate(() => document.querySelector('gnosis-page-assistant').remove());
-    await target.waitForTimeout(500);
+    // Anchor: the content script handles one more event of the same state (the panel open) after the removal.
+    await env.evalInWorker(async ({ url, type }) => {
+      const tab = (await chrome.tabs.query({})).find((t) => t.url === url);
+      await chrome.tabs.sendMessage(tab.id, { type, event: { type: 'panel', open: true } }).catch(() => {});
+    }, { url: target.url(), type: PAGE_ASSISTANT_EVENT });
     assert.equal(await bar(target, cdp), null);
   } finally {
     release();
@@ -645,8 +663,7 @@ test('a page that embeds its own copy of the bar, crops it to the input under it
     await waitFor(() => copyOf(), { what: 'the embedded copy' });
     const copy = copyOf();
     await copy.waitForLoadState('load');
-    await target.waitForTimeout(1000);
-    assert.equal(await bar(target, cdp), null, 'the real bar is gone');
+    assert.equal(await waitFor(async () => (await bar(target, cdp)) === null, { what: 'the real bar gone' }), true, 'the real bar is gone');
     // The copy never learns the setting or the panel state: it shows nothing, so there is nothing to type into.
     assert.deepEqual(await copy.evaluate(() => ({ hidden: document.querySelector('.bar').hidden, status: document.querySelector('.status').textContent })), { hidden: true, status: '' });
     const box = await target.evaluate(() => { const r = document.getElementById('borrowed').getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; });
@@ -664,6 +681,8 @@ test('a page that embeds its own copy of the bar, crops it to the input under it
     await panel.fill('#task', 'Look at this page');
     await panel.click('#run');
     await waitFor(() => model.requests.length === 1, { what: 'the panel\'s own task at the model' });
+    // The other fixed wait left: the run's events go only to trusted frames, and with the real bar
+    // removed no frame shows them arriving, so the copy gets 500 ms to receive what it must not.
     await target.waitForTimeout(500);
     assert.deepEqual(await copy.evaluate(() => ({ hidden: document.querySelector('.bar').hidden, status: document.querySelector('.status').textContent, text: document.querySelector('.text').textContent })),
       { hidden: true, status: '', text: 'Type a task for this page and press Enter. The page cannot see what you type here.' });

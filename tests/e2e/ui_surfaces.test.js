@@ -5,7 +5,7 @@
 // (the options page's come from options_layout.test.js).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { launch, picture, waitFor } from './lib/harness.js';
+import { laidOut, launch, picture, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
 
 const WIDTHS = [360, 400, 480];
@@ -36,7 +36,7 @@ function overflow(page) {
 async function checkWidths(page, what) {
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: 800 });
-    await page.waitForTimeout(50);
+    await laidOut(page, width);
     const o = await overflow(page);
     assert.ok(o.scrollWidth <= o.clientWidth, `${what} at ${width} px: scrollWidth ${o.scrollWidth} > clientWidth ${o.clientWidth} (${o.wide.join(', ')})`);
   }

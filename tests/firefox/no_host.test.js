@@ -35,7 +35,7 @@ test('with no host registered the options page says the host is not found, in Fi
 // connects. Runs last: it leaves a manifest behind.
 test("every fault in README's table gives the message the table quotes for Firefox", async () => {
   const faults = readmeFaults();
-  const options = await ff.openExtensionPage('bridge/options.html');
+  const options = await ff.openExtensionPage('bridge/options/options.html');
   const manifestFile = path.join(ff.home, '.mozilla', 'native-messaging-hosts', 'com.gnosis.host.json');
   fs.mkdirSync(path.dirname(manifestFile), { recursive: true });
   const dir = fs.mkdtempSync(path.join(ff.dir, 'faults-'));

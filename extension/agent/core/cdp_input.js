@@ -18,9 +18,9 @@ export function actionStopped() {
   return err;
 }
 
-/** A sleep that ends early, rejecting with actionStopped(), when signal aborts. */
-export function actionSleep(ms, signal) {
-  return abortableSleep(ms, signal, actionStopped);
+/** A sleep that ends early, rejecting with actionStopped(), when signal aborts; timers: the clock (default the real one). */
+export function actionSleep(ms, signal, timers) {
+  return abortableSleep(ms, signal, actionStopped, timers);
 }
 
 /**

@@ -70,6 +70,8 @@ function render() {
   ui.bar.dataset.mode = m;
   ui.bar.dataset.retrying = String(v.retrying);
   ui.bar.dataset.covered = String(Boolean(guard));
+  // Since when the bar shows whole (the visibility report's clock): a submit counts from MIN_SHOWN_MS after.
+  ui.bar.dataset.shownSince = state.shownSince === null ? '' : String(state.shownSince);
   ui.bar.dataset.kind = v.card?.kind || '';
   ui.bar.dataset.outcome = v.card?.outcome || '';
   ui.title.textContent = m === 'card' ? v.card.title : '';

@@ -36,86 +36,84 @@
 // iframe navigated away from the bar (a page reaching it through a frame
 // reference) is removed the same way.
 //
-// Classic script (content scripts cannot be ES modules), injected at most once
-// per document: the registered content script and the injection into tabs
-// that were already open may both run it.
-(() => {
-  if (globalThis.__gnosisPageAssistant) return;
-  globalThis.__gnosisPageAssistant = true;
+// An ES module, imported by page_assistant_loader.js (the registered content
+// script, also injected into tabs that were already open): it runs at most
+// once per document however often the loader runs.
 
-  const FRAME_PAGE = 'agent/frame/page_assistant_frame.html';
-  // Fixed size: the frame lays its content out inside it (frame/page_assistant_frame.css).
-  const HOST_STYLE = 'all: initial !important; display: block !important; position: fixed !important; z-index: 2147483647 !important;'
-    + ' left: 50% !important; bottom: 0 !important; transform: translateX(-50%) !important;'
-    + ' width: min(720px, 100%) !important; height: 148px !important; margin: 0 !important; padding: 0 !important; border: 0 !important;'
-    + ' pointer-events: auto !important; opacity: 1 !important; filter: none !important; visibility: visible !important;';
-  const CSS = `
+import { FRAME_PAGE } from '../core/page_assistant_settings.js';
+import { PAGE_ASSISTANT, PAGE_ASSISTANT_EVENT } from '../../shared/core/messages.js';
+
+// Fixed size: the frame lays its content out inside it (frame/page_assistant_frame.css).
+const HOST_STYLE = 'all: initial !important; display: block !important; position: fixed !important; z-index: 2147483647 !important;'
+  + ' left: 50% !important; bottom: 0 !important; transform: translateX(-50%) !important;'
+  + ' width: min(720px, 100%) !important; height: 148px !important; margin: 0 !important; padding: 0 !important; border: 0 !important;'
+  + ' pointer-events: auto !important; opacity: 1 !important; filter: none !important; visibility: visible !important;';
+const CSS = `
 :host { all: initial; }
 iframe { all: initial; display: block; width: 100%; height: 100%; border: 0; margin: 0; padding: 0; background: transparent; color-scheme: light dark; }
 `;
 
-  let enabled = false;
-  let panelOpen = false;
-  let shown = false;
-  let host = null;
+let enabled = false;
+let panelOpen = false;
+let shown = false;
+let host = null;
 
-  function build() {
-    const h = document.createElement('gnosis-page-assistant');
-    h.setAttribute('style', HOST_STYLE);
-    const root = h.attachShadow({ mode: 'closed' });
-    const style = document.createElement('style');
-    style.textContent = CSS;
-    const frame = document.createElement('iframe');
-    frame.title = 'Gnosis Page Assistant';
-    frame.src = chrome.runtime.getURL(FRAME_PAGE);
-    const token = chrome.runtime.sendMessage({ type: 'pageAssistant.frameToken' }).catch(() => null);
-    const extensionOrigin = new URL(chrome.runtime.getURL('')).origin;
-    // The first load is the bar; any later one means something navigated the frame away from it.
-    let loads = 0;
-    frame.addEventListener('load', () => {
-      loads += 1;
-      if (loads > 1) {
-        remove(h);
-        return;
-      }
-      token.then((r) => {
-        if (r?.ok && typeof r.token === 'string') frame.contentWindow?.postMessage({ type: 'pageAssistant.frameToken', token: r.token }, extensionOrigin);
-      });
+function build() {
+  const h = document.createElement('gnosis-page-assistant');
+  h.setAttribute('style', HOST_STYLE);
+  const root = h.attachShadow({ mode: 'closed' });
+  const style = document.createElement('style');
+  style.textContent = CSS;
+  const frame = document.createElement('iframe');
+  frame.title = 'Gnosis Page Assistant';
+  frame.src = chrome.runtime.getURL(FRAME_PAGE);
+  const token = chrome.runtime.sendMessage({ type: PAGE_ASSISTANT.FRAME_TOKEN }).catch(() => null);
+  const extensionOrigin = new URL(chrome.runtime.getURL('')).origin;
+  // The first load is the bar; any later one means something navigated the frame away from it.
+  let loads = 0;
+  frame.addEventListener('load', () => {
+    loads += 1;
+    if (loads > 1) {
+      remove(h);
+      return;
+    }
+    token.then((r) => {
+      if (r?.ok && typeof r.token === 'string') frame.contentWindow?.postMessage({ type: PAGE_ASSISTANT.FRAME_TOKEN, token: r.token }, extensionOrigin);
     });
-    root.append(style, frame);
-    return h;
-  }
-
-  function remove(h) {
-    h.remove();
-    if (host === h) host = null;
-  }
-
-  function render() {
-    const visible = enabled && panelOpen;
-    if (visible === shown) return;
-    shown = visible;
-    if (host) remove(host);
-    if (!visible) return;
-    host = build();
-    // Outside <body>, which single-page apps often replace wholesale.
-    document.documentElement.append(host);
-  }
-
-  function apply(event) {
-    if (event.type === 'settings') enabled = event.enabled === true;
-    else if (event.type === 'panel') panelOpen = event.open === true;
-    else return;
-    render();
-  }
-
-  chrome.runtime.onMessage.addListener((m, sender) => {
-    if (sender?.id !== chrome.runtime.id || sender.tab) return; // only the extension itself (the worker)
-    if (m?.type === 'gnosis.pageAssistant' && m.event && typeof m.event.type === 'string') apply(m.event);
   });
-  chrome.runtime.sendMessage({ type: 'pageAssistant.state' }).then((r) => {
-    if (!r?.ok) return;
-    panelOpen = r.panelOpen === true;
-    apply({ type: 'settings', enabled: r.enabled });
-  }).catch(() => {});
-})();
+  root.append(style, frame);
+  return h;
+}
+
+function remove(h) {
+  h.remove();
+  if (host === h) host = null;
+}
+
+function render() {
+  const visible = enabled && panelOpen;
+  if (visible === shown) return;
+  shown = visible;
+  if (host) remove(host);
+  if (!visible) return;
+  host = build();
+  // Outside <body>, which single-page apps often replace wholesale.
+  document.documentElement.append(host);
+}
+
+function apply(event) {
+  if (event.type === 'settings') enabled = event.enabled === true;
+  else if (event.type === 'panel') panelOpen = event.open === true;
+  else return;
+  render();
+}
+
+chrome.runtime.onMessage.addListener((m, sender) => {
+  if (sender?.id !== chrome.runtime.id || sender.tab) return; // only the extension itself (the worker)
+  if (m?.type === PAGE_ASSISTANT_EVENT && m.event && typeof m.event.type === 'string') apply(m.event);
+});
+chrome.runtime.sendMessage({ type: PAGE_ASSISTANT.STATE }).then((r) => {
+  if (!r?.ok) return;
+  panelOpen = r.panelOpen === true;
+  apply({ type: 'settings', enabled: r.enabled });
+}).catch(() => {});

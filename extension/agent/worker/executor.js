@@ -250,15 +250,16 @@ const ACTIONS = {
  * Runs one action.
  * @param {{name:string, args:object}} action parsed action (not Finished/CallUser)
  * @param {object} env {send(method, params), platform, viewport, coordinateMode,
- *   openTab(url), currentUrl(), settle(), signal?: AbortSignal}; env.sleep is
- *   replaced by an abortable sleep on env.signal
+ *   openTab(url), currentUrl(), settle(), signal?: AbortSignal, timers?: the
+ *   clock's {setTimeout, clearTimeout} (tests)}; env.sleep is replaced by an
+ *   abortable sleep on env.signal
  * @returns {Promise<{text:string, error?:boolean, url?:string}>} rejects with
  *   actionStopped() (code 'stopped') when env.signal aborts it
  */
 export async function execute(action, env) {
   const fn = extraActions.get(action.name) || ACTIONS[action.name];
   if (!fn) return { text: `${action.name} cannot be executed in the browser`, error: true };
-  const full = { ...env, sleep: (ms) => actionSleep(ms, env.signal), point: (pt) => toCss(pt, env.viewport, env.coordinateMode) };
+  const full = { ...env, sleep: (ms) => actionSleep(ms, env.signal, env.timers), point: (pt) => toCss(pt, env.viewport, env.coordinateMode) };
   checkSignal(full);
   const urlBefore = await env.currentUrl();
   const r = await fn(action.args, full);

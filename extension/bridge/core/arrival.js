@@ -28,61 +28,59 @@
 // followsMark whether the newest comes after the element that was newest at
 // the last sent message (still on the page).
 //
-// Loaded as a classic content script (with the files of bridge/page/) and by
-// node --test for its side effect: it defines globalThis.__gnosisArrival.
-(() => {
-  /** Why a reply did not arrive. */
-  const WHY = Object.freeze({
-    /** It was on the page when the bridge started watching (Start, a reload, a navigation). */
-    BASELINE: 'baseline',
-    /** It came into view without being written or following a sent message (scrolling, switching conversations). */
-    SHOWN: 'shown',
-  });
+// Imported by the content script (bridge/page/) and by node --test.
 
-  function initial() {
-    return { ids: 0, reply: null, last: null, mark: null };
+/** Why a reply did not arrive. */
+const WHY = Object.freeze({
+  /** It was on the page when the bridge started watching (Start, a reload, a navigation). */
+  BASELINE: 'baseline',
+  /** It came into view without being written or following a sent message (scrolling, switching conversations). */
+  SHOWN: 'shown',
+});
+
+function initial() {
+  return { ids: 0, reply: null, last: null, mark: null };
+}
+
+/** The state when the bridge starts watching: the newest reply now is an old one. */
+function baseline(s, o) {
+  const last = o.key === null ? null : { key: o.key, text: o.text, prevKey: o.prevKey ?? null };
+  const reply = o.key === null ? null : { id: s.ids + 1, key: o.key, text: o.text, arrived: false, why: WHY.BASELINE };
+  return { ids: s.ids + 1, reply, last, mark: null };
+}
+
+/** Does the observation follow the reply that was newest when a message was last sent? */
+function followsSent(mark, o) {
+  if (!mark || o.key === null) return false;
+  if (mark.key === null) return o.count === 1;
+  if (o.key === mark.key) return o.text !== mark.text;
+  return o.followsMark === true;
+}
+
+/** One observation of the newest reply at time now. */
+function observe(s, o, now) {
+  if (o.key === null) return { ...s, last: null };
+  const after = followsSent(s.mark, o);
+  const r = s.reply;
+  const rewritten = o.text === '' ? r?.text !== '' : !!r?.consumed && !o.text.startsWith(r.text);
+  const remount = !after && o.text === r?.text && !!s.last && (o.prevKey ?? null) === s.last.prevKey;
+  const same = !!r && (o.key === r.key ? !rewritten : remount);
+  let reply = same ? { ...r, key: o.key, text: o.text } : { id: s.ids + 1, key: o.key, text: o.text, arrived: false, why: WHY.SHOWN };
+  const grew = !!s.last && s.last.key === o.key && s.last.text !== '' && o.text.length > s.last.text.length && o.text.startsWith(s.last.text);
+  if (!reply.arrived && (after || grew)) {
+    reply = { id: reply.id, key: reply.key, text: reply.text, arrived: true, arrivedAt: now, by: grew ? 'written' : 'sent' };
   }
+  return { ...s, ids: same ? s.ids : s.ids + 1, reply, last: { key: o.key, text: o.text, prevKey: o.prevKey ?? null } };
+}
 
-  /** The state when the bridge starts watching: the newest reply now is an old one. */
-  function baseline(s, o) {
-    const last = o.key === null ? null : { key: o.key, text: o.text, prevKey: o.prevKey ?? null };
-    const reply = o.key === null ? null : { id: s.ids + 1, key: o.key, text: o.text, arrived: false, why: WHY.BASELINE };
-    return { ids: s.ids + 1, reply, last, mark: null };
-  }
+/** A message was sent (by the person or the bridge): o is the newest reply at that moment. */
+function sent(s, o) {
+  return { ...s, mark: { key: o.key, text: o.text } };
+}
 
-  /** Does the observation follow the reply that was newest when a message was last sent? */
-  function followsSent(mark, o) {
-    if (!mark || o.key === null) return false;
-    if (mark.key === null) return o.count === 1;
-    if (o.key === mark.key) return o.text !== mark.text;
-    return o.followsMark === true;
-  }
+/** The bridge took the current reply as a call (ran it, or refused it): what follows needs a new message or new writing. */
+function consumed(s) {
+  return { ...s, mark: null, reply: s.reply && { ...s.reply, consumed: true } };
+}
 
-  /** One observation of the newest reply at time now. */
-  function observe(s, o, now) {
-    if (o.key === null) return { ...s, last: null };
-    const after = followsSent(s.mark, o);
-    const r = s.reply;
-    const rewritten = o.text === '' ? r?.text !== '' : !!r?.consumed && !o.text.startsWith(r.text);
-    const remount = !after && o.text === r?.text && !!s.last && (o.prevKey ?? null) === s.last.prevKey;
-    const same = !!r && (o.key === r.key ? !rewritten : remount);
-    let reply = same ? { ...r, key: o.key, text: o.text } : { id: s.ids + 1, key: o.key, text: o.text, arrived: false, why: WHY.SHOWN };
-    const grew = !!s.last && s.last.key === o.key && s.last.text !== '' && o.text.length > s.last.text.length && o.text.startsWith(s.last.text);
-    if (!reply.arrived && (after || grew)) {
-      reply = { id: reply.id, key: reply.key, text: reply.text, arrived: true, arrivedAt: now, by: grew ? 'written' : 'sent' };
-    }
-    return { ...s, ids: same ? s.ids : s.ids + 1, reply, last: { key: o.key, text: o.text, prevKey: o.prevKey ?? null } };
-  }
-
-  /** A message was sent (by the person or the bridge): o is the newest reply at that moment. */
-  function sent(s, o) {
-    return { ...s, mark: { key: o.key, text: o.text } };
-  }
-
-  /** The bridge took the current reply as a call (ran it, or refused it): what follows needs a new message or new writing. */
-  function consumed(s) {
-    return { ...s, mark: null, reply: s.reply && { ...s.reply, consumed: true } };
-  }
-
-  globalThis.__gnosisArrival = Object.freeze({ WHY, initial, baseline, observe, sent, consumed });
-})();
+export { WHY, initial, baseline, observe, sent, consumed };

@@ -1,20 +1,14 @@
-// The files of the chat bridge's content script, in the order the worker
-// injects them (chrome.scripting.executeScript): the pure rules first (each
-// defines one global object), then the page's parts, then content.js, which
-// wires them and answers the worker. Pure.
+// The chat bridge's content script: the worker injects its loader
+// (chrome.scripting.executeScript), a content script that imports the entry
+// module, content.js, which imports the others and answers the worker. A
+// content script may import() only web-accessible files: manifest.json's
+// web_accessible_resources lists exactly the modules the content scripts
+// load (extension/test/layout.test.js checks it). Like the Page Assistant's
+// frame, they let a page tell that Gnosis is installed; loaded into the
+// page's own world they can do nothing (chrome.runtime is not there). Pure.
 
-/** The content script's files, relative to the extension's root. */
-export const PAGE_SCRIPTS = Object.freeze([
-  'bridge/core/arrival.js',
-  'bridge/core/reaction.js',
-  'bridge/core/pick_rules.js',
-  'bridge/page/dom.js',
-  'bridge/page/notice.js',
-  'bridge/page/inject.js',
-  'bridge/page/observe.js',
-  'bridge/page/settle.js',
-  'bridge/page/call.js',
-  'bridge/page/pick_selector.js',
-  'bridge/page/pick.js',
-  'bridge/page/content.js',
-]);
+/** The loader the worker injects, relative to the extension's root. */
+export const PAGE_LOADER = 'bridge/page/content_loader.js';
+
+/** The entry module the loader imports. */
+export const PAGE_ENTRY = 'bridge/page/content.js';

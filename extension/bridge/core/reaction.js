@@ -6,32 +6,30 @@
 // or whose indicator comes back, is not handed over yet. Pure; tested with
 // node --test.
 //
-// Loaded as a classic content script (with the files of bridge/page/) and by
-// node --test for its side effect: it defines globalThis.__gnosisReaction.
-(() => {
-  /** How long a reply must stay unchanged, its indicator gone, before it is handed over (ms). */
-  const GRACE_MS = 100;
-  /** How often the indicator is looked at while it shows (ms): a site may hide it with a class or a style. */
-  const POLL_MS = 50;
+// Imported by the content script (bridge/page/) and by node --test.
 
-  /**
-   * What to do now.
-   * @param {{now: number, changedAt: number, indicator: 'none'|'visible'|'hidden', sawIndicator: boolean,
-   *   goneAt: number, quietMs: number}} s
-   *   changedAt: when the newest reply last changed; indicator: 'none' when the page has no indicator
-   *   configured, else whether a matching element is visible; sawIndicator: it was visible since the last
-   *   hand-over; goneAt: when it was last seen going away
-   * @returns {{act: true, path: 'indicator'|'quiet'} | {act: false, waitMs: number}}
-   */
-  function decide({ now, changedAt, indicator, sawIndicator, goneAt, quietMs }) {
-    if (indicator === 'visible') return { act: false, waitMs: POLL_MS };
-    if (indicator === 'hidden' && sawIndicator) {
-      const left = GRACE_MS - (now - Math.max(changedAt, goneAt || 0));
-      return left <= 0 ? { act: true, path: 'indicator' } : { act: false, waitMs: left };
-    }
-    const left = quietMs - (now - changedAt);
-    return left <= 0 ? { act: true, path: 'quiet' } : { act: false, waitMs: left };
+/** How long a reply must stay unchanged, its indicator gone, before it is handed over (ms). */
+const GRACE_MS = 100;
+/** How often the indicator is looked at while it shows (ms): a site may hide it with a class or a style. */
+const POLL_MS = 50;
+
+/**
+ * What to do now.
+ * @param {{now: number, changedAt: number, indicator: 'none'|'visible'|'hidden', sawIndicator: boolean,
+ *   goneAt: number, quietMs: number}} s
+ *   changedAt: when the newest reply last changed; indicator: 'none' when the page has no indicator
+ *   configured, else whether a matching element is visible; sawIndicator: it was visible since the last
+ *   hand-over; goneAt: when it was last seen going away
+ * @returns {{act: true, path: 'indicator'|'quiet'} | {act: false, waitMs: number}}
+ */
+function decide({ now, changedAt, indicator, sawIndicator, goneAt, quietMs }) {
+  if (indicator === 'visible') return { act: false, waitMs: POLL_MS };
+  if (indicator === 'hidden' && sawIndicator) {
+    const left = GRACE_MS - (now - Math.max(changedAt, goneAt || 0));
+    return left <= 0 ? { act: true, path: 'indicator' } : { act: false, waitMs: left };
   }
+  const left = quietMs - (now - changedAt);
+  return left <= 0 ? { act: true, path: 'quiet' } : { act: false, waitMs: left };
+}
 
-  globalThis.__gnosisReaction = Object.freeze({ GRACE_MS, POLL_MS, decide });
-})();
+export { GRACE_MS, POLL_MS, decide };

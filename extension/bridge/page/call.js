@@ -7,124 +7,125 @@
 // record says whether it ran); while it ran, the chat gets, once, the text
 // saying the call was interrupted and may have run on the desktop, and the
 // worker (woken by the report) shows it on the badge and the options page.
-(() => {
-  const B = (globalThis.__gnosisBridgePage ??= {});
-  if (B.call) return;
 
-  const { send, tick } = B.dom;
+import * as inject from './inject.js';
+import * as observe from './observe.js';
+import { notice } from './notice.js';
+import { pageState } from './page_state.js';
+import { send, tick } from './dom.js';
+import { BRIDGE, BRIDGE_CALL, PORTS } from '../../shared/core/messages.js';
 
-  /** One exchange on a fresh port: resolves {verdict, port, running} or {lost, running, error?}. */
-  function exchange(message) {
-    return new Promise((resolve) => {
-      let port;
-      try {
-        port = chrome.runtime.connect({ name: 'bridge.call' });
-      } catch (err) {
-        resolve({ lost: true, running: null, error: String(err?.message || err) });
-        return;
-      }
-      let running = null;
-      let settled = false;
-      port.onMessage.addListener((m) => {
-        if (m?.type === 'bridge.running') running = m;
-        else if (m?.type === 'bridge.verdict' && !settled) {
-          settled = true;
-          resolve({ verdict: m, port, running });
-        }
-      });
-      port.onDisconnect.addListener(() => {
-        if (settled) return;
+/** One exchange on a fresh port: resolves {verdict, port, running} or {lost, running, error?}. */
+function exchange(message) {
+  return new Promise((resolve) => {
+    let port;
+    try {
+      port = chrome.runtime.connect({ name: PORTS.BRIDGE_CALL });
+    } catch (err) {
+      resolve({ lost: true, running: null, error: String(err?.message || err) });
+      return;
+    }
+    let running = null;
+    let settled = false;
+    port.onMessage.addListener((m) => {
+      if (m?.type === BRIDGE_CALL.RUNNING) running = m;
+      else if (m?.type === BRIDGE_CALL.VERDICT && !settled) {
         settled = true;
-        resolve({ lost: true, running });
-      });
-      try {
-        port.postMessage({ type: 'bridge.extracted', ...message });
-      } catch (err) {
-        settled = true;
-        resolve({ lost: true, running: null, error: String(err?.message || err) });
+        resolve({ verdict: m, port, running });
       }
     });
-  }
-
-  /** Tells the worker how the delivery went, and when: on the call's port, else (it went away) as a report. */
-  function report(port, outcome) {
+    port.onDisconnect.addListener(() => {
+      if (settled) return;
+      settled = true;
+      resolve({ lost: true, running });
+    });
     try {
-      port.postMessage({ type: 'bridge.delivered', ...outcome });
+      port.postMessage({ type: BRIDGE_CALL.EXTRACTED, ...message });
+    } catch (err) {
+      settled = true;
+      resolve({ lost: true, running: null, error: String(err?.message || err) });
+    }
+  });
+}
+
+/** Tells the worker how the delivery went, and when: on the call's port, else (it went away) as a report. */
+function report(port, outcome) {
+  try {
+    port.postMessage({ type: BRIDGE_CALL.DELIVERED, ...outcome });
+    return;
+  } catch {
+    // the worker went away after its verdict: the report wakes it
+  }
+  send({ type: BRIDGE.REPORT, ...outcome });
+}
+
+/**
+ * Writes text into the chat and, with autoSend, sends it; says why not when
+ * it cannot. Resolves {ok, stage, error?, at}: at, when the result was
+ * written or sent (a reply that arrives later answers it).
+ */
+async function deliver(text, autoSend) {
+  const injected = await inject.inject(text, pageState.config.destination);
+  if (!injected.ok) {
+    notice(`Gnosis could not inject the result: ${injected.error}`, 'error');
+    return { ok: false, stage: 'inject', error: injected.error, at: Date.now() };
+  }
+  let at = Date.now();
+  if (autoSend) {
+    const sent = await inject.clickSend(pageState.config.sendButton, () => {
+      at = Date.now();
+      observe.sent();
+    });
+    if (!sent.ok) {
+      notice(`Gnosis could not send: ${sent.error}`, 'error');
+      return { ok: false, stage: 'send', error: sent.error, at: Date.now() };
+    }
+  }
+  return { ok: true, stage: autoSend ? 'send' : 'inject', at };
+}
+
+/**
+ * Hands one reply over and acts on the verdict.
+ * @param {{reply: object, text: string, index: number, baseline: boolean}} r
+ */
+async function run({ reply, text, index, baseline }) {
+  const config = pageState.config;
+  const message = {
+    page: pageState.page, reply: reply.id, arrived: !!reply.arrived && !baseline, why: baseline ? 'baseline' : reply.why || '',
+    arrivedAt: reply.arrivedAt || 0, text, index, conversation: location.pathname + location.hash,
+  };
+  let r = await exchange(message);
+  if (r.lost && !r.running && !r.error) {
+    // The worker went away before the call started: hand it over again (this wakes it).
+    await tick(100);
+    r = await exchange(message);
+  }
+  if (r.lost) {
+    if (r.error && !r.running) {
+      notice(`Gnosis cannot reach its extension (${r.error}): reload this page.`, 'error');
       return;
+    }
+    const interrupted = r.running?.interrupted || config.lost;
+    // The worker's words (core/judge.js workerStoppedWhile): from the call's start, else from the configuration.
+    const why = r.running?.why || config.lostWhy;
+    observe.consumed();
+    notice(`Gnosis: ${why}.`, 'error');
+    const outcome = await deliver(interrupted, config.autoSend);
+    send({ type: BRIDGE.REPORT, ok: false, stage: 'interrupted', error: why, delivered: outcome.ok });
+    return;
+  }
+  const v = r.verdict;
+  try {
+    if (v.call) observe.consumed();
+    if (v.action === 'inject') report(r.port, await deliver(v.text, v.autoSend));
+    else if (v.action === 'stopped') notice(v.reason, 'error');
+  } finally {
+    try {
+      r.port.disconnect();
     } catch {
-      // the worker went away after its verdict: the report wakes it
-    }
-    send({ type: 'bridge.report', ...outcome });
-  }
-
-  /**
-   * Writes text into the chat and, with autoSend, sends it; says why not when
-   * it cannot. Resolves {ok, stage, error?, at}: at, when the result was
-   * written or sent (a reply that arrives later answers it).
-   */
-  async function deliver(text, autoSend) {
-    const injected = await B.inject.inject(text, B.config.destination);
-    if (!injected.ok) {
-      B.notice(`Gnosis could not inject the result: ${injected.error}`, 'error');
-      return { ok: false, stage: 'inject', error: injected.error, at: Date.now() };
-    }
-    let at = Date.now();
-    if (autoSend) {
-      const sent = await B.inject.clickSend(B.config.sendButton, () => {
-        at = Date.now();
-        B.observe.sent();
-      });
-      if (!sent.ok) {
-        B.notice(`Gnosis could not send: ${sent.error}`, 'error');
-        return { ok: false, stage: 'send', error: sent.error, at: Date.now() };
-      }
-    }
-    return { ok: true, stage: autoSend ? 'send' : 'inject', at };
-  }
-
-  /**
-   * Hands one reply over and acts on the verdict.
-   * @param {{reply: object, text: string, index: number, baseline: boolean}} r
-   */
-  async function run({ reply, text, index, baseline }) {
-    const config = B.config;
-    const message = {
-      page: B.page, reply: reply.id, arrived: !!reply.arrived && !baseline, why: baseline ? 'baseline' : reply.why || '',
-      arrivedAt: reply.arrivedAt || 0, text, index, conversation: location.pathname + location.hash,
-    };
-    let r = await exchange(message);
-    if (r.lost && !r.running && !r.error) {
-      // The worker went away before the call started: hand it over again (this wakes it).
-      await tick(100);
-      r = await exchange(message);
-    }
-    if (r.lost) {
-      if (r.error && !r.running) {
-        B.notice(`Gnosis cannot reach its extension (${r.error}): reload this page.`, 'error');
-        return;
-      }
-      const interrupted = r.running?.interrupted || config.lost;
-      // The worker's words (core/judge.js workerStoppedWhile): from the call's start, else from the configuration.
-      const why = r.running?.why || config.lostWhy;
-      B.observe.consumed();
-      B.notice(`Gnosis: ${why}.`, 'error');
-      const outcome = await deliver(interrupted, config.autoSend);
-      send({ type: 'bridge.report', ok: false, stage: 'interrupted', error: why, delivered: outcome.ok });
-      return;
-    }
-    const v = r.verdict;
-    try {
-      if (v.call) B.observe.consumed();
-      if (v.action === 'inject') report(r.port, await deliver(v.text, v.autoSend));
-      else if (v.action === 'stopped') B.notice(v.reason, 'error');
-    } finally {
-      try {
-        r.port.disconnect();
-      } catch {
-        // already closed
-      }
+      // already closed
     }
   }
+}
 
-  B.call = { run };
-})();
+export { run };

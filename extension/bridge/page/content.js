@@ -1,6 +1,6 @@
-// The chat bridge's content script, its entry: the worker injects the files
-// of bridge/core/page_scripts.js (this one last) only into tabs of armed
-// origins, or of a page the options page is picking or checking on, and talks
+// The chat bridge's content script, its entry: the worker loads this module
+// (bridge/core/page_scripts.js), which imports the others, only into tabs of
+// armed origins, or of a page the options page is picking or checking on, and talks
 // to it here: configure (arm, or new settings), disarm, pick, check
 // selectors, insert text, show a notice, ping. The other files watch the page
 // (observe.js), decide when a reply is done (settle.js), hand it to the worker
@@ -8,100 +8,98 @@
 // keeps no settings of its own and never touches page storage or the
 // clipboard.
 //
-// Classic scripts (content scripts cannot be ES modules), injected again on
-// every arm: each file defines its part once, and a second run only
+// ES modules, imported by the content script's loader (page_scripts.js): a
+// module runs once per page, so loading it again on every arm only
 // re-configures.
-(() => {
-  const B = (globalThis.__gnosisBridgePage ??= {});
-  if (B.ready) return;
 
-  const PRESET_GRACE_MS = 3000;
-  const { queryAll, send } = B.dom;
+import * as inject from './inject.js';
+import * as observe from './observe.js';
+import * as pick from './pick.js';
+import * as settle from './settle.js';
+import { notice } from './notice.js';
+import { pageState } from './page_state.js';
+import { queryAll, send, visible } from './dom.js';
+import { BRIDGE, BRIDGE_PAGE } from '../../shared/core/messages.js';
 
-  /** This page load, for the worker's record of which replies ran. */
-  B.page = Math.random().toString(36).slice(2, 10);
-  B.config = null; // {source, destination, sendButton, streaming, preset, presetMismatch, autoSend, debounceMs, lost}
+const PRESET_GRACE_MS = 3000;
 
-  /** A preset whose input is not on the page (after the page had time to render) is reported, not left silent. */
-  let presetTimer = 0;
-  function checkPreset() {
-    clearTimeout(presetTimer);
-    if (!B.config?.preset) return;
-    const deadline = Date.now() + PRESET_GRACE_MS;
-    const look = () => {
-      if (!B.config?.preset) return;
-      if (B.inject.destinationEditor(B.config.destination)) return;
-      if (Date.now() < deadline) {
-        presetTimer = setTimeout(look, 250);
-        return;
-      }
-      const error = B.config.presetMismatch;
-      B.notice(`Gnosis: ${error}`, 'error');
-      send({ type: 'bridge.report', ok: false, stage: 'preset', error });
-    };
-    look();
-  }
-
-  /**
-   * Arms the page with the worker's settings. baseline: the bridge starts
-   * watching (Start, a reload): the replies on the page now are old, and the
-   * newest is handed over at once so the worker records why it did not run.
-   */
-  function configure(next, baseline) {
-    const reread = !B.config || B.config.source !== next.source;
-    B.config = next;
-    checkPreset();
-    B.observe.watch(baseline || reread, B.settle.changed);
-    if (baseline) B.settle.handOver(true);
-    else B.settle.evaluate();
-  }
-
-  function disarm() {
-    B.config = null;
-    clearTimeout(presetTimer);
-    B.settle.stop();
-    B.observe.unwatch();
-  }
-
-  /** What each selector matches now: {count, visible, editable?} or {error}. */
-  function check(selectors) {
-    const out = {};
-    for (const [k, css] of Object.entries(selectors || {})) {
-      if (!css) continue;
-      try {
-        document.querySelector(css);
-      } catch {
-        out[k] = { error: 'invalid selector' };
-        continue;
-      }
-      const all = queryAll(css);
-      out[k] = {
-        count: all.length, visible: all.filter(B.dom.visible).length,
-        editable: k === 'destination' ? !!B.inject.destinationEditor(css) : undefined,
-      };
+/** A preset whose input is not on the page (after the page had time to render) is reported, not left silent. */
+let presetTimer = 0;
+function checkPreset() {
+  clearTimeout(presetTimer);
+  if (!pageState.config?.preset) return;
+  const deadline = Date.now() + PRESET_GRACE_MS;
+  const look = () => {
+    if (!pageState.config?.preset) return;
+    if (inject.destinationEditor(pageState.config.destination)) return;
+    if (Date.now() < deadline) {
+      presetTimer = setTimeout(look, 250);
+      return;
     }
-    return { ok: true, results: out };
+    const error = pageState.config.presetMismatch;
+    notice(`Gnosis: ${error}`, 'error');
+    send({ type: BRIDGE.REPORT, ok: false, stage: 'preset', error });
+  };
+  look();
+}
+
+/**
+ * Arms the page with the worker's settings. baseline: the bridge starts
+ * watching (Start, a reload): the replies on the page now are old, and the
+ * newest is handed over at once so the worker records why it did not run.
+ */
+function configure(next, baseline) {
+  const reread = !pageState.config || pageState.config.source !== next.source;
+  pageState.config = next;
+  checkPreset();
+  observe.watch(baseline || reread, settle.changed);
+  if (baseline) settle.handOver(true);
+  else settle.evaluate();
+}
+
+function disarm() {
+  pageState.config = null;
+  clearTimeout(presetTimer);
+  settle.stop();
+  observe.unwatch();
+}
+
+/** What each selector matches now: {count, visible, editable?} or {error}. */
+function check(selectors) {
+  const out = {};
+  for (const [k, css] of Object.entries(selectors || {})) {
+    if (!css) continue;
+    try {
+      document.querySelector(css);
+    } catch {
+      out[k] = { error: 'invalid selector' };
+      continue;
+    }
+    const all = queryAll(css);
+    out[k] = {
+      count: all.length, visible: all.filter(visible).length,
+      editable: k === 'destination' ? !!inject.destinationEditor(css) : undefined,
+    };
   }
+  return { ok: true, results: out };
+}
 
-  chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
-    if (sender.id !== chrome.runtime.id || sender.tab) return false;
-    const run = {
-      'bridge.configure': () => (configure(message.config, !!message.baseline), { ok: true }),
-      'bridge.disarm': () => (disarm(), { ok: true }),
-      'bridge.pick': () => B.pick.pick(message.field),
-      'bridge.check': () => check(message.selectors),
-      'bridge.insert': async () => {
-        const r = await B.inject.inject(message.text, message.destination);
-        if (!r.ok) B.notice(`Gnosis could not insert: ${r.error}`, 'error');
-        return r;
-      },
-      'bridge.notice': () => (B.notice(message.text, message.kind), { ok: true }),
-      'bridge.ping': () => ({ ok: true, armed: !!B.config }),
-    }[message?.type];
-    if (!run) return false;
-    Promise.resolve().then(run).then(sendResponse, (err) => sendResponse({ ok: false, error: String(err?.message || err) }));
-    return true;
-  });
-
-  B.ready = true;
-})();
+chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
+  if (sender.id !== chrome.runtime.id || sender.tab) return false;
+  const run = {
+    [BRIDGE_PAGE.CONFIGURE]: () => (configure(message.config, !!message.baseline), { ok: true }),
+    [BRIDGE_PAGE.DISARM]: () => (disarm(), { ok: true }),
+    [BRIDGE_PAGE.PICK]: () => pick.pick(message.field),
+    [BRIDGE_PAGE.CHECK]: () => check(message.selectors),
+    [BRIDGE_PAGE.INSERT]: async () => {
+      const r = await inject.inject(message.text, message.destination);
+      if (!r.ok) notice(`Gnosis could not insert: ${r.error}`, 'error');
+      return r;
+    },
+    [BRIDGE_PAGE.NOTICE]: () => (notice(message.text, message.kind), { ok: true }),
+    [BRIDGE_PAGE.PING]: () => ({ ok: true, armed: !!pageState.config }),
+  }[message?.type];
+  if (!run) return false;
+  Promise.resolve().then(run).then(sendResponse, (err) => sendResponse({ ok: false, error: String(err?.message || err) }));
+  return true;
+});

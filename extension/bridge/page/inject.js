@@ -4,105 +4,107 @@
 // beforeinput for editors that only read that), checked after each step since
 // editors may undo what they did not do themselves; then the send button is
 // clicked once the site enables it.
-(() => {
-  const B = (globalThis.__gnosisBridgePage ??= {});
-  if (B.inject) return;
 
-  const SEND_WAIT_MS = 5000;
-  const { EDITABLE } = globalThis.__gnosisPickRules;
-  const { queryAll, norm, tick } = B.dom;
+import { EDITABLE } from '../core/pick_rules.js';
+import { norm, queryAll, tick } from './dom.js';
 
-  let writing = false;
+const SEND_WAIT_MS = 5000;
 
-  /** The editable element a destination selector points at (itself, or the first editable inside). */
-  function destinationEditor(css) {
-    for (const container of queryAll(css)) {
-      if (container.matches(EDITABLE)) return container;
-      const inner = container.querySelector(EDITABLE);
-      if (inner) return inner;
-      if (container.isContentEditable) return container;
-    }
-    return null;
+let writing = false;
+
+/** The editable element a destination selector points at (itself, or the first editable inside). */
+function destinationEditor(css) {
+  for (const container of queryAll(css)) {
+    if (container.matches(EDITABLE)) return container;
+    const inner = container.querySelector(EDITABLE);
+    if (inner) return inner;
+    if (container.isContentEditable) return container;
   }
+  return null;
+}
 
-  function landed(el, text) {
-    const have = el.matches('textarea, input') ? el.value : el.innerText;
-    return norm(have).includes(norm(text));
-  }
+function landed(el, text) {
+  const have = el.matches('textarea, input') ? el.value : el.innerText;
+  return norm(have).includes(norm(text));
+}
 
-  function writeField(el, text) {
-    const proto = el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
-    const setter = Object.getOwnPropertyDescriptor(proto, 'value').set;
-    el.focus();
-    setter.call(el, text);
+function writeField(el, text) {
+  const proto = el instanceof HTMLTextAreaElement ? HTMLTextAreaElement.prototype : HTMLInputElement.prototype;
+  const setter = Object.getOwnPropertyDescriptor(proto, 'value').set;
+  el.focus();
+  setter.call(el, text);
+  el.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: text }));
+  el.dispatchEvent(new Event('change', { bubbles: true }));
+}
+
+function selectAllIn(el) {
+  el.focus();
+  const range = document.createRange();
+  range.selectNodeContents(el);
+  const sel = getSelection();
+  sel.removeAllRanges();
+  sel.addRange(range);
+}
+
+async function writeEditable(el, text) {
+  // As a person would: select what is there, then insert text. execCommand
+  // edits the DOM the way typing does (ProseMirror and Quill read it back);
+  // editors that only accept beforeinput (Lexical-like) get that event.
+  selectAllIn(el);
+  document.execCommand('insertText', false, text);
+  await tick();
+  if (landed(el, text)) return;
+  selectAllIn(el);
+  const ev = new InputEvent('beforeinput', { bubbles: true, cancelable: true, inputType: 'insertText', data: text });
+  if (el.dispatchEvent(ev)) {
+    // Nobody handled it: a plain contenteditable.
+    el.textContent = text;
     el.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: text }));
-    el.dispatchEvent(new Event('change', { bubbles: true }));
   }
+  await tick();
+}
 
-  function selectAllIn(el) {
-    el.focus();
-    const range = document.createRange();
-    range.selectNodeContents(el);
-    const sel = getSelection();
-    sel.removeAllRanges();
-    sel.addRange(range);
+/** Writes text into the destination; resolves {ok, error?}. */
+async function inject(text, css) {
+  const el = destinationEditor(css);
+  if (!el) return { ok: false, error: `Inject into: nothing editable matches ${css}` };
+  writing = true;
+  try {
+    const write = () => (el.matches('textarea, input') ? (writeField(el, text), tick()) : writeEditable(el, text));
+    await write();
+    // A framework may re-render from its own state: try once more.
+    if (!landed(el, text)) await write();
+    return landed(el, text) ? { ok: true } : { ok: false, error: 'the text did not land in the destination (the editor rejected it)' };
+  } finally {
+    writing = false;
   }
+}
 
-  async function writeEditable(el, text) {
-    // As a person would: select what is there, then insert text. execCommand
-    // edits the DOM the way typing does (ProseMirror and Quill read it back);
-    // editors that only accept beforeinput (Lexical-like) get that event.
-    selectAllIn(el);
-    document.execCommand('insertText', false, text);
-    await tick();
-    if (landed(el, text)) return;
-    selectAllIn(el);
-    const ev = new InputEvent('beforeinput', { bubbles: true, cancelable: true, inputType: 'insertText', data: text });
-    if (el.dispatchEvent(ev)) {
-      // Nobody handled it: a plain contenteditable.
-      el.textContent = text;
-      el.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertText', data: text }));
+function enabled(button) {
+  return !button.disabled && button.getAttribute('aria-disabled') !== 'true';
+}
+
+/** Clicks the send button once it is enabled; before the click, onSend(). Resolves {ok, error?}. */
+async function clickSend(css, onSend = () => {}) {
+  const deadline = Date.now() + SEND_WAIT_MS;
+  for (;;) {
+    const buttons = queryAll(css);
+    const button = buttons.find(enabled);
+    if (button) {
+      onSend();
+      button.click();
+      return { ok: true };
     }
-    await tick();
-  }
-
-  /** Writes text into the destination; resolves {ok, error?}. */
-  async function inject(text, css) {
-    const el = destinationEditor(css);
-    if (!el) return { ok: false, error: `Inject into: nothing editable matches ${css}` };
-    writing = true;
-    try {
-      const write = () => (el.matches('textarea, input') ? (writeField(el, text), tick()) : writeEditable(el, text));
-      await write();
-      // A framework may re-render from its own state: try once more.
-      if (!landed(el, text)) await write();
-      return landed(el, text) ? { ok: true } : { ok: false, error: 'the text did not land in the destination (the editor rejected it)' };
-    } finally {
-      writing = false;
+    if (Date.now() > deadline) {
+      return { ok: false, error: buttons.length ? `Send button stayed disabled for ${SEND_WAIT_MS / 1000} s` : `Send button: nothing matches ${css}` };
     }
+    await tick(100);
   }
+}
 
-  function enabled(button) {
-    return !button.disabled && button.getAttribute('aria-disabled') !== 'true';
-  }
+/** True while inject writes into the chat input (its input events are not the person's typing). */
+function isWriting() {
+  return writing;
+}
 
-  /** Clicks the send button once it is enabled; before the click, onSend(). Resolves {ok, error?}. */
-  async function clickSend(css, onSend = () => {}) {
-    const deadline = Date.now() + SEND_WAIT_MS;
-    for (;;) {
-      const buttons = queryAll(css);
-      const button = buttons.find(enabled);
-      if (button) {
-        onSend();
-        button.click();
-        return { ok: true };
-      }
-      if (Date.now() > deadline) {
-        return { ok: false, error: buttons.length ? `Send button stayed disabled for ${SEND_WAIT_MS / 1000} s` : `Send button: nothing matches ${css}` };
-      }
-      await tick(100);
-    }
-  }
-
-  B.inject = { destinationEditor, inject, clickSend, writing: () => writing };
-})();
+export { destinationEditor, inject, clickSend, isWriting };

@@ -5,86 +5,85 @@
 // still for a moment, or, without an indicator, the quiet time passed — or
 // when to look again. One reply is handed over at a time; a change meanwhile
 // is looked at once the worker has answered.
-(() => {
-  const B = (globalThis.__gnosisBridgePage ??= {});
-  if (B.settle) return;
 
-  const R = globalThis.__gnosisReaction;
-  const { queryAll, visible } = B.dom;
+import * as R from '../core/reaction.js';
+import * as call from './call.js';
+import * as observe from './observe.js';
+import { pageState } from './page_state.js';
+import { queryAll, visible } from './dom.js';
 
-  let timer = 0;
-  let changedAt = 0;
-  let sawIndicator = false;
-  let goneAt = 0;
-  let busy = false;
-  let again = false;
-  let handed = ''; // reply id + text last handed over
+let timer = 0;
+let changedAt = 0;
+let sawIndicator = false;
+let goneAt = 0;
+let busy = false;
+let again = false;
+let handed = ''; // reply id + text last handed over
 
-  /** 'none' without an indicator, else whether one of its elements is visible. */
-  function indicator() {
-    const css = B.config?.streaming;
-    if (!css) return 'none';
-    return queryAll(css).some(visible) ? 'visible' : 'hidden';
+/** 'none' without an indicator, else whether one of its elements is visible. */
+function indicator() {
+  const css = pageState.config?.streaming;
+  if (!css) return 'none';
+  return queryAll(css).some(visible) ? 'visible' : 'hidden';
+}
+
+/** The newest reply changed. */
+function changed() {
+  changedAt = Date.now();
+  evaluate();
+}
+
+function evaluate() {
+  clearTimeout(timer);
+  if (!pageState.config) return;
+  if (busy) {
+    again = true;
+    return;
   }
-
-  /** The newest reply changed. */
-  function changed() {
-    changedAt = Date.now();
-    evaluate();
-  }
-
-  function evaluate() {
-    clearTimeout(timer);
-    if (!B.config) return;
-    if (busy) {
-      again = true;
-      return;
-    }
-    const now = Date.now();
-    const shown = indicator();
-    if (shown === 'visible') {
-      sawIndicator = true;
-      goneAt = 0;
-    } else if (shown === 'hidden' && sawIndicator && !goneAt) {
-      goneAt = now;
-    }
-    const d = R.decide({ now, changedAt, indicator: shown, sawIndicator, goneAt, quietMs: B.config.debounceMs });
-    if (!d.act) {
-      timer = setTimeout(evaluate, d.waitMs);
-      return;
-    }
-    sawIndicator = false;
+  const now = Date.now();
+  const shown = indicator();
+  if (shown === 'visible') {
+    sawIndicator = true;
     goneAt = 0;
-    handOver(false);
+  } else if (shown === 'hidden' && sawIndicator && !goneAt) {
+    goneAt = now;
   }
+  const d = R.decide({ now, changedAt, indicator: shown, sawIndicator, goneAt, quietMs: pageState.config.debounceMs });
+  if (!d.act) {
+    timer = setTimeout(evaluate, d.waitMs);
+    return;
+  }
+  sawIndicator = false;
+  goneAt = 0;
+  handOver(false);
+}
 
-  /** Hands the newest reply to the worker (baseline: at once, as the page's state when watching starts). */
-  async function handOver(baseline) {
-    B.observe.look();
-    const now = B.observe.current();
-    if (!now) return;
-    const text = (now.el.innerText ?? now.el.textContent ?? '').trim();
-    const key = `${now.reply.id}\u0000${text}`;
-    if (key === handed && !baseline) return;
-    handed = key;
-    busy = true;
-    try {
-      await B.call.run({ reply: now.reply, text, index: now.count, baseline });
-    } finally {
-      busy = false;
-      if (again) {
-        again = false;
-        evaluate();
-      }
+/** Hands the newest reply to the worker (baseline: at once, as the page's state when watching starts). */
+async function handOver(baseline) {
+  observe.look();
+  const now = observe.current();
+  if (!now) return;
+  const text = (now.el.innerText ?? now.el.textContent ?? '').trim();
+  const key = `${now.reply.id}\u0000${text}`;
+  if (key === handed && !baseline) return;
+  handed = key;
+  busy = true;
+  try {
+    await call.run({ reply: now.reply, text, index: now.count, baseline });
+  } finally {
+    busy = false;
+    if (again) {
+      again = false;
+      evaluate();
     }
   }
+}
 
-  function stop() {
-    clearTimeout(timer);
-    sawIndicator = false;
-    goneAt = 0;
-    handed = '';
-  }
+function stop() {
+  clearTimeout(timer);
+  sawIndicator = false;
+  goneAt = 0;
+  handed = '';
+}
 
-  B.settle = { changed, evaluate, handOver, stop };
-})();
+export { changed, evaluate, handOver, stop };

@@ -11,7 +11,7 @@ import { capabilityPrompt, writeGrants } from './host_queries.js';
 import { abortCalls } from './call_runner.js';
 import { formatReply, interruptedReply } from '../core/result_format.js';
 import { workerStoppedWhile } from '../core/judge.js';
-import { PAGE_SCRIPTS } from '../core/page_scripts.js';
+import { PAGE_LOADER } from '../core/page_scripts.js';
 import { BRIDGE_PAGE } from '../../shared/core/messages.js';
 
 /**
@@ -29,7 +29,7 @@ function contentConfig(settings) {
 }
 
 export async function ensureContent(tabId) {
-  await chrome.scripting.executeScript({ target: { tabId }, files: [...PAGE_SCRIPTS] });
+  await chrome.scripting.executeScript({ target: { tabId }, files: [PAGE_LOADER] });
 }
 
 /**

@@ -8,9 +8,7 @@ import { transportReply } from '../core/result_format.js';
 import { progressBadge } from '../core/badge.js';
 import { setLastEvent, showBadge } from './site_state.js';
 import { approvals, askPerson, closeApproval } from './approval_window.js';
-
-/** How long one execute may take before the worker gives up (the host has its own per-provider timeout). */
-const EXECUTE_TIMEOUT_MS = 150_000;
+import { executeLimitMs } from '../core/call_limit.js';
 
 const inflight = new Map(); // origin -> Set<AbortController>
 
@@ -41,7 +39,8 @@ export async function execute(origin, tabId, call, { signal } = {}) {
       ac.abort();
     }, ms);
   };
-  limit(EXECUTE_TIMEOUT_MS);
+  const callMs = executeLimitMs(host.status().health);
+  limit(callMs);
   const tokens = [];
   const onEvent = (event) => {
     if (event.event === 'progress') {
@@ -51,7 +50,7 @@ export async function execute(origin, tabId, call, { signal } = {}) {
     if (event.event !== 'approval') return;
     const token = approvals.add(event, { tabId });
     tokens.push(token);
-    limit(approvals.get(token).timeoutMs + EXECUTE_TIMEOUT_MS);
+    limit(approvals.get(token).timeoutMs + callMs);
     askPerson(token, origin, tabId, call.capability);
   };
   if (!inflight.has(origin)) inflight.set(origin, new Set());
@@ -60,7 +59,7 @@ export async function execute(origin, tabId, call, { signal } = {}) {
     return await host.request('execute', { capability: call.capability, arguments: call.arguments, origin },
       { timeoutMs: 0, signal: ac.signal, onEvent });
   } catch (err) {
-    const cause = timedOut ? makeTransportError(TRANSPORT_CODES.TIMEOUT, `execute timed out after ${EXECUTE_TIMEOUT_MS} ms`) : err;
+    const cause = timedOut ? makeTransportError(TRANSPORT_CODES.TIMEOUT, `execute timed out after ${callMs} ms`) : err;
     return transportReply(cause, call.capability);
   } finally {
     clearTimeout(timer);

@@ -3,11 +3,8 @@
 // through shared/core/router.js, which checks the sender), the messages the
 // worker sends to content scripts, and the runtime ports with the messages
 // they carry. Senders and handler maps name a message by these constants,
-// never by a string literal. The content scripts (the files of bridge/page/,
-// agent/page/page_assistant.js) and the Page Assistant's state machine
-// (agent/core/page_assistant_state.js) load as classic scripts and cannot
-// import: they spell their types out, and a unit test
-// (extension/test/layout.test.js) checks each is one of these. Pure.
+// never by a string literal (extension/test/layout.test.js checks it in
+// every module, the content scripts' included). Pure.
 
 /** Messages the chat bridge's worker half handles (runtime.sendMessage → bridge/worker/bridge_worker.js). */
 export const BRIDGE = Object.freeze({

@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { after, before } from 'node:test';
-import { launch, waitFor } from './harness.js';
+import { laidOut, launch, waitFor } from './harness.js';
 import { startModelServer } from './model_server.js';
 import { serve } from './server.js';
 
@@ -41,7 +41,7 @@ export async function shootPanel(panel, name, { width = 420, height = 720 } = {}
   const file = path.join(dir, `agent_${name}.png`);
   const before = panel.viewportSize();
   await panel.setViewportSize({ width, height });
-  await panel.waitForTimeout(100);
+  await laidOut(panel, width);
   await panel.screenshot({ path: file });
   if (before) await panel.setViewportSize(before);
   return file;
@@ -107,7 +107,8 @@ export async function storeSettings(panel, settings, apiKey = '') {
     await chrome.storage.local.set({ 'agent.settings': settings });
     await chrome.storage.session.set({ 'agent.apiKey': apiKey });
   }, { settings, apiKey });
-  await panel.waitForTimeout(100);
+  // The panel reloads its settings on storage.onChanged: wait until it holds these.
+  await waitFor(() => panel.evaluate((want) => document.querySelector('#model')?.value === want, settings.model ?? ''), { what: 'the panel holding the stored settings' });
 }
 
 /** Types a task in the panel and clicks Run. */
@@ -164,7 +165,7 @@ const $ = (id) => document.getElementById(id);
 $('dbl').addEventListener('dblclick', (e) => log('dbl:' + e.isTrusted));
 $('hov').addEventListener('mouseenter', () => log('hover'));
 let down = 0;
-$('press').addEventListener('mousedown', () => { down = performance.now(); });
+$('press').addEventListener('mousedown', () => { down = performance.now(); window.pressedAt = down; });
 $('press').addEventListener('mouseup', () => log('press:' + Math.round(performance.now() - down)));
 let start = null;
 $('drag').addEventListener('mousedown', (e) => { start = [e.clientX, e.clientY]; });

@@ -253,6 +253,7 @@ export async function launch(opts = {}) {
       '--no-sandbox', '--disable-gpu', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--no-first-run',
       '--silent-debugger-extension-api',
+      ...(opts.args || []),
     ],
   };
   let context = await chromium.launchPersistentContext(userDataDir, launchOptions);
@@ -361,6 +362,15 @@ export function copyExtension(files = {}) {
     fs.writeFileSync(path.join(dir, rel), body, { mode: 0o755 });
   }
   return dir;
+}
+
+/**
+ * Waits until page (or frame) is laid out at its new size: its window is width wide, and two
+ * animation frames have passed since (the layout and paint of that size are done).
+ */
+export async function laidOut(page, width) {
+  await page.waitForFunction((w) => innerWidth === w, width);
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
 }
 
 /** Polls fn until it returns a truthy value (returned) or timeoutMs passes (throws with `what`). */

@@ -169,13 +169,18 @@ export async function launchFirefox({ sites = [], policy, host = true } = {}) {
       await helper.evaluate(`location.href = ${JSON.stringify(EXTENSION_URL + WEB_ACCESSIBLE)}`).catch(() => {});
       await waitFor(async () => (await contexts()).find((c) => c.context === context)?.url.startsWith(EXTENSION_URL),
         { what: 'the web-accessible extension page' });
-      await waitFor(() => helper.evaluate('typeof chrome?.tabs?.create === "function"'), { what: 'extension APIs' });
+      // Until the extension's document has replaced the launcher's, chrome is not defined there (typeof does not throw).
+      await waitFor(() => helper.evaluate('typeof chrome !== "undefined" && typeof chrome.tabs?.create === "function"').catch(() => false), { what: 'extension APIs' });
       await helper.evaluate(`chrome.tabs.create({ url: chrome.runtime.getURL(${JSON.stringify(rel)}) }).then(() => true)`);
       await bidi.send('browsingContext.close', { context });
       const target = await waitFor(async () => (await contexts()).find((c) => !before.has(c.context) && c.url.startsWith(EXTENSION_URL + rel.split('?')[0])),
         { what: rel });
       const p = page(bidi, target.context);
-      await waitFor(() => p.evaluate('document.readyState === "complete"'), { what: `${rel} loaded` });
+      // The context's URL changes when the navigation starts: wait for the extension's own document, loaded,
+      // with its APIs (evaluating meanwhile reaches the initial about:blank, or throws while it is replaced).
+      const want = JSON.stringify(EXTENSION_URL + rel.split('?')[0]);
+      await waitFor(() => p.evaluate(`location.href.startsWith(${want}) && document.readyState === "complete" && typeof chrome !== "undefined" && Boolean(chrome.runtime?.id)`).catch(() => false),
+        { what: `${rel} loaded` });
       return p;
     },
     /** The calls fake Munim received. */

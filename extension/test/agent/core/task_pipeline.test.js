@@ -39,7 +39,8 @@ async function setup({ settings = {}, replies = [], grant = async () => true, li
 }
 
 const types = (events) => events.map((e) => e.type);
-const until = async (cond) => { for (let i = 0; i < 200 && !cond(); i++) await new Promise((r) => setTimeout(r, 5)); assert.ok(cond(), 'condition never held'); };
+// Polls cond every 5 ms for up to 10 s (generous: the machine may be loaded); fails if it never holds.
+const until = async (cond) => { for (let i = 0; i < 2000 && !cond(); i++) await new Promise((r) => setTimeout(r, 5)); assert.ok(cond(), 'condition never held'); };
 
 test('a task goes down validate → permission → session, and comes back as events the view renders', async () => {
   const { p, store, conv, model, granted, events } = await setup({ replies: [A('Click(point=(1,1))'), A("Finished(content='42')")] });

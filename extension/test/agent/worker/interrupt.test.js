@@ -1,17 +1,41 @@
-// Stopping actions: every action the executor runs ends within milliseconds of
-// its AbortSignal aborting (LongPress releasing the button), and the loop
-// ends a run at once on Stop even while the browser side is still busy.
+// Stopping actions: every action the executor runs ends as soon as its
+// AbortSignal aborts (LongPress releasing the button), and the loop ends a
+// run at once on Stop even while the browser side is still busy. The actions
+// sleep on a fake clock: short pauses (a Drag's steps) pass at once, a long
+// one (a press, a Wait) never passes by itself, so an action that ends did so
+// because it was stopped, however slow the machine.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fs from 'node:fs';
 import { execute } from '../../../agent/worker/executor.js';
 import { AgentSession, OUTCOME } from '../../../agent/core/agent_session.js';
 
+/** Sleeps of at least this long wait for the test; shorter ones pass at once. */
+const LONG_MS = 1000;
+
+/** A clock whose long sleeps only a stop ends: pending holds them, onLong hears of each. */
+function fakeClock() {
+  let id = 0;
+  const clock = {
+    pending: new Map(),
+    onLong: () => {},
+    setTimeout(fn, ms) {
+      const t = ++id;
+      if (ms < LONG_MS) setImmediate(fn);
+      else { clock.pending.set(t, ms); queueMicrotask(() => clock.onLong(ms)); }
+      return t;
+    },
+    clearTimeout(t) { clock.pending.delete(t); },
+  };
+  return clock;
+}
+
 function fakeEnv(signal) {
   const sent = [];
   return {
     sent,
     signal,
+    timers: fakeClock(),
     viewport: { width: 1000, height: 1000, pageX: 0, pageY: 0 },
     coordinateMode: 'normalized',
     platform: 'linux',
@@ -26,12 +50,12 @@ function fakeEnv(signal) {
 }
 
 /**
- * Runs action and aborts it: after abortAfter ms, or when the executor sends
- * the event abortOn for the abortOnCount-th time. The action must reject as
- * stopped, within ms of its start (ms is well under the action's natural
- * length, so only an interrupted action meets it).
+ * Runs action and aborts it: when it starts a long sleep (abortOnSleep), or
+ * when the executor sends the event abortOn for the abortOnCount-th time. The
+ * action must reject as stopped with no long sleep left pending (one that
+ * never passes by itself: only the stop can have ended it).
  */
-async function stopped(action, { ms, abortAfter, abortOn, abortOnCount = 1 }) {
+async function stopped(action, { abortOnSleep, abortOn, abortOnCount = 1 }) {
   const ac = new AbortController();
   const env = fakeEnv(ac.signal);
   if (abortOn) {
@@ -42,28 +66,25 @@ async function stopped(action, { ms, abortAfter, abortOn, abortOnCount = 1 }) {
       if (env.sent.at(-1) === abortOn && ++seen === abortOnCount) ac.abort();
       return r;
     };
-  } else {
-    setTimeout(() => ac.abort(), abortAfter);
   }
-  const t0 = Date.now();
+  if (abortOnSleep) env.timers.onLong = () => ac.abort();
   await assert.rejects(execute(action, env), (err) => err.code === 'stopped');
-  const took = Date.now() - t0;
-  assert.ok(took < ms, `${action.name} ended ${took} ms after it started`);
+  assert.deepEqual([...env.timers.pending.values()], [], `${action.name} left a sleep pending`);
   return env.sent;
 }
 
-test('a stopped LongPress ends at once and releases the mouse button', async () => {
-  // 3 s press, stopped as soon as the button is down.
-  const sent = await stopped({ name: 'LongPress', args: { point: [500, 500], duration: 3 } }, { ms: 1500, abortOn: 'mousePressed' });
+test('a stopped LongPress ends at once and releases the mouse button', { timeout: 10_000 }, async () => {
+  // 3 s press, stopped while the button is down.
+  const sent = await stopped({ name: 'LongPress', args: { point: [500, 500], duration: 3 } }, { abortOnSleep: true });
   assert.deepEqual(sent.slice(-2), ['mousePressed', 'mouseReleased']);
 });
 
-test('a stopped Wait, Scroll and Drag end at once; Drag releases the button', async () => {
-  await stopped({ name: 'Wait', args: {} }, { ms: 1250, abortAfter: 30 }); // Wait lasts 2.5 s
-  const scroll = await stopped({ name: 'Scroll', args: { point: [500, 500], direction: 'down' } }, { ms: 5000, abortOn: 'mouseWheel' });
+test('a stopped Wait, Scroll and Drag end at once; Drag releases the button', { timeout: 10_000 }, async () => {
+  await stopped({ name: 'Wait', args: {} }, { abortOnSleep: true }); // Wait lasts 2.5 s
+  const scroll = await stopped({ name: 'Scroll', args: { point: [500, 500], direction: 'down' } }, { abortOn: 'mouseWheel' });
   assert.equal(scroll.at(-1), 'mouseWheel', 'nothing is sent after the stop');
   // A drag moves in 10 steps; stopped at its second step, it moves no further and lets go.
-  const drag = await stopped({ name: 'Drag', args: { start: [100, 100], end: [900, 900] } }, { ms: 5000, abortOn: 'mouseMoved', abortOnCount: 3 });
+  const drag = await stopped({ name: 'Drag', args: { start: [100, 100], end: [900, 900] } }, { abortOn: 'mouseMoved', abortOnCount: 3 });
   assert.equal(drag.filter((m) => m === 'mouseMoved').length, 3);
   assert.equal(drag.at(-1), 'mouseReleased');
 });
@@ -99,15 +120,17 @@ test('an action that is already stopped does nothing', async () => {
   assert.deepEqual(env.sent, []);
 });
 
-test('Stop during a long browser action ends the run at once, without waiting for the action', async () => {
+test('Stop during a long browser action ends the run at once, without waiting for the action', { timeout: 10_000 }, async () => {
   const template = fs.readFileSync(new URL('../../../agent/prompts/venus_system.txt', import.meta.url), 'utf8');
   const settings = { maxSteps: 10, temperature: 0.5, model: 'm', requestTimeoutMs: 1000, retryBaseMs: 1, retryMaxMs: 1 };
   let acting = false;
   let pressEnded = false;
+  let endPress;
   const browser = {
     async start() { return { tabId: 1, url: 'https://a.example/', title: 'A' }; },
     async observe() { return { image: 'IMG', mime: 'image/jpeg', viewport: { width: 800, height: 600 }, url: 'https://a.example/', title: 'A' }; },
-    act() { acting = true; return new Promise((resolve) => setTimeout(() => { pressEnded = true; resolve({ text: 'pressed' }); }, 3000)); },
+    // The press lasts until the test ends it, after the run has ended.
+    act() { acting = true; return new Promise((resolve) => { endPress = () => { pressEnded = true; resolve({ text: 'pressed' }); }; }); },
     async stop() {},
   };
   const model = { async complete() { return { content: '<action>LongPress(point=(1,1), duration=3)</action>' }; } };
@@ -117,5 +140,6 @@ test('Stop during a long browser action ends the run at once, without waiting fo
   s.stop();
   const r = await run;
   assert.equal(r.outcome, OUTCOME.STOPPED);
-  assert.equal(pressEnded, false, 'the run ended while the 3 s press was still held, not after it');
+  assert.equal(pressEnded, false, 'the run ended while the press was still held, not after it');
+  endPress();
 });

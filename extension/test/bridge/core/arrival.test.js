@@ -3,9 +3,8 @@
 // — whatever the page does with its elements, routes and windows.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import '../../../bridge/core/arrival.js';
+import * as A from '../../../bridge/core/arrival.js';
 
-const A = globalThis.__gnosisArrival;
 const CALL = '{"capability":"computer.screenshot"}';
 
 /**

@@ -3,9 +3,8 @@
 // apart from the person's.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import '../../../bridge/core/pick_rules.js';
+import * as P from '../../../bridge/core/pick_rules.js';
 
-const P = globalThis.__gnosisPickRules;
 
 test('classes: hashed CSS-module names give their stem, generated ones nothing, plain ones themselves', () => {
   const table = [

@@ -3,9 +3,8 @@
 // indicator (or one that never showed) after the quiet time.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import '../../../bridge/core/reaction.js';
+import * as R from '../../../bridge/core/reaction.js';
 
-const R = globalThis.__gnosisReaction;
 
 test('the decision at each moment', () => {
   const base = { now: 10_000, changedAt: 10_000, indicator: 'none', sawIndicator: false, goneAt: 0, quietMs: 800 };

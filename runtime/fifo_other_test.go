@@ -1,5 +1,0 @@
-//go:build !unix
-
-package runtime
-
-func mkfifo(path string) error { return nil }

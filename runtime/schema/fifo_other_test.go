@@ -1,0 +1,5 @@
+//go:build !unix
+
+package schema
+
+func mkfifo(path string) error { return nil }
