@@ -165,6 +165,7 @@ function render(v) {
   $('origin').textContent = who;
   $('allow-always').hidden = agent;
   $('always-hint').hidden = agent;
+  if (agent) $('session-hint').textContent = 'This session: until the browser restarts.';
   $('cap-title').textContent = titleOf(cap);
   $('cap-title').hidden = titleOf(cap) === v.capability;
   $('cap-name').textContent = v.capability;

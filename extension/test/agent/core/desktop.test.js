@@ -183,3 +183,35 @@ test('surfaces: with no desktop, a task asked to start there ends saying why, an
   assert.equal(s.promptLines, '');
   assert.equal(surfacesPrompt({ offered: false }), '');
 });
+
+test('the agent loop on the desktop: the step limit, the three-screenshot budget, the loop warning, the surface on each step', async () => {
+  const { AgentSession, OUTCOME } = await import('../../../agent/core/agent_session.js');
+  const { LOOP_WARNING } = await import('../../../agent/core/prompt.js');
+  const raw = fs.readFileSync(new URL('../../../agent/prompts/venus_system.txt', import.meta.url), 'utf8');
+  const log = [];
+  let shot = 0;
+  const desktop = {
+    start: async () => ({ title: 'Desktop (desktop)' }),
+    observe: async () => ({ image: `D${++shot}`, mime: 'image/jpeg', surface: 'desktop', viewport: { width: 1280, height: 720 }, desktop: { width: 1464, height: 823, server: 'desktop' } }),
+    act: async (a) => { log.push(a.name); return { text: 'clicked the desktop at (733,412) of its 1464x823 screenshot' }; },
+    stop: async () => { log.push('stop'); },
+  };
+  const browser = createSurfaces({ tab: fakeSurface('tab', []), desktop, start: 'desktop', state: { offered: true, prefix: 'desktop' } });
+  const requests = [];
+  const model = { complete: async (req) => { requests.push(req); return { content: '<think>t</think><action>Click(point=(500,500))</action>', usage: { prompt_tokens: 10 } }; } };
+  const events = [];
+  const s = new AgentSession({ browser, model, template: raw, config: { settings: { maxSteps: 4, temperature: 0, model: 'm', requestTimeoutMs: 1000, retryBaseMs: 1, retryMaxMs: 1 }, endpoint: 'e' }, onEvent: (e) => events.push(e) });
+  const r = await s.run('click forever');
+  assert.equal(r.outcome, OUTCOME.STEP_LIMIT);
+  assert.equal(requests.length, 4);
+  const last = requests.at(-1);
+  const imgs = last.messages.flatMap((m) => (Array.isArray(m.content) ? m.content.filter((p) => p.type === 'image_url') : []));
+  assert.deepEqual(imgs.map((p) => p.image_url.url), ['data:image/jpeg;base64,D2', 'data:image/jpeg;base64,D3', 'data:image/jpeg;base64,D4']);
+  const text = last.messages.at(-1).content.find((p) => p.type === 'text').text;
+  assert.match(text, /Surface: desktop \(the computer's screen, through the desktop server "desktop"\)\nScreenshot: 1280 x 720 pixels \(the server's is 1464 x 823\)/);
+  assert.ok(text.includes(LOOP_WARNING), 'two identical replies warn on the desktop too');
+  assert.match(last.messages[0].content, /SwitchSurface\(surface='desktop'\)/);
+  assert.doesNotMatch(last.messages[0].content, /\{\{surfaces\}\}/);
+  assert.deepEqual(events.filter((e) => e.type === 'action').map((e) => e.surface), ['desktop', 'desktop', 'desktop', 'desktop']);
+  assert.deepEqual(log, ['Click', 'Click', 'Click', 'Click', 'stop']);
+});
