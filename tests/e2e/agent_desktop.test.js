@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { EXTENSION_ORIGIN, launch, screenshotDir, tempDir, waitFor } from './lib/harness.js';
+import { EXTENSION_ORIGIN, annotatedProvider, launch, screenshotDir, tempDir, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
 import { startModelServer, textOf, imagesOf, viewportOf, normalise } from './lib/model_server.js';
 import { centerOf, openPanelAndTarget, shootPanel, storeSettings, runTask, outcome } from './lib/agent_fixture.js';
@@ -315,5 +315,33 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
     assert.match(end.text, /the desktop server "computer-use-mcp" \(desktop\.\*\) failed on desktop\.computer: PROVIDER_UNAVAILABLE/);
     console.log(`# the task's end when computer-use-mcp exits: ${end.text}`);
     assert.equal(seen.length, 1);
+  });
+});
+
+describe('no desktop server with a screenshot tool', () => {
+  let env;
+  before(async () => {
+    // The host's only server has no screenshot tool: no profile fits.
+    env = await launch({ config: { providers: [annotatedProvider({ log: path.join(tempDir('gnosis-nodesk-'), 'notes.jsonl') })], log: { level: 'debug' } } });
+  });
+  after(async () => { await env?.close(); });
+
+  test('the panel says why and does not offer the desktop; Settings says the same', async () => {
+    const panel = await env.openExtensionPage('agent/panel/sidepanel.html');
+    await panel.waitForSelector('body[data-ready="true"]');
+    await storeSettings(panel, { apiUrl: 'http://127.0.0.1:9/v1', model: 'venus-test' });
+    await panel.reload();
+    await panel.waitForSelector('body[data-ready="true"]');
+    const note = panel.locator('#desktop-note');
+    await waitFor(async () => {
+      await panel.evaluate(() => document.querySelector('#surface-row').dispatchEvent(new PointerEvent('pointerenter')));
+      return /screenshot tool/.test(await note.textContent());
+    }, { what: 'the note', timeoutMs: 20_000 });
+    assert.equal(await note.textContent(), 'The desktop is not offered. No MCP server the host lists has a screenshot tool a desktop profile can use (servers: notes). Add a desktop server (computer-use-mcp, Munim), or map its tools in Settings → Desktop.');
+    assert.equal(await panel.isDisabled('#surface-desktop'), true);
+    await shootPanel(panel, 'desktop_not_offered_400', { width: 400, height: 640 });
+    await panel.click('#show-settings');
+    await waitFor(async () => /screenshot tool/.test(await panel.textContent('#desktop-status')), { what: 'Settings → Desktop' });
+    assert.equal(await panel.isHidden('#desktop-grants'), true);
   });
 });

@@ -36,6 +36,6 @@ export function createDesktopBridge(o) {
 /** What the worker says about the desktop now: {offered, prefix, profile, why}. */
 export async function desktopState(send = (m) => chrome.runtime.sendMessage(m)) {
   const r = await send({ type: DESKTOP.STATE }).catch((err) => ({ ok: false, error: String(err?.message || err) }));
-  if (!r?.ok) return { offered: false, why: r?.error || 'the extension could not ask about the desktop' };
+  if (!r?.ok) return { offered: false, why: `The extension could not ask about it: ${r?.error || 'no answer'}.` };
   return r;
 }

@@ -23,7 +23,7 @@ function showDesktop() {
   radio.disabled = !d?.offered;
   if (!d?.offered && radio.checked) document.querySelector('input[name="surface"][value="tab"]').checked = true;
   const note = $('desktop-note');
-  note.textContent = d?.offered ? '' : `The desktop is not offered: ${d?.why || 'no desktop server is set up'}`;
+  note.textContent = d?.offered ? '' : `The desktop is not offered. ${d?.why || 'No desktop server is set up.'}`;
   note.hidden = Boolean(d?.offered);
 }
 

@@ -51,7 +51,7 @@ export async function desktopState() {
   try {
     caps = await capabilities();
   } catch (err) {
-    return { offered: false, why: `The desktop is not available: ${err.message}.` };
+    return { offered: false, why: `The host could not be asked about it: ${err.message}.` };
   }
   const custom = await customProfile();
   const choice = chooseProfile(caps, custom);
