@@ -85,6 +85,9 @@ async function call(s, c, task) {
     throw new Error(`the host refused ${c.capability}: ${reply.message}. The agent's desktop grants are in Settings → Desktop.`);
   }
   if (reply.code === CODES.CANCELLED) throw actionStopped();
+  if (reply.code === CODES.INVALID_ARGUMENTS) {
+    throw new Error(`the host refused the arguments of ${c.capability}: ${reply.message}. The desktop profile does not fit the tool: fix it in Settings → Desktop → Profile.`);
+  }
   const err = new Error(await serverFailure(c.capability, reply));
   err.code = reply.code;
   throw err;
