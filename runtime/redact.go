@@ -55,7 +55,7 @@ const minSecretValue = 3
 // wherever they appear, then RedactText masks what is obvious in the rest.
 func RedactMessage(text string, context []byte) string {
 	var s Secrets
-	s.Add(secretValues(context)...)
+	s.Add(SecretValues(context)...)
 	return s.Redact(text)
 }
 
@@ -90,9 +90,12 @@ func (s *Secrets) Redact(text string) string {
 	return RedactText(text)
 }
 
-// secretValues returns the scalar values under secret-named fields of the
-// JSON text raw, at any depth.
-func secretValues(raw []byte) []string {
+// SecretValues returns the scalar values (strings and numbers, as written)
+// under secret-named fields (SecretName) of the JSON text raw, at any depth:
+// a request's "password", a header map's "Authorization", an env map's
+// "OPENAI_API_KEY". Text larger than 1 MiB or not JSON gives none. It is the
+// one walk behind RedactMessage and the host's set of known secrets.
+func SecretValues(raw []byte) []string {
 	if len(raw) == 0 || len(raw) > maxDecodedJSON {
 		return nil
 	}
@@ -115,11 +118,11 @@ func secretValues(raw []byte) []string {
 				walk(e, secret)
 			}
 		case string:
-			if secret && len(v) >= minSecretValue {
+			if secret {
 				out = append(out, v)
 			}
 		case json.Number:
-			if secret && len(v) >= minSecretValue {
+			if secret {
 				out = append(out, string(v))
 			}
 		}

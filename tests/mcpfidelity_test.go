@@ -122,7 +122,7 @@ func TestInvalidArgumentsNameTheFailingKeyword(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []map[string]string{
-		{"path": "/extra", "keyword": "additionalProperties", "message": `"extra" is not allowed (additionalProperties is false); allowed: steps, target`},
+		{"path": "/extra", "keyword": "additionalProperties", "message": `"extra" is not allowed (additionalProperties is false); allowed: delay_ms, message, steps`},
 		{"path": "/steps", "keyword": "minimum", "message": "must be at least 0"},
 	}
 	if diff := cmp.Diff(want, d.Errors); diff != "" {

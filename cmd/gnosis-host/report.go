@@ -7,7 +7,6 @@ import (
 	"os"
 
 	"github.com/gnosis/gnosis/host/config"
-	"github.com/gnosis/gnosis/host/headline"
 	"github.com/gnosis/gnosis/host/logging"
 	"github.com/gnosis/gnosis/host/redact"
 	"github.com/gnosis/gnosis/host/register"
@@ -50,7 +49,7 @@ func runReport(args []string) error {
 		}
 		for _, p := range health.Providers {
 			o.Providers = append(o.Providers, report.Provider{Name: p.Name, Prefix: p.Prefix, State: p.State,
-				Capabilities: p.Capabilities, Error: headline.Reword(p.Error, p.Stderr), Stderr: p.Stderr})
+				Capabilities: p.Capabilities, Error: p.Error, Stderr: p.Stderr})
 		}
 	}
 	_, err = fmt.Print(report.Text(o))
@@ -80,7 +79,7 @@ func reportMethod(configFile string, health func() runtime.Health, secrets *reda
 		}
 		for _, p := range h.Providers {
 			o.Providers = append(o.Providers, report.Provider{Name: p.Name, Prefix: p.Prefix, State: string(p.State),
-				Capabilities: p.Capabilities, Error: headline.Reword(p.Error, p.Stderr), Stderr: p.Stderr})
+				Capabilities: p.Capabilities, Error: p.Error, Stderr: p.Stderr})
 		}
 		return reportReply{Text: report.Text(o)}, nil
 	}

@@ -36,7 +36,6 @@ const (
 const (
 	DefaultProvider = "munim"
 	DefaultPrefix   = "computer"
-	DefaultTimeout  = 120 * time.Second
 )
 
 // Config is the whole configuration file.
@@ -164,7 +163,8 @@ func (d Duration) MarshalJSON() ([]byte, error) {
 }
 
 // CallTimeout is the longest per-call limit of c's providers (each one's
-// Timeout, DefaultTimeout where unset), DefaultTimeout when there is none:
+// Timeout, runtime.DefaultCallTimeout where unset), runtime.DefaultCallTimeout
+// when there is none:
 // how long a client may have to wait for a call before the host itself
 // answers TIMEOUT.
 func (c Config) CallTimeout() time.Duration {
@@ -172,12 +172,12 @@ func (c Config) CallTimeout() time.Duration {
 	for _, p := range c.Providers {
 		t := time.Duration(p.Timeout)
 		if t <= 0 {
-			t = DefaultTimeout
+			t = runtime.DefaultCallTimeout
 		}
 		longest = max(longest, t)
 	}
 	if longest == 0 {
-		return DefaultTimeout
+		return runtime.DefaultCallTimeout
 	}
 	return longest
 }
@@ -386,7 +386,7 @@ func validProviders(in []Provider, problems []error) ([]Provider, []error) {
 			p.Prefix = PrefixFor(p.Name)
 		}
 		if p.Timeout <= 0 {
-			p.Timeout = Duration(DefaultTimeout)
+			p.Timeout = Duration(runtime.DefaultCallTimeout)
 		}
 		switch {
 		case strings.TrimSpace(p.Command) == "":

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/gnosis/gnosis/host/config"
-	"github.com/gnosis/gnosis/host/headline"
 	"github.com/gnosis/gnosis/host/shellquote"
 	"github.com/gnosis/gnosis/runtime"
 	"github.com/gnosis/gnosis/runtime/wire"
@@ -89,7 +88,7 @@ func (p *Providers) check(ctx context.Context, params json.RawMessage) (any, err
 	line := shellquote.Line(goruntime.GOOS, e.Command, e.Args)
 	p.log.Info().Str("command", e.Command).Str("state", string(st.State)).Int("tools", len(tools)).Int64("tookMs", out.TookMs).Msg("provider checked")
 	if st.State != runtime.StateReady {
-		reason := p.secrets.Redact(headline.Reword(st.Err, stderr))
+		reason := p.secrets.Redact(st.Err)
 		out.Status, out.Error, out.Stderr = "failed", reason, p.secrets.Redact(stderr)
 		out.Message = fmt.Sprintf("%s did not start as an MCP server: %s", e.Command, reason)
 		out.Fix = p.secrets.Redact(failureFix(st.Err, line))

@@ -37,9 +37,6 @@ type Build func(config.Provider) runtime.Provider
 // gnosis-host version.
 func MCP(log zerolog.Logger, version string) Build {
 	return func(c config.Provider) runtime.Provider {
-		if c.Timeout <= 0 {
-			c.Timeout = config.Duration(config.DefaultTimeout) // the host's one default, not the library's
-		}
 		return mcpprovider.New(mcpprovider.Config{
 			Name: c.Name, Command: c.Command, Args: c.Args, Env: c.Env, Prefix: c.Prefix,
 			Timeout: time.Duration(c.Timeout), StartTimeout: time.Duration(max(c.StartTimeout, 0)),
@@ -235,7 +232,7 @@ func (p *Providers) set(params json.RawMessage) (any, error) {
 	entry := config.Provider{Name: e.Name, Command: e.Command, Args: e.Args, Env: env, Prefix: e.Prefix,
 		Timeout: config.Duration(e.Timeout), StartTimeout: config.Duration(e.StartTimeout)}
 	if entry.Timeout <= 0 {
-		entry.Timeout = config.Duration(config.DefaultTimeout)
+		entry.Timeout = config.Duration(runtime.DefaultCallTimeout)
 	}
 	if err := config.SetProvider(p.configPath, entry); err != nil {
 		return nil, wire.Errorf(wire.CodeExecutionError, "saving provider %q: %v", e.Name, err)

@@ -34,10 +34,6 @@ const minValue = 4
 // so a long-running host that sees many requests holds a bounded set.
 const maxValues = 512
 
-// maxScanned bounds the JSON text AddJSON walks: larger params (uploads,
-// images) are not scanned.
-const maxScanned = 1 << 20
-
 // Set is the values known to be secret, masked wherever they recur. It is
 // safe for concurrent use; the zero value is empty and ready.
 type Set struct {
@@ -114,43 +110,14 @@ func (s *Set) AddEnviron(environ []string) {
 }
 
 // AddJSON records the scalar values under secret-named fields of the JSON
-// text raw, at any depth (a request's "password", a header map's
-// "Authorization", an env map's "OPENAI_API_KEY"). Text larger than 1 MiB
-// or not JSON is not scanned.
+// text raw, at any depth (runtime.SecretValues: a request's "password", a
+// header map's "Authorization", an env map's "OPENAI_API_KEY"). Text larger
+// than 1 MiB or not JSON is not scanned.
 func (s *Set) AddJSON(raw []byte) {
-	if len(raw) == 0 || len(raw) > maxScanned || !mayNameSecret(raw) {
+	if !mayNameSecret(raw) {
 		return
 	}
-	dec := json.NewDecoder(bytes.NewReader(raw))
-	dec.UseNumber()
-	var v any
-	if dec.Decode(&v) != nil {
-		return
-	}
-	var found []string
-	var walk func(v any, secret bool)
-	walk = func(v any, secret bool) {
-		switch v := v.(type) {
-		case map[string]any:
-			for k, e := range v {
-				walk(e, secret || runtime.SecretName(k))
-			}
-		case []any:
-			for _, e := range v {
-				walk(e, secret)
-			}
-		case string:
-			if secret {
-				found = append(found, v)
-			}
-		case json.Number:
-			if secret {
-				found = append(found, string(v))
-			}
-		}
-	}
-	walk(v, false)
-	if len(found) > 0 {
+	if found := runtime.SecretValues(raw); len(found) > 0 {
 		s.Add(found...)
 	}
 }

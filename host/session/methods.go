@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gnosis/gnosis/host/headline"
 	"github.com/gnosis/gnosis/host/redact"
 	"github.com/gnosis/gnosis/runtime"
 	"github.com/gnosis/gnosis/runtime/wire"
@@ -49,12 +48,12 @@ type providerJSON struct {
 }
 
 // toProviderJSON is a provider's state as health and provider.state report
-// it: its error headlined by the stderr line that says what failed
-// (headline.Reword), and both masked (secrets.Redact): a server's stderr is
-// free text that may quote a password or a cookie.
+// it: its error (which quotes the stderr line that says what failed) and its
+// stderr, both masked (secrets.Redact): a server's stderr is free text that
+// may quote a password or a cookie.
 func toProviderJSON(p runtime.ProviderHealth, secrets *redact.Set) providerJSON {
 	return providerJSON{Name: p.Name, Prefix: p.Prefix, State: p.State, Capabilities: p.Capabilities,
-		Error: secrets.Redact(headline.Reword(p.Error, p.Stderr)), Stderr: secrets.Redact(p.Stderr), Skipped: p.Skipped}
+		Error: secrets.Redact(p.Error), Stderr: secrets.Redact(p.Stderr), Skipped: p.Skipped}
 }
 
 type healthResult struct {

@@ -25,18 +25,16 @@ type Config struct {
 	Env map[string]string
 	// Prefix names its capabilities "<prefix>.<tool>".
 	Prefix string
-	// Timeout bounds each tool call (default DefaultTimeout).
+	// Timeout bounds each tool call (default runtime.DefaultCallTimeout).
 	Timeout time.Duration
 	// StartTimeout bounds start-up: spawn, initialize and the first
 	// tools/list (default DefaultStartTimeout; WithStartTimeout overrides it).
 	StartTimeout time.Duration
 }
 
-// Defaults.
-const (
-	DefaultTimeout      = 60 * time.Second
-	DefaultStartTimeout = 30 * time.Second
-)
+// DefaultStartTimeout bounds start-up when neither Config.StartTimeout nor
+// WithStartTimeout sets it.
+const DefaultStartTimeout = 30 * time.Second
 
 // Option configures a Provider.
 type Option func(*Provider)
@@ -75,6 +73,7 @@ type Provider struct {
 	clientName     string
 	clientVersion  string
 	maxMessage     int64
+	clock          clock
 
 	mu      sync.Mutex
 	status  runtime.Status
@@ -101,7 +100,7 @@ var (
 // New returns a provider for cfg; Start launches it.
 func New(cfg Config, opts ...Option) *Provider {
 	if cfg.Timeout <= 0 {
-		cfg.Timeout = DefaultTimeout
+		cfg.Timeout = runtime.DefaultCallTimeout
 	}
 	p := &Provider{
 		cfg:            cfg,
@@ -112,6 +111,7 @@ func New(cfg Config, opts ...Option) *Provider {
 		startTimeout:   cmp.Or(cfg.StartTimeout, DefaultStartTimeout),
 		clientName:     "gnosis-host",
 		clientVersion:  "0.1.0",
+		clock:          wallClock{},
 		status:         runtime.Status{State: runtime.StateStarting},
 		closing:        make(chan struct{}),
 	}

@@ -29,6 +29,7 @@ import (
 // stop it in well under a second (mcp-go's stdio Close waits seconds).
 type session struct {
 	log    zerolog.Logger
+	clock  clock // the grace and reaping waits of stop
 	cmd    *exec.Cmd
 	tree   *processTree
 	stdout *os.File
@@ -47,8 +48,8 @@ type session struct {
 
 // launch starts the child and connects to it. ctx must be long-lived: mcp-go
 // uses it for requests the server sends us. maxMessage bounds one message
-// from the server (DefaultMaxMessage when 0).
-func launch(ctx context.Context, cfg Config, log zerolog.Logger, maxMessage int64) (*session, error) {
+// from the server (DefaultMaxMessage when 0); stop waits on clk.
+func launch(ctx context.Context, cfg Config, log zerolog.Logger, maxMessage int64, clk clock) (*session, error) {
 	cmd := exec.Command(cfg.Command, cfg.Args...)
 	cmd.Env = os.Environ()
 	keys := make([]string, 0, len(cfg.Env))
@@ -84,6 +85,7 @@ func launch(ctx context.Context, cfg Config, log zerolog.Logger, maxMessage int6
 	}
 	s := &session{
 		log:         log.With().Int("pid", cmd.Process.Pid).Logger(),
+		clock:       clk,
 		cmd:         cmd,
 		tree:        attachTree(cmd),
 		stdout:      outR,
@@ -389,13 +391,13 @@ func (s *session) stop(grace time.Duration) {
 		select {
 		case <-s.exited:
 			return
-		case <-time.After(grace):
+		case <-s.clock.After(grace):
 		}
 	}
 	s.tree.kill()
 	select {
 	case <-s.exited:
-	case <-time.After(time.Second):
+	case <-s.clock.After(time.Second):
 		s.log.Warn().Msg("child not reaped one second after kill")
 	}
 }

@@ -1,11 +1,15 @@
 package mcpprovider
 
 import (
+	"os"
+	"os/exec"
+	"path/filepath"
 	goruntime "runtime"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gnosis/gnosis/internal/prereq"
 	rt "github.com/gnosis/gnosis/runtime"
 )
 
@@ -17,7 +21,9 @@ func TestAFailedStartSaysWhatWentWrongInTheServersOwnWords(t *testing.T) {
 		name       string
 		cfg        Config
 		unixOnly   bool
+		nodeScript string   // run by a real node as the server, when set
 		wantReason []string // substrings of the provider's error
+		notReason  []string // what the provider's error must not quote
 		wantStderr string   // substring of health's stderr
 	}{
 		{
@@ -38,10 +44,29 @@ func TestAFailedStartSaysWhatWentWrongInTheServersOwnWords(t *testing.T) {
 			wantReason: []string{`wrote non-JSON on stdout instead of answering initialize: "Usage: munim [--port N]"`, "stderr: munim: no port"},
 			wantStderr: "munim: no port",
 		},
+		{
+			// node's last line is its version banner; the error quotes the line that says what failed.
+			name:       "a real node server that cannot load a module",
+			nodeScript: `require("./no-such-module-here");`,
+			wantReason: []string{"exited (exit status 1) before answering initialize", "; stderr: Error: Cannot find module './no-such-module-here'"},
+			notReason:  []string{"Node.js v"},
+			wantStderr: "Node.js v",
+		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			if tc.unixOnly && goruntime.GOOS == "windows" {
 				t.Skip("needs /bin/sh")
+			}
+			if tc.nodeScript != "" {
+				node, err := exec.LookPath("node")
+				if err != nil {
+					prereq.Missing(t, "node", "install Node.js")
+				}
+				script := filepath.Join(t.TempDir(), "server.js")
+				if err := os.WriteFile(script, []byte(tc.nodeScript+"\n"), 0o600); err != nil {
+					t.Fatal(err)
+				}
+				tc.cfg = Config{Command: node, Args: []string{script}}
 			}
 			h := startTestServer(t, tc.cfg, WithBackoff(time.Minute, time.Minute, time.Minute))
 			p := h.rt.Health().Providers[0]
@@ -51,6 +76,11 @@ func TestAFailedStartSaysWhatWentWrongInTheServersOwnWords(t *testing.T) {
 			for _, want := range tc.wantReason {
 				if !strings.Contains(p.Error, want) {
 					t.Errorf("error = %q, want it to say %q", p.Error, want)
+				}
+			}
+			for _, not := range tc.notReason {
+				if strings.Contains(p.Error, not) {
+					t.Errorf("error = %q, quotes %q", p.Error, not)
 				}
 			}
 			if !strings.Contains(p.Stderr, tc.wantStderr) {

@@ -67,16 +67,6 @@ func (t *stderrTail) String() string {
 	return strings.Join(t.lines, "\n")
 }
 
-// last returns the last kept line, "" if none.
-func (t *stderrTail) last() string {
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if len(t.lines) == 0 {
-		return ""
-	}
-	return t.lines[len(t.lines)-1]
-}
-
 // cleanLine makes one line of a child's output fit to show: invalid UTF-8
 // becomes U+FFFD, tabs become spaces, other control characters (terminal
 // escape sequences included) are dropped, surrounding space is trimmed, and

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/gnosis/gnosis/runtime"
@@ -23,7 +22,7 @@ func (p *Provider) supervise(ctx context.Context) {
 	delay := p.backoffInitial
 	lastErr := ""
 	for {
-		deadline := time.Now().Add(p.startTimeout)
+		deadline := p.clock.Now().Add(p.startTimeout)
 		p.mu.Lock()
 		p.deadline = deadline // before the state says starting: a call waits until then
 		p.mu.Unlock()
@@ -48,7 +47,7 @@ func (p *Provider) supervise(ctx context.Context) {
 			p.tools, p.current, p.stderr = tools, s, ""
 			p.mu.Unlock()
 			p.setStatus(runtime.Status{State: runtime.StateReady}, true)
-			up := time.Now()
+			up := p.clock.Now()
 			p.serve(ctx, s)
 			p.mu.Lock()
 			p.current = nil
@@ -63,7 +62,7 @@ func (p *Provider) supervise(ctx context.Context) {
 			lastErr = withStderr(describeExit(s.exitErr), stderr)
 			p.setStderr(stderr)
 			p.setStatus(runtime.Status{State: runtime.StateDown, Err: lastErr}, false)
-			if time.Since(up) >= p.healthyAfter {
+			if p.clock.Now().Sub(up) >= p.healthyAfter {
 				delay = p.backoffInitial
 			}
 		}
@@ -71,7 +70,7 @@ func (p *Provider) supervise(ctx context.Context) {
 		case <-ctx.Done():
 			p.setStatus(runtime.Status{State: runtime.StateDown, Err: lastErr}, false)
 			return
-		case <-time.After(delay):
+		case <-p.clock.After(delay):
 		}
 		delay = min(delay*2, p.backoffMax)
 	}
@@ -82,7 +81,7 @@ func (p *Provider) supervise(ctx context.Context) {
 // could not be started, exited, never answered, or wrote something other
 // than JSON-RPC on stdout; and with what the child last wrote on stderr.
 func (p *Provider) startSession(ctx context.Context, deadline time.Time) (*session, []runtime.Tool, error) {
-	s, err := launch(ctx, p.cfg, p.log, p.maxMessage)
+	s, err := launch(ctx, p.cfg, p.log, p.maxMessage, p.clock)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -157,14 +156,15 @@ func (p *Provider) stderrOf(s *session) string {
 	return s.stderr.String()
 }
 
-// withStderr is reason followed by the last line the server wrote on
-// stderr, its own account of what went wrong.
+// withStderr is reason followed by the line of stderr that says what went
+// wrong (headline), the server's own account: "exited (exit status 1) before
+// answering initialize; stderr: Error: Cannot find module './x'".
 func withStderr(reason, stderr string) string {
-	if stderr == "" {
+	line := headline(stderr)
+	if line == "" {
 		return reason
 	}
-	last := stderr[strings.LastIndexByte(stderr, '\n')+1:]
-	return reason + "; stderr: " + last
+	return reason + "; stderr: " + line
 }
 
 // serve waits for the child to exit or ctx to end, re-reading the tool list

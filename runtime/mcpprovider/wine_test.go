@@ -26,7 +26,7 @@ import (
 // platform-independent logic, which the Linux run covers.
 var windowsTests = []string{
 	"TestCrashMidCallIsUnavailableThenTheServerIsBack",
-	"TestCloseStopsTheWholeProcessTreeFast",
+	"TestCloseStopsTheWholeProcessTreeAfterTheGrace",
 	"TestCancellingTheContextIsCancelledAndTheServerIsTold",
 	"TestCallTimeoutIsTimeoutAndTheServerIsToldToStop",
 	"TestAServerThatCannotStartIsDownWithTheReasonAndRetried",

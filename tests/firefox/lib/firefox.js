@@ -28,6 +28,7 @@ import { clearTimeout, setTimeout } from 'node:timers';
 import { Bidi } from './bidi.js';
 import { EXTENSION_DIR, HOST_NAME, fakeMunim, hostBinary, hostConfig, tempDir, testPolicy } from '../../e2e/lib/harness.js';
 import { serve } from '../../e2e/lib/server.js';
+import { hidingCommand, systemRegistrations } from './system_hosts.js';
 
 /** The browser under test. */
 export const FIREFOX = process.env.GNOSIS_FIREFOX || '/usr/bin/firefox-esr';
@@ -119,7 +120,11 @@ export async function launchFirefox({ sites = [], policy, host = true } = {}) {
     registerHost(home, { hostPath: hostBinary(), configPath, dir });
   }
 
-  const proc = spawn(FIREFOX, ['--headless', '--no-remote', '--profile', profile, '--remote-debugging-port=0'], {
+  // The machine's own system-wide registration (the .deb's) is hidden: the test's home is the only place found.
+  const run = hidingCommand(FIREFOX, ['--headless', '--no-remote', '--profile', profile, '--remote-debugging-port=0'],
+    systemRegistrations(), path.join(dir, 'no-system-hosts'));
+  if (!run) throw new Error('cannot hide the system-wide Firefox host registration from the test (see system_hosts.js)');
+  const proc = spawn(run.cmd, run.args, {
     env: { ...process.env, HOME: home, MOZ_CRASHREPORTER_DISABLE: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,4 +1,4 @@
-package headline
+package mcpprovider
 
 import (
 	"os"
@@ -12,7 +12,7 @@ import (
 	"github.com/gnosis/gnosis/internal/prereq"
 )
 
-func TestLinePicksWhatFailed(t *testing.T) {
+func TestHeadlinePicksWhatFailed(t *testing.T) {
 	tests := []struct{ name, stderr, want string }{
 		{"node missing module", "node:internal/modules/cjs/loader:1210\n  throw err;\n  ^\n\nError: Cannot find module './x'\nRequire stack:\n- /tmp/a.js\n    at Module._resolveFilename (node:internal/modules/cjs/loader:1207:15)\n{\n  code: 'MODULE_NOT_FOUND',\n  requireStack: [ '/tmp/a.js' ]\n}\n\nNode.js v20.20.2",
 			"Error: Cannot find module './x'"},
@@ -25,31 +25,16 @@ func TestLinePicksWhatFailed(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if d := cmp.Diff(tt.want, Line(tt.stderr)); d != "" {
-				t.Errorf("Line (-want +got):\n%s", d)
+			if d := cmp.Diff(tt.want, headline(tt.stderr)); d != "" {
+				t.Errorf("headline (-want +got):\n%s", d)
 			}
 		})
 	}
 }
 
-func TestRewordKeepsOtherReasons(t *testing.T) {
-	stderr := "Error: boom\nNode.js v20.20.2"
-	tests := []struct{ name, reason, want string }{
-		{"the provider's last line", "exited (exit status 1) before answering initialize; stderr: Node.js v20.20.2",
-			"exited (exit status 1) before answering initialize; stderr: Error: boom"},
-		{"no stderr part", "did not answer initialize within 1s (startTimeout)", "did not answer initialize within 1s (startTimeout)"},
-		{"another line quoted", "x; stderr: something else", "x; stderr: something else"},
-	}
-	for _, tt := range tests {
-		if d := cmp.Diff(tt.want, Reword(tt.reason, stderr)); d != "" {
-			t.Errorf("%s (-want +got):\n%s", tt.name, d)
-		}
-	}
-}
-
 // A real node program that fails to load a module: the line picked from
 // its real stderr is node's own error line.
-func TestLineOfARealNodeFailure(t *testing.T) {
+func TestHeadlineOfARealNodeFailure(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
 		prereq.Missing(t, "node", "install Node.js")
@@ -57,7 +42,7 @@ func TestLineOfARealNodeFailure(t *testing.T) {
 	script := filepath.Join(t.TempDir(), "server.js")
 	os.WriteFile(script, []byte(`require("./no-such-module-here")`+"\n"), 0o600)
 	out, _ := exec.Command(node, script).CombinedOutput()
-	if got := Line(string(out)); !strings.HasPrefix(got, "Error: Cannot find module './no-such-module-here'") {
-		t.Errorf("Line = %q from:\n%s", got, out)
+	if got := headline(string(out)); !strings.HasPrefix(got, "Error: Cannot find module './no-such-module-here'") {
+		t.Errorf("headline = %q from:\n%s", got, out)
 	}
 }
