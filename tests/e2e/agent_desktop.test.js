@@ -202,6 +202,7 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
     const long = 'x'.repeat(400);
     const seen = script([() => act(`Type(content='${long}')`)]);
     await panel.check('input[name="surface"][value="desktop"]');
+    assert.equal(await panel.getAttribute('#task', 'placeholder'), 'What should the agent do on the desktop?');
     await panel.evaluate(() => {
       window.stopTimes = {};
       document.getElementById('stop').addEventListener('click', () => { window.stopTimes.clicked = performance.now(); }, { capture: true });

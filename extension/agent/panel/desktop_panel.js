@@ -21,7 +21,10 @@ function showDesktop() {
   const d = panel.desktop;
   const radio = $('surface-desktop');
   radio.disabled = !d?.offered;
-  if (!d?.offered && radio.checked) document.querySelector('input[name="surface"][value="tab"]').checked = true;
+  if (!d?.offered && radio.checked) {
+    document.querySelector('input[name="surface"][value="tab"]').checked = true;
+    if ($('run').textContent === 'Run' && !$('task').disabled) $('task').placeholder = idlePlaceholder();
+  }
   const note = $('desktop-note');
   note.textContent = d?.offered ? '' : `The desktop is not offered. ${d?.why || 'No desktop server is set up.'}`;
   note.hidden = Boolean(d?.offered);
@@ -30,6 +33,11 @@ function showDesktop() {
 /** Where the person chose to start the next task: 'tab' or 'desktop'. */
 export function chosenSurface() {
   return document.querySelector('input[name="surface"]:checked')?.value === 'desktop' ? 'desktop' : 'tab';
+}
+
+/** The task box's prompt when no task runs: it names where the next task starts. */
+export function idlePlaceholder() {
+  return chosenSurface() === 'desktop' ? 'What should the agent do on the desktop?' : 'What should the agent do on the current tab?';
 }
 
 /** Sets the choice (a Page Assistant task that says where it starts). */
@@ -51,6 +59,12 @@ export function surfacesFor({ coordinateMode, surface }) {
 
 /** Wires the choice: the desktop is asked about when the panel opens and when the choice is touched. */
 export function wireDesktopChoice() {
+  // The idle prompt follows the choice (a question or a pause has its own).
+  for (const radio of document.querySelectorAll('input[name="surface"]')) {
+    radio.addEventListener('change', () => {
+      if ($('run').textContent === 'Run' && !$('task').disabled) $('task').placeholder = idlePlaceholder();
+    });
+  }
   $('surface-row').addEventListener('pointerenter', () => refreshDesktop().catch(() => {}));
   $('surface-desktop').addEventListener('focus', () => refreshDesktop().catch(() => {}));
   return refreshDesktop().catch(() => {});

@@ -16,6 +16,7 @@ import { OUTCOME } from '../core/agent_session.js';
 import { TASK_STATE } from '../core/task_pipeline.js';
 import { thinkingOf, truncateTail } from '../core/reply_text.js';
 import { markSurface, setFoldable, thumbnails } from './conversation_view.js';
+import { idlePlaceholder } from './desktop_panel.js';
 import { $ } from '../../shared/page.js';
 
 let stepEls = new Map(); // step number → its entry in the log
@@ -141,7 +142,7 @@ function showState(state, step) {
   $('pause').classList.toggle('primary', paused);
   $('acted').hidden = !waiting;
   $('task').disabled = paused;
-  $('task').placeholder = waiting ? 'Answer the agent’s question…' : paused ? 'Paused: act on the page, then Resume.' : 'What should the agent do on the current tab?';
+  $('task').placeholder = waiting ? 'Answer the agent’s question…' : paused ? 'Paused: act on the page, then Resume.' : idlePlaceholder();
   panel.bar?.setBusy(running || paused);
 }
 
