@@ -36,3 +36,13 @@ fi
 ./tests/npm-deps.sh
 go mod download
 go mod download -modfile=install/release/nfpm.mod
+
+# The real chat UI the bridge's end-to-end tests run on (tests/e2e/fixtures/realchat: its own package.json
+# and lock), installed with npm ci and built with its own esbuild build, again only when its lock or sources changed.
+chat=tests/e2e/fixtures/realchat
+built=$chat/dist/.gnosis-build.sha256
+want=$(cat "$chat/package-lock.json" "$chat/build.mjs" "$chat"/src/* | sha256sum | cut -d' ' -f1)
+if [ "$(cat "$built" 2>/dev/null)" != "$want" ]; then
+  (cd "$chat" && npm ci --no-audit --no-fund --loglevel=error && node build.mjs)
+  echo "$want" > "$built"
+fi

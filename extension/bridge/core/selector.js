@@ -83,9 +83,11 @@ export function pickTab(tabs, origin) {
  * from" is a list: a selector matching one element there is flagged, since it
  * usually names one message (a Pick inside it, or a path to it) rather than
  * every assistant message. "Still replying while" counts only visible
- * elements: a stop button hidden after the reply does not mean replying.
+ * elements: a stop button hidden after the reply does not mean replying. A
+ * send button that is a container around a button is wrong: the click lands
+ * on the container.
  * @param {'source'|'destination'|'sendButton'|'streaming'} field
- * @param {{count?: number, visible?: number, editable?: boolean, error?: string}|undefined} result the page's answer
+ * @param {{count?: number, visible?: number, editable?: boolean, holdsButton?: string, error?: string}|undefined} result the page's answer
  * @param {string|null} css the selector that was checked
  * @returns {{text: string, kind: 'ok'|'bad'|'warn'|''}}
  */
@@ -99,6 +101,9 @@ export function checkMessage(field, result, css) {
     return { text: `✗ matches nothing on the page (${css})`, kind: 'bad' };
   }
   if (field === 'destination' && !result.editable) return { text: `✗ matches ${count}, but nothing editable inside`, kind: 'bad' };
+  if (field === 'sendButton' && result.holdsButton) {
+    return { text: `✗ matches a <${result.holdsButton}> around a button, not the button: clicking it sends nothing; Pick the send button again (${css})`, kind: 'bad' };
+  }
   if (field === 'streaming' && !result.visible) {
     return { text: `matches ${count} hidden element${count === 1 ? '' : 's'}: not replying now; only a visible one means replying (${css})`, kind: '' };
   }

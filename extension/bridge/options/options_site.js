@@ -11,6 +11,7 @@ import { PRESET_MISMATCH, editedFromPreset, presetById, presetSettings } from '.
 import { clearGrants, loadGrants } from './options_grants.js';
 import { setArmed, showLast } from './options_status.js';
 import { BRIDGE } from '../../shared/core/messages.js';
+import { maybeDetect, wireDetect } from './options_detect.js';
 
 const FIELDS = ['source', 'destination', 'autoSend', 'sendButton', 'streaming', 'promptOnStart', 'debounceMs', 'maxConsecutive', 'maxChars'];
 const SELECTOR_FIELDS = ['source', 'destination', 'sendButton', 'streaming'];
@@ -62,6 +63,7 @@ async function loadOrigin(origin, tab) {
   showLast(r.last);
   for (const b of document.querySelectorAll('.pick')) b.disabled = !state.tab;
   checkSelectors();
+  maybeDetect(detectHooks);
   await loadGrants(origin);
 }
 
@@ -210,8 +212,11 @@ export async function checkSelectors() {
 
 // ---- wiring -----------------------------------------------------------------
 
-/** Wires Pick, saving on each change, the live check while typing, and Saved pages. */
+const detectHooks = { ensureAccess, save, check: () => checkSelectors() };
+
+/** Wires Pick, Find them on the page, saving on each change, the live check while typing, and Saved pages. */
 export function wireSiteForm() {
+  wireDetect(detectHooks);
   for (const button of document.querySelectorAll('.pick')) {
     button.addEventListener('click', () => {
       const field = button.dataset.field;

@@ -75,7 +75,7 @@ async function deliver(text, autoSend) {
     const sent = await inject.clickSend(pageState.config.sendButton, () => {
       at = Date.now();
       observe.sent();
-    });
+    }, text, pageState.config.destination);
     if (!sent.ok) {
       notice(`Gnosis could not send: ${sent.error}`, 'error');
       return { ok: false, stage: 'send', error: sent.error, at: Date.now() };

@@ -4,7 +4,8 @@
 // to it here: configure (arm, or new settings), disarm, pick, check
 // selectors, insert text, show a notice, ping. The other files watch the page
 // (observe.js), decide when a reply is done (settle.js), hand it to the worker
-// and write the result (call.js, inject.js), and pick elements (pick.js, pick_selector.js). It
+// and write the result (call.js, inject.js, sent.js), pick elements (pick.js,
+// pick_selector.js) and propose them (detect.js). It
 // keeps no settings of its own and never touches page storage or the
 // clipboard.
 //
@@ -15,10 +16,12 @@
 import * as inject from './inject.js';
 import * as observe from './observe.js';
 import * as pick from './pick.js';
+import * as detect from './detect.js';
 import * as settle from './settle.js';
 import { notice } from './notice.js';
 import { pageState } from './page_state.js';
 import { queryAll, send, visible } from './dom.js';
+import { BUTTON } from '../core/pick_rules.js';
 import { BRIDGE, BRIDGE_PAGE } from '../../shared/core/messages.js';
 
 const PRESET_GRACE_MS = 3000;
@@ -64,7 +67,12 @@ function disarm() {
   observe.unwatch();
 }
 
-/** What each selector matches now: {count, visible, editable?} or {error}. */
+/** The tag of a match that is not a button but holds one (a container picked instead of its button), else undefined. */
+function holdsButton(all) {
+  return all.find((el) => !el.matches(BUTTON) && el.querySelector(BUTTON))?.localName;
+}
+
+/** What each selector matches now: {count, visible, editable?, holdsButton?} or {error}. */
 function check(selectors) {
   const out = {};
   for (const [k, css] of Object.entries(selectors || {})) {
@@ -79,6 +87,7 @@ function check(selectors) {
     out[k] = {
       count: all.length, visible: all.filter(visible).length,
       editable: k === 'destination' ? !!inject.destinationEditor(css) : undefined,
+      holdsButton: k === 'sendButton' ? holdsButton(all) : undefined,
     };
   }
   return { ok: true, results: out };
@@ -89,7 +98,9 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
   const run = {
     [BRIDGE_PAGE.CONFIGURE]: () => (configure(message.config, !!message.baseline), { ok: true }),
     [BRIDGE_PAGE.DISARM]: () => (disarm(), { ok: true }),
-    [BRIDGE_PAGE.PICK]: () => pick.pick(message.field),
+    // Pick closes the proposal panel first (the person chose to pick instead).
+    [BRIDGE_PAGE.PICK]: () => (detect.cancel(), pick.pick(message.field)),
+    [BRIDGE_PAGE.DETECT]: () => (message.show ? detect.start() : detect.peek()),
     [BRIDGE_PAGE.CHECK]: () => check(message.selectors),
     [BRIDGE_PAGE.INSERT]: async () => {
       const r = await inject.inject(message.text, message.destination);

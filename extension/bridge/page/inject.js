@@ -7,6 +7,7 @@
 
 import { EDITABLE } from '../core/pick_rules.js';
 import { norm, queryAll, tick } from './dom.js';
+import { clickAndConfirm } from './sent.js';
 
 const SEND_WAIT_MS = 5000;
 
@@ -84,16 +85,18 @@ function enabled(button) {
   return !button.disabled && button.getAttribute('aria-disabled') !== 'true';
 }
 
-/** Clicks the send button once it is enabled; before the click, onSend(). Resolves {ok, error?}. */
-async function clickSend(css, onSend = () => {}) {
+/**
+ * Clicks the send button once it is enabled (before the click, onSend())
+ * and waits for the page to show the text went out (sent.js). Resolves {ok, error?}.
+ */
+async function clickSend(css, onSend = () => {}, text = '', destination = '') {
   const deadline = Date.now() + SEND_WAIT_MS;
   for (;;) {
     const buttons = queryAll(css);
     const button = buttons.find(enabled);
     if (button) {
       onSend();
-      button.click();
-      return { ok: true };
+      return clickAndConfirm(button, destinationEditor(destination), text);
     }
     if (Date.now() > deadline) {
       return { ok: false, error: buttons.length ? `Send button stayed disabled for ${SEND_WAIT_MS / 1000} s` : `Send button: nothing matches ${css}` };

@@ -5,6 +5,8 @@
 
 import * as pickSelector from './pick_selector.js';
 import { queryAll } from './dom.js';
+import { BUTTON, EDITABLE } from '../core/pick_rules.js';
+import { controlAt } from '../core/detect.js';
 
 // ---- the overlay ----------------------------------------------------------------
 
@@ -44,6 +46,22 @@ function highlight(selector, label) {
   setTimeout(() => host.remove(), 4000);
 }
 
+/**
+ * The control a click at (x, y) on el means for a button or input field: el
+ * itself when it is one or is inside one, else the smallest such control
+ * inside el (or its parent) whose box holds the point.
+ */
+function controlUnder(el, field, x, y) {
+  const kind = field === 'destination' ? EDITABLE : field === 'sendButton' || field === 'streaming' ? BUTTON : '';
+  if (!kind || el.closest(kind)) return el;
+  for (const scope of [el, el.parentElement].filter(Boolean)) {
+    const candidates = [...scope.querySelectorAll(kind)];
+    const i = controlAt(candidates.map((c) => ({ rect: c.getBoundingClientRect() })), x, y);
+    if (i >= 0) return candidates[i];
+  }
+  return el;
+}
+
 const LABELS = { source: 'Extract from', destination: 'Inject into', sendButton: 'Send button', streaming: 'Still replying while' };
 
 /** Lets the person click an element; resolves {ok, selector, count} or {ok: false, cancelled}. */
@@ -56,9 +74,13 @@ function pick(field) {
     host.shadowRoot.append(box, tipBox('Gnosis: click the element to use — Escape cancels'));
     // Pointer events and elementFromPoint, so disabled buttons (which get
     // no mouse events) can be picked too.
+    // A control that also ignores the pointer (pointer-events: none, as a
+    // disabled button often does) is skipped by the hit test, so the control
+    // is looked for inside what was hit.
     const under = (e) => {
       const el = document.elementFromPoint(e.clientX, e.clientY);
-      return el instanceof Element && el !== host ? el : null;
+      if (!(el instanceof Element) || el === host) return null;
+      return controlUnder(el, field, e.clientX, e.clientY);
     };
     const move = (e) => {
       const el = under(e);

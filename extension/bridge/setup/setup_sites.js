@@ -26,7 +26,8 @@ async function openSites() {
 }
 
 function siteItem(s) {
-  const options = `../options/options.html?origin=${encodeURIComponent(s.origin)}`;
+  // A site no preset fits: the options page starts by finding its elements on the page.
+  const options = `../options/options.html?origin=${encodeURIComponent(s.origin)}${s.armed || s.preset ? '' : '&detect=1'}`;
   return h('li', { class: 'site', 'data-origin': s.origin, 'data-armed': String(s.armed) },
     h('div', { class: 'site-head' },
       h('span', { class: 'site-origin', text: s.origin }),

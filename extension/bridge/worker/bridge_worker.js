@@ -134,6 +134,18 @@ export const handlers = {
       return result;
     },
   },
+  [BRIDGE.DETECT]: {
+    from: 'extension',
+    async run({ tabId, origin, show }, sender) {
+      await tabForOrigin(tabId, origin);
+      if (!(await chrome.permissions.contains({ origins: [sitePattern(origin)] }))) return { ok: false, error: 'no access to the page yet' };
+      await ensureContent(tabId);
+      if (show) await chrome.tabs.update(tabId, { active: true });
+      const result = await chrome.tabs.sendMessage(tabId, { type: BRIDGE_PAGE.DETECT, show: !!show });
+      if (show && sender.tab?.id) chrome.tabs.update(sender.tab.id, { active: true }).catch(() => {});
+      return result;
+    },
+  },
   [BRIDGE.CHECK]: {
     from: 'extension',
     async run({ tabId, origin, selectors }) {

@@ -22,6 +22,7 @@ export const BRIDGE = Object.freeze({
   INSERT_PROMPT: 'bridge.insertPrompt',
   DETECT_PRESET: 'bridge.detectPreset',
   PICK: 'bridge.pick',
+  DETECT: 'bridge.detect',
   CHECK: 'bridge.check',
   // The setup page and the Host section (bridge/worker/setup_worker.js): the
   // host's MCP servers (providers.*), the diagnostic report, the download location.
@@ -58,6 +59,7 @@ export const BRIDGE_PAGE = Object.freeze({
   CONFIGURE: 'bridge.configure',
   DISARM: 'bridge.disarm',
   PICK: 'bridge.pick',
+  DETECT: 'bridge.detect',
   CHECK: 'bridge.check',
   INSERT: 'bridge.insert',
   NOTICE: 'bridge.notice',

@@ -73,6 +73,9 @@ test('the live check: one element where every assistant message is expected is f
     ['streaming', { count: 0 }, '', /^no reply streaming now/],
     ['sendButton', { count: 0 }, '', /some sites show it only once there is text/],
     ['sendButton', { error: 'invalid selector' }, 'bad', /^✗ not a valid selector$/],
+    ['sendButton', { count: 1, visible: 1 }, 'ok', /^✓ matches 1 element \(\.x\)$/],
+    // Pick took the form around a disabled button that ignores the pointer.
+    ['sendButton', { count: 1, visible: 1, holdsButton: 'form' }, 'bad', /^✗ matches a <form> around a button, not the button: clicking it sends nothing; Pick the send button again/],
   ];
   for (const [field, result, kind, text] of table) {
     const got = checkMessage(field, result, '.x');

@@ -1,0 +1,397 @@
+// The chat bridge's content script, auto-detection: describes the page for
+// the detection rules (bridge/core/detect.js), watches it while the person
+// sends a message and the reply streams (what text grew, what control showed
+// only meanwhile, where the message went), outlines on the page what the rules
+// propose and lets the person confirm it in a small panel. Resolves the
+// confirmed fields with their selectors; what the rules were unsure of stays
+// unticked, for Pick.
+
+import { BUTTON, EDITABLE } from '../core/pick_rules.js';
+import { propose } from '../core/detect.js';
+import { norm, queryAll, visible } from './dom.js';
+import { selectorFor } from './pick_selector.js';
+
+const MAX_NODES = 6000;
+/** A reply that has not grown for this long is done (the bridge's own settle delay, by default). */
+const QUIET_MS = 800;
+const SKIP = new Set(['script', 'style', 'noscript', 'template', 'link', 'meta', 'head', 'iframe', 'object']);
+const LABELS = { destination: 'Inject into', sendButton: 'Send button', source: 'Extract from', streaming: 'Still replying while' };
+const COLORS = { destination: '#0969da', sendButton: '#8250df', source: '#1a7f37', streaming: '#bf8700' };
+
+// ---- what the page did while watched -----------------------------------------
+
+const watch = {
+  observer: null, grew: new WeakMap(), lengths: new WeakMap(), added: new WeakSet(), sentText: '',
+  streaming: false, before: new Map(), lastGrowth: 0, shownWhile: new Map(), streamed: [], onReply: () => {}, onSend: () => {},
+};
+
+const nameOf = (el) => norm(el.getAttribute('aria-label') || el.getAttribute('title') || el.getAttribute('placeholder')
+  || (el.matches(BUTTON) || el.matches('input') ? el.innerText || el.value || '' : '')).slice(0, 60);
+
+const attrsOf = (el) => Object.fromEntries([...el.attributes].slice(0, 24)
+  .filter((a) => a.name !== 'style' && a.name !== 'class').map((a) => [a.name, a.value.slice(0, 120)]));
+
+/** How a control looks: its classes and name. */
+const signature = (el) => `${el.className}|${nameOf(el)}`;
+
+/** Controls, and elements a page styles as its send or stop control without making them buttons. */
+const CONTROLS = `${BUTTON}, [class*="send" i], [class*="stop" i]`;
+
+/** The controls showing now and how they look, to tell later which showed only while a reply streamed. */
+const controlsNow = () => new Map(queryAll(CONTROLS).filter(visible).map((b) => [b, signature(b)]));
+
+function onMutations(records) {
+  const now = Date.now();
+  let grewNow = false;
+  for (const r of records) {
+    for (const n of r.addedNodes) if (n instanceof Element) watch.added.add(n);
+    const el = r.target instanceof Element ? r.target : r.target.parentElement;
+    if (!el || el.closest('gnosis-detect') || el.isContentEditable || el.matches('textarea, input')) continue;
+    const len = el.textContent.length;
+    if (len > (watch.lengths.get(el) ?? 0)) {
+      watch.grew.set(el, (watch.grew.get(el) || 0) + 1);
+      if (watch.grew.get(el) >= 2) grewNow = true;
+    }
+    watch.lengths.set(el, len);
+  }
+  if (grewNow) {
+    watch.lastGrowth = now;
+    watch.streaming = true;
+    // Controls that show now and did not before the reply started, or changed how they look (a send button turned stop).
+    for (const b of queryAll(CONTROLS)) {
+      if (watch.before.get(b) !== signature(b) && !watch.shownWhile.has(b) && visible(b)) {
+        watch.shownWhile.set(b, { tag: b.localName, attrs: attrsOf(b), classes: [...b.classList], name: nameOf(b), was: watch.before.get(b) });
+      }
+    }
+    clearTimeout(watch.doneTimer);
+    watch.doneTimer = setTimeout(replyDone, QUIET_MS);
+  }
+}
+
+function replyDone() {
+  const quiet = Date.now() - watch.lastGrowth;
+  if (quiet < QUIET_MS) {
+    watch.doneTimer = setTimeout(replyDone, QUIET_MS - quiet);
+    return;
+  }
+  watch.streaming = false;
+  for (const [el, d] of watch.shownWhile) if (!el.isConnected || !visible(el) || signature(el) === d.was) watch.streamed.push(d);
+  watch.shownWhile.clear();
+  watch.before = controlsNow();
+  watch.onReply();
+}
+
+/** The text in the chat input when the person sends it (Enter, a click by the input, a form submitted). */
+function noteSend(event) {
+  if (!event.isTrusted) return;
+  if (event.type === 'keydown' && (event.key !== 'Enter' || event.shiftKey)) return;
+  if (event.type === 'pointerdown' && !(event.target instanceof Element && event.target.closest(`${BUTTON}, form`))) return;
+  const editors = queryAll(EDITABLE).filter(visible);
+  const editor = editors.find((e) => e === document.activeElement || e.contains(document.activeElement)) || editors[0];
+  const text = editor ? norm(editor.matches('textarea, input') ? editor.value : editor.innerText) : '';
+  if (!text) return;
+  watch.sentText = text;
+  if (!watch.streaming) watch.before = controlsNow();
+  // The send button may show only while there is text: look now, before the send empties the input.
+  watch.onSend();
+}
+
+function startWatching(onReply, onSend) {
+  watch.onReply = onReply;
+  watch.onSend = onSend;
+  if (watch.observer) return;
+  watch.before = controlsNow();
+  watch.observer = new MutationObserver(onMutations);
+  watch.observer.observe(document.body, { childList: true, subtree: true, characterData: true });
+  for (const t of ['keydown', 'pointerdown', 'submit']) addEventListener(t, noteSend, true);
+}
+
+function stopWatching() {
+  watch.observer?.disconnect();
+  watch.observer = null;
+  clearTimeout(watch.doneTimer);
+  for (const t of ['keydown', 'pointerdown', 'submit']) removeEventListener(t, noteSend, true);
+}
+
+// ---- the description ---------------------------------------------------------------
+
+/** The page as the rules read it, with the element behind each node. */
+function describe() {
+  const nodes = [];
+  const elements = [];
+  const walk = (el, parent, hidden) => {
+    if (nodes.length >= MAX_NODES || SKIP.has(el.localName) || el.localName.startsWith('gnosis-')) return;
+    const id = nodes.length;
+    const isHidden = hidden || el.getAttribute('aria-hidden') === 'true';
+    const r = el.getBoundingClientRect();
+    const editable = el.matches(EDITABLE) ? (el.matches('textarea, input') ? 'field' : 'rich') : '';
+    const text = el.textContent || '';
+    nodes.push({
+      id, parent, tag: el.localName, attrs: attrsOf(el), classes: [...el.classList].slice(0, 20),
+      name: nameOf(el), textLength: text.length, rect: { x: r.x, y: r.y, width: r.width, height: r.height },
+      visible: visible(el), disabled: !!el.disabled || el.getAttribute('aria-disabled') === 'true', editable, hidden: isHidden,
+      grew: watch.grew.get(el) || 0, added: watch.added.has(el),
+      userMessage: !!watch.sentText && !editable && norm(text) === watch.sentText && ![...el.children].some((c) => norm(c.textContent) === watch.sentText),
+    });
+    elements.push(el);
+    if (el.localName === 'svg') return;
+    for (const c of el.children) walk(c, id, isHidden);
+  };
+  walk(document.body, -1, false);
+  return {
+    desc: { nodes, viewport: { width: innerWidth, height: innerHeight }, streamed: watch.streamed.slice(-4) },
+    elements,
+  };
+}
+
+/** The rules' proposal, each field with its selector and what it matches now. */
+function proposal() {
+  const { desc, elements } = describe();
+  const found = propose(desc);
+  const out = {};
+  for (const [field, p] of Object.entries(found)) {
+    if (!p) {
+      out[field] = null;
+      continue;
+    }
+    const el = p.node != null ? elements[p.node] : null;
+    let selector = p.selector;
+    // The rules' selector, when the page agrees it names the element; else Pick's.
+    if (el && (!selector || !queryAll(selector).some((m) => m.contains(el)))) selector = selectorFor(el, field).selector;
+    const matches = queryAll(selector);
+    if (!matches.length && field !== 'streaming') {
+      out[field] = null;
+      continue;
+    }
+    out[field] = { selector, sure: p.sure, why: p.why, count: matches.length, el: el || matches[matches.length - 1] || null };
+  }
+  return out;
+}
+
+// ---- what the person sees ----------------------------------------------------------
+
+let session = null;
+
+function panelStyle() {
+  return `
+    :host { all: initial; }
+    .box { position: fixed; pointer-events: none; z-index: 2147483646; border-radius: 3px; }
+    .tag { position: absolute; left: -2px; top: -20px; padding: 1px 6px; font: 600 11px/16px system-ui, sans-serif; color: #fff; border-radius: 3px; white-space: nowrap; }
+    .panel { position: fixed; top: 12px; right: 12px; z-index: 2147483647; width: min(360px, calc(100vw - 24px)); box-sizing: border-box;
+      padding: 12px 14px; background: #fff; color: #1f2328; font: 13px/1.4 system-ui, sans-serif; border: 1px solid #d0d7de;
+      border-radius: 8px; box-shadow: 0 8px 24px #0003; }
+    .head { display: flex; align-items: center; justify-content: space-between; gap: 8px; margin: 0 0 4px; }
+    h2 { margin: 0; font-size: 14px; }
+    button.quiet { padding: 2px 8px; background: transparent; border-color: transparent; color: #0969da; }
+    p { margin: 0 0 8px; color: #57606a; }
+    ul { list-style: none; margin: 0 0 10px; padding: 0; }
+    li { display: flex; gap: 8px; align-items: flex-start; padding: 5px 0; border-top: 1px solid #eaeef2; }
+    li:first-child { border-top: 0; }
+    .dot { flex: none; width: 10px; height: 10px; margin-top: 4px; border-radius: 50%; }
+    label { display: flex; gap: 6px; align-items: flex-start; flex: 1; min-width: 0; cursor: pointer; }
+    input { margin: 2px 0 0; flex: none; width: 13px; height: 13px; }
+    .nobox { flex: none; width: 13px; margin-right: -2px; }
+    .field { font-weight: 600; }
+    .why { display: block; color: #57606a; overflow-wrap: anywhere; }
+    .unsure { color: #9a6700; }
+    .row { display: flex; gap: 8px; justify-content: flex-end; flex-wrap: wrap; }
+    .small .row { margin-top: 6px; }
+    button { font: 600 13px system-ui, sans-serif; padding: 5px 12px; border-radius: 6px; border: 1px solid #d0d7de; background: #f6f8fa; color: #1f2328; cursor: pointer; }
+    button.primary { background: #1f883d; border-color: #1a7f37; color: #fff; }
+    button:focus-visible, input:focus-visible { outline: 2px solid #0969da; outline-offset: 2px; }
+    @media (prefers-color-scheme: dark) {
+      .panel { background: #161b22; color: #e6edf3; border-color: #30363d; }
+      p, .why { color: #9198a1; }
+      li { border-color: #21262d; }
+      .unsure { color: #d29922; }
+      button { background: #21262d; border-color: #30363d; color: #e6edf3; }
+      button.quiet { background: transparent; border-color: transparent; color: #4493f8; }
+    }`;
+}
+
+/** The outlines of what was found, where the elements are now. */
+function renderBoxes() {
+  const s = session;
+  const boxes = [];
+  for (const field of Object.keys(LABELS)) {
+    const p = s.found[field];
+    if (!p?.el?.isConnected || !visible(p.el)) continue;
+    const r = p.el.getBoundingClientRect();
+    const box = document.createElement('div');
+    box.className = 'box';
+    box.dataset.field = field;
+    box.style.cssText = `left:${r.left}px;top:${r.top}px;width:${r.width}px;height:${r.height}px;outline:2px ${p.sure ? 'solid' : 'dashed'} ${COLORS[field]};background:${COLORS[field]}18`;
+    const tag = document.createElement('span');
+    tag.className = 'tag';
+    tag.style.background = COLORS[field];
+    tag.textContent = `${LABELS[field]}${p.sure ? '' : '?'}`;
+    if (r.top < 22) tag.style.top = `${r.height + 2}px`;
+    // Near the right edge the label hangs left from the box's right side.
+    if (r.left > innerWidth - 140) Object.assign(tag.style, { left: 'auto', right: '-2px' });
+    box.append(tag);
+    boxes.push(box);
+  }
+  s.boxes.replaceChildren(...boxes);
+}
+
+/** The panel: each field, what was found and why, ticked when sure. */
+function renderPanel() {
+  const s = session;
+  const items = Object.entries(LABELS).map(([field, label]) => {
+    const p = s.found[field];
+    const li = document.createElement('li');
+    li.dataset.field = field;
+    const dot = document.createElement('span');
+    dot.className = 'dot';
+    dot.style.background = p ? COLORS[field] : '#d0d7de';
+    const text = document.createElement('span');
+    const name = document.createElement('span');
+    name.className = 'field';
+    name.textContent = label;
+    const why = document.createElement('span');
+    why.className = `why${p && !p.sure ? ' unsure' : ''}`;
+    if (p) why.textContent = `${p.sure ? '' : 'not sure: '}${p.why}${p.count > 1 ? ` (${p.count} on the page)` : ''}`;
+    else if (field === 'source' || field === 'streaming') why.textContent = s.watching ? 'not found yet: send a message here and Gnosis watches the reply' : 'not found: Pick it on the options page';
+    else why.textContent = 'not found: Pick it on the options page';
+    text.append(name, why);
+    if (p) {
+      const box = document.createElement('input');
+      box.type = 'checkbox';
+      box.checked = s.ticked[field] ?? p.sure;
+      box.setAttribute('aria-label', `Use ${label}`);
+      // Only the person's own clicks count: the page can reach this panel's open shadow root.
+      box.addEventListener('click', (e) => {
+        if (!e.isTrusted) e.preventDefault();
+      });
+      box.addEventListener('change', () => { s.ticked[field] = box.checked; });
+      const wrap = document.createElement('label');
+      wrap.append(box, text);
+      li.append(dot, wrap);
+    } else {
+      const gap = document.createElement('span');
+      gap.className = 'nobox';
+      li.append(dot, gap, text);
+    }
+    return li;
+  });
+  const panel = document.createElement('div');
+  panel.className = `panel${s.small ? ' small' : ''}`;
+  panel.setAttribute('role', 'dialog');
+  panel.setAttribute('aria-label', 'Gnosis found these parts of the chat');
+  const head = document.createElement('div');
+  head.className = 'head';
+  const h = document.createElement('h2');
+  const count = Object.values(s.found).filter(Boolean).length;
+  h.textContent = s.small ? `Gnosis found ${count} of 4 parts` : 'What Gnosis found';
+  const fold = document.createElement('button');
+  fold.className = 'quiet';
+  fold.textContent = s.small ? 'Show' : 'Hide';
+  fold.setAttribute('aria-expanded', String(!s.small));
+  fold.title = s.small ? 'Show the list' : 'Make the panel small, to see the page under it';
+  fold.addEventListener('click', (e) => {
+    if (!e.isTrusted) return;
+    s.small = !s.small;
+    renderPanel();
+  });
+  head.append(h, fold);
+  const lead = document.createElement('p');
+  lead.textContent = 'The chat bridge reads and writes this chat through these parts. Untick what is wrong; anything unticked or not found is left to Pick.';
+  const list = document.createElement('ul');
+  list.append(...items);
+  const use = document.createElement('button');
+  use.className = 'primary';
+  use.textContent = 'Use these';
+  use.addEventListener('click', (e) => e.isTrusted && finish(true));
+  const cancel = document.createElement('button');
+  cancel.textContent = 'Cancel';
+  cancel.addEventListener('click', (e) => e.isTrusted && finish(false));
+  const row = document.createElement('div');
+  row.className = 'row';
+  row.append(cancel, use);
+  if (s.small) panel.append(head, row);
+  else panel.append(head, lead, list, row);
+  s.panel.replaceChildren(panel);
+}
+
+function refresh() {
+  if (!session) return;
+  // What was found stays found while it is on the page (a send button that shows only while there is text is gone after the send).
+  const next = proposal();
+  for (const [field, p] of Object.entries(session.found)) {
+    if (p && (!next[field] || !next[field].sure && p.sure) && (field === 'streaming' || queryAll(p.selector).length || field === 'sendButton')) next[field] = p;
+  }
+  session.found = next;
+  session.watching = !session.found.source || !session.found.streaming;
+  renderPanel();
+  renderBoxes();
+}
+
+function finish(confirmed) {
+  const s = session;
+  if (!s) return;
+  session = null;
+  clearInterval(s.timer);
+  stopWatching();
+  removeEventListener('keydown', s.onKey, true);
+  removeEventListener('resize', s.onMove);
+  removeEventListener('scroll', s.onMove, true);
+  s.host.remove();
+  if (!confirmed) {
+    s.resolve({ ok: false, cancelled: true });
+    return;
+  }
+  const fields = {};
+  for (const [field, p] of Object.entries(s.found)) {
+    if (!p) continue;
+    fields[field] = { selector: p.selector, sure: p.sure, used: s.ticked[field] ?? p.sure, why: p.why, count: p.count };
+  }
+  s.resolve({ ok: true, fields });
+}
+
+/**
+ * Proposes the fields and shows them; resolves when the person confirms
+ * ({ok, fields: {field: {selector, sure, used, why, count}}}) or cancels.
+ */
+function start() {
+  if (session) finish(false);
+  return new Promise((resolve) => {
+    const host = document.createElement('gnosis-detect');
+    host.attachShadow({ mode: 'open' });
+    document.documentElement.appendChild(host);
+    const onKey = (e) => {
+      if (e.key === 'Escape' && e.isTrusted && session) {
+        e.preventDefault();
+        finish(false);
+      }
+    };
+    addEventListener('keydown', onKey, true);
+    const style = document.createElement('style');
+    style.textContent = panelStyle();
+    const boxes = document.createElement('div');
+    const panel = document.createElement('div');
+    host.shadowRoot.append(style, boxes, panel);
+    session = { host, resolve, onKey, ticked: {}, found: {}, watching: true, timer: 0, boxes, panel };
+    startWatching(refresh, refresh);
+    refresh();
+    // Boxes follow the page as it scrolls and re-renders; a page that removes the panel cancels.
+    session.timer = setInterval(() => {
+      if (!session) return;
+      if (!host.isConnected) finish(false);
+      else renderBoxes();
+    }, 500);
+    session.onMove = () => session && renderBoxes();
+    addEventListener('resize', session.onMove, { passive: true });
+    addEventListener('scroll', session.onMove, { passive: true, capture: true });
+  });
+}
+
+/** What the detection proposes now (while the panel is open: what it shows), without showing it. */
+function peek() {
+  const found = session?.found || proposal();
+  return { ok: true, fields: Object.fromEntries(Object.entries(found).map(([f, p]) => [f, p && { selector: p.selector, sure: p.sure, why: p.why, count: p.count }])) };
+}
+
+/** Closes the panel without using what it found. */
+const cancel = () => finish(false);
+
+export { start, peek, cancel };
