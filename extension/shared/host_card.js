@@ -117,6 +117,8 @@ export function mountHostCard(root, { page, chip, onView = () => {} }) {
       ctx.installing = null;
       note('ok', [h('p', { text: 'gnosis-host answers. Installed.' })]);
     }
+    // A download that failed is no news once the host answers (installed some other way).
+    if (v.connected && !ctx.installing && ui.installState.dataset.tone === 'error') clearNote();
     if (!v.connected && v.kind !== 'incompatible' && ctx.awaitingUpdate) ctx.awaitingUpdate = false;
   }
 
@@ -226,8 +228,15 @@ export function mountHostCard(root, { page, chip, onView = () => {} }) {
 
   function note(tone, children) {
     ui.installState.className = `card ${tone}`;
+    ui.installState.dataset.tone = tone;
     ui.installState.replaceChildren(...children.filter(Boolean));
     ui.installState.hidden = false;
+  }
+
+  function clearNote() {
+    ui.installState.hidden = true;
+    ui.installState.replaceChildren();
+    delete ui.installState.dataset.tone;
   }
 
   async function saveLocation(value) {

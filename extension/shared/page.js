@@ -27,3 +27,12 @@ export function h(tag, attrs = {}, ...children) {
 export function send(type, extra = {}) {
   return chrome.runtime.sendMessage({ type, ...extra });
 }
+
+/**
+ * A tool's name with line-break chances after each dot and underscore, so a
+ * long name wraps between its words ("read_the_" / "clipboard") rather than
+ * inside one; the text and its copy stay the name.
+ */
+export function breakable(name) {
+  return String(name).split(/(?<=[._])/).flatMap((part, i) => (i ? [document.createElement('wbr'), part] : [part]));
+}

@@ -441,7 +441,7 @@ test('Pause in the bar hands the page to the user and Resume goes on; a question
     const done = await waitFor(async () => { const b = await bar(target, cdp); return b.card.outcome === 'finished' && b; }, { what: 'the finished card' });
     assert.match(done.card.text, /all set/);
     assert.match(textOf(requests[3].messages.at(-1)), /The user answered your question: I did it on the page\. The user acted on the page by hand/);
-    assert.equal(await panel.locator('#log li.user').last().textContent(), 'I did it on the page. (acted on the page)');
+    assert.equal(await panel.locator('#log li.user').last().textContent(), 'I did it on the page.');
   } finally {
     await s.close();
   }

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { hostBinary, launch, registerHost, tempDir, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
-import { DEB, VERSION, hostDeb, mirrorRoutes, shots } from './lib/setup_page.js';
+import { DEB, VERSION, failedDownload, hostDeb, mirrorRoutes, shots } from './lib/setup_page.js';
 
 let env;
 let mirror;
@@ -56,12 +56,7 @@ test('a download location without the file says so, with the address it tried', 
   await where.fill('http://mirror.example.org/gnosis/');
   await page.getByRole('button', { name: 'Save', exact: true }).click();
   assert.match(await text('#host-location-error'), /https:\/\//, 'plain http only on this machine');
-  await where.fill(`${mirror.origin}/missing/v{version}/`);
-  await page.getByRole('button', { name: 'Save', exact: true }).click();
-  await waitFor(async () => (await page.locator('#host-install-actions .other-formats a', { hasText: 'SHA256SUMS' }).getAttribute('href')) === `${mirror.origin}/missing/v${VERSION}/SHA256SUMS`, { what: 'location used' });
-  await page.getByRole('button', { name: 'Install the host' }).click();
-  await waitFor(async () => /Could not download/.test(await text('#install-state')), { what: 'failed download', timeoutMs: 15_000 });
-  assert.match(await text('#install-state'), new RegExp(`Could not download ${DEB}: the server has no such file\\.`));
+  assert.match(await failedDownload(page, mirror), new RegExp(`Could not download ${DEB}: the server has no such file\\.`));
   assert.match(await text('#install-state'), new RegExp(`${mirror.origin}/missing/v${VERSION}/${DEB}`));
   assert.equal(await page.locator('#install-state').getAttribute('class'), 'card error');
 });

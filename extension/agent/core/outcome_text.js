@@ -49,3 +49,12 @@ export function pendingQuestion(records) {
   }
   return null;
 }
+
+/**
+ * The log line of what the user sent: an answer given by acting on the page
+ * is marked so, unless its words already say it ("I did it on the page.").
+ */
+export function userText(text, acted) {
+  const t = String(text ?? '');
+  return acted && !/\bon the page\b/i.test(t) ? `${t} (acted on the page)` : t;
+}

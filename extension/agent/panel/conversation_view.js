@@ -3,6 +3,8 @@
 // conversation's stored records above the live log. The store is
 // core/conversation_store.js; this is DOM glue.
 
+import { userText } from '../core/outcome_text.js';
+
 const OUTCOME_TEXT = {
   finished: 'Finished',
   call_user: 'The agent asked',
@@ -15,19 +17,38 @@ const OUTCOME_TEXT = {
 /** Thinking longer than this many characters is folded to a few lines, with a button to open it. */
 export const FOLD_CHARS = 240;
 
+/** How an action or a result folds: at six lines, and only where that hides something. */
+export const LONG_LINE = Object.freeze({ lines: 6, minChars: 120 });
+
+/** Folded parts whose text may fit after all: the button shows only where the fold hides something. */
+const folds = typeof ResizeObserver === 'function' ? new ResizeObserver((entries) => {
+  for (const { target } of entries) fitFold(target.parentElement);
+}) : null;
+
+function fitFold(el) {
+  const body = el?.querySelector(':scope > .fold-body');
+  if (!body || el.classList.contains('open')) return;
+  el.classList.toggle('fits', body.scrollHeight <= body.clientHeight + 1);
+}
+
 /**
- * Sets el's text; a long one is folded to a few lines (CSS line-clamp) with
- * a "Show all" button that opens it (and "Show less" that folds it again).
+ * Sets el's text; one longer than minChars (or than `lines` lines) is
+ * folded to `lines` lines (CSS line-clamp) with a "Show all" button that
+ * opens it (and "Show less" that folds it again). The button is hidden
+ * while the whole text fits those lines (a wide panel).
  */
-export function setFoldable(el, text) {
+export function setFoldable(el, text, { lines = 3, minChars = FOLD_CHARS } = {}) {
   const t = String(text ?? '');
+  folds?.unobserve(el.querySelector(':scope > .fold-body') || el);
   el.replaceChildren();
   const body = document.createElement('span');
   body.className = 'fold-body';
   body.textContent = t;
   el.append(body);
-  const long = t.length > FOLD_CHARS || t.split('\n').length > 3;
+  const long = t.length > minChars || t.split('\n').length > lines;
   el.classList.toggle('foldable', long);
+  el.classList.remove('fits');
+  if (lines !== 3) el.style.setProperty('--fold-lines', String(lines));
   if (!long) {
     el.classList.remove('open');
     return;
@@ -41,9 +62,11 @@ export function setFoldable(el, text) {
     el.classList.toggle('open');
     b.setAttribute('aria-expanded', String(el.classList.contains('open')));
     label();
+    fitFold(el);
   });
   label();
   el.append(b);
+  folds?.observe(body);
 }
 
 /** A row of thumbnails for reference images ({name, dataUrl}). */
@@ -97,8 +120,7 @@ export function renderRecords(list, records, images = new Map()) {
       const d = document.createElement('div');
       d.className = r.kind === 'analysis' ? 'think' : r.kind;
       if (r.kind === 'result' && r.error) d.classList.add(r.interrupted ? 'stopped' : 'failed');
-      if (r.kind === 'analysis') setFoldable(d, r.text || '');
-      else d.textContent = r.text || '';
+      setFoldable(d, r.text || '', r.kind === 'analysis' ? {} : LONG_LINE);
       step.append(d);
       continue;
     }
@@ -114,7 +136,7 @@ export function renderRecords(list, records, images = new Map()) {
           li.append(thumbnails(images.get(r.seq)));
         }
         break;
-      case 'user': li.className = 'past-user'; li.textContent = `Reply: ${r.text}${r.acted ? ' (acted on the page)' : ''}`; break;
+      case 'user': li.className = 'past-user'; li.textContent = `Reply: ${userText(r.text, r.acted)}`; break;
       case 'outcome':
         li.className = r.outcome === 'call_user' ? 'past-outcome past-question' : 'past-outcome';
         li.dataset.outcome = r.outcome;

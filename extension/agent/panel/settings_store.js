@@ -37,14 +37,27 @@ export async function saveSettings(values) {
 /**
  * Makes sure the extension may reach the endpoint: contains first, and
  * request (which needs a user gesture) only when missing.
+ * @param {string} originPattern
+ * @param {{onAsk?: () => void, signal?: AbortSignal}} [opts] onAsk: called when the browser
+ *   is about to ask the person; signal: stops waiting for their answer (rejects with code 'stopped')
  * @returns {Promise<boolean>}
  */
-export async function ensureHostPermission(originPattern) {
+export async function ensureHostPermission(originPattern, { onAsk = () => {}, signal } = {}) {
   const perm = { origins: [originPattern] };
   if (await chrome.permissions.contains(perm)) return true;
-  try {
-    return await chrome.permissions.request(perm);
-  } catch {
-    return false;
-  }
+  // The browser now asks the person, for as long as they take; meanwhile the page says so, and
+  // signal stops the wait (the browser's question stays until it is answered there).
+  onAsk();
+  const asked = chrome.permissions.request(perm).catch(() => false);
+  if (!signal) return asked;
+  if (signal.aborted) throw stopped();
+  return new Promise((resolve, reject) => {
+    const abort = () => reject(stopped());
+    signal.addEventListener('abort', abort, { once: true });
+    asked.then((ok) => { signal.removeEventListener('abort', abort); resolve(ok); });
+  });
+}
+
+function stopped() {
+  return Object.assign(new Error('stopped'), { code: 'stopped' });
 }

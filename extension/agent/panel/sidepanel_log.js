@@ -11,11 +11,11 @@ import { pageRelay } from './page_assistant_panel.js';
 import { retryText } from '../../shared/core/ui.js';
 import { panel } from './sidepanel_state.js';
 import { show } from './sidepanel_views.js';
-import { outcomeClass, outcomeText, SETTINGS_ERRORS, usageLine } from '../core/outcome_text.js';
+import { outcomeClass, outcomeText, SETTINGS_ERRORS, usageLine, userText } from '../core/outcome_text.js';
 import { OUTCOME } from '../core/agent_session.js';
 import { TASK_STATE } from '../core/task_pipeline.js';
 import { thinkingOf, truncateTail } from '../core/reply_text.js';
-import { markSurface, setFoldable, thumbnails } from './conversation_view.js';
+import { LONG_LINE, markSurface, setFoldable, thumbnails } from './conversation_view.js';
 import { idlePlaceholder } from './desktop_panel.js';
 import { $ } from '../../shared/page.js';
 
@@ -170,9 +170,8 @@ function stepEl(step) {
 function stepLine(step, part, text, cls) {
   keepingEnd(() => {
     const d = stepEl(step).querySelector(`.${part}`);
-    if (part === 'think') setFoldable(d, text);
-    else d.textContent = text;
     if (cls !== undefined) d.className = `${part} ${cls}`.trim();
+    setFoldable(d, text, part === 'think' ? {} : LONG_LINE);
   });
 }
 
@@ -189,6 +188,9 @@ function showRetry(retry) {
 }
 
 const STOPPED_IN = { attach: 'before the tab was taken over', observe: 'while taking the screenshot', request: 'while waiting for the model', act: 'while acting' };
+/** The phases a pause gives the step back in (agent_session.js): Resume does that step again. */
+const REDONE_IN = new Set(['observe', 'request']);
+let cut = null; // {step, phase} of the step a pause cut before its action, until Resume
 
 /** The outcome's entry, in its own colour, with what the whole task used. */
 function showOutcome(e) {
@@ -269,7 +271,8 @@ export function render(e) {
       break;
     case 'submitted':
       if (!e.replying) stepEls = new Map();
-      addEntry('user', e.acted ? `${e.text} (acted on the page)` : e.text, (li) => {
+      addEntry('user', userText(e.text, e.acted), (li) => {
+        if (e.acted) li.dataset.acted = 'true';
         if (e.images.length) {
           li.dataset.images = String(e.images.length);
           li.append(thumbnails(e.images));
@@ -328,10 +331,18 @@ export function render(e) {
     case 'paused':
       pageRelay.event(e);
       if (e.step > 0 && STOPPED_IN[e.phase]) stepLine(e.step, 'result', `Paused here, ${STOPPED_IN[e.phase]}.`, 'stopped');
+      // A step paused before its action is done again after Resume, under the same number.
+      cut = e.step > 0 && REDONE_IN.has(e.phase) ? { step: e.step, phase: e.phase } : null;
       addEntry('info paused', `Paused at step ${e.step || 1}. The page is yours until you press Resume.`);
       break;
     case 'resumed':
       pageRelay.event(e);
+      if (cut && stepEls.has(cut.step)) {
+        // The step cut short keeps its place and says it is done again; the redone one follows this entry.
+        stepLine(cut.step, 'result', `Paused here, ${STOPPED_IN[cut.phase]}; done again below.`, 'stopped');
+        stepEls.delete(cut.step);
+      }
+      cut = null;
       addEntry('info resumed', 'Resumed: the agent looks at the page again before its next step.');
       break;
     case 'end':

@@ -10,6 +10,7 @@ import { panel } from './sidepanel_state.js';
 import { hostRequest, modelFor } from './sidepanel_models.js';
 import { resolveBlocked } from './sidepanel_log.js';
 import { show } from './sidepanel_views.js';
+import { workspaceStatus } from '../core/workspace_status.js';
 import { $ } from '../../shared/page.js';
 
 const FIELDS = ['apiUrl', 'model', 'apiKey', 'rememberKey', 'maxSteps', 'temperature', 'requestTimeoutMs', 'retryBaseMs', 'retryMaxMs', 'coordinateMode', 'connection', 'compactAtTokens', 'keepScreenshots'];
@@ -20,8 +21,18 @@ export function fillForm(s) {
     if (el.type === 'checkbox') el.checked = Boolean(s[k]);
     else el.value = s[k] ?? '';
   }
-  $('remember-warning').textContent = REMEMBER_KEY_WARNING;
-  $('remember-warning').hidden = !s.rememberKey;
+  showRemember('', Boolean(s.rememberKey));
+  showConnection();
+}
+
+/** What each way of reaching the model means, under the Connection choice. */
+const CONNECTION_HINTS = {
+  direct: 'The extension calls the API URL itself.',
+  host: 'gnosis-host makes the requests, for gateways that refuse requests from a browser extension.',
+};
+
+function showConnection() {
+  $('connection-hint').textContent = CONNECTION_HINTS[$('connection').value] || '';
 }
 
 function readForm() {
@@ -148,12 +159,20 @@ async function testConnection(values, ids, out, button) {
   }
   testing = { abort: new AbortController(), button };
   testingButtons(button);
+  let asking = ''; // the host the browser is asking about access to, while it asks
   try {
-    if (v.settings.connection !== 'host' && !(await ensureHostPermission(v.originPattern))) {
-      tell(out, 'error', `Not tested: allow access to ${v.originPattern} so the extension can reach the model server (press Test connection again and accept the prompt).`);
-      return;
-    }
     const host = new URL(v.endpoint).host;
+    if (v.settings.connection !== 'host') {
+      const onAsk = () => {
+        asking = host;
+        tell(out, 'busy', `Waiting for your answer: the browser asks whether Gnosis may reach ${host}. Allow it there and the test goes on; Cancel stops waiting.`, { busy: true });
+      };
+      if (!(await ensureHostPermission(v.originPattern, { onAsk, signal: testing.abort.signal }))) {
+        tell(out, 'error', `Not tested: allow access to ${v.originPattern} so the extension can reach the model server (press Test connection again and accept the prompt).`);
+        return;
+      }
+      asking = '';
+    }
     tell(out, 'busy', `Testing ${host}…`, { busy: true });
     const r = await modelFor(v.settings).testConnection({
       endpoint: v.endpoint, apiKey: values.apiKey, model: v.settings.model, loopback: v.loopback,
@@ -174,7 +193,8 @@ async function testConnection(values, ids, out, button) {
       out.dataset.kind = r.kind;
     }
   } catch (err) {
-    tell(out, 'error', err?.code === 'stopped' ? 'Test cancelled.' : `Connection failed: ${err?.message || err}`);
+    const cancelled = asking ? `Test cancelled. The browser may still be asking about ${asking}: answer it there.` : 'Test cancelled.';
+    tell(out, 'error', err?.code === 'stopped' ? cancelled : `Connection failed: ${err?.message || err}`);
     out.dataset.kind = err?.code === 'stopped' ? 'cancelled' : 'error';
   } finally {
     testing = null;
@@ -184,7 +204,18 @@ async function testConnection(values, ids, out, button) {
 
 /** The setup card's values over the stored settings. */
 function readSetup() {
-  return { ...panel.settings, apiUrl: $('setup-apiUrl').value.trim(), model: $('setup-model').value.trim(), apiKey: $('setup-apiKey').value };
+  return {
+    ...panel.settings, apiUrl: $('setup-apiUrl').value.trim(), model: $('setup-model').value.trim(), apiKey: $('setup-apiKey').value,
+    rememberKey: $('setup-rememberKey').checked,
+  };
+}
+
+/** "Remember key on this device" with its warning, in the card or in Settings; the key field says where the key is kept. */
+function showRemember(prefix, on) {
+  $(`${prefix}rememberKey`).checked = on;
+  $(`${prefix}remember-warning`).textContent = REMEMBER_KEY_WARNING;
+  $(`${prefix}remember-warning`).hidden = !on;
+  $(`${prefix}apiKey`).placeholder = on ? 'saved on this device' : 'kept for this browser session';
 }
 
 /**
@@ -199,6 +230,7 @@ export function showSetup() {
     $('setup-apiUrl').value = settings.apiUrl || '';
     $('setup-model').value = settings.model || '';
     $('setup-apiKey').value = settings.apiKey || '';
+    showRemember('setup-', Boolean(settings.rememberKey));
   }
   card.hidden = !need;
   document.body.dataset.setup = String(need);
@@ -212,13 +244,9 @@ async function checkWorkspace() {
   try {
     const info = await hostRequest('workspace.info', {}, { timeoutMs: 15000 });
     out.dataset.configured = String(Boolean(info?.configured));
-    if (info?.configured) {
-      const free = Number.isFinite(info.freeBytes) ? `, ${(info.freeBytes / 2 ** 30).toFixed(1)} GiB free` : '';
-      out.textContent = `Workspace folder: ${info.dir}${free}. The agent may upload files from it (up to 64 MiB each) and save downloads into it (up to 256 MiB; existing files are never overwritten).`;
-    } else {
-      out.textContent = `No workspace folder is set up${info?.error ? ` (${info.error})` : ''}. To let the agent upload and download files, add "workspace": {"dir": "/absolute/path/to/a/folder"} to the gnosis-host configuration file, then restart the browser. Choosing a folder in the browser (File System Access API) is not supported.`;
-      out.className = 'warning';
-    }
+    const said = workspaceStatus(info);
+    out.textContent = said.text;
+    if (said.tone === 'warning') out.className = 'warning';
   } catch (err) {
     out.dataset.configured = 'false';
     out.textContent = `gnosis-host is not reachable (${err?.message || err}${err?.advice ? `; ${err.advice}` : ''}). Upload, Download and the "via gnosis-host" connection need it.`;
@@ -249,7 +277,10 @@ export function wireSettings() {
     }
   });
   $('setup-more').addEventListener('click', openSettings);
-  $('rememberKey').addEventListener('change', () => { $('remember-warning').hidden = !$('rememberKey').checked; });
+  $('connection').addEventListener('change', showConnection);
+  for (const prefix of ['', 'setup-']) {
+    $(`${prefix}rememberKey`).addEventListener('change', () => showRemember(prefix, $(`${prefix}rememberKey`).checked));
+  }
   chrome.storage.onChanged.addListener(async () => {
     panel.settings = await loadSettings();
     // Keep the form in step with storage unless the user is editing it.

@@ -31,13 +31,24 @@ async function liveElsewhere() {
   return contexts.length > 1;
 }
 
+/**
+ * The permission to reach the model server; while the browser asks the
+ * person for it, the status line says what the task waits for.
+ */
+function grant(originPattern) {
+  const host = originPattern.replace(/^[a-z]+:\/\//, '').replace(/\/\*$/, '');
+  return ensureHostPermission(originPattern, {
+    onAsk: () => { $('status').textContent = `Waiting for your answer: the browser asks whether Gnosis may reach ${host}. Allow it there and the task starts.`; },
+  });
+}
+
 /** Builds the pipeline and subscribes the log to it. */
 export function createPipeline() {
   panel.pipeline = createTaskPipeline({
     store: panel.store,
     settings: () => panel.settings,
     template: () => panel.template,
-    grant: ensureHostPermission,
+    grant,
     modelFor,
     browserFor: surfacesFor,
     origin: location.origin,

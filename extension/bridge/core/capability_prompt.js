@@ -6,8 +6,39 @@
 // Every name is written as the JSON string the model must send (quotes
 // included), so a name with spaces ("computer.greet (structured)") has
 // visible boundaries and reads as one name.
-import { titleOf } from './grants.js';
+import { checkGrants, titleOf } from './grants.js';
 import { groupOf } from './grant_table.js';
+
+/**
+ * The decisions a prompt is built from: the host's for the origin, with the
+ * options page's table over them when it sends its choices (before Start
+ * they are not saved in the host yet, and the prompt must list what the
+ * table shows). Choices that are not a grants object are refused.
+ * @param {Record<string, string>} [saved] policy.get's decisions
+ * @param {unknown} [choices] the table's choices, or undefined
+ * @returns {Record<string, 'allow'|'ask'|'deny'>}
+ */
+export function promptDecisions(saved, choices) {
+  return { ...(saved || {}), ...(choices === undefined ? {} : checkGrants(choices)) };
+}
+
+/**
+ * The tools a prompt lists: those decided allow or ask (all when there are no
+ * decisions), never the meta-capabilities or a tool the host cannot run.
+ */
+export function promptedTools(capabilities, decisions) {
+  const decided = (c) => !decisions || decisions[c.name] === 'allow' || decisions[c.name] === 'ask';
+  // A tool the host cannot run (it requires MCP tasks: `unavailable`) is not offered to the model.
+  return (capabilities || []).filter((c) => c && typeof c.name === 'string' && !c.name.startsWith('capabilities.') && decided(c) && !c.unavailable);
+}
+
+/** What the page says about a prompt: "14 tools, 3 of them ask each time". */
+export function promptSummary(tools, decisions) {
+  if (!decisions) return `It lists every tool the host has (${tools.length}): no site is chosen.`;
+  const asks = tools.filter((c) => decisions?.[c.name] === 'ask').length;
+  if (!tools.length) return 'It lists no tool: this site may run none (allow some above, or set them to Ask).';
+  return `It lists ${tools.length} tool${tools.length === 1 ? '' : 's'}${asks ? `, ${asks} of them ask${asks === 1 ? 's' : ''} each time` : ''}, as chosen above.`;
+}
 
 /**
  * Builds the prompt.
@@ -20,10 +51,8 @@ import { groupOf } from './grant_table.js';
 export function buildCapabilityPrompt(capabilities, { prefixes = ['computer'], decisions } = {}) {
   const caps = [...(capabilities || [])].filter((c) => c && typeof c.name === 'string')
     .sort((a, b) => a.name.localeCompare(b.name));
-  const decided = (c) => !decisions || decisions[c.name] === 'allow' || decisions[c.name] === 'ask';
   const asks = (c) => decisions?.[c.name] === 'ask';
-  // A tool the host cannot run (it requires MCP tasks: `unavailable`) is not offered to the model.
-  const tools = caps.filter((c) => !c.name.startsWith('capabilities.') && decided(c) && !c.unavailable);
+  const tools = promptedTools(caps, decisions);
   const meta = caps.filter((c) => c.name.startsWith('capabilities.'));
   const lines = [];
   lines.push('You can operate a computer through tools. To call a tool, reply with ONLY a JSON object in this exact shape, and nothing else in that message:');

@@ -1,7 +1,8 @@
 // The per-origin settings of the chat bridge (source, destination,
 // auto-send and its button), the sign that a reply is still
 // streaming, the preset they came from, whether Start inserts the capability
-// prompt, plus the safety and timing knobs.
+// prompt, plus the safety and timing knobs; auto-send follows the send button
+// until the person chooses it, and the run bar's word on sending.
 // Pure normalisation; the worker stores them in chrome.storage.local.
 import { toCss } from './selector.js';
 import { presetById } from './presets.js';
@@ -9,7 +10,7 @@ import { presetById } from './presets.js';
 /** Settings of an origin that has none saved. */
 export function defaultSettings() {
   return {
-    source: '', destination: '', autoSend: false, sendButton: '', streaming: '', preset: '', promptOnStart: false,
+    source: '', destination: '', autoSend: false, autoSendChosen: false, sendButton: '', streaming: '', preset: '', promptOnStart: false,
     debounceMs: 800, maxConsecutive: 25, maxChars: 20_000,
   };
 }
@@ -23,7 +24,7 @@ export function normalizeSettings(input, { requireSelectors = false } = {}) {
   const d = defaultSettings();
   const i = input || {};
   const s = {
-    source: str(i.source), destination: str(i.destination), autoSend: !!i.autoSend, sendButton: str(i.sendButton),
+    source: str(i.source), destination: str(i.destination), autoSend: !!i.autoSend, autoSendChosen: !!i.autoSendChosen, sendButton: str(i.sendButton),
     streaming: str(i.streaming), preset: presetById(str(i.preset)) ? str(i.preset) : '', promptOnStart: !!i.promptOnStart,
     debounceMs: int(i.debounceMs, d.debounceMs, 100, 10_000),
     maxConsecutive: int(i.maxConsecutive, d.maxConsecutive, 1, 1000),
@@ -49,4 +50,29 @@ function int(v, dflt, min, max) {
   const n = Number(v);
   if (v === '' || v === undefined || v === null || !Number.isFinite(n)) return dflt;
   return Math.min(max, Math.max(min, Math.round(n)));
+}
+
+/**
+ * Auto-send follows the send button until the person chooses it: it turns
+ * on when a send button is set where there was none (a result written into
+ * the input and never sent looks like the bridge did nothing), and off when
+ * the button is cleared. Once the person ticked or unticked it
+ * (autoSendChosen), their choice stands.
+ * @param {object} before the settings stored until now (normalised)
+ * @param {object} after the settings about to be stored (normalised)
+ * @returns {object} after, with autoSend set as it follows
+ */
+export function followSendButton(before, after) {
+  if (after.autoSendChosen) return after;
+  const had = !!before?.sendButton;
+  const has = !!after.sendButton;
+  if (!had && has) return { ...after, autoSend: true };
+  if (had && !has) return { ...after, autoSend: false };
+  return after;
+}
+
+/** What the run bar says about sending: whether a result is sent or left in the input. */
+export function sendState(settings) {
+  if (settings?.autoSend && settings.sendButton) return { on: true, text: 'Auto-send on: each result is sent' };
+  return { on: false, text: 'Auto-send off: you send each result' };
 }

@@ -14,7 +14,7 @@ import { refreshHost, wireHost } from './options_host.js';
 import { setArmed, showLast } from './options_status.js';
 import { followCapabilities, grantsSaved, wireGrants } from './options_grants.js';
 import { checkSelectors, ensureAccess, fieldErrors, loadTarget, refreshSaved, save, wireSiteForm } from './options_site.js';
-import { wirePrompt } from './options_prompt.js';
+import { insertedNote, wirePrompt } from './options_prompt.js';
 import { wireViews } from './options_views.js';
 import { BRIDGE } from '../../shared/core/messages.js';
 
@@ -35,7 +35,7 @@ function start() {
     }
     if (g) grantsSaved(g);
     setArmed(true);
-    if (r.prompted) $('prompt-state').textContent = 'Inserted into the page.';
+    if (r.prompted) $('prompt-state').textContent = insertedNote(r.promptSummary);
     else if (r.promptError) $('prompt-state').textContent = `Could not insert: ${r.promptError}`;
     if (r.failures?.length) setError(`Armed, but some tabs could not be watched: ${r.failures.join('; ')}`);
     checkSelectors();

@@ -10,7 +10,7 @@ import {
   LIMITS, OUTCOME_FILTERS, decisionText, durationText, jsonLines, nestTaskCalls, outcomeLabel, outcomeOf, sizeText,
 } from '../core/activity_entries.js';
 import { ACTIVITY } from '../../shared/core/messages.js';
-import { $, h, send } from '../../shared/page.js';
+import { $, breakable, h, send } from '../../shared/page.js';
 import './options_remembered.js';
 
 const PAGE = 50;
@@ -99,14 +99,17 @@ function entryItem(e) {
   details.addEventListener('toggle', () => (details.open ? view.open.add(e.id) : view.open.delete(e.id)));
   const what = e.kind === 'task'
     ? h('span', { class: 'task-text', text: e.task || '(no text)' })
-    : h('code', { class: 'cap', text: e.capability || '(no tool)' });
+    : h('code', { class: 'cap' }, ...breakable(e.capability || '(no tool)'));
   const meta = [when(e.at), hostOf(e.origin)];
   if (e.kind === 'task') meta.push(`${e.steps} step${e.steps === 1 ? '' : 's'}`);
   else if (e.code) meta.push(e.code, durationText(e.ms), sizeText(e.bytes));
+  // Each fact of the meta line stays whole ("1.5 s", "134 B"), its separator with it; the line breaks between them.
+  const shown = meta.filter(Boolean);
+  const metaFacts = shown.flatMap((m, i) => [i ? ' ' : null, h('span', { class: 'fact', text: i < shown.length - 1 ? `${m} ·` : m })]).filter(Boolean);
   details.append(h('summary', {},
-    h('span', { class: `pill ${outcome}`, text: e.kind === 'task' ? `task · ${outcomeLabel(e)}` : outcomeLabel(e) }),
     what,
-    h('span', { class: 'meta', text: meta.filter(Boolean).join(' · ') })));
+    h('span', { class: `pill ${outcome}`, text: e.kind === 'task' ? `task · ${outcomeLabel(e)}` : outcomeLabel(e) }),
+    h('span', { class: 'meta' }, ...metaFacts)));
 
   const body = h('div', { class: 'entry-body' });
   body.append(h('p', { class: 'decision', text: decisionText(e) }));

@@ -6,7 +6,7 @@
 // name, title and description, the tools the host cannot run shown disabled
 // with its reason, and the host's report of clashing policy keys. Choices are
 // saved in the host at once while the site is armed; otherwise Start saves them.
-import { $, send, state } from './options_page.js';
+import { $, changes, send, state } from './options_page.js';
 import { DECISIONS, DECISION_LABELS, DECISION_SHORT, initialChoices, setAll, summarize, titleOf } from '../core/grants.js';
 import { clashView, groupCapabilities, groupSummary, matchesFilter, setEach, startsFolded, uniformDecision } from '../core/grant_table.js';
 import { hintBadges } from '../../shared/hint_badges.js';
@@ -94,6 +94,7 @@ function renderGrants() {
   showClash();
   showChoices();
   applyFilter();
+  changes.dispatchEvent(new Event('grants'));
 }
 
 function renderGroup(group) {
@@ -294,11 +295,12 @@ async function saveNow(g) {
 }
 
 /** Applies changed choices; while armed they are saved at once, otherwise Start saves them. */
-async function choose(changes) {
+async function choose(changed) {
   const g = state.grants;
   if (!g) return;
-  Object.assign(g.choices, changes);
+  Object.assign(g.choices, changed);
   showChoices();
+  changes.dispatchEvent(new Event('grants'));
   if (!state.armed) {
     g.dirty = true;
     grantsNote('Changed, not saved yet: Start saves these choices.');

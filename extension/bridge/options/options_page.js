@@ -13,7 +13,11 @@ export const state = {
   armed: false,
   grants: null, // {origin, capabilities, choices, configured} once the host answered
   preset: '', // the id of the preset the settings came from
+  autoSendChosen: false, // the person ticked or unticked Auto-send (else it follows the send button)
 };
+
+/** The page's own events: 'grants' when the table's choices or tools change. */
+export const changes = new EventTarget();
 
 export function show(el, visible) {
   el.hidden = !visible;

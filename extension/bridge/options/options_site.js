@@ -9,7 +9,7 @@ import { checkMessage, eligibleOrigin, permissionPattern, pickTab } from '../cor
 import { features } from '../../shared/browser.js';
 import { PRESET_MISMATCH, editedFromPreset, presetById, presetSettings } from '../core/presets.js';
 import { clearGrants, loadGrants } from './options_grants.js';
-import { setArmed, showLast } from './options_status.js';
+import { setArmed, showLast, showSendState } from './options_status.js';
 import { BRIDGE } from '../../shared/core/messages.js';
 import { maybeDetect, wireDetect } from './options_detect.js';
 
@@ -73,6 +73,8 @@ function fillForm(settings) {
     if (el.type === 'checkbox') el.checked = !!settings[f];
     else el.value = settings[f] ?? '';
   }
+  state.autoSendChosen = !!settings.autoSendChosen;
+  showSendState(settings);
 }
 
 // ---- presets ------------------------------------------------------------------
@@ -130,17 +132,23 @@ function readForm() {
     out[f] = el.type === 'checkbox' ? el.checked : el.value;
   }
   out.preset = state.preset;
+  out.autoSendChosen = !!state.autoSendChosen;
   return out;
 }
 
 /** Saves the form through the worker; false (and the errors shown) when it refused. */
 export async function save() {
-  const r = await send(BRIDGE.SAVE_SITE, { origin: state.origin, settings: readForm() });
+  const settings = readForm();
+  const r = await send(BRIDGE.SAVE_SITE, { origin: state.origin, settings });
   if (!r.ok) {
     setError(fieldErrors(r.errors) || r.error);
     return false;
   }
   setError('');
+  // Auto-send follows the send button until the person chooses it (the worker decides); a
+  // tick given while this save was on its way stands.
+  if (!state.autoSendChosen && $('autoSend').checked === settings.autoSend) $('autoSend').checked = !!r.settings.autoSend;
+  showSendState({ ...r.settings, autoSend: $('autoSend').checked });
   refreshSaved();
   return true;
 }
@@ -234,6 +242,7 @@ export function wireSiteForm() {
   }
 
   $('elements').querySelector('summary').addEventListener('click', () => { elements.touched = true; });
+  $('autoSend').addEventListener('change', () => { state.autoSendChosen = true; });
   for (const f of FIELDS) $(f).addEventListener('change', () => state.origin && save());
   for (const f of SELECTOR_FIELDS) $(f).addEventListener('input', () => checkSelectors());
 

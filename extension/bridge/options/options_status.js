@@ -1,8 +1,10 @@
-// The options page's run state: whether the site is armed, what Start and
-// Stop allow (Start needs the host to answer; a disabled Start says why), and
-// the "Last" line with the worker's newest report for the site.
+// The options page's run state: whether the site is armed, whether results
+// are sent (Auto-send), what Start and Stop allow (Start needs the host to
+// answer; a disabled Start says why), and the "Last" line with the worker's
+// newest report for the site.
 import { $, setError, show, state } from './options_page.js';
 import { lastEventIsError, lastEventParts, lastEventWhat } from '../core/options_last.js';
+import { sendState } from '../core/site_settings.js';
 
 let hostConnected = false;
 let startBlocked = 'Checking whether the host answers…';
@@ -23,6 +25,13 @@ export function syncStartStop() {
   $('start-blocked').textContent = why;
   show($('start-blocked'), !!why);
   $('start').title = why;
+}
+
+/** The run bar's word on sending, from the site's saved settings: sent, or left in the input. */
+export function showSendState(settings) {
+  const s = sendState(settings);
+  $('send-state').textContent = s.text;
+  $('send-state').dataset.on = String(s.on);
 }
 
 export function setArmed(armed) {

@@ -9,7 +9,7 @@
 import { BRIDGE } from '../../shared/core/messages.js';
 import { CODES } from '../../shared/core/codes.js';
 import { MUNIM, checkNote, fieldError, formFromProvider, munimParams, providerParams, suggestName } from '../core/setup_rules.js';
-import { $, h, send } from '../../shared/page.js';
+import { $, breakable, h, send } from '../../shared/page.js';
 import { poller } from './setup_poll.js';
 
 const FORM_FIELDS = ['name', 'command', 'args', 'env', 'prefix', 'timeout', 'startTimeout'];
@@ -45,7 +45,7 @@ function serverItem(p) {
     p.error ? h('p', { class: 'server-error', text: p.error }) : null,
     p.stderr ? h('pre', { class: 'pre', 'aria-label': `What ${p.name} wrote on stderr`, text: p.stderr }) : null,
     tools.length ? h('details', { class: 'tools' }, h('summary', { text: `${tools.length} tool${tools.length === 1 ? '' : 's'}` }),
-      h('ul', {}, ...tools.map((t) => h('li', { text: t })))) : null);
+      h('ul', {}, ...tools.map((t) => h('li', {}, ...breakable(t))))) : null);
   if (!p.managedBy) {
     const edit = h('button', { type: 'button', class: 'small', text: 'Edit', 'aria-label': `Edit ${p.name}` });
     const remove = h('button', { type: 'button', class: 'small quiet', text: 'Remove', 'aria-label': `Remove ${p.name}` });
@@ -70,6 +70,8 @@ function serverItem(p) {
 
 function render(reply) {
   const list = reply.providers || [];
+  // A server added since: what the Munim shortcut said about its last check is old news.
+  if (state.shown && list.some((p) => !state.list.some((q) => q.name === p.name))) clearMunimCheck();
   state.list = list;
   const key = JSON.stringify(list);
   if (key !== state.shown) {
@@ -88,6 +90,11 @@ function render(reply) {
   else Object.assign(chip, { textContent: list.length ? 'Not running' : 'No server yet', className: 'chip degraded' });
   chip.dataset.kind = ready ? 'connected' : down ? 'down' : 'degraded';
   state.onState({ ready, problem: !!down });
+}
+
+/** Clears the Munim shortcut's word on a failed or cancelled check (the path typed stays). */
+function clearMunimCheck() {
+  if (['bad', 'warn'].includes($('munim-note').dataset.tone)) setNote('munim', 'ok', '');
 }
 
 /** The Munim shortcut is for adding Munim; once it is there, its card's Edit changes it. */

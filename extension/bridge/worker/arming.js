@@ -78,16 +78,20 @@ export async function start(origin, grants, tabId) {
   // origin's most recently used one), after the grants it describes were saved.
   const target = tabs.find((t) => t.id === tabId) || [...tabs].sort((a, b) => (b.lastAccessed || 0) - (a.lastAccessed || 0))[0];
   const prompted = target ? await insertPrompt(target.id, origin) : { ok: false, error: 'no tab shows this page' };
-  return { ok: true, armed: true, failures, prompted: !!prompted.ok, ...(prompted.ok ? {} : { promptError: prompted.error }) };
+  return { ok: true, armed: true, failures, prompted: !!prompted.ok, ...(prompted.ok ? { promptSummary: prompted.summary } : { promptError: prompted.error }) };
 }
 
-/** Writes the capability prompt for origin into the tab's chat input (it is not sent). */
-export async function insertPrompt(tabId, origin) {
-  const prompt = await capabilityPrompt(origin);
+/**
+ * Writes the capability prompt for origin into the tab's chat input (it is
+ * not sent); choices are the options page's table when it sends them.
+ */
+export async function insertPrompt(tabId, origin, choices) {
+  const prompt = await capabilityPrompt(origin, choices);
   if (!prompt.ok) return prompt;
   const settings = await loadSettings(origin);
   await ensureContent(tabId);
-  return chrome.tabs.sendMessage(tabId, { type: BRIDGE_PAGE.INSERT, text: prompt.text, destination: toCss(settings.destination) });
+  const r = await chrome.tabs.sendMessage(tabId, { type: BRIDGE_PAGE.INSERT, text: prompt.text, destination: toCss(settings.destination) });
+  return r?.ok ? { ...r, count: prompt.count, summary: prompt.summary } : r;
 }
 
 export async function stop(origin, reason) {

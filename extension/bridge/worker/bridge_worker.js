@@ -17,7 +17,7 @@ import { host } from '../../shared/host.js';
 import { eligibleOrigin, originOfKey, siteKey, toCss } from '../core/selector.js';
 import { humanMessage } from '../core/guard.js';
 import { detectSelectors, matchPreset } from '../core/presets.js';
-import { normalizeSettings } from '../core/site_settings.js';
+import { followSendButton, normalizeSettings } from '../core/site_settings.js';
 import {
   getSession, isArmed, loadSettings, local, localKeys, requireOrigin, senderOrigin, session, setBadge, sitePattern, tabsOf,
 } from './site_state.js';
@@ -68,6 +68,7 @@ export const handlers = {
       requireOrigin(origin);
       const n = normalizeSettings(settings);
       if (Object.keys(n.errors).length) return { ok: false, errors: n.errors };
+      n.settings = followSendButton(await loadSettings(origin), n.settings);
       await local.set({ [siteKey(origin)]: n.settings });
       if (await isArmed(origin)) {
         for (const tab of await tabsOf(origin)) configureTab(tab.id, origin, false).catch(() => {});
@@ -106,12 +107,12 @@ export const handlers = {
   [BRIDGE.FORGET_CHOICES]: { from: 'extension', run: ({ origin }) => forget(requireOrigin(origin)) },
   [BRIDGE.STOP]: { from: 'extension', run: ({ origin }) => stop(requireOrigin(origin)) },
   [BRIDGE.HOST_STATUS]: { from: 'extension', run: ({ refresh, reconnect }) => hostStatus(!!refresh, !!reconnect) },
-  [BRIDGE.CAPABILITY_PROMPT]: { from: 'extension', run: ({ origin }) => capabilityPrompt(origin || undefined) },
+  [BRIDGE.CAPABILITY_PROMPT]: { from: 'extension', run: ({ origin, choices }) => capabilityPrompt(origin || undefined, choices) },
   [BRIDGE.INSERT_PROMPT]: {
     from: 'extension',
-    async run({ tabId, origin }) {
+    async run({ tabId, origin, choices }) {
       await tabForOrigin(tabId, origin);
-      return insertPrompt(tabId, origin);
+      return insertPrompt(tabId, origin, choices);
     },
   },
   [BRIDGE.DETECT_PRESET]: {

@@ -2,7 +2,7 @@
 // accepts, an origin's grants (read, and written only for the extension's
 // own pages), the capability prompt and the host's status.
 import { host } from '../../shared/host.js';
-import { buildCapabilityPrompt } from '../core/capability_prompt.js';
+import { buildCapabilityPrompt, promptDecisions, promptSummary, promptedTools } from '../core/capability_prompt.js';
 import { checkGrants, providerCapabilities } from '../core/grants.js';
 import { requireOrigin } from './site_state.js';
 import { protocolFit } from '../../shared/core/protocol.js';
@@ -94,15 +94,20 @@ export async function hostStatus(refresh, reconnect = false) {
 
 /**
  * The capability prompt. With an origin it lists only what that origin may
- * run (the host's decisions: allow and ask, ask marked; deny left out).
+ * run (the host's decisions: allow and ask, ask marked; deny left out), with
+ * choices (the options page's table, not saved before Start) over them.
  */
-export async function capabilityPrompt(origin) {
+export async function capabilityPrompt(origin, choices) {
   let decisions;
   if (origin) {
     requireOrigin(origin);
     const policy = await host.request('policy.get', { origin }, { timeoutMs: 10_000 });
     if (!policy.ok) return { ok: false, error: hostError(policy) };
-    decisions = policy.decisions || {};
+    try {
+      decisions = promptDecisions(policy.decisions, choices);
+    } catch (err) {
+      return { ok: false, error: err.message };
+    }
   }
   const list = await host.request('capabilities.list', undefined, { timeoutMs: 10_000 });
   if (!list.ok) return { ok: false, error: hostError(list) };
@@ -112,5 +117,6 @@ export async function capabilityPrompt(origin) {
     return d.ok ? { ...c, description: d.description ?? c.description, inputSchema: d.inputSchema } : c;
   }));
   const text = buildCapabilityPrompt(described, { prefixes: await prefixes(), decisions });
-  return { ok: true, text, count: described.length };
+  const tools = promptedTools(described, decisions);
+  return { ok: true, text, count: tools.length, summary: promptSummary(tools, decisions) };
 }

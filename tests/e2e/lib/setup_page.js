@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { REPO, hostBinary, screenshotDir, tempDir } from './harness.js';
+import { REPO, hostBinary, screenshotDir, tempDir, waitFor } from './harness.js';
 
 export const WIDTHS = [360, 400, 480];
 
@@ -100,4 +100,22 @@ export function mirrorRoutes(deb, folder = 'rel') {
     [`/${folder}/v${VERSION}/${DEB}`]: { type: 'application/vnd.debian.binary-package', body },
     [`/${folder}/v${VERSION}/SHA256SUMS`]: { type: 'text/plain', body: sums },
   };
+}
+
+/**
+ * On the setup page with no host: points the download location at a folder
+ * of mirror that has no release files and presses Install the host; resolves
+ * with the text of the failure the page shows.
+ */
+export async function failedDownload(page, mirror) {
+  const text = (sel) => page.locator(sel).textContent();
+  const details = page.locator('#host-location-box');
+  if (!(await details.evaluate((d) => d.open))) await page.locator('summary', { hasText: 'Download location' }).click();
+  await page.getByLabel('Where the release files are').fill(`${mirror.origin}/missing/v{version}/`);
+  await page.getByRole('button', { name: 'Save', exact: true }).click();
+  const checksums = page.locator('#host-install-actions .other-formats a', { hasText: 'SHA256SUMS' });
+  await waitFor(async () => (await checksums.getAttribute('href')) === `${mirror.origin}/missing/v${VERSION}/SHA256SUMS`, { what: 'location used' });
+  await page.getByRole('button', { name: 'Install the host' }).click();
+  await waitFor(async () => /Could not download/.test(await text('#install-state')), { what: 'failed download', timeoutMs: 15_000 });
+  return text('#install-state');
 }

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { OUTCOME } from '../../../agent/core/agent_session.js';
-import { outcomeClass, outcomeText, pendingQuestion, usageLine } from '../../../agent/core/outcome_text.js';
+import { outcomeClass, outcomeText, pendingQuestion, usageLine, userText } from '../../../agent/core/outcome_text.js';
 import { createMeter, meterFromRecords } from '../../../agent/core/task_meter.js';
 
 test('each outcome has its line', () => {
@@ -54,4 +54,11 @@ test('a question is pending only when nothing but notes and summaries follow it'
   assert.equal(pendingQuestion([question, { kind: 'user', seq: 4 }]), null);
   assert.equal(pendingQuestion([{ kind: 'outcome', outcome: 'finished', seq: 1 }]), null);
   assert.equal(pendingQuestion([]), null);
+});
+
+test('an answer given on the page is said once: the words "I did it on the page." need no second mark', () => {
+  assert.equal(userText('I did it on the page.', true), 'I did it on the page.');
+  assert.equal(userText('Logged in', true), 'Logged in (acted on the page)');
+  assert.equal(userText('Logged in', false), 'Logged in');
+  assert.equal(userText(undefined, false), '');
 });

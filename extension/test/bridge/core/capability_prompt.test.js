@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { buildCapabilityPrompt, describeArguments, exampleArguments, heading } from '../../../bridge/core/capability_prompt.js';
+import { buildCapabilityPrompt, describeArguments, exampleArguments, heading, promptDecisions, promptSummary, promptedTools } from '../../../bridge/core/capability_prompt.js';
 import { parseToolCall } from '../../../bridge/core/parser.js';
 
 const click = {
@@ -111,4 +111,29 @@ test('a name with quotes or a backslash is escaped as JSON writes it', () => {
   assert.match(text, /^"x\.say \\"hi\\"\\\\now" — Odd\.$/m);
   const example = text.split('Examples of a complete reply:\n')[1];
   assert.equal(JSON.parse(example).capability, 'x.say "hi"\\now');
+});
+
+test("before Start the table's choices decide the prompt: they go over the host's decisions, which have none yet", () => {
+  // An origin the host has no entry for: policy.get decides nothing, so the prompt would list no tool.
+  assert.match(buildCapabilityPrompt([typeText, click], { decisions: promptDecisions({}, undefined) }), /Tools \(0\):/);
+  const decisions = promptDecisions({}, { 'computer.click': 'allow', 'computer.type_text': 'ask' });
+  const text = buildCapabilityPrompt([typeText, click, list], { decisions });
+  assert.match(text, /Tools \(2\):/);
+  assert.match(text, /^"computer\.type_text"[^\n]*\[asks the user each time\]/m);
+  // A choice changed in the table wins over what the host saved.
+  const changed = promptDecisions({ 'computer.click': 'allow', 'computer.type_text': 'allow' }, { 'computer.type_text': 'deny' });
+  assert.deepEqual(changed, { 'computer.click': 'allow', 'computer.type_text': 'deny' });
+  assert.doesNotMatch(buildCapabilityPrompt([typeText, click], { decisions: changed }), /computer\.type_text/);
+  assert.throws(() => promptDecisions({}, { 'computer.click': 'always' }), /allow, ask or deny/);
+  assert.throws(() => promptDecisions({}, ['computer.click']), /must be an object/);
+});
+
+test('the page says how many tools the prompt lists and how many ask, never counting the meta-capabilities', () => {
+  const decisions = { 'computer.click': 'ask', 'computer.type_text': 'allow' };
+  const tools = promptedTools([typeText, click, list, { name: 'computer.slow', unavailable: 'needs MCP tasks' }], { ...decisions, 'computer.slow': 'allow' });
+  assert.deepEqual(tools.map((c) => c.name), ['computer.type_text', 'computer.click']);
+  assert.equal(promptSummary(tools, decisions), 'It lists 2 tools, 1 of them asks each time, as chosen above.');
+  assert.equal(promptSummary([typeText], { 'computer.type_text': 'allow' }), 'It lists 1 tool, as chosen above.');
+  assert.match(promptSummary([], {}), /^It lists no tool: this site may run none/);
+  assert.equal(promptSummary([typeText, click], undefined), 'It lists every tool the host has (2): no site is chosen.');
 });
