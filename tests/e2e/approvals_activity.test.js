@@ -13,7 +13,8 @@ import fs from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { EXTENSION_ORIGIN, launch, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
-import { armFromOptions, waitForSent } from './lib/bridge.js';
+import { armFromOptions, waitForProviders, waitForSent } from './lib/bridge.js';
+import { deliberateClick } from './lib/approval.js';
 
 const settings = { source: '.assistant', destination: '#prompt', autoSend: true, sendButton: '#send', debounceMs: 300, maxConsecutive: 200 };
 const call = (capability, args) => JSON.stringify({ capability, arguments: args });
@@ -58,8 +59,13 @@ describe('approvals that remember, and the activity log', () => {
   }
   const notes = (tool, name) => env.notesCalls().filter((c) => c.tool === tool && (!name || c.arguments.name === name));
   const policyEntry = () => env.config().policy.origins[site.origin];
-  /** Clicks a button that answers the window; the window closes soon after, maybe before the click returns. */
+  /**
+   * Clicks a button that answers the window; the window closes soon after, maybe before the click returns.
+   * An Allow button is clicked as a person does: the pointer moves onto it, rests, clicks (lib/approval.js).
+   */
   async function answer(win, name) {
+    const allow = { 'Allow once': '#allow', 'Allow for this session': '#allow-session', 'Always allow on this site': '#allow-always', 'Yes, always allow': '#confirm-always-yes' }[name];
+    if (allow) return deliberateClick(win, allow);
     await win.getByRole('button', { name, exact: true }).click().catch((err) => {
       if (!win.isClosed()) throw err;
     });
@@ -73,10 +79,7 @@ describe('approvals that remember, and the activity log', () => {
     chat = await env.newPage(site.url('/chat.html'));
     sentSoFar = 0;
     const page = await env.openOptions();
-    await waitFor(async () => {
-      const r = await page.evaluate(() => chrome.runtime.sendMessage({ type: 'bridge.hostStatus', refresh: true }));
-      return r.health?.providers?.length === 2 && r.health.providers.every((p) => p.state === 'ready');
-    }, { what: 'both providers ready', timeoutMs: 30_000 });
+    await waitForProviders(page, 2);
     await page.reload();
     options = await armFromOptions(env, settings, { options: page });
   }
@@ -220,7 +223,7 @@ describe('approvals that remember, and the activity log', () => {
       const unconfirmed = await win.evaluate((t) => chrome.runtime.sendMessage({ type: 'bridge.approve', token: t, allow: true, remember: 'always' }), token);
       assert.equal(unconfirmed.ok, false);
       assert.match(unconfirmed.error, /confirm/);
-      await win.getByRole('button', { name: 'Always allow on this site', exact: true }).click();
+      await answer(win, 'Always allow on this site');
       await win.locator('#confirm-always').waitFor();
       assert.equal(await win.locator('#choices').isVisible(), false);
       assert.match(await win.locator('#confirm-text').textContent(), /Delete a note may delete or overwrite things/);

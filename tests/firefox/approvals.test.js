@@ -6,27 +6,18 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { serve } from '../e2e/lib/server.js';
-import { EXTENSION_URL, launchFirefox, page, waitFor } from './lib/firefox.js';
+import { EXTENSION_URL, armChat, launchFirefox, page, waitFor } from './lib/firefox.js';
 
 const APPROVE = `${EXTENSION_URL}bridge/approval/approve.html`;
 let site;
 let ff;
 let chat;
-let options;
 
 before(async () => {
   site = await serve();
   ff = await launchFirefox({ policy: { origins: { [site.origin]: { allow: ['computer.echo'], ask: ['computer.click'] } } } });
   chat = await ff.newTab(site.url('/chat.html?history=ffa'));
-  options = await ff.openExtensionPage(`bridge/options/options.html?origin=${encodeURIComponent(site.origin)}`);
-  await waitFor(() => options.evaluate('document.body.dataset.ready !== undefined'), { what: 'options page ready' });
-  await waitFor(async () => /connected/i.test(await options.text('#host-state')) && !/not connected|checking/i.test(await options.text('#host-state')), { what: 'host connected' });
-  await options.fill('#source', '.assistant');
-  await options.fill('#destination', '#prompt');
-  await options.fill('#autoSend', true);
-  await options.fill('#sendButton', '#send');
-  await options.click('#start');
-  await waitFor(async () => (await options.text('#armed-state'))?.startsWith('Armed'), { what: 'armed' });
+  await armChat(ff, site.origin);
   await chat.activate();
 });
 
@@ -46,7 +37,7 @@ test('asked once and allowed for this session: the next call of that tool runs w
   const win = page(ff.bidi, ctx.context);
   await waitFor(() => win.evaluate('document.body.dataset.ready === "true" && !document.getElementById("allow-session").disabled'), { what: 'Allow armed' });
   assert.equal(await win.text('#cap-name'), 'computer.click');
-  await win.click('#allow-session');
+  await win.deliberateClick('#allow-session');
   const [first] = await waitForSent(1);
   assert.equal(JSON.parse(first).ok, true, first);
   await waitFor(async () => (await approvalContexts()).length === 0, { what: 'the window closed' });

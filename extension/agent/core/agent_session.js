@@ -20,6 +20,7 @@
 //                                    awaited, with ctx.signal for work of its own (a compaction inside the task)
 
 import { parseReply, formatAction } from './action_parser.js';
+import { INTERRUPTED_RESULT, WORKER_STOPPED, interruptedText } from './worker_stop.js';
 import { buildMessages as defaultBuildMessages, coordinateRules, fillTemplate, LOOP_WARNING, MAX_SCREENSHOTS, reaskMessage } from './prompt.js';
 import { stoppedError } from './model_client.js';
 import { usageOrEstimate } from './token_estimate.js';
@@ -214,6 +215,7 @@ export class AgentSession {
     }
     const interruptedIn = this.phase;
     const at = this.step;
+    if (result.code === WORKER_STOPPED) this.noteWorkerStopped(result, interruptedIn);
     this.running = false;
     this.phase = '';
     // Shown first, let go of after: a page whose main thread is blocked may hold the debugger's commands.
@@ -230,10 +232,26 @@ export class AgentSession {
     if (result.outcome === OUTCOME.CALL_USER) this.waitingForUser = true;
     // A question keeps the tab it was asked on, so an answer after a reopen continues there.
     const where = result.outcome === OUTCOME.CALL_USER && this.lastTabId !== undefined ? { tabId: this.lastTabId } : {};
-    this.record({ kind: 'outcome', outcome: result.outcome, text: result.answer ?? result.question ?? result.error ?? '', ...where });
+    const stepOf = result.outcome === OUTCOME.ERROR && this.step > 0 ? { step: this.step } : {};
+    this.record({ kind: 'outcome', outcome: result.outcome, text: result.answer ?? result.question ?? result.error ?? '', ...where, ...stepOf });
     this.emit({ type: 'end', ...result, step: this.step, phase: interruptedIn });
     await this.released;
     return result;
+  }
+
+  /**
+   * The worker stopped under the task: the error says in words which step
+   * and action it cut short, and an action's step gets that as its result.
+   */
+  noteWorkerStopped(result, phase) {
+    const round = this.history.at(-1);
+    const acting = phase === 'act' && round?.kind === 'round' && round.step === this.step;
+    result.error = interruptedText({ phase, step: this.step, action: acting ? this.lastActionText : undefined });
+    if (acting && !round.result) {
+      round.result = INTERRUPTED_RESULT;
+      this.record({ kind: 'result', step: this.step, text: round.result, error: true, interrupted: 'worker' });
+      this.emit({ type: 'result', step: this.step, result: round.result, error: true });
+    }
   }
 
   /**
@@ -303,6 +321,7 @@ export class AgentSession {
       }
       const { action, think } = parsed;
       const actionText = formatAction(action);
+      this.lastActionText = actionText;
       this.record({ kind: 'analysis', step, text: think });
       // Which surface (tab, desktop) the step saw and acts on, when the browser says.
       const where = observation.surface ? { surface: observation.surface } : {};

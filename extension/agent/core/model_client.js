@@ -10,6 +10,7 @@
 import { CodedError } from '../../shared/core/coded_error.js';
 import { abortableSleep as sleepUnlessStopped } from './abortable_sleep.js';
 import { backoffDelay, classifyStatus, localForbiddenMessage, parseRetryAfter } from './retry_policy.js';
+import { errorDetail, maskKey } from './server_text.js';
 
 /** An error the loop shows to the user; code is stable. */
 export class ModelError extends CodedError {}
@@ -82,6 +83,18 @@ export function createModelClient(deps = {}) {
    * @returns {Promise<{content:string, usage:object|null, attempts:number}>}
    */
   async function complete(req, opts = {}) {
+    const key = req.apiKey;
+    const onDelta = opts.onDelta && ((piece, full) => opts.onDelta(maskKey(piece, key), maskKey(full, key)));
+    try {
+      const r = await completeRaw(req, { ...opts, onDelta });
+      return { ...r, content: maskKey(r.content, key) };
+    } catch (err) {
+      if (err instanceof ModelError) err.message = maskKey(err.message, key, { error: true });
+      throw err;
+    }
+  }
+
+  async function completeRaw(req, opts = {}) {
     const { signal } = opts;
     for (let attempt = 1; ; attempt++) {
       if (signal?.aborted) throw stoppedError();
@@ -96,7 +109,7 @@ export function createModelClient(deps = {}) {
         retryAfterMs = err.retryAfterMs;
       }
       const delayMs = backoffDelay(attempt, { baseMs: req.retryBaseMs ?? 1000, maxMs: req.retryMaxMs ?? 30000, retryAfterMs, random });
-      opts.onRetry?.({ attempt, delayMs, reason });
+      opts.onRetry?.({ attempt, delayMs, reason: maskKey(reason, req.apiKey, { error: true }) });
       await sleep(delayMs, signal);
     }
   }
@@ -140,7 +153,7 @@ export function createModelClient(deps = {}) {
       if (verdict === 'fail') {
         const text = await readAll(res, arm).catch(() => '');
         const hint = HTTP_HINTS[res.status] ? ` (${HTTP_HINTS[res.status]})` : '';
-        throw new ModelError(`http_${res.status}`, `the model server answered HTTP ${res.status}${hint}: ${errorDetail(text)}`);
+        throw new ModelError(`http_${res.status}`, `the model server answered HTTP ${res.status}${hint}: ${errorDetail(text, req.apiKey)}`);
       }
       const type = res.headers.get('content-type') || '';
       if (type.includes('text/event-stream')) return await readStream(res, arm, onDelta);
@@ -148,7 +161,7 @@ export function createModelClient(deps = {}) {
       let json;
       try { json = JSON.parse(text); } catch { throw new Retryable('the success reply was not JSON'); }
       const content = messageText(json?.choices?.[0]?.message?.content);
-      if (!json?.choices?.[0]?.message) throw new ModelError('bad_reply', `the reply has no choices[0].message: ${errorDetail(text)}`);
+      if (!json?.choices?.[0]?.message) throw new ModelError('bad_reply', `the reply has no choices[0].message: ${errorDetail(text, req.apiKey)}`);
       onDelta?.(content, content);
       return { content, usage: json.usage || null };
     } catch (err) {
@@ -205,15 +218,16 @@ export function createModelClient(deps = {}) {
           let json = null;
           try { json = JSON.parse(text); } catch { /* judged below */ }
           const message = json?.choices?.[0]?.message;
-          if (!message) failure = { ok: false, kind: 'bad_reply', text: `The server answered HTTP ${res.status}, but not with a chat completion: ${errorDetail(text)}` };
-          else return { ok: true, content: messageText(message.content), usage: json.usage || null, attempts: attempt, ms: now() - started };
+          if (!message) failure = { ok: false, kind: 'bad_reply', text: `The server answered HTTP ${res.status}, but not with a chat completion: ${errorDetail(text, req.apiKey)}` };
+          else return { ok: true, content: maskKey(messageText(message.content), req.apiKey), usage: json.usage || null, attempts: attempt, ms: now() - started };
         } else {
-          failure = { ok: false, ...describeFailure({ status: res.status, detail: errorDetail(text), loopback: req.loopback, origin: req.origin }) };
+          failure = { ok: false, ...describeFailure({ status: res.status, detail: errorDetail(text, req.apiKey), loopback: req.loopback, origin: req.origin }) };
         }
       } catch (err) {
         if (signal?.aborted) throw stoppedError();
         const netError = timedOut ? undefined : await opts.netError?.(req.endpoint, started);
         failure = { ok: false, ...describeFailure({ timedOut, timeoutMs, netError, message: err?.message || String(err), advice: err?.advice }) };
+        failure.text = maskKey(failure.text, req.apiKey, { error: true });
       } finally {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);
@@ -319,13 +333,4 @@ async function readStream(res, onProgress, onDelta) {
   handle(sse.end());
   if (!sawChoice) throw new Retryable('the stream ended without a reply');
   return { content, usage };
-}
-
-function errorDetail(text) {
-  try {
-    const j = JSON.parse(text);
-    const m = j?.error?.message || j?.message || j?.error;
-    if (typeof m === 'string') return m.slice(0, 300);
-  } catch { /* not JSON */ }
-  return String(text || '(empty body)').slice(0, 300);
 }

@@ -8,12 +8,16 @@
 // page's Page Assistant.
 
 import { connectPanelPort, createBrowserLink, PANEL_PORT_NAME } from '../core/panel_contract.js';
+import { isWorkerGone, workerStopped } from '../core/worker_stop.js';
 
 /**
  * @param {{sessionId:string, windowId?:number, coordinateMode?:string, send?:Function}} o
  */
 export function createBrowserBridge(o) {
-  return createBrowserLink({ ...o, send: o.send || ((m) => chrome.runtime.sendMessage(m)) });
+  const send = o.send || ((m) => chrome.runtime.sendMessage(m));
+  // The browser stopped the worker under a request: said in words by the session (core/worker_stop.js).
+  const guarded = (m) => Promise.resolve().then(() => send(m)).catch((err) => { throw isWorkerGone(err) ? workerStopped(err) : err; });
+  return createBrowserLink({ ...o, send: guarded });
 }
 
 /**

@@ -3,19 +3,21 @@
 // disconnection ends the session and detaches the debugger at once, and the
 // proxy port (PORTS.HOST) on which an extension page's host methods
 // (relay.fetch, workspace.*) run on the worker's one native client
-// (shared/host_proxy.js). Both accept only this extension's pages.
+// (shared/host_proxy.js). Both accept only this extension's own pages
+// (shared/core/router.js senderKind 'extension'), never its web-accessible frame.
 
 import { host } from '../../shared/host.js';
 import { serveProxiedPort } from '../../shared/host_proxy.js';
 import { PANEL_PORT_NAME, servePanelPort } from '../core/panel_contract.js';
 import { PORTS } from '../../shared/core/messages.js';
+import { senderKind } from '../../shared/core/router.js';
 import { closeSession, detach, openSession } from './agent_sessions.js';
 import { abortAction } from './observe_act.js';
 
 /** Serves the 'agent' and host proxy ports of this extension's pages. */
 export function servePorts() {
-  const origin = chrome.runtime.getURL('');
-  const ours = (port) => port.sender?.id === chrome.runtime.id && String(port.sender?.url || '').startsWith(origin);
+  const origin = chrome.runtime.getURL('').replace(/\/$/, '');
+  const ours = (port) => senderKind(port.sender, chrome.runtime.id, origin) === 'extension';
   chrome.runtime.onConnect.addListener((port) => {
     if (port.name === PORTS.HOST) {
       serveProxiedPort(port, { request: (method, params, opts) => host.request(method, params, opts), trusted: ours(port) });

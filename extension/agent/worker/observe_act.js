@@ -7,8 +7,17 @@ import { viewportFromMetrics } from '../core/cdp_input.js';
 import { readAct, readAttach, reply } from '../core/panel_contract.js';
 import { attach, detach, findSession, HOLD_MAX_MS, mustSession, switchTo } from './agent_sessions.js';
 import { AGENT } from '../../shared/core/messages.js';
+import { BLANK_GRACE_MS, followVerdict, stillBlank } from '../core/follow_tab.js';
+import { actionEnded, releaseWhatWasLeft, trackingSend } from './held_input.js';
 
 let platform = 'linux';
+/** What a stopped worker left (pressed buttons, a debugger attachment), released once at start-up before any attach. */
+let leftReleased = Promise.resolve();
+
+/** At the worker's start: releases what a stopped worker's action held and its attachments (held_input.js). */
+export function releaseLeftovers() {
+  leftReleased = releaseWhatWasLeft().catch(() => {});
+}
 
 /** Sets the platform the hotkeys are spelled for (hotkey.js platformOf). */
 export function setPlatform(p) {
@@ -41,13 +50,25 @@ async function currentUrl(s) {
 async function settle(s, minMs = 350) {
   await sleep(minMs);
   // Only while attached: a Stop during the wait must not attach again.
-  if (s.attached && s.follow !== undefined && s.follow !== s.tabId) await switchTo(s, s.follow);
+  if (s.attached && s.follow !== undefined && s.follow !== s.tabId) await follow(s, s.follow);
   s.follow = undefined;
   for (let i = 0; i < 80; i++) {
     const t = await chrome.tabs.get(s.tabId).catch(() => null);
     if (!t || t.status === 'complete') return;
     await sleep(100);
   }
+}
+
+// Follows a tab the page opened, once its address is known, only to an http(s) page (core/follow_tab.js).
+async function follow(s, tabId) {
+  let tab = await chrome.tabs.get(tabId).catch(() => null);
+  for (let waited = 0; tab && stillBlank(tab) && waited < BLANK_GRACE_MS; waited += 100) {
+    await sleep(100);
+    tab = await chrome.tabs.get(tabId).catch(() => null);
+  }
+  const verdict = followVerdict(tab);
+  if (verdict.follow) await switchTo(s, tabId);
+  else s.followRefused = verdict.note;
 }
 
 function ensureAttached(s) {
@@ -63,6 +84,8 @@ async function observe(s) {
   const shot = await chrome.debugger.sendCommand(target, 'Page.captureScreenshot', { format: 'jpeg', quality: 75 });
   const tab = await chrome.tabs.get(s.tabId);
   const notes = s.notes.splice(0);
+  if (s.followRefused) notes.push(s.followRefused);
+  s.followRefused = undefined;
   return { image: shot.data, mime: 'image/jpeg', viewport: viewportFromMetrics(metrics), url: tab.url, title: tab.title, tabId: s.tabId, notes };
 }
 
@@ -87,7 +110,7 @@ async function act(s, { action, coordinateMode, step }) {
     tabId: s.tabId,
     step,
     signal: abort.signal,
-    send: (method, params) => chrome.debugger.sendCommand(target(), method, params),
+    send: trackingSend(() => s.tabId, (method, params) => chrome.debugger.sendCommand(target(), method, params)),
     platform,
     viewport: viewportFromMetrics(metrics),
     coordinateMode,
@@ -102,8 +125,12 @@ async function act(s, { action, coordinateMode, step }) {
   const running = execute(action, env);
   s.acting = running.catch(() => {});
   try {
-    return await running;
+    const result = await running;
+    const refused = s.followRefused;
+    s.followRefused = undefined;
+    return refused && result ? { ...result, text: `${result.text}. ${refused}` } : result;
   } finally {
+    await actionEnded(s.tabId);
     s.acting = null;
     if (s.actionAbort === abort) s.actionAbort = null;
     s.actingUntil = Date.now() + FOLLOW_WINDOW_MS;
@@ -123,6 +150,7 @@ export const handlers = {
     async run(m) {
       const a = readAttach(m);
       const s = mustSession(a.sessionId);
+      await leftReleased;
       if (s.attached) await detach(s);
       let tab;
       if (a.resume && s.tabId !== undefined) tab = await chrome.tabs.get(s.tabId).catch(() => null);

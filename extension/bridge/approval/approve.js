@@ -8,9 +8,12 @@
 // Deny has the focus, so a stray Enter or Space says no, and Escape or
 // closing the window denies too. An Allow button takes only a deliberate act
 // (core/approval.js DeliberateAct): a pointer click once the window has been
-// shown for a second, or Enter/Space after the focused window has been quiet
-// for 1.5 s; the button's own keyboard activation never runs.
-import { DeliberateAct, countdown } from '../core/approval.js';
+// armed for a second (a click or key before then starts the wait again) and
+// the pointer has moved inside it since the buttons showed and since the last
+// press, or Enter/Space after the focused window has been quiet for 1.5 s;
+// the button's own keyboard activation never runs. The confirmation's button
+// never sits where the button that asked for it was.
+import { DeliberateAct, countdown, rectsNear } from '../core/approval.js';
 import { titleOf, toolHints } from '../core/grants.js';
 import { REMEMBER } from '../core/allow_choices.js';
 import { hintBadges } from '../../shared/hint_badges.js';
@@ -23,6 +26,7 @@ const ALLOW_BUTTONS = ['allow', 'allow-session', 'allow-always', 'confirm-always
 let answered = false;
 let ticker = 0;
 let armTimer = 0;
+let armedIds = [];
 let view = null;
 
 /** Sends a message about this window's call (its token) to the worker. */
@@ -76,14 +80,57 @@ async function answer(allow, remember = REMEMBER.ONCE, confirmed = false) {
   setTimeout(() => window.close(), 1200);
 }
 
-/** Shows a set of Allow buttons; they take clicks once the window has shown them for the arming delay. */
-function arm(ids) {
-  act.shown(Date.now());
+/** Keeps the Allow buttons disabled until the window is armed (act.armMs after it was shown, or after the last press). */
+function waitToArm() {
   for (const id of ALLOW_BUTTONS) $(id).disabled = true;
   clearTimeout(armTimer);
   armTimer = setTimeout(() => {
-    if (!answered) for (const id of ids) $(id).disabled = false;
+    if (!answered) for (const id of armedIds) $(id).disabled = false;
   }, act.armMs);
+}
+
+/** Shows a set of Allow buttons; they take clicks once the window has been armed. */
+function arm(ids) {
+  armedIds = ids;
+  act.shown(Date.now());
+  waitToArm();
+}
+
+/** A click or key anywhere in the window: before arming, the wait starts again. */
+function pressed(now) {
+  if (answered || !act.press(now)) return;
+  waitToArm();
+  hint('Clicks and keys this soon never allow a call: the buttons work a second after the last one.');
+}
+
+/**
+ * Moves the confirmation's button off the spot of the button that asked for
+ * it (rect, in the same layout): on the other side of its row, or its row
+ * above the text, or both; else padding lifts the row clear.
+ */
+function keepApart(rect) {
+  const box = $('confirm-always');
+  const yes = $('confirm-always-yes');
+  const clear = () => !rectsNear(yes.getBoundingClientRect(), rect);
+  box.style.paddingBottom = '';
+  for (const classes of [[], ['swapped'], ['lifted'], ['swapped', 'lifted']]) {
+    box.classList.remove('swapped', 'lifted');
+    box.classList.add(...classes);
+    if (clear()) return;
+  }
+  box.style.paddingBottom = `${Math.ceil(yes.getBoundingClientRect().bottom - rect.top) + 12}px`;
+}
+
+/** Where the button that asked for the confirmation is in the layout as it is now. */
+function askerRect() {
+  const choices = $('choices');
+  const was = choices.hidden;
+  choices.hidden = false;
+  $('confirm-always').hidden = true;
+  const rect = $('allow-always').getBoundingClientRect();
+  choices.hidden = was;
+  $('confirm-always').hidden = false;
+  return rect;
 }
 
 function showConfirm(on) {
@@ -91,6 +138,7 @@ function showConfirm(on) {
   $('confirm-always').hidden = !on;
   $('key-hint').hidden = true;
   if (on) {
+    keepApart(askerRect());
     arm(['confirm-always-yes']);
     $('confirm-cancel').focus();
   } else {
@@ -109,9 +157,13 @@ function choose(button) {
   answer(true, remember, button.id === 'confirm-always-yes');
 }
 
-function keyHint() {
-  $('key-hint').textContent = 'Keys pressed this soon never allow a call. Click the button, or wait a moment and press Enter again.';
+function hint(text) {
+  $('key-hint').textContent = text;
   $('key-hint').hidden = false;
+}
+
+function keyHint() {
+  hint('Keys pressed this soon never allow a call. Click the button, or wait a moment and press Enter again.');
 }
 
 /** The Allow button an event is on, if any. */
@@ -126,14 +178,29 @@ function wire() {
   for (const id of ALLOW_BUTTONS) {
     $(id).addEventListener('click', (e) => {
       // Keyboard activation (detail 0) and synthetic clicks never allow; keys go through keydown below.
-      if (!e.isTrusted || e.detail === 0 || answered || !act.pointerAllows(Date.now())) return;
+      if (!e.isTrusted || e.detail === 0 || answered) return;
+      act.pointerAt(e.screenX, e.screenY);
+      if (!act.pointerAllows(Date.now())) {
+        hint('A click from a pointer that has not moved never allows a call: move the pointer onto the button, then click.');
+        return;
+      }
       choose(e.currentTarget);
     });
   }
+  const seen = (e) => act.pointerAt(e.screenX, e.screenY);
+  for (const type of ['pointermove', 'pointerover', 'mousemove']) window.addEventListener(type, seen, true);
+  for (const type of ['pointerdown', 'mousedown']) {
+    window.addEventListener(type, (e) => {
+      seen(e);
+      if (e.isTrusted) pressed(Date.now());
+    }, true);
+  }
+  window.addEventListener('resize', () => { if (!$('confirm-always').hidden) keepApart(askerRect()); });
   window.addEventListener('focus', () => act.focus(Date.now()));
   window.addEventListener('blur', () => act.blur());
   document.addEventListener('keydown', (e) => {
     const now = Date.now();
+    if (e.isTrusted && e.key !== 'Escape') pressed(now);
     const button = allowButton(e);
     if (button && (e.key === 'Enter' || e.key === ' ')) {
       e.preventDefault();

@@ -11,7 +11,7 @@ export const APPROVAL_BADGE = Object.freeze({ text: '?', color: '#9a6700', title
 /** The approval window's size (CSS pixels). */
 export const APPROVAL_WINDOW = Object.freeze({ width: 540, height: 700 });
 
-/** How long after the window is shown a pointer click on an Allow button starts to count (ms). */
+/** How long after the window is shown, or after the last click or key in it before then, a pointer click on an Allow button starts to count (ms). */
 export const ARMING_DELAY_MS = 1000;
 
 /**
@@ -20,11 +20,21 @@ export const ARMING_DELAY_MS = 1000;
  */
 export const KEY_QUIET_MS = 1500;
 
+/** How far the pointer must move inside the window (since it showed the buttons, or since the last press) before a click counts (CSS px). */
+export const MOVE_MIN_PX = 8;
+
 /**
  * Decides whether an act on an Allow button is deliberate. Keys typed into
  * the chat before the window appeared, held across its opening, or pressed in
- * its first moments never approve:
- *   - a pointer click counts once the window has been shown for armMs;
+ * its first moments never approve, and neither do clicks a page made someone
+ * keep making at one spot ("click as fast as you can"):
+ *   - the window arms armMs after it is shown; a click or a key anywhere in it
+ *     before then starts the wait again, so a stream of clicks never arms it;
+ *   - a pointer click counts once the window is armed and the pointer has
+ *     moved at least moveMinPx inside it since the buttons showed and since
+ *     the last press (entered it, or moved from where it was): a pointer that
+ *     stays put never allows, and neither does a click right after one that
+ *     came too soon. So only move, then (armed) click allows;
  *   - Enter or Space counts only when the window has had the focus for
  *     quietMs, no key went down or up in that time, no other key is held, and
  *     the key is not an auto-repeat. So Tab then Enter right away does
@@ -32,19 +42,52 @@ export const KEY_QUIET_MS = 1500;
  * Deny needs none of this: any key or click on it denies at once.
  */
 export class DeliberateAct {
-  /** @param {{armMs?: number, quietMs?: number}} [options] */
-  constructor({ armMs = ARMING_DELAY_MS, quietMs = KEY_QUIET_MS } = {}) {
+  /** @param {{armMs?: number, quietMs?: number, moveMinPx?: number}} [options] */
+  constructor({ armMs = ARMING_DELAY_MS, quietMs = KEY_QUIET_MS, moveMinPx = MOVE_MIN_PX } = {}) {
     this.armMs = armMs;
     this.quietMs = quietMs;
+    this.moveMinPx = moveMinPx;
     this.shownAt = null;
     this.focusedAt = null;
     this.lastKeyAt = null;
     this.held = new Set();
+    this.point = null; // where the pointer was last seen in the window (screen px)
+    this.base = null; // where it was when the buttons showed or at the last press (or first seen after)
+    this.moved = false;
   }
 
-  /** The window shows the question (again: a confirmation step re-arms the pointer too). */
+  /** The window shows the question (again: a confirmation step re-arms, and the pointer must move again). */
   shown(now) {
     this.shownAt = now;
+    this.base = this.point;
+    this.moved = false;
+  }
+
+  /** Whether the window is armed now. */
+  armed(now) {
+    return this.shownAt !== null && now - this.shownAt >= this.armMs;
+  }
+
+  /**
+   * A click or a key press anywhere in the window (call after pointerAt for
+   * a click). Before the window is armed it starts the wait again and the
+   * pointer must move anew; returns true when it did.
+   */
+  press(now) {
+    if (this.shownAt === null || this.armed(now)) return false;
+    this.shown(now);
+    return true;
+  }
+
+  /** The pointer was seen at (x, y) in screen pixels: a move, an entry, a press. */
+  pointerAt(x, y) {
+    if (!Number.isFinite(x) || !Number.isFinite(y)) return;
+    const here = { x, y };
+    if (this.shownAt !== null) {
+      if (!this.base) this.base = this.point || here;
+      if (Math.hypot(here.x - this.base.x, here.y - this.base.y) >= this.moveMinPx) this.moved = true;
+    }
+    this.point = here;
   }
 
   focus(now) {
@@ -69,7 +112,7 @@ export class DeliberateAct {
 
   /** Whether a pointer click now is deliberate. */
   pointerAllows(now) {
-    return this.shownAt !== null && now - this.shownAt >= this.armMs;
+    return this.armed(now) && this.moved;
   }
 
   /** Whether this keydown (Enter or Space on an Allow button) is deliberate. */
@@ -79,6 +122,11 @@ export class DeliberateAct {
     if (now - quietSince < this.quietMs) return false;
     return [...this.held].every((k) => k === key);
   }
+}
+
+/** Whether two rectangles ({left, top, right, bottom}) come within margin px of each other. */
+export function rectsNear(a, b, margin = 0) {
+  return a.left - margin < b.right && b.left - margin < a.right && a.top - margin < b.bottom && b.top - margin < a.bottom;
 }
 
 /** A random token: 128 bits as 32 hex digits. */

@@ -76,12 +76,13 @@ async function forget(origin, button, note) {
 }
 
 function main() {
-  chrome.storage.onChanged.addListener((changes, area) => {
+  chrome.storage.onChanged.addListener((changes) => {
     const keys = Object.keys(changes);
     const origin = state.origin;
     if (!origin) return;
     if (keys.includes(sessionKey(origin)) || keys.includes(alwaysKey(origin))) {
-      if (area === 'local') loadGrants(origin);
+      // The worker keeps "always" notes in its trusted store and signals each change under alwaysKey in storage.session.
+      if (keys.includes(alwaysKey(origin))) loadGrants(origin);
       render();
     }
   });

@@ -8,6 +8,7 @@
 import { host } from '../../shared/host.js';
 import { APPROVAL_BADGE, APPROVAL_WINDOW, PendingApprovals } from '../core/approval.js';
 import { REMEMBER } from '../core/allow_choices.js';
+import { approvalPlacements } from '../core/approval_place.js';
 import { toolHints } from '../core/grants.js';
 import { setLastEvent, showBadge } from './site_state.js';
 import { hostError } from './host_queries.js';
@@ -28,13 +29,8 @@ export async function askPerson(token, origin, tabId, capability) {
   }
   await showBadge(tabId, { ...APPROVAL_BADGE, title: `${APPROVAL_BADGE.title}: ${capability}` });
   await setLastEvent(origin, { kind: 'approval', capability });
-  let win;
-  try {
-    win = await chrome.windows.create({
-      type: 'popup', url: chrome.runtime.getURL(`bridge/approval/approve.html?token=${token}`), focused: true,
-      width: APPROVAL_WINDOW.width, height: APPROVAL_WINDOW.height, ...(await besideTab(tabId)),
-    });
-  } catch {
+  const win = await openWindow(token, tabId);
+  if (!win) {
     // No window, no way to ask: the call is denied rather than left waiting.
     answerApproval(token, false);
     return;
@@ -43,17 +39,30 @@ export async function askPerson(token, origin, tabId, capability) {
   else chrome.windows.remove(win.id).catch(() => {}); // the call ended while the window opened
 }
 
-/** Where the approval window goes: centred over the chat's window, cascaded when several wait. */
-async function besideTab(tabId) {
+/**
+ * Opens the approval window somewhere over the chat's window a page cannot
+ * predict (core/approval_place.js): the first place the browser accepts (it
+ * refuses one mostly off the screen), else where the browser puts it.
+ */
+async function openWindow(token, tabId) {
+  const base = {
+    type: 'popup', url: chrome.runtime.getURL(`bridge/approval/approve.html?token=${token}`), focused: true,
+    width: APPROVAL_WINDOW.width, height: APPROVAL_WINDOW.height,
+  };
+  for (const place of [...(await placesOverTab(tabId)), {}]) {
+    try {
+      return await chrome.windows.create({ ...base, ...place });
+    } catch { /* off the screen: the next place */ }
+  }
+  return null;
+}
+
+async function placesOverTab(tabId) {
   try {
     const parent = await chrome.windows.get((await chrome.tabs.get(tabId)).windowId);
-    const step = 28 * (approvals.size - 1);
-    return {
-      left: Math.max(0, Math.round(parent.left + (parent.width - APPROVAL_WINDOW.width) / 2) + step),
-      top: Math.max(0, Math.round(parent.top + (parent.height - APPROVAL_WINDOW.height) / 3) + step),
-    };
+    return approvalPlacements(parent, APPROVAL_WINDOW, { cascade: 28 * (approvals.size - 1) });
   } catch {
-    return {};
+    return [];
   }
 }
 

@@ -6,14 +6,28 @@
 //     browser empties storage.session).
 //   "Always allow on this site": written into the host's policy (policy.set,
 //     the tool set to allow), so it shows, and can be undone, in "What this
-//     site may run"; noted in chrome.storage.local under "always:<origin>" so
-//     "Ask for everything again" knows which allows the window made.
+//     site may run"; noted in the trusted store (shared/trusted_store.js,
+//     which no content script can write, Firefox's included) under
+//     "always:<origin>" so "Ask for everything again" knows which allows the
+//     window made.
 // Only the approval window (an extension page) writes them, through the
 // worker's handlers, which take those messages from extension pages only.
 import { host } from '../../shared/host.js';
 import { writeGrants, hostError } from './host_queries.js';
 import { session } from './site_state.js';
 import { alwaysKey, sessionKey } from '../core/allow_choices.js';
+import { adoptFromLocal, trustedRemove, trustedSet } from '../../shared/trusted_store.js';
+
+/** Tells the options page the "always" notes of an origin changed (storage.session, out of content scripts' reach). */
+function changed(origin) {
+  return session.set({ [alwaysKey(origin)]: Date.now() }).catch(() => {});
+}
+
+/** The "always" notes of an origin ({capability: {at, entry}}). */
+async function alwaysOf(origin) {
+  const v = await adoptFromLocal(alwaysKey(origin));
+  return v && typeof v === 'object' ? v : {};
+}
 
 async function read(area, key) {
   return (await area.get(key))[key] || {};
@@ -47,9 +61,10 @@ export async function rememberAlways(origin, capability, entry) {
     return { ok: false, error: String(err?.message || err) };
   }
   if (!saved.ok) return saved;
-  const made = await read(chrome.storage.local, alwaysKey(origin));
+  const made = await alwaysOf(origin);
   made[capability] = { at: Date.now(), entry };
-  await chrome.storage.local.set({ [alwaysKey(origin)]: made });
+  await trustedSet(alwaysKey(origin), made);
+  await changed(origin);
   return { ok: true };
 }
 
@@ -60,7 +75,7 @@ export async function rememberAlways(origin, capability, entry) {
  */
 export async function remembered(origin) {
   const forSession = await read(session, sessionKey(origin));
-  const always = await read(chrome.storage.local, alwaysKey(origin));
+  const always = await alwaysOf(origin);
   let decisions = {};
   if (Object.keys(always).length) {
     const now = await host.request('policy.get', { origin }, { timeoutMs: 10_000 }).catch(() => null);
@@ -81,7 +96,7 @@ export async function remembered(origin) {
  */
 export async function forget(origin) {
   await session.remove(sessionKey(origin));
-  const always = await read(chrome.storage.local, alwaysKey(origin));
+  const always = await alwaysOf(origin);
   const names = Object.keys(always);
   if (!names.length) return { ok: true };
   const now = await host.request('policy.get', { origin }, { timeoutMs: 10_000 });
@@ -91,7 +106,8 @@ export async function forget(origin) {
     const saved = await writeGrants(origin, { ...(now.decisions || {}), ...back });
     if (!saved.ok) return saved;
   }
-  await chrome.storage.local.remove(alwaysKey(origin));
+  await trustedRemove(alwaysKey(origin));
+  await changed(origin);
   return { ok: true, asked: Object.keys(back) };
 }
 

@@ -9,16 +9,22 @@
 // failures both come back as {ok: false, code, error, details?}.
 import { host } from '../../shared/host.js';
 import { PROTOCOL } from '../../shared/core/protocol.js';
-import { DEFAULT_LOCATION, checkLocation } from '../../shared/core/host_install.js';
+import { DEFAULT_LOCATION, checkLocation, safeLocation } from '../../shared/core/host_install.js';
 import { BRIDGE } from '../../shared/core/messages.js';
 import { PROVIDER_FIELDS, opensSetup } from '../core/setup_rules.js';
 import { diagnosticReport } from '../core/diagnostic.js';
 import { hostStatus } from './host_queries.js';
+import { adoptFromLocal, trustedRemove, trustedSet } from '../../shared/trusted_store.js';
 
 /** The setup page, relative to the extension's root. */
 export const SETUP_PAGE = 'bridge/setup/setup.html';
 
-/** chrome.storage.local keys: the download location, and the protocols of the last install or update. */
+/**
+ * The download location the user set on an extension page, in the trusted
+ * store (shared/trusted_store.js: no content script can write it, Firefox's
+ * included); and, in chrome.storage.local, the protocols of the last install
+ * or update.
+ */
 const LOCATION_KEY = 'setup:downloadLocation';
 const PROTOCOL_KEY = 'setup:protocol';
 
@@ -42,8 +48,10 @@ function providerFields(p) {
   return out;
 }
 
+/** The download location, checked again on every read (an https folder, or http on this machine). */
 async function location() {
-  const { [LOCATION_KEY]: stored } = await chrome.storage.local.get(LOCATION_KEY);
+  const saved = await adoptFromLocal(LOCATION_KEY);
+  const stored = typeof saved === 'string' && safeLocation(saved) ? saved : '';
   return { location: stored || DEFAULT_LOCATION, isDefault: !stored, defaultLocation: DEFAULT_LOCATION };
 }
 
@@ -115,11 +123,11 @@ export const handlers = {
     async run({ location: text }) {
       const s = String(text || '').trim();
       if (!s || s === DEFAULT_LOCATION) {
-        await chrome.storage.local.remove(LOCATION_KEY);
+        await trustedRemove(LOCATION_KEY);
       } else {
         const error = checkLocation(s);
         if (error) return { ok: false, error };
-        await chrome.storage.local.set({ [LOCATION_KEY]: s });
+        await trustedSet(LOCATION_KEY, s);
       }
       return { ok: true, ...(await location()) };
     },

@@ -5,7 +5,7 @@
 import { eligibleOrigin, permissionPattern, siteKey } from '../core/selector.js';
 import { features } from '../../shared/browser.js';
 import { badgeFor } from '../core/badge.js';
-import { defaultSettings } from '../core/site_settings.js';
+import { normalizeSettings } from '../core/site_settings.js';
 
 /** The host permission pattern of an origin in this browser. */
 export const sitePattern = (origin) => permissionPattern(origin, { portless: features().firefox });
@@ -36,9 +36,10 @@ export async function isArmed(origin) {
   return !!(await armedOrigins())[origin];
 }
 
+/** An origin's settings, normalised and bounded on every read (in Firefox a content script can write storage.local). */
 export async function loadSettings(origin) {
   const got = await local.get(siteKey(origin));
-  return { ...defaultSettings(), ...(got[siteKey(origin)] || {}) };
+  return normalizeSettings(got[siteKey(origin)] || {}).settings;
 }
 
 export async function setLastEvent(origin, event) {

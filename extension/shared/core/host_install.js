@@ -59,6 +59,20 @@ export function checkLocation(text) {
   return '';
 }
 
+/**
+ * Whether a stored download location is still one to fetch from: a web
+ * address over https (http only on this machine) without a user name or
+ * password. The worker asks on every read, whoever wrote the value.
+ */
+export function safeLocation(text) {
+  try {
+    const url = new URL(String(text || '').trim().replaceAll('{version}', '0'));
+    return (url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.test(url.hostname))) && !url.username && !url.password;
+  } catch {
+    return false;
+  }
+}
+
 /** The folder of version's release files at location. */
 export function folderFor(location, version) {
   return String(location || DEFAULT_LOCATION).replaceAll('{version}', version);

@@ -2,11 +2,15 @@
 // check on every message. Pure: no chrome.* calls, so it is tested with node --test.
 //
 // A handler is {from: 'extension' | 'content' | 'frame' | 'any', run(message, sender) -> Promise<any> | any}.
-// 'extension' accepts only this extension's own pages (options, side panel);
-// 'content' only this extension's content scripts running in a web tab;
-// 'frame' only this extension's pages embedded in a web tab (the Page
-// Assistant's iframe): extension code in an extension process, placed in the
-// tab but out of the page's reach.
+// 'extension' accepts only this extension's own pages (options, setup, side
+// panel, approval window: core/extension_pages.js), each top-level in our own
+// tab or in no tab; 'content' only this extension's content scripts running
+// in a web tab; 'frame' only this extension's web-accessible page (the Page
+// Assistant's iframe), wherever a page placed it: extension code in an
+// extension process, but placed by a page, so it gets only its own messages.
+import { isExtensionPage, isFramePage } from './extension_pages.js';
+
+const WEB = /^https?:/;
 
 /**
  * Classifies a runtime.onMessage sender.
@@ -18,12 +22,15 @@
 export function senderKind(sender, extensionId, extensionOrigin) {
   if (!sender || sender.id !== extensionId) return null;
   const url = typeof sender.url === 'string' ? sender.url : '';
-  const inWebTab = Boolean(sender.tab) && typeof sender.tab.id === 'number' && /^https?:/.test(sender.tab.url || '');
-  if (url.startsWith(extensionOrigin + '/')) {
-    if (inWebTab) return 'frame';
-    return sender.tab?.url?.match(/^https?:/) ? null : 'extension';
+  const tab = sender.tab;
+  const inTab = Boolean(tab) && typeof tab.id === 'number';
+  if (isFramePage(url, extensionOrigin)) return inTab ? 'frame' : null;
+  if (isExtensionPage(url, extensionOrigin)) {
+    if (!tab) return 'extension'; // the side panel, the Firefox sidebar
+    const topLevel = sender.frameId === undefined || sender.frameId === 0;
+    return topLevel && String(tab.url || '').startsWith(extensionOrigin + '/') ? 'extension' : null;
   }
-  if (sender.tab && typeof sender.tab.id === 'number' && /^https?:/.test(url)) return 'content';
+  if (inTab && WEB.test(url)) return 'content';
   return null;
 }
 

@@ -102,3 +102,11 @@ export async function judgedUpTo(env, origin, chat) {
   const index = await chat.evaluate(() => window.chat.stream('Noted.').then(() => document.querySelectorAll('.assistant').length));
   return judged(env, origin, { after, index });
 }
+
+/** Waits until the host reports n providers, all ready (the grants table lists what the host has when the page loads). */
+export function waitForProviders(page, n, timeoutMs = 30_000) {
+  return waitFor(async () => {
+    const r = await page.evaluate(() => chrome.runtime.sendMessage({ type: 'bridge.hostStatus', refresh: true }));
+    return r.health?.providers?.length === n && r.health.providers.every((p) => p.state === 'ready');
+  }, { what: `${n} providers ready`, timeoutMs });
+}

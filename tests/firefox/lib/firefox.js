@@ -101,11 +101,12 @@ function writePrefs(profile) {
 /**
  * Starts Firefox with the extension and the host.
  * Options: sites (origins granted every `computer.*`), policy (a whole host
- * policy), host (false: register none).
+ * policy), host (false: register none), extensionDir (another build of the
+ * extension, e.g. a copyExtension() with a compromised content script).
  * Returns {bidi, newTab(url), openExtensionPage(path), page(context) helpers,
  * calls(), waitForCalls(n), stderr(), close()}.
  */
-export async function launchFirefox({ sites = [], policy, host = true } = {}) {
+export async function launchFirefox({ sites = [], policy, host = true, extensionDir = EXTENSION_DIR } = {}) {
   const dir = tempDir('gnosis-firefox-');
   const home = path.join(dir, 'home');
   const profile = path.join(dir, 'profile');
@@ -142,7 +143,7 @@ export async function launchFirefox({ sites = [], policy, host = true } = {}) {
   });
   const bidi = await Bidi.connect(`${wsURL}/session`);
   await bidi.send('session.new', { capabilities: { alwaysMatch: { acceptInsecureCerts: true } } });
-  const { extension } = await bidi.send('webExtension.install', { extensionData: { type: 'path', path: EXTENSION_DIR } });
+  const { extension } = await bidi.send('webExtension.install', { extensionData: { type: 'path', path: extensionDir } });
   if (extension !== ADDON_ID) throw new Error(`installed add-on ${extension}, want ${ADDON_ID}`);
 
   // A web page to open the web-accessible extension page from.
@@ -212,6 +213,24 @@ export async function launchFirefox({ sites = [], policy, host = true } = {}) {
 }
 
 /**
+ * Arms a chat page from the options page as the suites do: the host
+ * connected, the fields filled, Start clicked (a trusted click, which
+ * permissions.request needs). Returns the options page.
+ */
+export async function armChat(ff, origin) {
+  const options = await ff.openExtensionPage(`bridge/options/options.html?origin=${encodeURIComponent(origin)}`);
+  await waitFor(() => options.evaluate('document.body.dataset.ready !== undefined'), { what: 'options page ready' });
+  await waitFor(async () => /connected/i.test(await options.text('#host-state')) && !/not connected|checking/i.test(await options.text('#host-state')), { what: 'host connected' });
+  await options.fill('#source', '.assistant');
+  await options.fill('#destination', '#prompt');
+  await options.fill('#autoSend', true);
+  await options.fill('#sendButton', '#send');
+  await options.click('#start');
+  await waitFor(async () => (await options.text('#armed-state'))?.startsWith('Armed'), { what: 'armed' });
+  return options;
+}
+
+/**
  * A browsing context's helpers: evaluate(expression) → its value (promises
  * awaited), element(selector) → a shared reference, click(selector) → a
  * trusted click (input.performActions), fill(selector, value), text(selector).
@@ -229,17 +248,31 @@ export function page(bidi, context) {
       if (r.type === 'exception') throw new Error(`${expression.slice(0, 80)}: ${r.exceptionDetails.text}`);
       return deserialize(r.result);
     },
-    async click(selector) {
+    /** The element as a pointer action's origin, scrolled into view. */
+    async origin(selector) {
       const r = await bidi.send('script.evaluate', {
         target: { context }, awaitPromise: false,
         expression: `(() => { const el = document.querySelector(${JSON.stringify(selector)}); el?.scrollIntoView({ block: 'center' }); return el; })()`,
       });
       if (r.result?.type !== 'node') throw new Error(`no element ${selector}`);
-      const origin = { type: 'element', element: { sharedId: r.result.sharedId } };
+      return { type: 'element', element: { sharedId: r.result.sharedId } };
+    },
+    /**
+     * A person's click on an approval button: the pointer comes in from the
+     * page's edge in steps (a 400 ms move), rests, then clicks.
+     */
+    deliberateClick(selector) {
+      return p.click(selector, { deliberate: true });
+    },
+    async click(selector, { deliberate = false } = {}) {
+      const origin = await p.origin(selector);
+      const moves = deliberate
+        ? [{ type: 'pointerMove', x: 2, y: 2, origin: 'viewport' }, { type: 'pointerMove', x: 0, y: 0, origin, duration: 400 }, { type: 'pause', duration: 250 }]
+        : [{ type: 'pointerMove', x: 0, y: 0, origin }];
       await bidi.send('input.performActions', {
         context,
         actions: [{ type: 'pointer', id: 'mouse', parameters: { pointerType: 'mouse' }, actions: [
-          { type: 'pointerMove', x: 0, y: 0, origin },
+          ...moves,
           { type: 'pointerDown', button: 0 },
           { type: 'pointerUp', button: 0 },
         ] }],

@@ -5,7 +5,7 @@
 // plays it against the real window).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ARMING_DELAY_MS, DeliberateAct, KEY_QUIET_MS } from '../../../bridge/core/approval.js';
+import { ARMING_DELAY_MS, DeliberateAct, KEY_QUIET_MS, MOVE_MIN_PX, rectsNear } from '../../../bridge/core/approval.js';
 
 /** A window shown and focused at t=0. */
 function opened() {
@@ -15,13 +15,71 @@ function opened() {
   return a;
 }
 
-test('a pointer click counts only once the window has been shown for the arming delay', () => {
+test('a pointer click counts once the window is armed and the pointer has moved inside it since the buttons showed', () => {
   const a = opened();
-  assert.equal(a.pointerAllows(ARMING_DELAY_MS - 1), false);
-  assert.equal(a.pointerAllows(ARMING_DELAY_MS), true);
+  a.pointerAt(100, 100);
+  a.pointerAt(100 + MOVE_MIN_PX - 1, 100);
+  assert.equal(a.pointerAllows(ARMING_DELAY_MS), false, 'less than the least move');
+  a.pointerAt(100 + MOVE_MIN_PX, 100);
+  assert.equal(a.pointerAllows(ARMING_DELAY_MS - 1), false, 'moved, but not armed yet');
+  assert.equal(a.pointerAllows(ARMING_DELAY_MS), true, 'moved in while it armed, then a click: a person\'s act');
   assert.equal(new DeliberateAct().pointerAllows(10_000), false, 'never before it is shown');
-  a.shown(5000); // a confirmation step shows new buttons: they arm anew
+  a.shown(5000); // a confirmation step shows new buttons: they arm anew, and the pointer must move again
+  assert.equal(a.pointerAllows(5000 + ARMING_DELAY_MS), false);
+  a.pointerAt(108, 100);
+  assert.equal(a.pointerAllows(5000 + ARMING_DELAY_MS), false, 'seen where it was: no move');
+  a.pointerAt(108, 100 + MOVE_MIN_PX);
   assert.equal(a.pointerAllows(5000 + ARMING_DELAY_MS - 1), false);
+  assert.equal(a.pointerAllows(5000 + ARMING_DELAY_MS), true);
+});
+
+test('the click-fast game: clicks every 120 ms at one spot from the moment the window shows never allow', () => {
+  const a = new DeliberateAct();
+  a.shown(0);
+  for (let t = 0; t < 10_000; t += 120) {
+    a.pointerAt(300, 520); // a click is seen at its spot
+    assert.equal(a.pointerAllows(t), false, `click at ${t} ms`);
+    a.press(t);
+  }
+  assert.equal(a.armed(10_000), false, 'each click started the wait again');
+  // The clicks pause long enough to arm, then go on at the same spot: the pointer never moved.
+  for (let t = 12_000; t < 20_000; t += 120) {
+    a.pointerAt(300, 520);
+    assert.equal(a.pointerAllows(t), false, `click at ${t} ms after a pause`);
+    a.press(t);
+  }
+});
+
+test('a click too soon wants a new move: moving, clicking early, then clicking again where it rests does not allow', () => {
+  const a = opened();
+  a.pointerAt(10, 300);
+  a.pointerAt(200, 500); // moved onto the button
+  a.pointerAt(200, 500);
+  assert.equal(a.press(600), true, 'clicked before arming: the wait starts again');
+  assert.equal(a.pointerAllows(600 + ARMING_DELAY_MS), false, 'armed again, but the pointer has not moved since the press');
+  a.pointerAt(204, 507);
+  assert.equal(a.pointerAllows(600 + ARMING_DELAY_MS), true);
+  const b = opened();
+  b.pointerAt(300, 520); // first seen after arming, and clicked right there
+  assert.equal(b.press(3000), false, 'a press once armed does not restart the wait');
+  assert.equal(b.pointerAllows(3000), false);
+});
+
+test('a press before arming restarts the wait; the keyboard quiet counts from it too', () => {
+  const a = opened();
+  assert.equal(a.press(900), true);
+  assert.equal(a.armed(1500), false);
+  assert.equal(a.armed(900 + ARMING_DELAY_MS), true);
+  assert.equal(a.keyAllows('Enter', 900 + KEY_QUIET_MS - 1), false);
+  assert.equal(new DeliberateAct().press(5), false, 'nothing shown: nothing to restart');
+});
+
+test('rectsNear tells a confirmation button on the spot of the first one', () => {
+  const always = { left: 280, top: 500, right: 520, bottom: 532 };
+  assert.equal(rectsNear({ left: 300, top: 510, right: 500, bottom: 546 }, always), true);
+  assert.equal(rectsNear({ left: 20, top: 510, right: 260, bottom: 546 }, always, 12), false);
+  assert.equal(rectsNear({ left: 20, top: 510, right: 272, bottom: 546 }, always, 12), true, 'within the margin');
+  assert.equal(rectsNear({ left: 280, top: 560, right: 520, bottom: 596 }, always, 12), false);
 });
 
 test('Tab then Space, or Tab then Enter, right as the window opens: refused', () => {

@@ -33,8 +33,8 @@ const GRANT_TYPES = ['bridge.getGrants', 'bridge.setGrants', 'bridge.start', 'br
 test('grant and approval messages are accepted from the extension\'s pages only', async () => {
   const handlers = await bridgeHandlers();
   const contentScript = senderKind({ id: ID, url: 'https://chat.example.com/c/1', tab: { id: 9, url: 'https://chat.example.com/c/1' } }, ID, ORIGIN);
-  const optionsPage = senderKind({ id: ID, url: `${ORIGIN}/options.html`, tab: { id: 3, url: `${ORIGIN}/options.html` } }, ID, ORIGIN);
-  const approvalWindow = senderKind({ id: ID, url: `${ORIGIN}/approve.html?token=x`, tab: { id: 4, windowId: 8, url: `${ORIGIN}/approve.html?token=x` } }, ID, ORIGIN);
+  const optionsPage = senderKind({ id: ID, url: `${ORIGIN}/bridge/options/options.html`, tab: { id: 3, url: `${ORIGIN}/bridge/options/options.html` } }, ID, ORIGIN);
+  const approvalWindow = senderKind({ id: ID, url: `${ORIGIN}/bridge/approval/approve.html?token=x`, tab: { id: 4, windowId: 8, url: `${ORIGIN}/bridge/approval/approve.html?token=x` } }, ID, ORIGIN);
   assert.equal(contentScript, 'content');
   assert.equal(optionsPage, 'extension');
   assert.equal(approvalWindow, 'extension');

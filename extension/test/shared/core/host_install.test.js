@@ -4,7 +4,7 @@
 // for whichever side of the handshake is older.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { DEFAULT_LOCATION, SOURCE_UPDATE, checkLocation, folderFor, goPlatform, hostDownloads, installSteps, redactLocation, updatePlan } from '../../../shared/core/host_install.js';
+import { DEFAULT_LOCATION, SOURCE_UPDATE, checkLocation, folderFor, goPlatform, hostDownloads, installSteps, redactLocation, safeLocation, updatePlan } from '../../../shared/core/host_install.js';
 import { HOST_PACKAGES } from '../../../shared/core/release.js';
 
 test('each system the browser reports gets its own release files, the installer first', () => {
@@ -86,4 +86,12 @@ test('an older extension: the store updates itself, a folder is reloaded, else t
 test("a location in a report keeps its shape, not a mirror's token or password", () => {
   assert.equal(redactLocation('https://mirror.example.org/g/{version}/?token=s3cr3t-value&x=1'), 'https://mirror.example.org/g/{version}/?token=[redacted]&x=[redacted]');
   assert.doesNotMatch(redactLocation('https://bob:hunter2@mirror.example.org/'), /hunter2|bob/);
+});
+
+test('a stored download location is fetched from only over https (http on this machine), without credentials', () => {
+  assert.equal(safeLocation('https://mirror.example.org/gnosis/v{version}/?token=abc'), true);
+  assert.equal(safeLocation('http://127.0.0.1:8080/releases/'), true);
+  for (const bad of ['http://evil.example/releases/', 'https://user:pw@mirror.example/', 'file:///tmp/', 'javascript:alert(1)', '', null, 'ftp://x/']) {
+    assert.equal(safeLocation(bad), false, String(bad));
+  }
 });

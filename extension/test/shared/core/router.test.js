@@ -7,8 +7,17 @@ const ORIGIN = `chrome-extension://${ID}`;
 
 test('senders are classified as our pages, our content scripts, our pages embedded in web tabs, or untrusted', () => {
   const table = [
-    ['options page tab', { id: ID, url: `${ORIGIN}/options.html`, tab: { id: 3, url: `${ORIGIN}/options.html` } }, 'extension'],
-    ['side panel (no tab)', { id: ID, url: `${ORIGIN}/sidepanel.html` }, 'extension'],
+    ['options page tab', { id: ID, url: `${ORIGIN}/bridge/options/options.html#activity`, frameId: 0, tab: { id: 3, url: `${ORIGIN}/bridge/options/options.html#activity` } }, 'extension'],
+    ['setup page tab', { id: ID, url: `${ORIGIN}/bridge/setup/setup.html`, tab: { id: 3, url: `${ORIGIN}/bridge/setup/setup.html` } }, 'extension'],
+    ['approval window', { id: ID, url: `${ORIGIN}/bridge/approval/approve.html?token=ab`, frameId: 0, tab: { id: 4, url: `${ORIGIN}/bridge/approval/approve.html?token=ab` } }, 'extension'],
+    ['side panel (no tab)', { id: ID, url: `${ORIGIN}/agent/panel/sidepanel.html` }, 'extension'],
+    ['a path that is not one of our pages', { id: ID, url: `${ORIGIN}/options.html`, tab: { id: 3, url: `${ORIGIN}/options.html` } }, null],
+    ['our page inside a frame of our own tab', { id: ID, url: `${ORIGIN}/bridge/options/options.html`, frameId: 2, tab: { id: 3, url: `${ORIGIN}/bridge/setup/setup.html` } }, null],
+    ['our page in a tab whose top is not ours', { id: ID, url: `${ORIGIN}/bridge/options/options.html`, frameId: 0, tab: { id: 3, url: 'about:blank' } }, null],
+    ['our frame in an about:blank popup a page opened', { id: ID, url: `${ORIGIN}/agent/frame/page_assistant_frame.html`, frameId: 1, tab: { id: 12, url: 'about:blank' } }, 'frame'],
+    ['our frame in a blob: tab', { id: ID, url: `${ORIGIN}/agent/frame/page_assistant_frame.html`, frameId: 1, tab: { id: 13, url: 'blob:https://evil.example/5d1c' } }, 'frame'],
+    ['our frame opened as a tab of its own', { id: ID, url: `${ORIGIN}/agent/frame/page_assistant_frame.html`, frameId: 0, tab: { id: 14, url: `${ORIGIN}/agent/frame/page_assistant_frame.html` } }, 'frame'],
+    ['our frame, its path spelled with a query', { id: ID, url: `${ORIGIN}/agent/frame/page_assistant_frame.html?x=/bridge/options/options.html`, tab: { id: 14, url: 'about:blank' } }, 'frame'],
     ['content script', { id: ID, url: 'https://chat.example.com/c/1', tab: { id: 9, url: 'https://chat.example.com/c/1' } }, 'content'],
     ['content script on http', { id: ID, url: 'http://127.0.0.1:8080/', tab: { id: 9, url: 'http://127.0.0.1:8080/' } }, 'content'],
     ['another extension', { id: 'otherextensionidotherextensionid', url: 'chrome-extension://otherextensionidotherextensionid/x.html' }, null],
@@ -22,6 +31,9 @@ test('senders are classified as our pages, our content scripts, our pages embedd
     ['a lookalike origin in a web tab', { id: ID, url: `${ORIGIN}.evil.com/f.html`, tab: { id: 9, url: 'https://bank.example/' } }, null],
   ];
   for (const [name, sender, want] of table) assert.equal(senderKind(sender, ID, ORIGIN), want, name);
+  const fx = 'moz-extension://0f1e2d3c-aaaa';
+  assert.equal(senderKind({ id: 'gnosis@gnosis.dev', url: `${fx}/firefox/sidebar.html` }, 'gnosis@gnosis.dev', fx), 'extension', 'the Firefox sidebar');
+  assert.equal(senderKind({ id: 'gnosis@gnosis.dev', url: `${fx}/agent/frame/page_assistant_frame.html`, tab: { id: 2, url: 'about:blank' } }, 'gnosis@gnosis.dev', fx), 'frame', 'the frame in Firefox');
 });
 
 test('route finds the handler and enforces where it may be called from', () => {

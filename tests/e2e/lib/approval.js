@@ -1,0 +1,71 @@
+// The approval window as a person uses it: a deliberate click moves the
+// pointer into the window and onto the button in steps, as a mouse does,
+// pauses, then clicks (issue 29: a pointer that never moved never allows).
+// And the attack the window must withstand: clicks every 120 ms at one spot,
+// from the moment the window shows, with a pointer that stays put.
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** The centre of an element in the window's viewport, or null while it is hidden or absent. */
+export function centreOf(win, selector) {
+  return win.evaluate((sel) => {
+    const el = document.querySelector(sel);
+    if (!el || !el.getClientRects().length) return null;
+    const r = el.getBoundingClientRect();
+    return { x: r.left + r.width / 2, y: r.top + r.height / 2, rect: { left: r.left, top: r.top, right: r.right, bottom: r.bottom } };
+  }, selector).catch(() => null);
+}
+
+/**
+ * Clicks an Allow button the way a person does once it is armed: the pointer
+ * comes in from the window's left edge in steps, rests, and clicks. The
+ * window may close before the click returns.
+ */
+export async function deliberateClick(win, selector) {
+  await win.locator(`${selector}:enabled`).waitFor();
+  const at = await centreOf(win, selector);
+  try {
+    await win.mouse.move(2, at.y - 40);
+    await win.mouse.move(at.x, at.y, { steps: 12 });
+    await sleep(250);
+    await win.mouse.down();
+    await win.mouse.up();
+  } catch (err) {
+    if (!win.isClosed()) throw err;
+  }
+}
+
+/**
+ * Starts the click-fast game against a window: a trusted click (CDP
+ * Input.dispatchMouseEvent, pressed and released, no move) every 120 ms at
+ * the centre of `target()`'s element, or at `fallback` until it shows.
+ * Returns {stop(): Promise<number>} (the number of clicks made), `spot`, and
+ * `maxGapMs`, the longest time between two clicks (a loaded machine may
+ * stretch it past the arming delay).
+ */
+export async function clickGame(context, win, target, fallback = { x: 270, y: 560 }) {
+  const cdp = await context.newCDPSession(win);
+  const game = { clicks: 0, spot: { ...fallback }, running: true, maxGapMs: 0 };
+  let last = 0;
+  game.done = (async () => {
+    while (game.running && !win.isClosed()) {
+      const next = Date.now() + 120;
+      if (last) game.maxGapMs = Math.max(game.maxGapMs, Date.now() - last);
+      last = Date.now();
+      const at = await centreOf(win, target());
+      if (at) game.spot = { x: at.x, y: at.y };
+      for (const type of ['mousePressed', 'mouseReleased']) {
+        await cdp.send('Input.dispatchMouseEvent', { type, x: game.spot.x, y: game.spot.y, button: 'left', buttons: type === 'mousePressed' ? 1 : 0, clickCount: 1 }).catch(() => {});
+      }
+      game.clicks++;
+      await sleep(Math.max(0, next - Date.now()));
+    }
+  })();
+  game.stop = async () => {
+    game.running = false;
+    await game.done;
+    await cdp.detach().catch(() => {});
+    return game.clicks;
+  };
+  return game;
+}
