@@ -13,6 +13,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { EXTENSION_ORIGIN, annotatedProvider, launch, screenshotDir, tempDir, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
+import { deliberateClick } from './lib/approval.js';
 import { startModelServer, textOf, imagesOf, viewportOf, normalise } from './lib/model_server.js';
 import { centerOf, openPanelAndTarget, shootPanel, storeSettings, runTask, outcome } from './lib/agent_fixture.js';
 import { COMPUTER_USE_MCP as COMPUTER_USE_MCP_PATH, computerUseProvider, desktopMissing, startDesktop } from './lib/desktop.js';
@@ -135,7 +136,7 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
       assert.equal(await win.locator('#cap-name').textContent(), 'desktop.computer');
       assert.equal(await win.locator('#allow-always').isHidden(), true, 'the agent\'s grants are set in its Settings, not "always" here');
       await env.screenshot(win, 'agent_desktop_approval');
-      await win.click('#allow-session');
+      await deliberateClick(win, '#allow-session');
       const end = await outcome(panel, 120_000);
       assert.equal(end.outcome, 'finished', end.text);
       assert.deepEqual(problems, []);
