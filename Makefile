@@ -100,11 +100,12 @@ run-firefox:
 	s=$$?; if [ $$s -eq 3 ]; then exit 0; elif [ $$s -ne 0 ]; then exit $$s; fi; \
 	node --test --test-concurrency=1 tests/firefox/
 
-# The host's benchmark (tests/bench), then the chat bridge's in Chromium (tests/e2e/bench: reaction time, soak).
+# The host's benchmark (tests/bench), then the chat bridge's in Chromium (tests/e2e/bench: reaction time, soak),
+# then the agent's desktop step (tests/e2e/bench/desktop_bench.mjs: beside the tab's, on Xvfb).
 bench: build
 	@s=0; $(GO) run ./tests/bench || s=1; \
 	./tests/prereq.sh chromium "$${GNOSIS_CHROMIUM:-/usr/bin/chromium}" "run tests/setup.sh"; p=$$?; \
-	if [ $$p -eq 0 ]; then node tests/e2e/bench/bridge_bench.mjs || s=1; elif [ $$p -ne 3 ]; then s=1; fi; exit $$s
+	if [ $$p -eq 0 ]; then node tests/e2e/bench/bridge_bench.mjs || s=1; node tests/e2e/bench/desktop_bench.mjs || s=1; elif [ $$p -ne 3 ]; then s=1; fi; exit $$s
 
 # Every fuzz target, FUZZTIME each (the seed corpora also run in make test).
 FUZZTIME ?= 30s

@@ -37,8 +37,11 @@ func normalize(s string, glob bool) (string, error) {
 		return fail("has no scheme://")
 	}
 	scheme = strings.ToLower(scheme)
+	if extensionSchemes[scheme] {
+		return extensionOrigin(scheme, rest, glob, fail)
+	}
 	if scheme != "http" && scheme != "https" {
-		return fail("is not http or https")
+		return fail("is not http, https or a browser extension's")
 	}
 	rest = strings.TrimSuffix(rest, "/")
 	if strings.ContainsAny(rest, "/?#@\\ \t\r\n") {
@@ -75,6 +78,30 @@ func normalize(s string, glob bool) (string, error) {
 		out += ":" + port
 	}
 	return out, nil
+}
+
+// extensionSchemes are the schemes of a browser extension's own origin. The
+// extension's browser agent makes calls of its own (its desktop actions),
+// which are judged under the extension's origin, a policy key like a site's.
+var extensionSchemes = map[string]bool{"chrome-extension": true, "moz-extension": true}
+
+// extensionOrigin normalises "chrome-extension://<id>" (Chromium's 32
+// letters a-p) or "moz-extension://<uuid>": the id in lower case, nothing
+// after it. No glob: an extension's grants are its own.
+func extensionOrigin(scheme, rest string, glob bool, fail func(string) (string, error)) (string, error) {
+	id := strings.ToLower(strings.TrimSuffix(rest, "/"))
+	if strings.Contains(id, "*") {
+		return fail("has a '*' (an extension's origin is never a glob)")
+	}
+	if id == "" || len(id) > 64 {
+		return fail("has no valid extension id")
+	}
+	for _, c := range id {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-') {
+			return fail("has more than an extension id")
+		}
+	}
+	return scheme + "://" + id, nil
 }
 
 // validHost accepts what a browser puts in an origin: a DNS name in ASCII

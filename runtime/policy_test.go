@@ -85,6 +85,13 @@ func TestNormalizeOrigin(t *testing.T) {
 		{in: "https://chat.example.com:99999", wantErr: true},
 		{in: "", wantErr: true},
 		{in: "null", wantErr: true},
+		{in: "chrome-extension://mbegimjagonemgohdcndepbpfbmlmgdd/", want: "chrome-extension://mbegimjagonemgohdcndepbpfbmlmgdd"},
+		{in: "Chrome-Extension://MBEGIMJAGONEMGOHDCNDEPBPFBMLMGDD", want: "chrome-extension://mbegimjagonemgohdcndepbpfbmlmgdd"},
+		{in: "moz-extension://0a1b2c3d-0000-4000-8000-123456789abc", want: "moz-extension://0a1b2c3d-0000-4000-8000-123456789abc"},
+		{in: "chrome-extension://*", glob: true, wantErr: true},
+		{in: "chrome-extension://abc/page.html", wantErr: true},
+		{in: "chrome-extension://abc:80", wantErr: true},
+		{in: "chrome-extension://", wantErr: true},
 	}
 	for _, tc := range tests {
 		norm := NormalizeOrigin

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # Installs what `make test` needs on a fresh Debian machine, and nothing that is already there:
 # Debian's chromium and firefox-esr (end-to-end tests), wine64 and the mingw compiler (the Windows build under Wine),
-# osslsigncode and openssl (signing test), unzip, wixl and msitools (the MSI), rpm (the .rpm), the npm
-# packages from the committed lock file (web-ext lints the Firefox package), and the Go modules,
-# nfpm's too (install/release/nfpm.mod). Safe to run again; `make test` runs it first.
+# osslsigncode and openssl (signing test), unzip, wixl and msitools (the MSI), rpm (the .rpm), Xvfb,
+# xterm and xdotool (the agent's desktop tests: computer-use-mcp drives an X display, and types
+# through xdotool when it is there: nut-js's own typing delivers nothing under Xvfb), the npm
+# packages from the committed lock file (web-ext lints the Firefox package; computer-use-mcp is the
+# desktop server), and the Go modules, nfpm's too (install/release/nfpm.mod). Safe to run again;
+# `make test` runs it first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,6 +21,9 @@ command -v unzip >/dev/null || need+=(unzip)
 command -v wixl >/dev/null || need+=(wixl)
 command -v msibuild >/dev/null || need+=(msitools)
 command -v rpm >/dev/null || need+=(rpm)
+command -v Xvfb >/dev/null || need+=(xvfb)
+command -v xterm >/dev/null || need+=(xterm)
+command -v xdotool >/dev/null || need+=(xdotool)
 if [ ${#need[@]} -gt 0 ]; then
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"

@@ -9,8 +9,10 @@
 /** Thrown-free result of parseReply: either {ok:true, think, action} or {ok:false, error}. */
 
 const DIRECTIONS = ['up', 'down', 'left', 'right'];
+/** Where a task acts: the browser tab or the computer's desktop (desktop_surface.js). */
+export const SURFACES = Object.freeze(['tab', 'desktop']);
 
-// Parameter specs: type is one of point, string, number, int, direction, keys, url.
+// Parameter specs: type is one of point, string, number, int, direction, keys, url, surface.
 // The first name is canonical; aliases are the other spellings models use.
 const P = (name, type, opts = {}) => ({ name, type, required: opts.required !== false, aliases: opts.aliases || [], min: opts.min, max: opts.max });
 const POINT_ALIASES = ['box', 'start_box', 'coordinate', 'position', 'point_2d'];
@@ -22,6 +24,7 @@ const POINT_ALIASES = ['box', 'start_box', 'coordinate', 'position', 'point_2d']
 export const ACTIONS = Object.freeze({
   Click: [P('point', 'point', { aliases: POINT_ALIASES })],
   DoubleClick: [P('point', 'point', { aliases: POINT_ALIASES })],
+  RightClick: [P('point', 'point', { aliases: POINT_ALIASES })],
   Hover: [P('point', 'point', { aliases: POINT_ALIASES })],
   LongPress: [P('point', 'point', { aliases: POINT_ALIASES }), P('duration', 'number', { required: false, min: 0, max: 30 })],
   Drag: [P('start', 'point', { aliases: ['start_box', 'start_point', 'from'] }), P('end', 'point', { aliases: ['end_box', 'end_point', 'to'] })],
@@ -43,6 +46,7 @@ export const ACTIONS = Object.freeze({
   TakeNote: [P('content', 'string', { aliases: ['note', 'text'] })],
   Upload: [P('file', 'string', { aliases: ['path'] })],
   Download: [P('filename', 'string', { aliases: ['name', 'file'] })],
+  SwitchSurface: [P('surface', 'surface', { aliases: ['to', 'target'] })],
   Finished: [P('content', 'string', { required: false, aliases: ['answer', 'text'] })],
   CallUser: [P('content', 'string', { aliases: ['question', 'text'] })],
 });
@@ -291,6 +295,11 @@ function coerce(action, param, v, maxCoord) {
     case 'direction': {
       const d = typeof v === 'string' ? v.trim().toLowerCase() : '';
       if (!DIRECTIONS.includes(d)) return { error: `${where} must be one of ${DIRECTIONS.join(', ')}` };
+      return { v: d };
+    }
+    case 'surface': {
+      const d = typeof v === 'string' ? v.trim().toLowerCase() : '';
+      if (!SURFACES.includes(d)) return { error: `${where} must be 'tab' or 'desktop'` };
       return { v: d };
     }
     case 'keys': {

@@ -289,16 +289,16 @@ export class AgentSession {
       for (const n of observation.notes || []) warnings.push(n);
       const previousScreenshots = this.history.filter((e) => e.kind === 'round' && e.observation.image)
         .slice(-(MAX_SCREENSHOTS - 1)).map((e) => ({ step: e.step, image: e.observation.image, mime: e.observation.mime }));
-      // The coordinate sentence is filled here so any builder (prompt.js, the
-      // context manager) only needs date, task and viewport.
-      const template = fillTemplate(this.template, { coordinate_rules: coordinateRules(settings.coordinateMode, observation.viewport) });
+      // The coordinate sentence and the surfaces (desktop_surface.js) are filled
+      // here so any builder (prompt.js, the context manager) only needs date, task and viewport.
+      const template = fillTemplate(this.template, { coordinate_rules: coordinateRules(settings.coordinateMode, observation.viewport), surfaces: this.browser.promptLines || '' });
       const ctx = { template, now: this.now(), task: this.task, history: this.history, previousScreenshots, current: observation, warnings, step, maxSteps: settings.maxSteps, coordinateMode: settings.coordinateMode, usage: this.usage.at(-1) || null, signal };
       await this.beforeRequest(ctx);
       if (signal.aborted) throw stoppedError();
       const messages = this.buildMessages(ctx);
       this.lastRequest = messages;
       this.phase = 'request';
-      this.emit({ type: 'step', step, phase: 'request' });
+      this.emit({ type: 'step', step, phase: 'request', ...(observation.surface ? { surface: observation.surface } : {}) });
       let reply = await this.ask(messages, step, signal);
       const parseOpts = { maxCoord: settings.coordinateMode === 'absolute' ? ABSOLUTE_MAX : undefined };
       let parsed = parseReply(reply, parseOpts);
@@ -323,8 +323,10 @@ export class AgentSession {
       const actionText = formatAction(action);
       this.lastActionText = actionText;
       this.record({ kind: 'analysis', step, text: think });
-      this.record({ kind: 'action', step, text: actionText, usage: this.usage.at(-1) || null });
-      this.emit({ type: 'action', step, think, action, actionText });
+      // Which surface (tab, desktop) the step saw and acts on, when the browser says.
+      const where = observation.surface ? { surface: observation.surface } : {};
+      this.record({ kind: 'action', step, text: actionText, usage: this.usage.at(-1) || null, ...where });
+      this.emit({ type: 'action', step, think, action, actionText, ...where });
       if (action.name === 'Finished') {
         round.result = 'task finished';
         return { outcome: OUTCOME.FINISHED, answer: action.args.content || '' };

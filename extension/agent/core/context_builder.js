@@ -11,13 +11,14 @@
 //
 // Pure module: records come from conversation_store.js, nothing is fetched.
 
-import { fillTemplate, formatDate, MAX_ROUNDS, MAX_SCREENSHOTS } from './prompt.js';
+import { desktopObservationText, fillTemplate, formatDate, MAX_ROUNDS, MAX_SCREENSHOTS } from './prompt.js';
 import { selectHistory } from './context_history.js';
 import { validateReferenceImages } from './image_data.js';
 
 
 function observationText(o) {
   if (!o) return '';
+  if (o.surface === 'desktop' && o.viewport) return desktopObservationText(o);
   const v = o.viewport ? `\nViewport: ${o.viewport.width} x ${o.viewport.height} CSS pixels` : '';
   return `URL: ${o.url || '(unknown)'}\nTitle: ${o.title || ''}${v}`;
 }

@@ -141,22 +141,26 @@ export function servePanelPort(port, { onHello, onGone }) {
 const PUSH_TYPES = Object.freeze({ task: AGENT_PORT.PAGE_TASK, stop: AGENT_PORT.PAGE_STOP, pause: AGENT_PORT.PAGE_PAUSE, resume: AGENT_PORT.PAGE_RESUME });
 const PUSH_KINDS = Object.fromEntries(Object.entries(PUSH_TYPES).map(([k, v]) => [v, k]));
 
+/** Where a page's task starts: the tab (the bar's page) unless it asked for the desktop. */
+const surfaceOf = (s) => (s === 'desktop' ? 'desktop' : 'tab');
+
 /**
- * A push for the panel: kind 'task' (with task, reply, acted), 'stop', 'pause' or 'resume', from tabId's bar.
+ * A push for the panel: kind 'task' (with task, reply, acted, surface: 'tab' or 'desktop'),
+ * 'stop', 'pause' or 'resume', from tabId's bar.
  * @param {'task'|'stop'|'pause'|'resume'} kind
  */
-export function pagePush(kind, tabId, { task, reply: isReply, acted } = {}) {
+export function pagePush(kind, tabId, { task, reply: isReply, acted, surface } = {}) {
   if (!PUSH_TYPES[kind]) throw new Error(`unknown page push ${JSON.stringify(kind)}`);
   const m = { type: PUSH_TYPES[kind], tabId };
-  if (kind === 'task') Object.assign(m, { task: String(task), reply: isReply === true, acted: acted === true });
+  if (kind === 'task') Object.assign(m, { task: String(task), reply: isReply === true, acted: acted === true, surface: surfaceOf(surface) });
   return m;
 }
 
-/** The panel's reading of a push: {kind, tabId, task?, reply?, acted?}, or null for anything else. */
+/** The panel's reading of a push: {kind, tabId, task?, reply?, acted?, surface?}, or null for anything else. */
 export function readPagePush(m) {
   const kind = PUSH_KINDS[m?.type];
   if (!kind) return null;
   const push = { kind, tabId: m.tabId };
-  if (kind === 'task') Object.assign(push, { task: String(m.task ?? ''), reply: m.reply === true, acted: m.acted === true });
+  if (kind === 'task') Object.assign(push, { task: String(m.task ?? ''), reply: m.reply === true, acted: m.acted === true, surface: surfaceOf(m.surface) });
   return push;
 }

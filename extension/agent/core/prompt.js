@@ -36,7 +36,14 @@ export function formatDate(d) {
   return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} (${days[d.getDay()]})`;
 }
 
+/** The lines of a desktop observation: which surface, which server, the screen's and the image's size. */
+export function desktopObservationText(o) {
+  const d = o.desktop || {};
+  return `Surface: desktop (the computer's screen, through the desktop server "${d.server || '?'}")\nScreenshot: ${o.viewport.width} x ${o.viewport.height} pixels (the server's is ${d.width || '?'} x ${d.height || '?'})`;
+}
+
 function observationText(obs) {
+  if (obs.surface === 'desktop') return desktopObservationText(obs);
   return `URL: ${obs.url || '(unknown)'}\nTitle: ${obs.title || ''}\nViewport: ${obs.viewport.width} x ${obs.viewport.height} CSS pixels`;
 }
 

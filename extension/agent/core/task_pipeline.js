@@ -82,7 +82,9 @@ export function interruptedTask(records) {
  * @param {(originPattern: string) => Promise<boolean>} deps.grant the host permission for the endpoint;
  *   called at once from start(), inside the user's gesture
  * @param {(settings: object) => object} deps.modelFor the model client for these settings
- * @param {(o: {coordinateMode: string}) => object} deps.browserFor the browser for a run (browser_bridge.js)
+ * @param {(o: {coordinateMode: string, surface?: string}) => object} deps.browserFor the browser for a run
+ *   (browser_bridge.js, or the tab and desktop surfaces of desktop_surface.js); surface: where the
+ *   person chose to start ('tab' or 'desktop')
  * @param {string} deps.origin the page's origin (the model client's advice on a local 403)
  * @param {() => Promise<boolean>} [deps.liveElsewhere] true when another panel may be running this
  *   conversation's task, so an unfinished task is not taken for interrupted
@@ -250,7 +252,8 @@ export function createTaskPipeline(deps) {
     emit({ type: 'submitted', text: task, images: refs, replying, acted: Boolean(o.acted), tabId: o.tabId });
     // Via the host no Origin header reaches the server, so a 403 is not the origin setting (loopback: false).
     const config = { settings: v.settings, endpoint: v.endpoint, loopback: v.loopback && v.settings.connection !== 'host', apiKey: deps.settings().apiKey, origin: deps.origin };
-    const browser = deps.browserFor({ coordinateMode: v.settings.coordinateMode });
+    // An answer continues on the surface the question was asked on.
+    const browser = deps.browserFor({ coordinateMode: v.settings.coordinateMode, surface: (replying ? session?.browser?.surface : undefined) ?? o.surface });
     if (replying) {
       Object.assign(session, { config, browser, model: deps.modelFor(v.settings) });
       if (refs.length) {
@@ -304,6 +307,8 @@ export function createTaskPipeline(deps) {
     get session() { return session; },
     /** Settles once every conversation write queued so far has. */
     settled,
+    /** The current task's key in the activity log (conversation:seq), so its host calls are logged under it. */
+    get taskKey() { return `${conversationId}:${taskSeq}`; },
 
     /**
      * The active conversation changed (panel opened, selector, New, Delete):
@@ -328,7 +333,8 @@ export function createTaskPipeline(deps) {
     /**
      * A task, or the answer to the agent's question. o: {tabId (the page that
      * sent it), reply (a page's submission answers the question), images ()
-     * → the reference images to send, acted (the answer "I did it on the page")}.
+     * → the reference images to send, acted (the answer "I did it on the page"),
+     * surface (where the task starts: 'tab' or 'desktop')}.
      * Validation and the permission request run before anything is awaited
      * (the request needs the user's gesture). Never rejects: a failure is an event.
      */

@@ -25,7 +25,7 @@ import * as S from '../core/page_assistant_state.js';
 const $ = (selector) => document.querySelector(selector);
 const ui = {
   bar: $('.bar'), title: $('.title'), status: $('.status'), stop: $('.stop'), pause: $('.pause'), dismiss: $('.dismiss'),
-  text: $('.text'), acted: $('.acted'), composer: $('.composer'), input: $('.task'), go: $('.go'),
+  text: $('.text'), acted: $('.acted'), composer: $('.composer'), input: $('.task'), where: $('.where'), go: $('.go'),
 };
 
 const HINT = 'Type a task for this page and press Enter. The page cannot see what you type here.';
@@ -101,6 +101,7 @@ function render() {
   ui.input.placeholder = v.placeholder;
   ui.input.readOnly = v.locked;
   ui.go.disabled = v.locked;
+  ui.where.disabled = v.locked;
   if (v.showInput && wasHidden) {
     // Back after a run: keep what was typed when the task could not start, clear after a run.
     ui.input.value = state.message && !state.card ? draft : '';
@@ -121,7 +122,7 @@ async function submit(task = ui.input.value.trim(), { acted = false } = {}) {
   const before = state;
   dispatch({ type: 'submit', at: performance.now() });
   if (state.phase !== 'pending' || before.phase !== 'idle') return;
-  const r = await send(S.submission(before, task, { acted }));
+  const r = await send({ ...S.submission(before, task, { acted }), surface: ui.where.value === 'desktop' ? 'desktop' : 'tab' });
   if (!r || r.ok === false) dispatch({ type: 'error', message: r?.error || 'the side panel did not answer' });
 }
 

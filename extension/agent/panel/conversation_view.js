@@ -83,6 +83,20 @@ export function thumbnails(images) {
   return row;
 }
 
+/** Marks a step with the surface it acted on (the tab or the desktop), in its head line. */
+export function markSurface(el, surface) {
+  if (!surface || el.dataset.surface === surface) return;
+  el.dataset.surface = surface;
+  const head = el.querySelector('.head');
+  let tag = head.querySelector('.surface');
+  if (!tag) {
+    tag = document.createElement('span');
+    tag.className = 'surface';
+    head.append(' ', tag);
+  }
+  tag.textContent = surface === 'desktop' ? 'Desktop' : 'Tab';
+}
+
 /**
  * Renders stored records as list items (tasks, steps, outcomes, notes,
  * summaries); images maps a task record's seq to its reference images.
@@ -102,6 +116,7 @@ export function renderRecords(list, records, images = new Map()) {
         step.append(head);
         items.push(step);
       }
+      if (r.kind === 'action' && r.surface) markSurface(step, r.surface);
       const d = document.createElement('div');
       d.className = r.kind === 'analysis' ? 'think' : r.kind;
       if (r.kind === 'result' && r.error) d.classList.add(r.interrupted ? 'stopped' : 'failed');

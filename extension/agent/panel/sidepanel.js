@@ -18,6 +18,8 @@ import { show, showNeedsChromium } from './sidepanel_views.js';
 import { addEntry, followHistory, scrollToEnd } from './sidepanel_log.js';
 import { busy, createPipeline, fromPage, onSwitch, wireTaskControls } from './sidepanel_task.js';
 import { fillForm, openSettings, showSetup, wireSettings } from './sidepanel_settings.js';
+import { wireDesktopChoice } from './desktop_panel.js';
+import { wireDesktopSettings } from './desktop_settings.js';
 import { watchHostFit } from '../../shared/host_banner.js';
 import { $ } from '../../shared/page.js';
 
@@ -42,6 +44,7 @@ async function main() {
   $('show-settings').addEventListener('click', openSettings);
   panel.images = attachReferenceImages({ button: $('attach'), input: $('image-input'), pasteTarget: $('task'), list: $('attachments'), error: $('attach-error') });
   wireSettings();
+  wireDesktopSettings();
   wireTaskControls();
   followHistory();
   [panel.settings, panel.template, panel.windowId] = await Promise.all([
@@ -53,6 +56,7 @@ async function main() {
   showSetup();
   panel.store = await openConversationStore({ indexedDB });
   createPipeline();
+  wireDesktopChoice();
   panel.bar = createConversationBar({
     store: panel.store,
     els: {

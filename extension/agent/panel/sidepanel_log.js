@@ -15,7 +15,8 @@ import { outcomeClass, outcomeText, SETTINGS_ERRORS, usageLine, userText } from 
 import { OUTCOME } from '../core/agent_session.js';
 import { TASK_STATE } from '../core/task_pipeline.js';
 import { thinkingOf, truncateTail } from '../core/reply_text.js';
-import { LONG_LINE, setFoldable, thumbnails } from './conversation_view.js';
+import { LONG_LINE, markSurface, setFoldable, thumbnails } from './conversation_view.js';
+import { idlePlaceholder } from './desktop_panel.js';
 import { $ } from '../../shared/page.js';
 
 let stepEls = new Map(); // step number → its entry in the log
@@ -141,7 +142,7 @@ function showState(state, step) {
   $('pause').classList.toggle('primary', paused);
   $('acted').hidden = !waiting;
   $('task').disabled = paused;
-  $('task').placeholder = waiting ? 'Answer the agent’s question…' : paused ? 'Paused: act on the page, then Resume.' : 'What should the agent do on the current tab?';
+  $('task').placeholder = waiting ? 'Answer the agent’s question…' : paused ? 'Paused: act on the page, then Resume.' : idlePlaceholder();
   panel.bar?.setBusy(running || paused);
 }
 
@@ -322,6 +323,7 @@ export function render(e) {
       stepLine(e.step, 'think', e.think);
       stepLine(e.step, 'action', e.actionText);
       stepEl(e.step).dataset.action = e.action.name;
+      markSurface(stepEl(e.step), e.surface);
       break;
     case 'result':
       stepLine(e.step, 'result', e.result, e.error ? 'failed' : '');

@@ -6,7 +6,7 @@
 // comes back. Nothing here decides how a task runs.
 
 import { createTaskPipeline, TASK_STATE } from '../core/task_pipeline.js';
-import { createBrowserBridge } from './browser_bridge.js';
+import { surfacesFor } from './desktop_panel.js';
 import { ensureHostPermission } from './settings_store.js';
 import { pageRelay } from './page_assistant_panel.js';
 import { panel } from './sidepanel_state.js';
@@ -50,7 +50,7 @@ export function createPipeline() {
     template: () => panel.template,
     grant,
     modelFor,
-    browserFor: ({ coordinateMode }) => createBrowserBridge({ sessionId: panel.sessionId, windowId: panel.windowId, coordinateMode }),
+    browserFor: surfacesFor,
     origin: location.origin,
     liveElsewhere,
     onOutcome: recordAgentTask,
@@ -89,7 +89,7 @@ export function pauseOrResume() {
 export function fromPage(kind, m) {
   if (kind === 'task') {
     if (!pageRelay.accept(m.tabId, busy())) return;
-    panel.pipeline.start(m.task, { tabId: m.tabId, reply: m.reply === true, acted: m.acted === true });
+    panel.pipeline.start(m.task, { tabId: m.tabId, reply: m.reply === true, acted: m.acted === true, surface: m.surface === 'desktop' ? 'desktop' : 'tab' });
     return;
   }
   if (!pageRelay.owns(m.tabId)) return;

@@ -135,6 +135,14 @@ const ACTIONS = {
     await click(env, p, 2);
     return { text: `double-clicked ${hit} at CSS ${fmt(p)}` };
   },
+  async RightClick(a, env) {
+    const p = env.point(a.point);
+    const hit = await evalIn(env, describeAt, p.x, p.y);
+    await mouse(env, 'mouseMoved', p);
+    await mouse(env, 'mousePressed', p, { button: 'right', buttons: 2, clickCount: 1 });
+    await mouse(env, 'mouseReleased', p, { button: 'right', buttons: 0, clickCount: 1 });
+    return { text: `right-clicked ${hit} at CSS ${fmt(p)}` };
+  },
   async Hover(a, env) {
     const p = env.point(a.point);
     await mouse(env, 'mouseMoved', p);

@@ -237,7 +237,7 @@ export const handlers = {
     from: 'frame',
     run(m, sender) {
       if (typeof m.task !== 'string' || m.task.trim() === '') return { ok: false, error: 'Type a task first.' };
-      return fromFrame(sender, 'task', { task: m.task, reply: m.reply === true, acted: m.acted === true });
+      return fromFrame(sender, 'task', { task: m.task, reply: m.reply === true, acted: m.acted === true, surface: m.surface });
     },
   },
   [AGENT.PAGE_STOP]: { from: 'frame', run: (m, sender) => fromFrame(sender, 'stop') },

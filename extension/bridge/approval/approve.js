@@ -224,8 +224,15 @@ function wire() {
 function render(v) {
   view = v;
   const cap = { name: v.capability, title: v.title, annotations: v.annotations };
-  document.title = `Gnosis — allow ${titleOf(cap)} for ${v.origin}?`;
-  $('origin').textContent = v.origin;
+  // The browser agent's own calls (its desktop actions) come under the extension's origin;
+  // its grants are set in the Side Panel's Settings, so "always" is not offered here.
+  const agent = v.origin === location.origin;
+  const who = agent ? 'The browser agent (side panel)' : v.origin;
+  document.title = `Gnosis — allow ${titleOf(cap)} for ${who}?`;
+  $('origin').textContent = who;
+  $('allow-always').hidden = agent;
+  $('always-hint').hidden = agent;
+  if (agent) $('session-hint').textContent = 'This session: until the browser restarts.';
   $('cap-title').textContent = titleOf(cap);
   $('cap-title').hidden = titleOf(cap) === v.capability;
   $('cap-name').textContent = v.capability;

@@ -306,3 +306,21 @@ export function durationText(ms) {
   if (!Number.isFinite(ms)) return '';
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
 }
+
+/**
+ * Puts the browser agent's own calls (its desktop actions, which carry their
+ * task's key) under their task's entry, oldest first, when that task is in
+ * the list; the others stay where they are.
+ * @param {object[]} entries newest first, as the log lists them
+ * @returns {object[]} the same entries, a task's calls in its `calls`
+ */
+export function nestTaskCalls(entries) {
+  const tasks = new Map(entries.filter((e) => e.kind === 'task' && e.key).map((e) => [e.key, { ...e, calls: [] }]));
+  const out = [];
+  for (const e of entries) {
+    if (e.kind === 'task' && tasks.has(e.key)) out.push(tasks.get(e.key));
+    else if (e.kind === 'call' && e.task && tasks.has(e.task)) tasks.get(e.task).calls.unshift(e);
+    else out.push(e);
+  }
+  return out;
+}

@@ -7,7 +7,7 @@
 // switch (options_views.js, #activity). It follows the log as it grows
 // (storage change events).
 import {
-  LIMITS, OUTCOME_FILTERS, decisionText, durationText, jsonLines, outcomeLabel, outcomeOf, sizeText,
+  LIMITS, OUTCOME_FILTERS, decisionText, durationText, jsonLines, nestTaskCalls, outcomeLabel, outcomeOf, sizeText,
 } from '../core/activity_entries.js';
 import { ACTIVITY } from '../../shared/core/messages.js';
 import { $, breakable, h, send } from '../../shared/page.js';
@@ -83,6 +83,8 @@ function when(at) {
 }
 
 function hostOf(origin) {
+  // The browser agent's own calls come under the extension's origin.
+  if (origin === location.origin) return 'the browser agent';
   try {
     return new URL(origin).host;
   } catch {
@@ -114,7 +116,7 @@ function entryItem(e) {
   if (e.rememberError) body.append(h('p', { class: 'error', text: e.rememberError }));
   const facts = h('dl', {});
   const fact = (k, v) => v && facts.append(h('dt', { text: k }), h('dd', { text: v }));
-  fact('Site', e.origin || '—');
+  fact('Site', e.origin === location.origin ? 'the browser agent (this extension)' : e.origin || '—');
   fact('Time', new Date(e.at).toLocaleString());
   if (e.kind === 'task') {
     fact('Steps', String(e.steps));
@@ -125,6 +127,10 @@ function entryItem(e) {
   body.append(facts);
   if (e.kind === 'task') {
     if (e.text) body.append(h('p', { class: 'task-result', text: e.text }));
+    // The task's own host calls (its desktop actions), each with its decision, in the order they ran.
+    if (e.calls?.length) {
+      body.append(h('h3', { text: `Its desktop calls (${e.calls.length})` }), h('ol', { class: 'task-calls' }, ...e.calls.map(entryItem)));
+    }
     // The agent's panel is the manifest's side panel (Chromium browsers only, where agent tasks run).
     const panelPage = chrome.runtime.getManifest().side_panel?.default_path;
     if (e.conversation && panelPage) {
@@ -163,7 +169,7 @@ async function refresh() {
       $('activity-clear').textContent = view.filter.origin ? `Clear ${hostOf(view.filter.origin)}` : 'Clear all';
       $('activity-clear').disabled = !(view.filter.origin ? r.sites.includes(view.filter.origin) : r.total);
       $('activity-export').disabled = !r.matched;
-      $('activity-list').replaceChildren(...r.entries.map(entryItem));
+      $('activity-list').replaceChildren(...nestTaskCalls(r.entries).map(entryItem));
       $('activity-more').hidden = r.entries.length >= r.matched;
       $('activity-state').textContent = r.total ? (r.matched ? '' : 'Nothing matches these filters.')
         : 'Nothing yet. Calls appear here when an armed chat page runs a tool, and tasks when the browser agent runs one.';

@@ -55,9 +55,10 @@ const inflight = new Map(); // origin -> Set of the records of calls running now
 
 /**
  * Runs one call (run() → the host's reply) and records it with its time,
- * duration, decision and result. Returns the reply.
+ * duration, decision and result, plus extra (an agent task's key, so the
+ * log shows the call under its task). Returns the reply.
  */
-export async function recordCall(origin, call, run) {
+export async function recordCall(origin, call, run, extra = {}) {
   const started = Date.now();
   const rec = { id: newId(started), signature: callSignature(call), approval: null };
   if (!inflight.has(origin)) inflight.set(origin, new Set());
@@ -69,7 +70,7 @@ export async function recordCall(origin, call, run) {
   } finally {
     inflight.get(origin)?.delete(rec);
     if (!inflight.get(origin)?.size) inflight.delete(origin);
-    store(callEntry({ origin, call, started, ended: Date.now(), reply, approval: rec.approval, summarise: summariseBinary, id: rec.id }));
+    store({ ...callEntry({ origin, call, started, ended: Date.now(), reply, approval: rec.approval, summarise: summariseBinary, id: rec.id }), ...extra });
   }
 }
 

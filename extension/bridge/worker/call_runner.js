@@ -22,10 +22,14 @@ export function abortCalls(origin) {
  * Runs one call through the host. When the host asks the person first (an
  * "approval" event), the approval window opens and the time the person takes
  * is added to the call's own time limit; the window closes and the pending
- * approval is forgotten when the call ends, however it ends.
+ * approval is forgotten when the call ends, however it ends. signal (the
+ * agent's Stop) cancels the call through the host.
  */
-export async function execute(origin, tabId, call) {
+export async function execute(origin, tabId, call, { signal } = {}) {
   const ac = new AbortController();
+  // The caller's own Stop (the agent's) cancels the call like stopping the origin does.
+  if (signal?.aborted) ac.abort();
+  signal?.addEventListener('abort', () => ac.abort(), { once: true });
   let timedOut = false;
   let timer = 0;
   const limit = (ms) => {

@@ -79,6 +79,22 @@ export const AGENT = Object.freeze({
   PAGE_RESUME: 'agent.pageResume',
 });
 
+/**
+ * Messages the agent's desktop half handles (runtime.sendMessage →
+ * agent/worker/desktop_worker.js): the desktop a task can act on (which
+ * server and profile, or why none), its screenshot and actions through the
+ * host, the agent's desktop grants, and Stop of the action in flight.
+ */
+export const DESKTOP = Object.freeze({
+  STATE: 'desktop.state',
+  OBSERVE: 'desktop.observe',
+  ACT: 'desktop.act',
+  STOP: 'desktop.stop',
+  CHECK_PROFILE: 'desktop.checkProfile',
+  GET_GRANTS: 'desktop.getGrants',
+  SET_GRANTS: 'desktop.setGrants',
+});
+
 /** Messages the Page Assistant's worker half handles (runtime.sendMessage → agent/worker/page_assistant_worker.js). */
 export const PAGE_ASSISTANT = Object.freeze({
   SET_ENABLED: 'pageAssistant.setEnabled',

@@ -47,6 +47,9 @@ const valid = [
   ["Finished(content='42')", 'Finished', { content: '42' }],
   ['Finished()', 'Finished', {}],
   ["CallUser(content='Which account?')", 'CallUser', { content: 'Which account?' }],
+  ['RightClick(point=(5,6))', 'RightClick', { point: [5, 6] }],
+  ["SwitchSurface(surface='desktop')", 'SwitchSurface', { surface: 'desktop' }],
+  ["SwitchSurface(to='Tab')", 'SwitchSurface', { surface: 'tab' }],
 ];
 
 for (const [src, name, args] of valid) {

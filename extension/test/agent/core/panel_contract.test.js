@@ -65,10 +65,15 @@ test('the port halves: HELLO registers once, READY resolves the panel, pushes ar
   workerEnd.onMessage.fns.forEach((fn) => fn({ type: AGENT_PORT.HELLO, sessionId: 'other', windowId: 5 }));
   assert.deepEqual(hellos, [['p1', 4, true]], 'only the first HELLO counts');
   workerEnd.postMessage(pagePush('task', 12, { task: 'find it', reply: true }));
+  workerEnd.postMessage(pagePush('task', 12, { task: 'on the desktop', surface: 'desktop' }));
   workerEnd.postMessage(pagePush('pause', 12));
   workerEnd.postMessage({ type: 'something else' });
   await new Promise((r) => setTimeout(r, 0));
-  assert.deepEqual(pushes, [{ kind: 'task', tabId: 12, task: 'find it', reply: true, acted: false }, { kind: 'pause', tabId: 12 }]);
+  assert.deepEqual(pushes, [
+    { kind: 'task', tabId: 12, task: 'find it', reply: true, acted: false, surface: 'tab' },
+    { kind: 'task', tabId: 12, task: 'on the desktop', reply: false, acted: false, surface: 'desktop' },
+    { kind: 'pause', tabId: 12 },
+  ]);
   conn.disconnect();
   await new Promise((r) => setTimeout(r, 0));
   assert.deepEqual(gone, ['p1']);

@@ -4,8 +4,17 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fs from 'node:fs';
 import { ACTIONS } from '../../../agent/core/action_parser.js';
+import { surfacesPrompt } from '../../../agent/core/desktop_surface.js';
+import { fillTemplate } from '../../../agent/core/prompt.js';
 
-const template = fs.readFileSync(new URL('../../../agent/prompts/venus_system.txt', import.meta.url), 'utf8');
+const raw = fs.readFileSync(new URL('../../../agent/prompts/venus_system.txt', import.meta.url), 'utf8');
+// With a desktop offered: SwitchSurface is described in the surfaces lines.
+const template = fillTemplate(raw, { surfaces: surfacesPrompt({ offered: true, prefix: 'desktop' }) });
+
+test('without a desktop the prompt names no surface and leaves no placeholder', () => {
+  const plain = fillTemplate(raw, { surfaces: surfacesPrompt(null) });
+  assert.doesNotMatch(plain, /SwitchSurface|\{\{surfaces\}\}/);
+});
 
 test('the system prompt describes every action, with its arguments', () => {
   for (const [name, params] of Object.entries(ACTIONS)) {

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   DECISIONS, LIMITS, OK, addToIndex, bound, callEntry, decide, decisionText, facets, indexItem, jsonLines, looksLikeCall,
-  matches, notACallEntry, outcomeLabel, outcomeOf, stoppedEntry, taskEntry,
+  matches, notACallEntry, outcomeLabel, outcomeOf, stoppedEntry, taskEntry, nestTaskCalls,
 } from '../../../bridge/core/activity_entries.js';
 import { REMEMBER } from '../../../bridge/core/allow_choices.js';
 
@@ -149,4 +149,18 @@ test('filters by site, tool and outcome; the filter choices; JSON lines', () => 
   const lines = jsonLines([{ a: 1 }, { b: 'x\ny' }]);
   assert.equal(lines, '{"a":1}\n{"b":"x\\ny"}\n');
   assert.equal(jsonLines([]), '');
+});
+
+test('an agent task\'s calls go under its entry, oldest first; calls of a task not listed and the chat sites\' calls stay', () => {
+  const entries = [
+    { id: 'c3', kind: 'call', task: 'conv:1', capability: 'desktop.computer' },
+    { id: 't1', kind: 'task', key: 'conv:1', task: 'write the file' },
+    { id: 'c2', kind: 'call', task: 'conv:1', capability: 'desktop.computer' },
+    { id: 'c1', kind: 'call', task: 'conv:0', capability: 'desktop.computer' },
+    { id: 's1', kind: 'call', capability: 'computer.click', origin: 'https://chat.example' },
+  ];
+  const out = nestTaskCalls(entries);
+  assert.deepEqual(out.map((e) => e.id), ['t1', 'c1', 's1']);
+  assert.deepEqual(out[0].calls.map((e) => e.id), ['c2', 'c3']);
+  assert.equal(entries[1].calls, undefined, 'the entries given are not changed');
 });

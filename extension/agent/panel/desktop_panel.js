@@ -1,0 +1,71 @@
+// The Side Panel's desktop choice: whether the desktop is offered (a
+// desktop server with a screenshot tool the profile can use), the "Start
+// on: This tab / The desktop" choice of the task box, and the note that says
+// why the desktop is not offered. The tasks themselves go through
+// core/desktop_surface.js with panel/desktop_bridge.js.
+
+import { panel } from './sidepanel_state.js';
+import { createBrowserBridge } from './browser_bridge.js';
+import { createDesktopBridge, desktopState } from './desktop_bridge.js';
+import { createSurfaces } from '../core/desktop_surface.js';
+import { $ } from '../../shared/page.js';
+
+/** Asks the worker what the desktop is now and shows it in the task box. */
+export async function refreshDesktop() {
+  panel.desktop = await desktopState();
+  showDesktop();
+  return panel.desktop;
+}
+
+function showDesktop() {
+  const d = panel.desktop;
+  const radio = $('surface-desktop');
+  radio.disabled = !d?.offered;
+  if (!d?.offered && radio.checked) {
+    document.querySelector('input[name="surface"][value="tab"]').checked = true;
+    if ($('run').textContent === 'Run' && !$('task').disabled) $('task').placeholder = idlePlaceholder();
+  }
+  const note = $('desktop-note');
+  note.textContent = d?.offered ? '' : `The desktop is not offered. ${d?.why || 'No desktop server is set up.'}`;
+  note.hidden = Boolean(d?.offered);
+}
+
+/** Where the person chose to start the next task: 'tab' or 'desktop'. */
+export function chosenSurface() {
+  return document.querySelector('input[name="surface"]:checked')?.value === 'desktop' ? 'desktop' : 'tab';
+}
+
+/** The task box's prompt when no task runs: it names where the next task starts. */
+export function idlePlaceholder() {
+  return chosenSurface() === 'desktop' ? 'What should the agent do on the desktop?' : 'What should the agent do on the current tab?';
+}
+
+/** Sets the choice (a Page Assistant task that says where it starts). */
+export function chooseSurface(surface) {
+  const want = surface === 'desktop' && panel.desktop?.offered ? 'desktop' : 'tab';
+  const radio = document.querySelector(`input[name="surface"][value="${want}"]`);
+  if (radio) radio.checked = true;
+}
+
+/** The browser of one run: the tab and, when offered, the desktop (the pipeline's browserFor). */
+export function surfacesFor({ coordinateMode, surface }) {
+  const tab = createBrowserBridge({ sessionId: panel.sessionId, windowId: panel.windowId, coordinateMode });
+  const d = panel.desktop;
+  const desktop = d?.offered
+    ? createDesktopBridge({ sessionId: panel.sessionId, coordinateMode, taskKey: () => panel.pipeline?.taskKey })
+    : null;
+  return createSurfaces({ tab, desktop, start: surface || chosenSurface(), why: d?.why, state: d });
+}
+
+/** Wires the choice: the desktop is asked about when the panel opens and when the choice is touched. */
+export function wireDesktopChoice() {
+  // The idle prompt follows the choice (a question or a pause has its own).
+  for (const radio of document.querySelectorAll('input[name="surface"]')) {
+    radio.addEventListener('change', () => {
+      if ($('run').textContent === 'Run' && !$('task').disabled) $('task').placeholder = idlePlaceholder();
+    });
+  }
+  $('surface-row').addEventListener('pointerenter', () => refreshDesktop().catch(() => {}));
+  $('surface-desktop').addEventListener('focus', () => refreshDesktop().catch(() => {}));
+  return refreshDesktop().catch(() => {});
+}

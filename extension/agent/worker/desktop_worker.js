@@ -1,0 +1,250 @@
+// The agent's desktop half in the service worker: a task's desktop steps
+// (screenshot, click, drag, type, keys, scroll, wait) as host calls of the
+// desktop server's tools, mapped by the desktop profile in use
+// (core/desktop_profiles.js, core/desktop_actions.js).
+//
+// Every call goes through the chat bridge's execute path, handed in by
+// background.js (bridge/worker/agent_calls.js): the host judges it under the
+// extension's own origin (the agent's grants), asks the person in the
+// approval window when its grant is Ask, reports progress, and the activity
+// log records it under the task. DESKTOP.STOP (the panel's Stop, Pause, or
+// its port closing) cancels the call in flight through the host.
+//
+// Handlers accept only this extension's pages.
+
+import { host } from '../../shared/host.js';
+import { CODES } from '../../shared/core/codes.js';
+import { DESKTOP } from '../../shared/core/messages.js';
+import { callsFor, chooseProfile, profileProblems, screenshotFrom, suggestedGrants, toolsOf, whyNoDesktop } from '../core/desktop_profiles.js';
+import { planDesktopAction } from '../core/desktop_actions.js';
+import { encodeScreenshot } from './desktop_image.js';
+import { actionSleep, actionStopped } from '../core/cdp_input.js';
+
+/** Where Settings keeps the person's own desktop profile: {prefix, profile}. */
+export const PROFILE_KEY = 'desktopProfile';
+
+let runCall = null;
+let agentOrigin = '';
+/** sessionId -> {abort: AbortController|null, shot, choice}: choice is the desktop state a task started with */
+const sessions = new Map();
+
+function sessionOf(id) {
+  const key = String(id);
+  if (!sessions.has(key)) sessions.set(key, { abort: null, shot: null, choice: null });
+  return sessions.get(key);
+}
+
+async function customProfile() {
+  const saved = (await chrome.storage.local.get(PROFILE_KEY))[PROFILE_KEY];
+  return saved && typeof saved === 'object' ? saved : null;
+}
+
+async function capabilities() {
+  const list = await host.request('capabilities.list', undefined, { timeoutMs: 10_000 });
+  if (!list.ok) throw new Error(`the host could not list its tools (${list.code}: ${list.message})`);
+  return list.capabilities || [];
+}
+
+/** The desktop a task can act on now: {offered, prefix, profile, custom, why}. */
+export async function desktopState() {
+  let caps;
+  try {
+    caps = await capabilities();
+  } catch (err) {
+    return { offered: false, why: `The host could not be asked about it: ${err.message}.` };
+  }
+  const custom = await customProfile();
+  const choice = chooseProfile(caps, custom);
+  if (!choice) return { offered: false, why: whyNoDesktop(caps, custom) };
+  return { offered: true, prefix: choice.prefix, profile: choice.profile, custom: choice.custom, capabilities: caps.map((c) => c.name).filter((n) => n.startsWith(`${choice.prefix}.`)) };
+}
+
+async function mustChoice() {
+  const st = await desktopState();
+  if (!st.offered) throw new Error(st.why);
+  return st;
+}
+
+/**
+ * The desktop a session's task uses: asked of the host when the task moves
+ * to the desktop (DESKTOP.STATE with its session), then kept for its steps,
+ * so a step costs no capabilities.list.
+ */
+async function choiceOf(s) {
+  s.choice ||= await mustChoice();
+  return s.choice;
+}
+
+/** One host call of a task; a refusal, a server failure or a broken host ends the task with its words. */
+async function call(s, c, task) {
+  const signal = s.abort.signal;
+  const reply = await runCall(c, { signal, task });
+  if (signal.aborted) throw actionStopped();
+  if (reply.ok) return reply.result;
+  if (reply.code === CODES.FORBIDDEN) {
+    throw new Error(`the host refused ${c.capability}: ${reply.message}. The agent's desktop grants are in Settings → Desktop.`);
+  }
+  if (reply.code === CODES.CANCELLED) throw actionStopped();
+  if (reply.code === CODES.INVALID_ARGUMENTS) {
+    throw new Error(`the host refused the arguments of ${c.capability}: ${reply.message}. The desktop profile does not fit the tool: fix it in Settings → Desktop → Profile.`);
+  }
+  const err = new Error(await serverFailure(c.capability, reply));
+  err.code = reply.code;
+  throw err;
+}
+
+/**
+ * What a failed desktop call says: which server (its name and prefix, from
+ * the host's health), what the host said, and the server's own last words
+ * on stderr when the host kept them.
+ */
+async function serverFailure(capability, reply) {
+  const prefix = capability.split('.')[0];
+  const health = await host.health({ timeoutMs: 5000 }).catch(() => null);
+  const p = (health?.providers || []).find((x) => x.prefix === prefix);
+  const who = p?.name && p.name !== prefix ? `"${p.name}" (${prefix}.*)` : `"${prefix}"`;
+  const stderr = String(p?.stderr || '').trim().split('\n').slice(-3).join(' | ').slice(0, 400);
+  return `the desktop server ${who} failed on ${capability}: ${reply.code}: ${reply.message}${stderr ? `. Its last words on stderr: ${stderr}` : ''}. Check it on the setup page, then run the task again.`;
+}
+
+function toolErrorText(result) {
+  return (result?.content || []).filter((p) => p?.type === 'text').map((p) => p.text).join(' ').replace(/\s+/g, ' ').trim().slice(0, 300);
+}
+
+/** Runs fn with the session's AbortController in place, so DESKTOP.STOP cancels it. */
+async function withAbort(s, fn) {
+  s.abort?.abort();
+  const ac = new AbortController();
+  s.abort = ac;
+  try {
+    return await fn(ac.signal);
+  } finally {
+    if (s.abort === ac) s.abort = null;
+  }
+}
+
+async function observe(m) {
+  const s = sessionOf(m.sessionId);
+  const st = await choiceOf(s);
+  return withAbort(s, async () => {
+    let result;
+    for (const c of callsFor(st.profile, st.prefix, 'screenshot', {})) result = await call(s, c, m.task);
+    const shot = screenshotFrom(result, `${st.prefix} screenshot`);
+    if (!shot.ok) throw new Error(shot.error);
+    const img = await encodeScreenshot(shot.base64, shot.mime);
+    s.shot = { width: img.width, height: img.height, sentWidth: img.sentWidth, sentHeight: img.sentHeight };
+    return {
+      image: img.image, mime: img.mime, surface: 'desktop',
+      viewport: { width: img.sentWidth, height: img.sentHeight },
+      desktop: { width: img.width, height: img.height, server: st.prefix },
+      url: '', title: `Desktop (${st.prefix})`, notes: [],
+    };
+  });
+}
+
+async function act(m) {
+  const s = sessionOf(m.sessionId);
+  const st = await choiceOf(s);
+  const plan = planDesktopAction(m.action, { profile: st.profile, prefix: st.prefix, shot: s.shot, coordinateMode: m.coordinateMode === 'absolute' ? 'absolute' : 'normalized' });
+  if (plan.error) return { text: plan.error, error: true };
+  return withAbort(s, async (signal) => {
+    for (const c of plan.calls) {
+      const result = await call(s, c, m.task);
+      if (result?.isError) return { text: `${c.capability} failed: ${toolErrorText(result) || 'the tool reported an error'}`, error: true };
+    }
+    if (plan.waitMs) await actionSleep(plan.waitMs, signal);
+    return { text: plan.text };
+  });
+}
+
+async function describeAll(names) {
+  const out = {};
+  await Promise.all(names.map(async (name) => {
+    const r = await host.request('capabilities.describe', { name }, { timeoutMs: 10_000 }).catch(() => null);
+    if (r?.ok && r.inputSchema) out[name] = typeof r.inputSchema === 'string' ? JSON.parse(r.inputSchema) : r.inputSchema;
+  }));
+  return out;
+}
+
+/** Checks a profile the person wrote against the host's tools and their schemas; saves it when it fits. */
+async function checkProfile({ prefix, profile, save }) {
+  if (profile === null && save) {
+    await chrome.storage.local.remove(PROFILE_KEY);
+    return { ok: true, problems: [] };
+  }
+  if (typeof prefix !== 'string' || !prefix) return { ok: true, problems: ['name the server (its prefix) the profile is for'] };
+  const caps = await capabilities();
+  const schemas = await describeAll((toolsOf(profile || {}) || []).map((t) => `${prefix}.${t}`));
+  const problems = profileProblems(profile, prefix, caps, schemas);
+  if (!problems.length && save) await chrome.storage.local.set({ [PROFILE_KEY]: { prefix, profile } });
+  return { ok: true, problems };
+}
+
+/** The agent's grants for the desktop profile's tools: the host's decisions and the suggestion. */
+async function getGrants() {
+  const st = await desktopState();
+  if (!st.offered) return { ok: true, offered: false, why: st.why };
+  const policy = await host.request('policy.get', { origin: agentOrigin }, { timeoutMs: 10_000 });
+  if (!policy.ok) return { ok: false, error: `${policy.code}: ${policy.message}` };
+  const names = toolsOf(st.profile).map((t) => `${st.prefix}.${t}`);
+  return {
+    ok: true, offered: true, origin: agentOrigin, configured: Boolean(policy.configured), tools: names,
+    decisions: policy.decisions || {}, suggested: suggestedGrants(st.profile, st.prefix),
+  };
+}
+
+async function setGrants({ grants }) {
+  const st = await mustChoice();
+  const names = new Set(toolsOf(st.profile).map((t) => `${st.prefix}.${t}`));
+  const chosen = {};
+  for (const [name, d] of Object.entries(grants || {})) {
+    if (!names.has(name) || !['allow', 'ask', 'deny'].includes(d)) return { ok: false, error: `not a desktop tool decision: ${name} → ${d}` };
+    chosen[name] = d;
+  }
+  const now = await host.request('policy.get', { origin: agentOrigin }, { timeoutMs: 10_000 });
+  if (!now.ok) return { ok: false, error: `${now.code}: ${now.message}` };
+  const reply = await host.request('policy.set', { origin: agentOrigin, grants: { ...(now.configured ? now.decisions : {}), ...chosen } }, { timeoutMs: 10_000 });
+  if (!reply.ok) return { ok: false, error: `${reply.code}: ${reply.message}` };
+  return { ok: true, decisions: reply.decisions || {} };
+}
+
+/** Message handlers in shared/core/router.js's shape. */
+export const handlers = {
+  [DESKTOP.STATE]: {
+    from: 'extension',
+    async run(m) {
+      const st = await desktopState();
+      // A task's session keeps what it started with (observe, act); the panel's own questions carry no session.
+      if (m.sessionId !== undefined) sessionOf(m.sessionId).choice = st.offered ? st : null;
+      return { ok: true, ...st };
+    },
+  },
+  [DESKTOP.OBSERVE]: { from: 'extension', run: async (m) => ({ ok: true, observation: await observe(m) }) },
+  [DESKTOP.ACT]: { from: 'extension', run: async (m) => ({ ok: true, result: await act(m) }) },
+  [DESKTOP.STOP]: {
+    from: 'extension',
+    run(m) {
+      const s = sessions.get(String(m.sessionId));
+      s?.abort?.abort();
+      if (s && m.end) sessions.delete(String(m.sessionId));
+      return { ok: true };
+    },
+  },
+  [DESKTOP.CHECK_PROFILE]: { from: 'extension', run: (m) => checkProfile(m) },
+  [DESKTOP.GET_GRANTS]: { from: 'extension', run: () => getGrants() },
+  [DESKTOP.SET_GRANTS]: { from: 'extension', run: (m) => setGrants(m) },
+};
+
+/**
+ * Wires the desktop half: run is the bridge's execute path for the agent's
+ * calls, origin the extension's own (what the host judges them under).
+ * onSessionEnd: a panel closed, so its call in flight is cancelled.
+ */
+export function initDesktop({ run, origin, onSessionEnd }) {
+  runCall = run;
+  agentOrigin = origin;
+  onSessionEnd?.((sessionId) => {
+    sessions.get(String(sessionId))?.abort?.abort();
+    sessions.delete(String(sessionId));
+  });
+}

@@ -1,0 +1,350 @@
+// One agent for the tab and the desktop, end to end: real Chromium with the
+// extension, the real host, computer-use-mcp (npm) as its desktop provider on
+// an Xvfb display with an xterm, and a scripted model. The task starts in the
+// tab (the page shows a code), switches to the desktop, clicks into the
+// xterm, types a command that writes the code into a file and presses Enter,
+// switches back and types the result into the page's form. Every desktop call
+// is judged by the host under the extension's origin (the agent's own grants:
+// Ask), the first one is answered "Allow for this session" in the approval
+// window, and each shows in the activity log under the task.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { after, before, describe, test } from 'node:test';
+import { EXTENSION_ORIGIN, annotatedProvider, launch, screenshotDir, tempDir, waitFor } from './lib/harness.js';
+import { serve } from './lib/server.js';
+import { deliberateClick } from './lib/approval.js';
+import { startModelServer, textOf, imagesOf, viewportOf, normalise } from './lib/model_server.js';
+import { centerOf, openPanelAndTarget, shootPanel, storeSettings, runTask, outcome } from './lib/agent_fixture.js';
+import { COMPUTER_USE_MCP as COMPUTER_USE_MCP_PATH, computerUseProvider, desktopMissing, startDesktop } from './lib/desktop.js';
+
+const missing = desktopMissing();
+const APPROVE_URL = `${EXTENSION_ORIGIN}bridge/approval/approve.html`;
+const AGENT_ORIGIN = EXTENSION_ORIGIN.replace(/\/$/, '');
+const CODE = 'K-4821';
+const PAGE = `<!doctype html><title>Code page</title><style>body{font:20px sans-serif;margin:40px}</style>
+<p>Your code: <b id="code">${CODE}</b></p>
+<form onsubmit="return false"><label>Result <input id="result" name="result" size="30"></label></form>`;
+
+/** A PNG of one part of the panel at a panel width (the Side Panel's widths: 360, 400, 480). */
+async function shootPart(panel, selector, name, width) {
+  const before = panel.viewportSize();
+  await panel.setViewportSize({ width, height: 900 });
+  await panel.locator(selector).scrollIntoViewIfNeeded();
+  await panel.locator(selector).screenshot({ path: path.join(screenshotDir(), `agent_${name}.png`) });
+  if (before) await panel.setViewportSize(before);
+}
+
+const act = (a, think = 'next') => ({ content: `<think>${think}</think><action>${a}</action>` });
+const lastText = (body) => textOf(body.messages[body.messages.length - 1]);
+const systemText = (body) => textOf(body.messages[0]);
+
+describe('the agent on the tab and the desktop', { skip: missing || false }, () => {
+  let env;
+  let site;
+  let desk;
+  let work;
+  let model;
+  let answer = () => ({ status: 400, body: 'no script' });
+  let shared; // {panel, target} of the first test, reused by the later ones
+  before(async () => {
+    model = await startModelServer((req) => answer(req));
+    work = tempDir('gnosis-desktop-');
+    desk = await startDesktop({ width: 1600, height: 900, cwd: work });
+    site = await serve({ routes: { '/code.html': { body: PAGE } } });
+    // computer-use-mcp is the host's only provider: the desktop profile is chosen from its tools.
+    const config = { providers: [computerUseProvider(desk.display)], log: { level: 'debug' } };
+    env = await launch({ config, grantOrigins: ['http://127.0.0.1/*'] });
+  });
+  after(async () => {
+    await model?.close();
+    await env?.close();
+    await site?.close();
+    await desk?.close();
+  });
+
+  test('a task reads a code in the tab, writes it to a file in the xterm, and types the result back into the page', async () => {
+    const { panel, target } = await openPanelAndTarget(env, site.url('/code.html'));
+    shared = { panel, target };
+    // The desktop is offered once the host lists computer-use-mcp's tool.
+    await waitFor(async () => {
+      await panel.evaluate(() => document.querySelector('#surface-row').dispatchEvent(new PointerEvent('pointerenter')));
+      return panel.locator('#surface-desktop:enabled').count();
+    }, { what: 'desktop offered', timeoutMs: 30_000 });
+    // The agent's own grants, in Settings → Desktop: nothing granted yet, the suggestion shown
+    // (computer-use-mcp's one tool acts, so Ask), saved by the person.
+    await panel.click('#show-settings');
+    await panel.locator('#desktop-grant-list li').first().waitFor({ timeout: 15_000 });
+    assert.match(await panel.textContent('#desktop-status'), /Desktop server "desktop", profile: computer-use-mcp \(one computer tool\)\./);
+    assert.match(await panel.textContent('#desktop-grants-state'), /Nothing is granted yet/);
+    assert.equal(env.config().policy?.origins?.[AGENT_ORIGIN], undefined, 'nothing granted before the person saves');
+    assert.equal(await panel.isChecked('input[name="desktop-grant-desktop.computer"][value="ask"]'), true);
+    for (const w of [360, 400, 480]) await shootPart(panel, '#desktop-settings', `desktop_settings_${w}`, w);
+    await panel.click('#desktop-grants-save');
+    await waitFor(async () => /^Saved/.test(await panel.textContent('#desktop-grants-state')), { what: 'grants saved' });
+    assert.deepEqual(env.config().policy.origins[AGENT_ORIGIN], { ask: ['desktop.computer'] });
+    await panel.click('#show-chat');
+
+    const file = path.join(work, 'code.txt');
+    const problems = [];
+    const expect = (ok, what) => { if (!ok) problems.push(what); };
+    // The xterm's middle as a 0..999 point: the same fraction of the screen and of every scaled screenshot of it.
+    const xtermPoint = () => normalise(desk.xterm.x + desk.xterm.width / 2, desk.xterm.y + desk.xterm.height / 2, desk);
+    const script = [
+      (b) => {
+        expect(/SwitchSurface\(surface='desktop'\)/.test(systemText(b)), 'the system prompt describes SwitchSurface');
+        expect(/URL: http:\/\/127\.0\.0\.1:\d+\/code\.html/.test(lastText(b)), 'step 1 sees the tab');
+        return act(`TakeNote(content='${CODE}')`, `The page shows the code ${CODE}.`);
+      },
+      () => act("SwitchSurface(surface='desktop')", 'The file is written in the terminal on the desktop.'),
+      (b) => {
+        expect(/now on the desktop/.test(lastText(b)), 'the switch is reported');
+        expect(/Surface: desktop \(the computer's screen, through the desktop server "desktop"\)/.test(lastText(b)), 'step 3 sees the desktop');
+        // computer-use-mcp scales 1600x900 to 1464x823; the agent sends at most 1280 wide.
+        expect(/Screenshot: 1280 x 720 pixels \(the server's is 1464 x 823\)/.test(lastText(b)), `sizes in: ${lastText(b).slice(0, 400)}`);
+        expect(imagesOf(b).length >= 1, 'a desktop screenshot is attached');
+        const [x, y] = xtermPoint();
+        return act(`Click(point=(${x},${y}))`);
+      },
+      (b) => {
+        expect(/clicked the desktop at \(\d+,\d+\) of its 1464x823 screenshot/.test(lastText(b)), `click result in: ${lastText(b).slice(0, 300)}`);
+        return act(`Type(content='echo ${CODE} > code.txt')`);
+      },
+      () => act('PressEnter()'),
+      (b) => {
+        expect(/pressed Enter on the desktop/.test(lastText(b)), 'Enter reported');
+        return act("SwitchSurface(surface='tab')");
+      },
+      async (b) => {
+        expect(/URL: http:\/\/127\.0\.0\.1:\d+\/code\.html/.test(lastText(b)), 'back on the tab');
+        const c = await centerOf(target, '#result');
+        const [x, y] = normalise(c.x, c.y, viewportOf(b));
+        return act(`Click(point=(${x},${y}))`);
+      },
+      () => act(`Type(content='saved ${CODE}')`),
+      () => act(`Finished(content='The code ${CODE} is in code.txt and in the form.')`),
+    ];
+    const first = model.requests.length;
+    answer = async ({ n, body }) => (script[n - first - 1] ? script[n - first - 1](body) : { status: 400, body: 'script over' });
+    {
+      await storeSettings(panel, { maxSteps: 20, temperature: 0, requestTimeoutMs: 20000, retryBaseMs: 20, retryMaxMs: 200, apiUrl: model.url, model: 'venus-test' });
+      await runTask(panel, 'Write the code shown on the page into code.txt in the terminal, then type "saved <code>" into the form');
+      // The first desktop call (the screenshot of step 3) asks: answered in the window, for this session.
+      const win = await env.context.waitForEvent('page', { predicate: (p) => p.url().startsWith(APPROVE_URL), timeout: 60_000 });
+      await win.locator('#allow-session:enabled').waitFor();
+      assert.equal(await win.locator('#origin').textContent(), 'The browser agent (side panel)');
+      assert.equal(await win.locator('#cap-name').textContent(), 'desktop.computer');
+      assert.equal(await win.locator('#allow-always').isHidden(), true, 'the agent\'s grants are set in its Settings, not "always" here');
+      await env.screenshot(win, 'agent_desktop_approval');
+      await deliberateClick(win, '#allow-session');
+      const end = await outcome(panel, 120_000);
+      assert.equal(end.outcome, 'finished', end.text);
+      assert.deepEqual(problems, []);
+      assert.equal(fs.readFileSync(file, 'utf8').trim(), CODE);
+      assert.equal(await target.inputValue('#result'), `saved ${CODE}`);
+      // The panel says which surface each step acted on.
+      const surfaces = await panel.$$eval('#log li[data-step]', (els) => els.map((e) => `${e.dataset.step}:${e.dataset.surface}`));
+      assert.deepEqual(surfaces, ['1:tab', '2:tab', '3:desktop', '4:desktop', '5:desktop', '6:desktop', '7:tab', '8:tab', '9:tab']);
+      // The task box with its surface choice, and the steps tagged Tab / Desktop, at the panel's widths.
+      for (const w of [360, 400, 480]) {
+        await panel.setViewportSize({ width: w, height: 560 });
+        await panel.locator('#log li[data-step="3"]').scrollIntoViewIfNeeded();
+        await shootPanel(panel, `desktop_choice_${w}`, { width: w, height: 560 });
+      }
+      // Every desktop call passed the grants and is in the activity log under the task.
+      const log = await waitFor(async () => {
+        const got = await panel.evaluate(async () => {
+          const index = (await chrome.storage.local.get('activity')).activity || [];
+          const entries = await chrome.storage.local.get(index.map((i) => `activity:${i.id}`));
+          return index.map((i) => entries[`activity:${i.id}`]);
+        });
+        return got.some((e) => e.kind === 'task') ? got : null;
+      }, { what: 'activity entries', timeoutMs: 10_000 });
+      const task = log.find((e) => e.kind === 'task');
+      const calls = log.filter((e) => e.kind === 'call' && e.origin === AGENT_ORIGIN);
+      assert.ok(calls.length >= 6, `desktop calls logged: ${calls.length}`);
+      for (const c of calls) {
+        assert.equal(c.capability, 'desktop.computer');
+        assert.equal(c.code, 'OK', JSON.stringify(c));
+        assert.equal(c.task, task.key);
+      }
+      assert.deepEqual(calls.map((c) => c.decision).sort(), ['allowed', ...Array(calls.length - 1).fill('remembered')].sort());
+      assert.equal(calls.filter((c) => c.asked && c.decision === 'allowed').length, 1);
+      assert.deepEqual(calls.map((c) => JSON.parse(c.args).action), ['get_screenshot', 'left_click', 'get_screenshot', 'type', 'get_screenshot', 'key', 'get_screenshot']);
+      // The Activity view shows them under the task's entry.
+      const options = await env.openOptions('#activity');
+      await options.locator('body[data-activity-ready="true"]').waitFor();
+      const entry = options.locator('#activity-list > li.entry[data-outcome="task"]');
+      await entry.locator('summary').first().click();
+      assert.equal(await entry.locator('h3', { hasText: 'Its desktop calls' }).textContent(), `Its desktop calls (${calls.length})`);
+      assert.equal(await entry.locator('.task-calls > li.entry').count(), calls.length);
+      assert.equal(await options.locator('#activity-list > li.entry').count(), 1, 'no desktop call outside its task');
+      await entry.locator('.task-calls > li.entry summary').first().click();
+      await env.screenshot(entry, 'activity_agent_desktop_calls');
+      await options.close();
+    }
+  });
+
+  /** Answers the next model requests with these functions in turn; null: the request hangs. Returns the bodies seen. */
+  function script(steps) {
+    const seen = [];
+    answer = ({ body }) => {
+      const fn = steps[seen.length];
+      seen.push(body);
+      if (fn === null) return { hang: true };
+      return fn ? fn(body) : { status: 400, body: 'script over' };
+    };
+    return seen;
+  }
+
+  test('Stop during a desktop action shows at once and cancels the call through the host', async () => {
+    const { panel } = shared;
+    // A long Type: computer-use-mcp types through xdotool, 10 ms a character.
+    const long = 'x'.repeat(400);
+    const seen = script([() => act(`Type(content='${long}')`)]);
+    await panel.check('input[name="surface"][value="desktop"]');
+    assert.equal(await panel.getAttribute('#task', 'placeholder'), 'What should the agent do on the desktop?');
+    await panel.evaluate(() => {
+      window.stopTimes = {};
+      document.getElementById('stop').addEventListener('click', () => { window.stopTimes.clicked = performance.now(); }, { capture: true });
+      new MutationObserver(() => {
+        if (!window.stopTimes.shown && document.querySelector('#log li.outcome')) window.stopTimes.shown = performance.now();
+      }).observe(document.getElementById('log'), { childList: true });
+    });
+    await panel.click('#new-conversation');
+    await runTask(panel, 'Type a long line in the terminal');
+    await panel.waitForFunction(() => /Step 1: acting…/.test(document.getElementById('status').textContent), null, { timeout: 30_000 });
+    await panel.click('#stop');
+    const li = await panel.waitForSelector('#log li.outcome[data-outcome="stopped"]', { timeout: 5000 });
+    assert.match(await li.textContent(), /^Stopped at step 1\./);
+    assert.equal(await panel.textContent('#log li.step[data-step="1"] .result'), 'Stopped here, while acting.');
+    const t = await panel.evaluate(() => window.stopTimes);
+    const latency = t.shown - t.clicked;
+    console.log(`# Stop during a desktop Type → "Stopped": ${latency.toFixed(1)} ms`);
+    assert.ok(latency < 1000, `Stopped shown ${latency} ms after the click`);
+    assert.equal(seen.length, 1);
+    // The call in flight was cancelled through the host: its activity entry says so.
+    const typed = await waitFor(async () => {
+      const got = await panel.evaluate(async () => {
+        const index = (await chrome.storage.local.get('activity')).activity || [];
+        const entries = await chrome.storage.local.get(index.map((i) => `activity:${i.id}`));
+        return index.map((i) => entries[`activity:${i.id}`]).filter((e) => e.kind === 'call' && /"type"/.test(e.args));
+      });
+      return got.length === 2 ? got[1] : null;
+    }, { what: 'the cancelled Type in the activity log' });
+    assert.equal(typed.code, 'CANCELLED', JSON.stringify(typed));
+  });
+
+  test('Pause on the desktop hands it to the person; Resume goes on with a fresh desktop screenshot', async () => {
+    const { panel } = shared;
+    const seen = script([
+      () => act('Hover(point=(500,500))'),
+      null, // step 2 hangs: the person pauses meanwhile
+    ]);
+    await panel.click('#new-conversation');
+    await panel.check('input[name="surface"][value="desktop"]');
+    await runTask(panel, 'Wait for the person');
+    await waitFor(() => seen.length === 2, { what: 'the step 2 request', timeoutMs: 30_000 });
+    assert.match(lastText(seen[1]), /Surface: desktop/);
+    await panel.click('#pause');
+    await panel.waitForSelector('#status[data-state="paused"]');
+    // The person acts on the desktop by hand: a line in the xterm (after clearing what a stopped Type left).
+    const { execFileSync } = await import('node:child_process');
+    execFileSync('xdotool', ['mousemove', '100', '60', 'key', 'ctrl+u', 'type', 'echo by-hand > hand.txt'], { env: desk.env });
+    execFileSync('xdotool', ['key', 'Return'], { env: desk.env });
+    await waitFor(() => fs.existsSync(path.join(work, 'hand.txt')), { what: 'the person\'s command ran' });
+    let resumed;
+    script([(b) => { resumed = b; return act("Finished(content='the person wrote hand.txt')"); }]);
+    await panel.click('#pause');
+    const end = await panel.waitForSelector('#log li.outcome[data-outcome="finished"]', { timeout: 30_000 });
+    assert.match(await end.textContent(), /hand\.txt/);
+    assert.match(lastText(resumed), /The user paused the task during step 2, acted on the page by hand and resumed it/);
+    assert.match(lastText(resumed), /Step 2 of at most 20[\s\S]*Surface: desktop/, 'the step is asked again, on the desktop');
+    const shots = (b) => imagesOf(b).at(-1)?.image_url.url;
+    assert.notEqual(shots(resumed), shots(seen[1]), 'a fresh desktop screenshot, taken after the person acted');
+    const surfaces = await panel.$$eval('#log li[data-step]', (els) => els.map((e) => `${e.dataset.step}:${e.dataset.surface}`));
+    // Step 2 cut by Pause (its model never answered, so it acted nowhere), then step 2 done again on the desktop.
+    assert.deepEqual(surfaces, ['1:desktop', '2:undefined', '2:desktop']);
+  });
+
+  test('Settings → Desktop checks an edited profile against the tool\'s schema before saving it', async () => {
+    const { panel } = shared;
+    await panel.click('#show-settings');
+    await panel.locator('#desktop-grant-list li').first().waitFor();
+    await panel.click('#desktop-profile summary');
+    const json = JSON.parse(await panel.inputValue('#desktop-profile-json'));
+    // A tool the host does not list, and an action computer-use-mcp's schema does not know.
+    json.actions.screenshot = [{ tool: 'grab', args: {} }];
+    json.actions.click = [{ tool: 'computer', args: { action: 'click', coordinate: '$point' } }];
+    await panel.fill('#desktop-profile-json', JSON.stringify(json));
+    await panel.click('#desktop-profile-save');
+    await panel.locator('#desktop-profile-problems li').first().waitFor();
+    const problems = await panel.$$eval('#desktop-profile-problems li', (els) => els.map((e) => e.textContent));
+    assert.deepEqual(problems.slice(0, 2), ['desktop.grab is not listed by the host', 'click → desktop.computer $.action: "click" is not one of "key", "type", "mouse_move", "left_click", "left_click_drag", "right_click", "middle_click", "double_click", "scroll", "get_screenshot", "get_cursor_position"']);
+    await shootPart(panel, '#desktop-settings', 'desktop_profile_problems_400', 400);
+    assert.equal(await panel.evaluate(async () => (await chrome.storage.local.get('desktopProfile')).desktopProfile), undefined, 'nothing saved');
+    // A profile that fits is saved, and then used.
+    json.actions.screenshot = [{ tool: 'computer', args: { action: 'get_screenshot' } }];
+    json.actions.click = [{ tool: 'computer', args: { action: 'double_click', coordinate: '$point' } }];
+    await panel.fill('#desktop-profile-json', JSON.stringify(json));
+    await panel.click('#desktop-profile-save');
+    await waitFor(async () => /your own/.test(await panel.textContent('#desktop-status')), { what: 'the own profile in use' });
+    await panel.click('#desktop-profile-reset');
+    await waitFor(async () => /computer-use-mcp \(one computer tool\)/.test(await panel.textContent('#desktop-status')), { what: 'the built-in again' });
+    await panel.click('#show-chat');
+  });
+
+  test('a desktop server that exits in the middle of a task ends it with a message that names the server', async () => {
+    const { panel } = shared;
+    let exited;
+    const seen = script([
+      async () => {
+        // computer-use-mcp exits while the model thinks (killed by its pid, a child of the test's host).
+        const { execFileSync } = await import('node:child_process');
+        const pids = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n')
+          .filter((l) => l.includes(COMPUTER_USE_MCP_PATH) && l.includes(process.execPath)).map((l) => Number(l.trim().split(/\s+/)[0]));
+        for (const pid of pids) process.kill(pid, 'SIGKILL');
+        exited = pids.length;
+        return act('Click(point=(500,500))');
+      },
+      () => act("Finished(content='should not get here')"),
+    ]);
+    await panel.click('#new-conversation');
+    await panel.check('input[name="surface"][value="desktop"]');
+    await runTask(panel, 'Click in the middle of the screen');
+    const end = await outcome(panel, 60_000);
+    assert.equal(exited, 1, 'one computer-use-mcp was running');
+    assert.equal(end.outcome, 'error', end.text);
+    assert.match(end.text, /the desktop server "computer-use-mcp" \(desktop\.\*\) failed on desktop\.computer: PROVIDER_UNAVAILABLE/);
+    console.log(`# the task's end when computer-use-mcp exits: ${end.text}`);
+    assert.equal(seen.length, 1);
+  });
+});
+
+describe('no desktop server with a screenshot tool', () => {
+  let env;
+  before(async () => {
+    // The host's only server has no screenshot tool: no profile fits.
+    env = await launch({ config: { providers: [annotatedProvider({ log: path.join(tempDir('gnosis-nodesk-'), 'notes.jsonl') })], log: { level: 'debug' } } });
+  });
+  after(async () => { await env?.close(); });
+
+  test('the panel says why and does not offer the desktop; Settings says the same', async () => {
+    const panel = await env.openExtensionPage('agent/panel/sidepanel.html');
+    await panel.waitForSelector('body[data-ready="true"]');
+    await storeSettings(panel, { apiUrl: 'http://127.0.0.1:9/v1', model: 'venus-test' });
+    await panel.reload();
+    await panel.waitForSelector('body[data-ready="true"]');
+    const note = panel.locator('#desktop-note');
+    await waitFor(async () => {
+      await panel.evaluate(() => document.querySelector('#surface-row').dispatchEvent(new PointerEvent('pointerenter')));
+      return /screenshot tool/.test(await note.textContent());
+    }, { what: 'the note', timeoutMs: 20_000 });
+    assert.equal(await note.textContent(), 'The desktop is not offered. No MCP server the host lists has a screenshot tool a desktop profile can use (servers: notes). Add a desktop server (computer-use-mcp, Munim), or map its tools in Settings → Desktop.');
+    assert.equal(await panel.isDisabled('#surface-desktop'), true);
+    await shootPanel(panel, 'desktop_not_offered_400', { width: 400, height: 640 });
+    await panel.click('#show-settings');
+    await waitFor(async () => /screenshot tool/.test(await panel.textContent('#desktop-status')), { what: 'Settings → Desktop' });
+    assert.equal(await panel.isHidden('#desktop-grants'), true);
+  });
+});
