@@ -15,13 +15,17 @@ const text = (page, sel) => page.locator(sel).textContent();
 test('a provider that is still starting turns ready on the page by itself, from the host\'s events', async () => {
   const dir = tempDir('gnosis-slow-');
   const slow = path.join(dir, 'slow-munim');
-  fs.writeFileSync(slow, `#!/bin/sh\nsleep 2\nexec '${await fakeMunim()}' "$@"\n`, { mode: 0o755 });
+  // The server starts only once the test has seen the page say "Starting" (a fixed sleep can end
+  // before a loaded machine has opened the page).
+  const go = path.join(dir, 'go');
+  fs.writeFileSync(slow, `#!/bin/sh\nwhile [ ! -e '${go}' ]; do sleep 0.05; done\nexec '${await fakeMunim()}' "$@"\n`, { mode: 0o755 });
   const env = await launch({ config: hostConfig({ fakemunim: slow, log: path.join(dir, 'calls.jsonl') }) });
   try {
     const options = await env.openOptions();
     await waitFor(async () => /^Starting munim/.test(await text(options, '#host-chip')), { what: 'starting chip' });
     assert.equal(await options.locator('#host-chip').getAttribute('data-kind'), 'degraded');
     assert.match(await text(options, '#host-providers'), /munim \(computer\.\*\) · starting/);
+    fs.writeFileSync(go, '');
     // No click: the page follows provider.state / capabilities.changed through the worker.
     await waitFor(async () => (await text(options, '#host-chip')) === 'Connected', { what: 'connected chip', timeoutMs: 15_000 });
     assert.equal(await text(options, '#host-state'), 'Connected — all providers ready');
