@@ -259,7 +259,9 @@ async function setGrants({ grants }) {
   }
   const now = await host.request('policy.get', { origin: agentOrigin }, { timeoutMs: 10_000 });
   if (!now.ok) return { ok: false, error: `${now.code}: ${now.message}` };
-  const reply = await host.request('policy.set', { origin: agentOrigin, grants: { ...(now.configured ? now.decisions : {}), ...chosen } }, { timeoutMs: 10_000 });
+  // The agent's other decisions stay; Block is what every tool not named gets, so it is not written out per tool.
+  const kept = now.configured ? Object.fromEntries(Object.entries(now.decisions || {}).filter(([, d]) => d !== 'deny')) : {};
+  const reply = await host.request('policy.set', { origin: agentOrigin, grants: { ...kept, ...chosen } }, { timeoutMs: 10_000 });
   if (!reply.ok) return { ok: false, error: `${reply.code}: ${reply.message}` };
   return { ok: true, decisions: reply.decisions || {} };
 }
