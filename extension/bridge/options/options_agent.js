@@ -6,10 +6,12 @@
 // places show the same decisions. When no desktop server fits, it says why
 // and links the setup page. It follows the host while it shows: the host's
 // cached health (tool count, providers' states) is read each second and the
-// grants read again when it changed.
+// grants read again when it changed. Where the agent cannot run (Firefox),
+// the view's tab is hidden.
 import { BRIDGE } from '../../shared/core/messages.js';
 import { $, send } from '../../shared/page.js';
 import { createDesktopGrants } from '../../shared/desktop_grants.js';
+import { AGENT_NEEDS_CHROMIUM, features } from '../../shared/browser.js';
 
 const shown = () => document.body.dataset.view === 'view-agent';
 let grants = null;
@@ -48,6 +50,13 @@ async function follow() {
 }
 
 function main() {
+  // Where the agent cannot run (Firefox: no chrome.debugger) there are no agent grants to show: the tab goes, the view says why.
+  if (!features().agent) {
+    document.querySelector('.app-bar .tab[data-view="view-agent"]').hidden = true;
+    $('agent-desktop-status').textContent = AGENT_NEEDS_CHROMIUM;
+    $('agent-refresh').hidden = true;
+    return;
+  }
   grants = createDesktopGrants({
     list: $('agent-grant-list'), state: $('agent-grants-state'), suggested: $('agent-grants-suggested'), save: $('agent-grants-save'), prefix: 'agent-grant',
   });
