@@ -179,6 +179,8 @@ func New(opts ...Option) *Session {
 
 // Event forwards a runtime event to the client. Pass it to runtime.WithEvents.
 // It may be called before Serve (events are queued) and after (dropped).
+// Events reach the client only once one of its requests has been answered
+// (the first reply goes first), so a one-shot client gets its reply.
 func (s *Session) Event(e runtime.Event) {
 	var v any
 	switch e.Kind {
@@ -194,7 +196,7 @@ func (s *Session) Event(e runtime.Event) {
 		s.log.Error().Err(err).Msg("encoding event")
 		return
 	}
-	s.send(message{body: b})
+	s.send(message{body: b, event: true})
 }
 
 // send queues a message for the writer goroutine; it is dropped once the

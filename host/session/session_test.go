@@ -235,9 +235,21 @@ func TestLargeRepliesAreChunkedWithinTheLimit(t *testing.T) {
 	}
 }
 
-func TestRuntimeEventsArePushed(t *testing.T) {
+// TestRuntimeEventsComeAfterTheFirstReply: the provider's first discovery,
+// queued before Serve started, reaches the client only after the reply to
+// its first request, so a client that takes the first message as its reply
+// (chrome.runtime.sendNativeMessage) gets it; later events come at once.
+func TestRuntimeEventsComeAfterTheFirstReply(t *testing.T) {
 	h := startHost(t)
-	// The provider's first discovery, queued before Serve started.
+	h.send(`{"id":1,"method":"health"}`)
+	select {
+	case first := <-h.msgs:
+		if first["id"] != 1.0 || first["ok"] != true {
+			t.Fatalf("first message = %v, want the reply to health", first)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("no reply within 20 s")
+	}
 	got := []map[string]any{h.nextEvent("capabilities.changed")}
 	h.toy.addTool("new")
 	got = append(got, h.nextEvent("capabilities.changed"))

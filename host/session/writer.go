@@ -24,7 +24,13 @@ type message struct {
 	// writer goroutine; it is decremented once this one is written or
 	// dropped.
 	queued *atomic.Int32
+	// event marks a runtime event (capabilities.changed, provider.state):
+	// one no request asked for.
+	event bool
 }
+
+// maxEarlyEvents bounds the runtime events held until the first reply.
+const maxEarlyEvents = 64
 
 // writer owns the output stream. It is the only code that writes to it.
 type writer struct {
@@ -69,6 +75,12 @@ type output struct {
 	err     error              // the first write error; guarded by mu
 	failed  atomic.Bool
 	stopped atomic.Bool // Serve has returned: messages are dropped
+	// Runtime events wait until a request has been answered: a client that
+	// sends one request and takes the first message back as its reply
+	// (chrome.runtime.sendNativeMessage) must get the reply, not a
+	// provider's state change. Guarded by mu.
+	answered bool
+	early    []message
 }
 
 func (o *output) start(out io.Writer, limit int, log zerolog.Logger, fail context.CancelFunc) {
@@ -87,6 +99,30 @@ func (o *output) write(m message) bool {
 	if o.failed.Load() {
 		return false
 	}
+	if m.event && !o.answered {
+		if len(o.early) == maxEarlyEvents {
+			o.early = o.early[1:]
+		}
+		o.early = append(o.early, m)
+		return true
+	}
+	if !o.writeLocked(m) {
+		return false
+	}
+	if !m.event && !o.answered {
+		o.answered = true
+		for _, e := range o.early {
+			if !o.writeLocked(e) {
+				return false
+			}
+		}
+		o.early = nil
+	}
+	return true
+}
+
+// writeLocked writes m with mu held; a write error stops the session.
+func (o *output) writeLocked(m message) bool {
 	if err := o.w.write(m); err != nil {
 		o.err = fmt.Errorf("writing reply: %w", err)
 		o.failed.Store(true)
