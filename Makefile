@@ -82,13 +82,16 @@ lint-js:
 # Needs Chromium: without it the suite fails under CI and is skipped elsewhere (tests/prereq.sh).
 # Two test files run at a time: each mostly waits on its own browser, and every file has its own
 # profile, host, config and ports, so they share nothing.
+# The browser suites' fake Munim, built once for all their test files (lib/harness.js fakeMunim()).
+FAKEMUNIM = $(GO) build -o build/fakemunim-$@ ./tests/fakemunim && GNOSIS_FAKEMUNIM=$(CURDIR)/build/fakemunim-$@
+
 test-e2e: build
 	@$(MAKE) --no-print-directory run-e2e
 
 run-e2e:
 	@./tests/prereq.sh chromium "$${GNOSIS_CHROMIUM:-/usr/bin/chromium}" "run tests/setup.sh, or make setup"; \
 	s=$$?; if [ $$s -eq 3 ]; then exit 0; elif [ $$s -ne 0 ]; then exit $$s; fi; \
-	node --test --test-concurrency=2 tests/e2e/
+	$(FAKEMUNIM) node --test --test-concurrency=2 tests/e2e/
 
 # The chat bridge in headless Firefox ESR over WebDriver BiDi, through the real host (docs/firefox.md).
 # Needs firefox-esr, with the same prerequisite policy as Chromium.
@@ -98,7 +101,7 @@ test-firefox: build
 run-firefox:
 	@./tests/prereq.sh firefox-esr "$${GNOSIS_FIREFOX:-/usr/bin/firefox-esr}" "run tests/setup.sh, or make setup"; \
 	s=$$?; if [ $$s -eq 3 ]; then exit 0; elif [ $$s -ne 0 ]; then exit $$s; fi; \
-	node --test --test-concurrency=1 tests/firefox/
+	$(FAKEMUNIM) node --test --test-concurrency=1 tests/firefox/
 
 # The host's benchmark (tests/bench), then the chat bridge's in Chromium (tests/e2e/bench: reaction time, soak),
 # then the agent's desktop step (tests/e2e/bench/desktop_bench.mjs: beside the tab's, on Xvfb).

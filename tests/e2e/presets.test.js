@@ -33,12 +33,16 @@ after(async () => {
 
 const echoes = (site) => env.calls().filter((c) => c.tool === 'echo' && c.arguments.site === site);
 
-describe('every preset on its replica', () => {
+// The presets run side by side, each on its own origin with its own tabs, as
+// a person arming several chat sites at once (each keeps its arming: Start
+// and Stop change the armed origins one at a time); the options page is
+// opened for its site by ?origin=, not by which tab was used last.
+describe('every preset on its replica', { concurrency: 5 }, () => {
   for (const preset of PRESETS) {
     test(`${preset.name}: recognised by its structure, waits for the reply to finish, injects, sends, and runs again in a new conversation`, async () => {
       const site = servers[preset.id];
       const chat = await env.newPage(site.url(`/sites/${preset.id}.html`));
-      const options = await env.openOptions();
+      const options = await env.openOptions(`?origin=${encodeURIComponent(site.origin)}`);
       await options.locator('body[data-ready]').waitFor();
       await waitFor(async () => (await options.locator('#preset-state').textContent()) === `preset: ${preset.name}`, { what: `preset: ${preset.name}` });
       assert.equal(await options.getByLabel('Extract from', { exact: true }).inputValue(), preset.source);

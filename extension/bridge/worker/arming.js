@@ -6,7 +6,7 @@ import { PRESET_MISMATCH, presetById } from '../core/presets.js';
 import { toCss } from '../core/selector.js';
 import { freshSafety } from '../core/guard.js';
 import { normalizeSettings } from '../core/site_settings.js';
-import { armedOrigins, loadSettings, requireOrigin, session, setBadge, setLastEvent, sitePattern, tabsOf } from './site_state.js';
+import { loadSettings, requireOrigin, setBadge, setLastEvent, sitePattern, tabsOf, updateArmed } from './site_state.js';
 import { capabilityPrompt, writeGrants } from './host_queries.js';
 import { abortCalls } from './call_runner.js';
 import { formatReply, interruptedReply } from '../core/result_format.js';
@@ -60,9 +60,7 @@ export async function start(origin, grants, tabId) {
     const saved = await writeGrants(origin, grants);
     if (!saved.ok) return { ok: false, error: `could not save what this site may run: ${saved.error}` };
   }
-  const armed = await armedOrigins();
-  armed[origin] = true;
-  await session.set({ armed, [`safety:${origin}`]: freshSafety() });
+  await updateArmed((armed) => { armed[origin] = true; }, { [`safety:${origin}`]: freshSafety() });
   await setLastEvent(origin, { kind: 'armed' });
   const failures = [];
   const tabs = await tabsOf(origin);
@@ -95,11 +93,9 @@ export async function insertPrompt(tabId, origin, choices) {
 }
 
 export async function stop(origin, reason) {
-  const armed = await armedOrigins();
-  delete armed[origin];
   // Disarmed and why, in one write: the options page never sees "Stopped" without its reason.
   const last = { ...(reason ? { kind: 'stopped', error: reason } : { kind: 'stopped' }), at: Date.now() };
-  await session.set({ armed, [`last:${origin}`]: last });
+  await updateArmed((armed) => { delete armed[origin]; }, { [`last:${origin}`]: last });
   abortCalls(origin);
   for (const tab of await tabsOf(origin)) {
     chrome.tabs.sendMessage(tab.id, { type: BRIDGE_PAGE.DISARM }).catch(() => {});

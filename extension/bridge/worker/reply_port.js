@@ -14,19 +14,10 @@ import { execute } from './call_runner.js';
 import { recordCall, recordNotACall, recordStopped } from './activity_log.js';
 import { senderKind } from '../../shared/core/router.js';
 import { BRIDGE_CALL, PORTS } from '../../shared/core/messages.js';
-
-const chains = new Map(); // origin -> the tail of its promise chain
+import { inTurn } from '../../shared/core/in_turn.js';
 
 /** Runs fn after every earlier fn of the same origin has finished. */
-function serially(origin, fn) {
-  const run = (chains.get(origin) || Promise.resolve()).then(fn);
-  const tail = run.catch(() => {});
-  chains.set(origin, tail);
-  tail.then(() => {
-    if (chains.get(origin) === tail) chains.delete(origin);
-  });
-  return run;
-}
+const serially = inTurn();
 
 /** Replies whose call this worker is running: `${page}/${reply}`. */
 const live = new Set();

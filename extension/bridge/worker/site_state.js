@@ -6,6 +6,7 @@ import { eligibleOrigin, permissionPattern, siteKey } from '../core/selector.js'
 import { features } from '../../shared/browser.js';
 import { badgeFor } from '../core/badge.js';
 import { normalizeSettings } from '../core/site_settings.js';
+import { inTurn } from '../../shared/core/in_turn.js';
 
 /** The host permission pattern of an origin in this browser. */
 export const sitePattern = (origin) => permissionPattern(origin, { portless: features().firefox });
@@ -30,6 +31,21 @@ export async function getSession(key, dflt) {
 
 export async function armedOrigins() {
   return getSession('armed', {});
+}
+
+const armedInTurn = inTurn();
+
+/**
+ * Changes storage.session's "armed" map (change(armed) edits it in place)
+ * and writes it with `extra` in one set, one change at a time: two origins
+ * started or stopped at once both keep theirs.
+ */
+export function updateArmed(change, extra = {}) {
+  return armedInTurn('armed', async () => {
+    const armed = await armedOrigins();
+    change(armed);
+    await session.set({ armed, ...extra });
+  });
 }
 
 export async function isArmed(origin) {
