@@ -11,11 +11,14 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { EXTENSION_ORIGIN, annotatedProvider, launch, screenshotDir, tempDir, waitFor } from './lib/harness.js';
+import { EXTENSION_ORIGIN, REPO, annotatedProvider, laidOut, launch, picture, screenshotDir, tempDir, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
 import { deliberateClick } from './lib/approval.js';
 import { startModelServer, textOf, imagesOf, viewportOf, normalise } from './lib/model_server.js';
 import { centerOf, openPanelAndTarget, shootPanel, storeSettings, runTask, outcome } from './lib/agent_fixture.js';
+import { bar, enableToggle, frameOf, shoot, submitOnPage } from './lib/page_assistant.js';
+import sharp from 'sharp';
+import { BRIDGE } from '../../extension/shared/core/messages.js';
 import { COMPUTER_USE_MCP as COMPUTER_USE_MCP_PATH, computerUseProvider, desktopMissing, startDesktop } from './lib/desktop.js';
 
 const missing = desktopMissing();
@@ -33,6 +36,20 @@ async function shootPart(panel, selector, name, width) {
   await panel.locator(selector).scrollIntoViewIfNeeded();
   await panel.locator(selector).screenshot({ path: path.join(screenshotDir(), `agent_${name}.png`) });
   if (before) await panel.setViewportSize(before);
+}
+
+/** What the Page Assistant needs: every http and https page, and input to its frame right after a re-layout. */
+const PAGE_ORIGINS = ['http://127.0.0.1/*', 'http://*/*', 'https://*/*'];
+const NO_DISCARD = '--disable-features=DiscardInputEventsToRecentlyMovedFrames';
+
+/** An MCP server with computer-use-mcp's one tool on a fixed 1920x1080 screen: a desktop where no real one is needed. */
+const FIXED_SCREEN = path.join(REPO, 'tests', 'e2e', 'fixtures', 'fixed_screen_mcp.mjs');
+
+/** The whole of a page at a width, as a person scrolls it (the options page's widths: 360, 400, 480). */
+async function shootWhole(page, name, width) {
+  await page.setViewportSize({ width, height: 900 });
+  await laidOut(page, width);
+  await picture(page, name);
 }
 
 const act = (a, think = 'next') => ({ content: `<think>${think}</think><action>${a}</action>` });
@@ -54,7 +71,9 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
     site = await serve({ routes: { '/code.html': { body: PAGE } } });
     // computer-use-mcp is the host's only provider: the desktop profile is chosen from its tools.
     const config = { providers: [computerUseProvider(desk.display)], log: { level: 'debug' } };
-    env = await launch({ config, grantOrigins: ['http://127.0.0.1/*'] });
+    // Every http(s) page for the Page Assistant (its toggle finds the grant; prompts never settle in automation);
+    // input to its frame is not discarded after a re-layout (the bar's own guard is what counts).
+    env = await launch({ config, grantOrigins: PAGE_ORIGINS, args: [NO_DISCARD] });
   });
   after(async () => {
     await model?.close();
@@ -66,11 +85,8 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
   test('a task reads a code in the tab, writes it to a file in the xterm, and types the result back into the page', async () => {
     const { panel, target } = await openPanelAndTarget(env, site.url('/code.html'));
     shared = { panel, target };
-    // The desktop is offered once the host lists computer-use-mcp's tool.
-    await waitFor(async () => {
-      await panel.evaluate(() => document.querySelector('#surface-row').dispatchEvent(new PointerEvent('pointerenter')));
-      return panel.locator('#surface-desktop:enabled').count();
-    }, { what: 'desktop offered', timeoutMs: 30_000 });
+    // The desktop is offered once the host lists computer-use-mcp's tool: the panel hears it from the worker, untouched.
+    await panel.locator('#surface-desktop:enabled').waitFor({ state: 'attached', timeout: 30_000 });
     // The agent's own grants, in Settings → Desktop: nothing granted yet, the suggestion shown
     // (computer-use-mcp's one tool acts, so Ask), saved by the person.
     await panel.click('#show-settings');
@@ -197,6 +213,53 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
     return seen;
   }
 
+  test('a task started from the Page Assistant bar with Desktop chosen starts on the desktop: its first step sees the desktop and acts on it', async () => {
+    const { panel, target } = shared;
+    await panel.click('#new-conversation');
+    await enableToggle(panel);
+    await target.bringToFront();
+    const cdp = await target.context().newCDPSession(target);
+    const offered = await waitFor(async () => { const b = await bar(target, cdp); return b?.visible && !b.where.desktop.disabled && b; }, { what: 'Desktop offered on the bar', timeoutMs: 20_000 });
+    assert.equal(offered.where.desktop.label, 'Desktop');
+    await frameOf(target).selectOption('.where', 'desktop');
+    assert.equal((await bar(target, cdp)).input.placeholder, 'Ask the agent to do something on the desktop…');
+    const problems = [];
+    const expect = (ok, what) => { if (!ok) problems.push(what); };
+    let firstShot = null;
+    const at = { x: desk.xterm.x + Math.round(desk.xterm.width / 2), y: desk.xterm.y + Math.round(desk.xterm.height / 2) };
+    const [x, y] = normalise(at.x, at.y, desk);
+    const seen = script([
+      (b) => {
+        // The first step is the desktop's: its facts, its screenshot (the desktop's size, not the tab's), no page URL.
+        expect(/Surface: desktop \(the computer's screen, through the desktop server "desktop"\)/.test(lastText(b)), `step 1 sees the desktop: ${lastText(b).slice(0, 300)}`);
+        expect(!/URL: http/.test(lastText(b)), 'step 1 sees no page');
+        firstShot = imagesOf(b).at(-1)?.image_url.url;
+        return act(`Hover(point=(${x},${y}))`, 'The terminal is on the desktop.');
+      },
+      (b) => {
+        expect(/moved the mouse to the desktop at \(\d+,\d+\) of its 1464x823 screenshot/.test(lastText(b)), `the first action was on the desktop: ${lastText(b).slice(0, 300)}`);
+        return act("Finished(content='the pointer is on the terminal')");
+      },
+    ]);
+    await submitOnPage(target, cdp, 'Put the pointer on the terminal');
+    const done = await waitFor(async () => { const b = await bar(target, cdp); return b?.card.shown && b; }, { what: 'the result card on the bar', timeoutMs: 60_000 });
+    assert.equal(done.card.outcome, 'finished', done.card.text);
+    assert.deepEqual(problems, []);
+    assert.equal(seen.length, 2);
+    assert.match(systemText(seen[0]), /Put the pointer on the terminal/);
+    const shot = await sharp(Buffer.from(firstShot.split(',')[1], 'base64')).metadata();
+    assert.deepEqual([shot.width, shot.height], [1280, 720], 'the first screenshot is the desktop\'s, scaled to 1280 wide');
+    // The action moved the desktop's own pointer (X's, not the page's), onto the xterm's middle (within the 0..999 grid's rounding).
+    const { execFileSync } = await import('node:child_process');
+    const pointer = Object.fromEntries(execFileSync('xdotool', ['getmouselocation', '--shell'], { env: desk.env, encoding: 'utf8' }).trim().split('\n').map((l) => l.split('=')));
+    assert.ok(Math.abs(Number(pointer.X) - at.x) <= 4 && Math.abs(Number(pointer.Y) - at.y) <= 4, `the pointer at ${pointer.X},${pointer.Y}, the xterm's middle at ${at.x},${at.y}`);
+    const surfaces = await panel.$$eval('#log li[data-step]', (els) => els.map((e) => `${e.dataset.step}:${e.dataset.surface}`));
+    assert.deepEqual(surfaces, ['1:desktop', '2:desktop']);
+    await shoot(target, 'desktop_task_done');
+    // The panel in front again, as a side panel always is (a background tab's timers are throttled).
+    await panel.bringToFront();
+  });
+
   test('Stop during a desktop action shows at once and cancels the call through the host', async () => {
     const { panel } = shared;
     // A long Type: computer-use-mcp types through xdotool, 10 ms a character.
@@ -228,9 +291,9 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
       const got = await panel.evaluate(async () => {
         const index = (await chrome.storage.local.get('activity')).activity || [];
         const entries = await chrome.storage.local.get(index.map((i) => `activity:${i.id}`));
-        return index.map((i) => entries[`activity:${i.id}`]).filter((e) => e.kind === 'call' && /"type"/.test(e.args));
+        return index.map((i) => entries[`activity:${i.id}`]).filter((e) => e.kind === 'call' && /"type"/.test(e.args) && /x{40}/.test(e.args));
       });
-      return got.length === 2 ? got[1] : null;
+      return got.length === 1 ? got[0] : null;
     }, { what: 'the cancelled Type in the activity log' });
     assert.equal(typed.code, 'CANCELLED', JSON.stringify(typed));
   });
@@ -321,30 +384,95 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
   });
 });
 
-describe('no desktop server with a screenshot tool', () => {
+describe('the desktop offer follows the host', () => {
   let env;
+  let site;
   before(async () => {
+    site = await serve({ routes: { '/plain.html': { body: '<!doctype html><title>Plain page</title><p>Nothing here.</p>' } } });
     // The host's only server has no screenshot tool: no profile fits.
-    env = await launch({ config: { providers: [annotatedProvider({ log: path.join(tempDir('gnosis-nodesk-'), 'notes.jsonl') })], log: { level: 'debug' } } });
+    const config = { providers: [annotatedProvider({ log: path.join(tempDir('gnosis-nodesk-'), 'notes.jsonl') })], log: { level: 'debug' } };
+    env = await launch({ config, grantOrigins: PAGE_ORIGINS, args: [NO_DISCARD] });
   });
-  after(async () => { await env?.close(); });
+  after(async () => {
+    await env?.close();
+    await site?.close();
+  });
 
-  test('the panel says why and does not offer the desktop; Settings says the same', async () => {
-    const panel = await env.openExtensionPage('agent/panel/sidepanel.html');
-    await panel.waitForSelector('body[data-ready="true"]');
+  test('the panel, the Page Assistant and the options page say why the desktop is not offered; a desktop server added while they are open is offered at once, with the same grants in both places, and removed, no longer', async () => {
+    const WHY = 'No MCP server the host lists has a screenshot tool a desktop profile can use (servers: notes). Add a desktop server (computer-use-mcp, Munim), or map its tools in the side panel\'s Settings → Desktop.';
+    const { panel, target } = await openPanelAndTarget(env, site.url('/plain.html'));
     await storeSettings(panel, { apiUrl: 'http://127.0.0.1:9/v1', model: 'venus-test' });
-    await panel.reload();
-    await panel.waitForSelector('body[data-ready="true"]');
     const note = panel.locator('#desktop-note');
-    await waitFor(async () => {
-      await panel.evaluate(() => document.querySelector('#surface-row').dispatchEvent(new PointerEvent('pointerenter')));
-      return /screenshot tool/.test(await note.textContent());
-    }, { what: 'the note', timeoutMs: 20_000 });
-    assert.equal(await note.textContent(), 'The desktop is not offered. No MCP server the host lists has a screenshot tool a desktop profile can use (servers: notes). Add a desktop server (computer-use-mcp, Munim), or map its tools in Settings → Desktop.');
+    // Nobody hovers or focuses anything in the panel: it follows the host's pushes.
+    const noteSays = (want) => waitFor(async () => (await note.textContent()) === want && (await note.isVisible()), { what: `the note: ${want}`, timeoutMs: 20_000 });
+    await noteSays(`The desktop is not offered. ${WHY}`);
     assert.equal(await panel.isDisabled('#surface-desktop'), true);
     await shootPanel(panel, 'desktop_not_offered_400', { width: 400, height: 640 });
     await panel.click('#show-settings');
-    await waitFor(async () => /screenshot tool/.test(await panel.textContent('#desktop-status')), { what: 'Settings → Desktop' });
+    await waitFor(async () => (await panel.textContent('#desktop-status')) === WHY, { what: 'Settings → Desktop says why' });
     assert.equal(await panel.isHidden('#desktop-grants'), true);
+    await panel.click('#show-chat');
+
+    // The Page Assistant's bar: Desktop cannot be chosen, and it says why.
+    await enableToggle(panel);
+    await target.bringToFront();
+    const cdp = await target.context().newCDPSession(target);
+    const off = await waitFor(async () => { const b = await bar(target, cdp); return b?.visible && b.where.desktop.label === 'Desktop (not offered)' && b; }, { what: 'the bar\'s Desktop not offered' });
+    assert.equal(off.where.desktop.disabled, true);
+    assert.equal(off.where.value, 'tab');
+    assert.equal(off.where.title, `Where the task starts. The desktop is not offered: ${WHY}`);
+
+    // The options page's Agent view: the same reason, and where to add a server.
+    const options = await env.openOptions('#agent');
+    await waitFor(async () => (await options.textContent('#agent-desktop-status')) === `The desktop is not offered. ${WHY}`, { what: 'the Agent view says why' });
+    assert.equal(await options.isVisible('#agent-desktop-setup'), true);
+    assert.equal(await options.isHidden('#agent-grants'), true);
+    assert.equal(await options.isHidden('#run'), true, 'Start and Stop belong to the chat site');
+    await shootWhole(options, 'options_agent_not_offered_400', 400);
+
+    // A desktop server is added (as the setup page does) while all three are open.
+    const added = await options.evaluate(({ type, provider }) => chrome.runtime.sendMessage({ type, provider }), { type: BRIDGE.SET_PROVIDER, provider: {
+      name: 'fixed-screen', command: process.execPath, args: [FIXED_SCREEN], prefix: 'fixed',
+    } });
+    assert.equal(added.ok, true, JSON.stringify(added));
+    await panel.locator('#surface-desktop:enabled').waitFor({ state: 'attached', timeout: 20_000 });
+    assert.equal(await note.isHidden(), true);
+    const on = await waitFor(async () => { const b = await bar(target, cdp); return b && !b.where.desktop.disabled && b; }, { what: 'the bar offers Desktop' });
+    assert.equal(on.where.desktop.label, 'Desktop');
+    await waitFor(async () => (await options.textContent('#agent-desktop-status')) === 'Desktop server "fixed", profile: computer-use-mcp (one computer tool).', { what: 'the Agent view offers the desktop' });
+    // The suggestion: the one tool acts (Ask); nothing saved yet.
+    const row = options.locator('#agent-grant-list li[data-name="fixed.computer"]');
+    await row.waitFor();
+    assert.equal(await row.locator('input[value="ask"]').isChecked(), true);
+    assert.match(await row.textContent(), /fixed\.computer.*for screenshots, clicks, right clicks, double clicks, pointer moves, drags, typing, keys, scrolling/);
+    assert.match(await options.textContent('#agent-grants-state'), /^Nothing is granted yet/);
+    for (const w of [360, 400, 480]) await shootWhole(options, `options_agent_${w}`, w);
+
+    // Saved on the options page, shown in the side panel; changed in the side panel, shown on the options page.
+    await panel.bringToFront();
+    await row.locator('label.allow').click();
+    await options.click('#agent-grants-save');
+    await waitFor(async () => /^Saved/.test(await options.textContent('#agent-grants-state')), { what: 'saved from the options page' });
+    assert.deepEqual(env.config().policy.origins[AGENT_ORIGIN], { allow: ['fixed.computer'] });
+    await panel.click('#show-settings');
+    const panelRow = (d) => panel.locator(`input[name="desktop-grant-fixed.computer"][value="${d}"]`);
+    await waitFor(() => panelRow('allow').isChecked(), { what: 'the panel shows Allow' });
+    assert.match(await panel.textContent('#desktop-grants-state'), /^Saved/);
+    await panel.locator('#desktop-grant-list label.deny').click();
+    await panel.click('#desktop-grants-save');
+    await waitFor(async () => /^Saved/.test(await panel.textContent('#desktop-grants-state')), { what: 'saved from the panel' });
+    assert.deepEqual(env.config().policy.origins[AGENT_ORIGIN], { deny: ['fixed.computer'] });
+    await options.click('#agent-refresh');
+    await waitFor(() => row.locator('input[value="deny"]').isChecked(), { what: 'the options page shows Block' });
+    await panel.click('#show-chat');
+
+    // Removed: none of them offers the desktop any more.
+    const removed = await options.evaluate((type) => chrome.runtime.sendMessage({ type, name: 'fixed-screen' }), BRIDGE.REMOVE_PROVIDER);
+    assert.equal(removed.ok, true, JSON.stringify(removed));
+    await noteSays(`The desktop is not offered. ${WHY}`);
+    assert.equal(await panel.isDisabled('#surface-desktop'), true);
+    await waitFor(async () => (await bar(target, cdp))?.where.desktop.disabled === true, { what: 'the bar no longer offers Desktop' });
+    await waitFor(async () => (await options.textContent('#agent-desktop-status')) === `The desktop is not offered. ${WHY}`, { what: 'the Agent view follows' });
+    await options.close();
   });
 });

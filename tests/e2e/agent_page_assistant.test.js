@@ -14,16 +14,13 @@
 // Clicks and keys are real input, as a user's. Screenshots of the bar go to
 // GNOSIS_E2E_SHOTS (default: gnosis-e2e-shots under the system's temp dir).
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { launch, waitFor, EXTENSION_ID, EXTENSION_ORIGIN } from './lib/harness.js';
-import { MIN_SHOWN_MS } from '../../extension/agent/core/page_assistant_state.js';
 import { PAGE_ASSISTANT_EVENT } from '../../extension/shared/core/messages.js';
 import { serve } from './lib/server.js';
 import { startModelServer, textOf, viewportOf, normalise } from './lib/model_server.js';
 import { centerOf, openPanelAndTarget, storeSettings, debuggerFree } from './lib/agent_fixture.js';
+import { FRAME_URL, bar, enableToggle, frameOf, inScheme, shoot, submitOnPage, uncoveredLongEnough } from './lib/page_assistant.js';
 
 // Hostile page CSS: if any of it reached the bar, its input would be 40px red on yellow.
 const PAGE_HTML = `<!doctype html>
@@ -60,122 +57,6 @@ after(async () => {
 const fast = { maxSteps: 10, temperature: 0.5, requestTimeoutMs: 60000, retryBaseMs: 20, retryMaxMs: 300 };
 const act = (think, action) => ({ content: `<think>${think}</think>\n<action>${action}</action>` });
 
-const FRAME_URL = `${EXTENSION_ORIGIN}agent/frame/page_assistant_frame.html`;
-/** Where the bar's screenshots go (GNOSIS_E2E_SHOTS, else a folder under the system's temp dir). */
-const SHOTS = process.env.GNOSIS_E2E_SHOTS || path.join(os.tmpdir(), 'gnosis-e2e-shots');
-
-/** Calls fn (source of a function) with `this` = the bar's shadow root, through CDP; null when there is no bar. */
-async function inShadow(cdp, fn) {
-  const { root } = await cdp.send('DOM.getDocument', { depth: -1, pierce: true });
-  const find = (n) => {
-    if (n.localName === 'gnosis-page-assistant') return n;
-    for (const c of n.children || []) {
-      const f = find(c);
-      if (f) return f;
-    }
-    return null;
-  };
-  const host = find(root);
-  if (!host) return null;
-  const shadow = host.shadowRoots?.[0];
-  const { object } = await cdp.send('DOM.resolveNode', { nodeId: shadow.nodeId });
-  const { result } = await cdp.send('Runtime.callFunctionOn', { objectId: object.objectId, returnByValue: true, functionDeclaration: fn });
-  return { value: result.value, shadowType: shadow.shadowRootType };
-}
-
-/** The bar's frame (an extension page inside the tab): Playwright reaches it, the page cannot. */
-const frameOf = (page) => page.frames().find((f) => f.url().startsWith(FRAME_URL));
-
-/**
- * A snapshot of the bar: the host and iframe read through CDP, the bar's
- * content read in its frame; points are in the page's viewport. Null when
- * there is no bar.
- */
-async function bar(page, cdp) {
-  const h = await inShadow(cdp, `function () {
-      const f = this.querySelector('iframe');
-      const r = f.getBoundingClientRect();
-      return { mode: this.mode, displayed: this.host.isConnected && getComputedStyle(this.host).display !== 'none', box: { x: r.left, y: r.top, width: r.width, height: r.height } };
-    }`);
-  if (!h) return null;
-  const frame = frameOf(page);
-  const v = frame && await frame.evaluate(() => {
-    const q = (s) => document.querySelector(s);
-    const shown = (e) => Boolean(e) && e.getClientRects().length > 0;
-    const at = (e) => { const r = e.getBoundingClientRect(); return { x: r.left + r.width / 2, y: r.top + r.height / 2 }; };
-    const b = q('.bar');
-    const input = q('.task');
-    const cs = getComputedStyle(input);
-    const mode = b.dataset.mode;
-    return {
-      shown: shown(b),
-      mode,
-      covered: b.dataset.covered === 'true',
-      text: q('.text').textContent,
-      input: { shown: shown(input), value: input.value, placeholder: input.placeholder, readOnly: input.readOnly, fontSize: cs.fontSize, color: cs.color, at: at(input) },
-      go: { at: at(q('.go')), disabled: q('.go').disabled },
-      status: q('.status').textContent,
-      summary: mode === 'running' && q('.text').dataset.tone !== 'hint' ? q('.text').textContent : '',
-      stop: { shown: shown(q('.stop')), disabled: q('.stop').disabled, at: at(q('.stop')) },
-      pause: { shown: shown(q('.pause')), disabled: q('.pause').disabled, text: q('.pause').textContent, at: at(q('.pause')) },
-      acted: { shown: shown(q('.acted')), at: at(q('.acted')) },
-      card: { shown: mode === 'card', kind: b.dataset.kind, outcome: b.dataset.outcome, text: `${q('.title').textContent}: ${q('.text').textContent}`, dismissAt: at(q('.dismiss')) },
-      message: mode === 'message' ? q('.text').textContent : '',
-    };
-  }).catch(() => null);
-  if (!v) return { shadowType: h.shadowType, shadowMode: h.value.mode, visible: false, box: h.value.box };
-  const shift = (p) => ({ x: h.value.box.x + p.x, y: h.value.box.y + p.y });
-  return {
-    ...v,
-    shadowType: h.shadowType,
-    shadowMode: h.value.mode,
-    box: h.value.box,
-    visible: h.value.displayed && v.shown,
-    input: { ...v.input, at: shift(v.input.at) },
-    go: { ...v.go, at: shift(v.go.at) },
-    stop: { ...v.stop, at: shift(v.stop.at) },
-    pause: { ...v.pause, at: shift(v.pause.at) },
-    acted: { ...v.acted, at: shift(v.acted.at) },
-    card: { ...v.card, dismissAt: shift(v.card.dismissAt) },
-  };
-}
-
-/** Saves a picture of the bottom of the page with the bar on it. */
-async function shoot(page, name) {
-  fs.mkdirSync(SHOTS, { recursive: true });
-  const { width, height } = page.viewportSize();
-  const file = path.join(SHOTS, `page_assistant_${name}.png`);
-  await page.screenshot({ path: file, clip: { x: 0, y: height - 230, width, height: 230 } });
-  return file;
-}
-
-/** Waits until the bar has shown whole for MIN_SHOWN_MS by its own clock, so it takes a submit. */
-async function uncoveredLongEnough(page) {
-  await waitFor(() => frameOf(page)?.evaluate((min) => {
-    const since = document.querySelector('.bar')?.dataset.shownSince;
-    return Boolean(since) && performance.now() - Number(since) >= min;
-  }, MIN_SHOWN_MS).catch(() => false), { what: 'the bar shown whole long enough to take a submit' });
-}
-
-/** Switches the page to a colour scheme and waits until the bar's frame has painted in it. */
-async function inScheme(page, scheme) {
-  await page.emulateMedia({ colorScheme: scheme });
-  await waitFor(() => frameOf(page)?.evaluate((dark) => matchMedia('(prefers-color-scheme: dark)').matches === dark
-    && new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => r(true)))), scheme === 'dark').catch(() => false),
-  { what: `the bar in the ${scheme} scheme` });
-}
-
-/** Types a task into the bar and presses Enter (or clicks Run), with real input events. */
-async function submitOnPage(page, cdp, text, { via = 'enter' } = {}) {
-  const b = await waitFor(async () => { const s = await bar(page, cdp); return s?.visible && s.input.shown && !s.covered && s; }, { what: 'the bar input' });
-  // The bar takes a submit once it has been uncovered for a moment (clickjacking guard).
-  await uncoveredLongEnough(page);
-  await page.mouse.click(b.input.at.x, b.input.at.y);
-  await page.keyboard.type(text);
-  if (via === 'enter') await page.keyboard.press('Enter');
-  else await page.mouse.click(b.go.at.x, b.go.at.y);
-}
-
 /** Opens the panel and a page (page?query), with the scripted model when script is given; close() ends it all. */
 async function setup(query, script, { page = '/assistant.html' } = {}) {
   const targetUrl = site.url(`${page}?${query}`);
@@ -190,12 +71,6 @@ async function setup(query, script, { page = '/assistant.html' } = {}) {
     await target.close().catch(() => {});
   };
   return { targetUrl, panel, target, cdp, model, close };
-}
-
-async function enableToggle(panel) {
-  await panel.waitForSelector('#page-assistant[data-ready="true"]');
-  if (!(await panel.isChecked('#page-assistant-enabled'))) await panel.click('#page-assistant-enabled');
-  await waitFor(() => panel.evaluate(async () => (await chrome.storage.local.get('pageAssistant.enabled'))['pageAssistant.enabled'] === true), { what: 'toggle stored' });
 }
 
 test('a task typed in the page bar runs like the panel\'s: streamed step summary, Stop, result card, input back; the bar hides while the panel is closed', async () => {

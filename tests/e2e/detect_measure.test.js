@@ -11,7 +11,7 @@
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
 import { launch, waitFor, REPO } from './lib/harness.js';
 import { serve } from './lib/server.js';
 import { PRESETS } from '../../extension/bridge/core/presets.js';
@@ -119,7 +119,9 @@ function agrees(chat, field, proposed, truth) {
 
 const rows = [];
 
-for (const site of SITES) {
+// The sites run side by side, each in its own tab on its own origin.
+describe('auto-detection, site by site', { concurrency: 4 }, () => {
+  for (const site of SITES) {
   test(`auto-detection on ${site.name}`, async () => {
     const chat = await env.newPage(servers[site.id].url(site.path));
     await chat.setViewportSize({ width: 1000, height: 760 });
@@ -159,12 +161,14 @@ for (const site of SITES) {
     const wrong = FIELDS.filter((f) => verdict[f] === 'wrong');
     assert.deepEqual(wrong, [], `${site.name}: sure but wrong: ${wrong.map((f) => `${f} = ${found[f].selector}`).join(', ')}`);
   });
-}
+  }
+});
 
 test('the table', () => {
   const LABEL = { destination: 'Inject into', sendButton: 'Send button', source: 'Extract from', streaming: 'Still replying while' };
   const list = (row, kinds) => FIELDS.filter((f) => kinds.includes(row.verdict[f])).map((f) => LABEL[f]).join(', ') || '—';
   const lines = ['| site | fields right | proposed, unticked | left to Pick |', '| --- | --- | --- | --- |'];
+  rows.sort((a, b) => SITES.findIndex((s) => s.name === a.site) - SITES.findIndex((s) => s.name === b.site));
   for (const r of rows) {
     const right = FIELDS.filter((f) => r.verdict[f] === 'right').length;
     lines.push(`| ${r.site} | ${right}/4 | ${list(r, ['proposed', 'proposed-wrong'])} | ${list(r, ['pick'])} |`);

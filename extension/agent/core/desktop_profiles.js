@@ -123,7 +123,7 @@ export function whyNoDesktop(capabilities, custom = null) {
     if (missing.length) return `Your desktop profile names ${missing.map((m) => `"${m}"`).join(', ')}, which the host does not list.`;
   }
   if (!prefixes.size) return 'The host lists no MCP tools, so there is no desktop to drive: add a desktop server (computer-use-mcp, Munim) on the setup page.';
-  return `No MCP server the host lists has a screenshot tool a desktop profile can use (servers: ${[...prefixes.keys()].join(', ')}). Add a desktop server (computer-use-mcp, Munim), or map its tools in Settings → Desktop.`;
+  return `No MCP server the host lists has a screenshot tool a desktop profile can use (servers: ${[...prefixes.keys()].join(', ')}). Add a desktop server (computer-use-mcp, Munim), or map its tools in the side panel's Settings → Desktop.`;
 }
 
 /** The capabilities a profile names that the list lacks, as "<prefix>.<tool>". */
@@ -232,6 +232,27 @@ export function suggestedGrants(profile, prefix) {
   }
   return out;
 }
+
+/**
+ * What the agent uses each of a profile's tools for, in words, by capability
+ * name: {"desktop.computer": ["screenshots", "clicks", …]}.
+ */
+export function toolUses(profile, prefix) {
+  const out = {};
+  for (const verb of DESKTOP_VERBS) {
+    for (const c of profile.actions[verb] || []) {
+      const name = `${prefix}.${c.tool}`;
+      out[name] ||= [];
+      if (!out[name].includes(VERB_WORDS[verb])) out[name].push(VERB_WORDS[verb]);
+    }
+  }
+  return out;
+}
+
+const VERB_WORDS = Object.freeze({
+  screenshot: 'screenshots', click: 'clicks', right_click: 'right clicks', double_click: 'double clicks', move: 'pointer moves',
+  drag: 'drags', type: 'typing', key: 'keys', scroll: 'scrolling',
+});
 
 /** Bytes of a base64 payload. */
 function base64Bytes(b64) {

@@ -28,7 +28,13 @@
 // clicking), or cropped, scaled down, transformed or partly off-screen (a page
 // can crop it to the bare input and write its own label above it), typing is
 // locked and a submit is refused, and a submit is accepted only once the bar
-// has been shown whole for MIN_SHOWN_MS. Pure.
+// has been shown whole for MIN_SHOWN_MS.
+//
+// Where a task starts (This page / Desktop) is the bar's choice ('where');
+// the desktop can be chosen only while the worker says it is offered
+// ({type:'desktop', offered, why}: a desktop server with a screenshot tool);
+// until then, and whenever it stops being offered, the choice is This page
+// and the bar says why the desktop is not offered. Pure.
 import { SUMMARY_MAX, thinkingOf, truncateHead, truncateTail } from './reply_text.js';
 import { AGENT } from '../../shared/core/messages.js';
 
@@ -49,7 +55,7 @@ export const ACTED_ANSWER = 'I did it on the page.';
 
 /** Where the bar starts: hidden until the worker says the setting is on and a panel is open. */
 export function initialState() {
-  return { enabled: false, panelOpen: false, shownSince: null, hiddenWhy: 'covered', phase: 'idle', step: 0, stepPhase: '', summary: '', stopping: false, pausing: false, card: null, message: '', awaitingReply: false, retry: null };
+  return { enabled: false, panelOpen: false, shownSince: null, hiddenWhy: 'covered', phase: 'idle', step: 0, stepPhase: '', summary: '', stopping: false, pausing: false, card: null, message: '', awaitingReply: false, retry: null, desktop: null, where: 'tab' };
 }
 
 const STEP_LABEL = { observe: 'taking a screenshot', request: 'thinking', act: 'acting' };
@@ -92,7 +98,8 @@ export function retryStatus(retry, now) {
  * timestamp in ms); {type:'attached'|'step'|'delta'|'action'|'retry'|
  * 'paused'|'resumed'|'end'} (the agent session's events, relayed by the
  * panel; 'retry' carries reason, attempt and until), {type:'blocked',
- * message} and {type:'error', message}.
+ * message} and {type:'error', message}; {type:'desktop', offered, why} from
+ * the worker and {type:'where', surface: 'tab'|'desktop'} from the bar's choice.
  */
 export function reduce(state, e) {
   const s = { ...state };
@@ -100,7 +107,7 @@ export function reduce(state, e) {
   switch (e?.type) {
     case 'settings':
       s.enabled = Boolean(e.enabled);
-      if (!s.enabled) return { ...initialState(), panelOpen: s.panelOpen, shownSince: s.shownSince };
+      if (!s.enabled) return { ...initialState(), panelOpen: s.panelOpen, shownSince: s.shownSince, desktop: s.desktop };
       return s;
     case 'panel':
       s.panelOpen = Boolean(e.open);
@@ -155,6 +162,12 @@ export function reduce(state, e) {
       return { ...s, phase: 'idle', stopping: false, pausing: false, summary: '', stepPhase: '', retry: null, message: String(e.message || 'the task could not start') };
     case 'dismiss':
       return { ...s, card: null, message: '' };
+    case 'desktop': {
+      const desktop = { offered: e.offered === true, why: e.offered === true ? '' : String(e.why || '') };
+      return { ...s, desktop, where: desktop.offered ? s.where : 'tab' };
+    }
+    case 'where':
+      return { ...s, where: e.surface === 'desktop' && s.desktop?.offered ? 'desktop' : 'tab' };
     default:
       return state;
   }
@@ -191,7 +204,8 @@ export function view(s, now = Date.now()) {
     // Covered or cropped: the input takes no typing and Run is off (Stop stays: stopping is always safe).
     locked: covered,
     guard: covered ? (s.hiddenWhy === 'cropped' ? CROPPED_MESSAGE : COVERED_MESSAGE) : '',
-    placeholder: s.awaitingReply ? 'Answer the agent’s question…' : 'Ask the agent to do something on this page…',
+    placeholder: s.awaitingReply ? 'Answer the agent’s question…' : s.where === 'desktop' ? 'Ask the agent to do something on the desktop…' : 'Ask the agent to do something on this page…',
+    ...whereView(s),
     status,
     retrying,
     summary: s.phase === 'paused' ? 'The page is yours: act on it by hand, then press Resume and the agent goes on from what it then sees.'
@@ -209,10 +223,36 @@ export function view(s, now = Date.now()) {
   };
 }
 
+/** The desktop is not offered: what the bar's choice says of it, in a word and in full. */
+export const DESKTOP_NOT_OFFERED = 'Desktop (not offered)';
+/** The desktop's offer is not known yet (the worker has not answered). */
+export const DESKTOP_CHECKING = 'Desktop (checking…)';
+
+/**
+ * The "where the task starts" choice: which is chosen, whether Desktop may
+ * be, its label, and the choice's title (why the desktop is not offered).
+ */
+function whereView(s) {
+  const offered = s.desktop?.offered === true;
+  let desktopLabel = 'Desktop';
+  let whereTitle = 'Where the task starts: this page, or the computer\'s desktop (through the host\'s desktop server)';
+  if (!s.desktop) {
+    desktopLabel = DESKTOP_CHECKING;
+    whereTitle = 'Where the task starts. Gnosis is asking whether the desktop is offered.';
+  } else if (!offered) {
+    desktopLabel = DESKTOP_NOT_OFFERED;
+    whereTitle = `Where the task starts. The desktop is not offered: ${s.desktop.why || 'no desktop server is set up.'}`;
+  }
+  return { where: s.where, desktopOffered: offered, desktopLabel, whereTitle };
+}
+
 /**
  * What a submit sends to the worker: a reply continues the task that asked;
- * acted marks the answer "I did it on the page".
+ * acted marks the answer "I did it on the page"; surface is where a new task starts.
  */
 export function submission(s, text, { acted = false } = {}) {
-  return { type: AGENT.PAGE_TASK, task: String(text ?? ''), reply: Boolean(s.awaitingReply), ...(acted ? { acted: true } : {}) };
+  return {
+    type: AGENT.PAGE_TASK, task: String(text ?? ''), reply: Boolean(s.awaitingReply), ...(acted ? { acted: true } : {}),
+    surface: s.where === 'desktop' && s.desktop?.offered ? 'desktop' : 'tab',
+  };
 }

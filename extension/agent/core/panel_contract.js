@@ -8,7 +8,8 @@
 //   window, the worker answers READY, the panel PINGs to keep the worker
 //   alive (connectPanelPort, servePanelPort);
 // - on that port the worker pushes what a page's Page Assistant asked of the
-//   panel (pagePush, through toPanel); the panel reads it with readPagePush.
+//   panel (pagePush, through toPanel); the panel reads it with readPagePush;
+//   and that the desktop offer changed (desktopPush, to every panel).
 //
 // Pure: each half takes its chrome.* pieces (send, connect, the port) as
 // arguments, so both run under node --test with fakes.
@@ -86,18 +87,25 @@ export function createBrowserLink({ sessionId, windowId, coordinateMode, send })
 /**
  * The panel half of the port: says HELLO, resolves on READY, pings, and
  * reconnects with the same session id when the worker restarts.
- * @param {{connect:() => object, sessionId:string, windowId?:number, onPush?:(push:object) => void}} o
- *   connect opens a runtime port named PANEL_PORT_NAME; onPush gets readPagePush's reading of each push
+ * @param {{connect:() => object, sessionId:string, windowId?:number, onPush?:(push:object) => void, onDesktop?:() => void}} o
+ *   connect opens a runtime port named PANEL_PORT_NAME; onPush gets readPagePush's reading of each push;
+ *   onDesktop is called when the worker says the desktop offer changed, and on every READY (a change
+ *   may have come before the port was open, or while the worker restarted)
  * @returns {Promise<{disconnect():void}>} once the worker registered the session
  */
-export function connectPanelPort({ connect, sessionId, windowId, onPush }) {
+export function connectPanelPort({ connect, sessionId, windowId, onPush, onDesktop }) {
   let port;
   let timer;
   let closed = false;
   function open(resolve) {
     port = connect();
     port.onMessage.addListener((m) => {
-      if (m?.type === AGENT_PORT.READY) { resolve?.(); return; }
+      if (m?.type === AGENT_PORT.READY) {
+        resolve?.();
+        onDesktop?.();
+        return;
+      }
+      if (m?.type === AGENT_PORT.DESKTOP_CHANGED) { onDesktop?.(); return; }
       const push = readPagePush(m);
       if (push) onPush?.(push);
     });
@@ -163,4 +171,11 @@ export function readPagePush(m) {
   const push = { kind, tabId: m.tabId };
   if (kind === 'task') Object.assign(push, { task: String(m.task ?? ''), reply: m.reply === true, acted: m.acted === true, surface: surfaceOf(m.surface) });
   return push;
+}
+
+// ---- Push: worker → every panel, the desktop offer changed ----
+
+/** Tells a panel the desktop offer changed; it asks the worker for the state itself (DESKTOP.STATE). */
+export function desktopPush() {
+  return { type: AGENT_PORT.DESKTOP_CHANGED };
 }

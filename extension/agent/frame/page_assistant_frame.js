@@ -29,6 +29,7 @@ const ui = {
 };
 
 const HINT = 'Type a task for this page and press Enter. The page cannot see what you type here.';
+const DESKTOP_HINT = 'Type a task for the desktop and press Enter. The page cannot see what you type here.';
 /** Shown while a step has no reasoning to show yet. */
 const WAITING = 'The agent’s reasoning for this step shows here as it comes in.';
 /** The chip (shared/ui.css) each outcome's title wears: green for what worked, amber for a look, red for a failure. */
@@ -87,7 +88,7 @@ function render() {
   ui.acted.hidden = !v.showActed;
   ui.acted.disabled = v.locked;
   ui.dismiss.hidden = !(m === 'card' || m === 'message');
-  let text = HINT;
+  let text = v.where === 'desktop' ? DESKTOP_HINT : HINT;
   if (m === 'running' || m === 'paused') text = v.summary || WAITING;
   else if (m === 'card') text = v.card.text;
   else if (m === 'message') text = v.message;
@@ -102,6 +103,12 @@ function render() {
   ui.input.readOnly = v.locked;
   ui.go.disabled = v.locked;
   ui.where.disabled = v.locked;
+  // Where the task starts: Desktop only while the worker says it is offered; its label and the title say why not.
+  const desktop = ui.where.querySelector('option[value="desktop"]');
+  desktop.disabled = !v.desktopOffered;
+  desktop.textContent = v.desktopLabel;
+  ui.where.title = v.whereTitle;
+  ui.where.value = v.where;
   if (v.showInput && wasHidden) {
     // Back after a run: keep what was typed when the task could not start, clear after a run.
     ui.input.value = state.message && !state.card ? draft : '';
@@ -122,11 +129,12 @@ async function submit(task = ui.input.value.trim(), { acted = false } = {}) {
   const before = state;
   dispatch({ type: 'submit', at: performance.now() });
   if (state.phase !== 'pending' || before.phase !== 'idle') return;
-  const r = await send({ ...S.submission(before, task, { acted }), surface: ui.where.value === 'desktop' ? 'desktop' : 'tab' });
+  const r = await send(S.submission(before, task, { acted }));
   if (!r || r.ok === false) dispatch({ type: 'error', message: r?.error || 'the side panel did not answer' });
 }
 
 ui.input.addEventListener('input', () => { draft = ui.input.value; });
+ui.where.addEventListener('change', () => dispatch({ type: 'where', surface: ui.where.value }));
 // Belt and braces: a covered bar's input is read-only, and edits are refused too.
 ui.input.addEventListener('beforeinput', (ev) => { if (S.view(state).locked) ev.preventDefault(); });
 // Tasks start only from the user's own Enter or click. The page cannot reach

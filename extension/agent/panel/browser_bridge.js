@@ -21,10 +21,11 @@ export function createBrowserBridge(o) {
 }
 
 /**
- * Connects the panel's port. onPush gets each push ({kind, tabId, task?…}, panel_contract.js readPagePush).
+ * Connects the panel's port. onPush gets each push ({kind, tabId, task?…}, panel_contract.js readPagePush);
+ * onDesktop is called when the desktop offer may have changed.
  * Reconnects if the worker restarts; the session id stays the same.
  * @returns {Promise<{disconnect():void}>} resolves once the worker registered the session
  */
-export function connectPanel({ sessionId, windowId, onPush }) {
-  return connectPanelPort({ connect: () => chrome.runtime.connect({ name: PANEL_PORT_NAME }), sessionId, windowId, onPush });
+export function connectPanel({ sessionId, windowId, onPush, onDesktop }) {
+  return connectPanelPort({ connect: () => chrome.runtime.connect({ name: PANEL_PORT_NAME }), sessionId, windowId, onPush, onDesktop });
 }

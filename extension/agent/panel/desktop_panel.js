@@ -1,7 +1,8 @@
 // The Side Panel's desktop choice: whether the desktop is offered (a
 // desktop server with a screenshot tool the profile can use), the "Start
 // on: This tab / The desktop" choice of the task box, and the note that says
-// why the desktop is not offered. The tasks themselves go through
+// why the desktop is not offered; both follow the host (refreshDesktop on
+// each change the worker pushes). The tasks themselves go through
 // core/desktop_surface.js with panel/desktop_bridge.js.
 
 import { panel } from './sidepanel_state.js';
@@ -57,7 +58,11 @@ export function surfacesFor({ coordinateMode, surface }) {
   return createSurfaces({ tab, desktop, start: surface || chosenSurface(), why: d?.why, state: d });
 }
 
-/** Wires the choice: the desktop is asked about when the panel opens and when the choice is touched. */
+/**
+ * Wires the choice: the desktop is asked about when the panel opens, and
+ * again each time the worker says the offer changed (sidepanel.js hands
+ * desktop_settings.js followDesktop to the panel's port).
+ */
 export function wireDesktopChoice() {
   // The idle prompt follows the choice (a question or a pause has its own).
   for (const radio of document.querySelectorAll('input[name="surface"]')) {
@@ -65,7 +70,5 @@ export function wireDesktopChoice() {
       if ($('run').textContent === 'Run' && !$('task').disabled) $('task').placeholder = idlePlaceholder();
     });
   }
-  $('surface-row').addEventListener('pointerenter', () => refreshDesktop().catch(() => {}));
-  $('surface-desktop').addEventListener('focus', () => refreshDesktop().catch(() => {}));
   return refreshDesktop().catch(() => {});
 }

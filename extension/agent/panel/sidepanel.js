@@ -19,7 +19,7 @@ import { addEntry, followHistory, scrollToEnd } from './sidepanel_log.js';
 import { busy, createPipeline, fromPage, onSwitch, wireTaskControls } from './sidepanel_task.js';
 import { fillForm, openSettings, showSetup, wireSettings } from './sidepanel_settings.js';
 import { wireDesktopChoice } from './desktop_panel.js';
-import { wireDesktopSettings } from './desktop_settings.js';
+import { followDesktop, wireDesktopSettings } from './desktop_settings.js';
 import { watchHostFit } from '../../shared/host_banner.js';
 import { $ } from '../../shared/page.js';
 
@@ -81,6 +81,8 @@ async function main() {
     windowId: panel.windowId,
     // A page's Page Assistant task, Stop, Pause or Resume.
     onPush: (push) => fromPage(push.kind, push),
+    // The host's desktop servers or tools changed: the desktop choice and Settings → Desktop follow.
+    onDesktop: () => { followDesktop().catch(() => {}); },
   });
   document.body.dataset.ready = 'true';
 }

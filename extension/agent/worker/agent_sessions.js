@@ -146,6 +146,13 @@ export function toPanel(windowId, message) {
   return true;
 }
 
+/** Posts message to every open Side Panel (the desktop offer changed: panel_contract.js desktopPush). */
+export function toPanels(message) {
+  for (const s of sessions.values()) {
+    try { s.port?.postMessage(message); } catch { /* that panel is closing */ }
+  }
+}
+
 /** Sends a CDP command to a session's current tab (the file transfers use it too). */
 export function sendCdp(sessionId, method, params = {}) {
   const s = mustSession(sessionId);

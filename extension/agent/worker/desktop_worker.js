@@ -10,15 +10,23 @@
 // log records it under the task. DESKTOP.STOP (the panel's Stop, Pause, or
 // its port closing) cancels the call in flight through the host.
 //
+// The desktop offer (offered or not, and why) follows the host: it is asked
+// again when the host says its providers or tools changed and when the
+// person's profile is saved, and each change is pushed to every open Side
+// Panel (agent_sessions.js toPanels) and to onDesktopChange's subscribers
+// (the Page Assistant's bars).
+//
 // Handlers accept only this extension's pages.
 
 import { host } from '../../shared/host.js';
 import { CODES } from '../../shared/core/codes.js';
 import { DESKTOP } from '../../shared/core/messages.js';
-import { callsFor, chooseProfile, profileProblems, screenshotFrom, suggestedGrants, toolsOf, whyNoDesktop } from '../core/desktop_profiles.js';
+import { callsFor, chooseProfile, profileProblems, screenshotFrom, suggestedGrants, toolUses, toolsOf, whyNoDesktop } from '../core/desktop_profiles.js';
 import { planDesktopAction } from '../core/desktop_actions.js';
 import { encodeScreenshot } from './desktop_image.js';
 import { actionSleep, actionStopped } from '../core/cdp_input.js';
+import { desktopPush } from '../core/panel_contract.js';
+import { toPanels } from './agent_sessions.js';
 
 /** Where Settings keeps the person's own desktop profile: {prefix, profile}. */
 export const PROFILE_KEY = 'desktopProfile';
@@ -59,6 +67,51 @@ export async function desktopState() {
   return { offered: true, prefix: choice.prefix, profile: choice.profile, custom: choice.custom, capabilities: caps.map((c) => c.name).filter((n) => n.startsWith(`${choice.prefix}.`)) };
 }
 
+/** The offer as last asked: {offered, why, prefix}, or null before the first answer. */
+let offer = null;
+const offerListeners = new Set();
+let rechecking = Promise.resolve();
+
+/**
+ * Asks the host about the desktop again (one at a time, in order) and tells
+ * the subscribers when the offer changed. Resolves with the offer.
+ */
+function recheck() {
+  rechecking = rechecking.catch(() => {}).then(async () => {
+    const st = await desktopState();
+    const next = { offered: Boolean(st.offered), why: st.offered ? '' : String(st.why || ''), prefix: st.prefix || '' };
+    const changed = JSON.stringify(next) !== JSON.stringify(offer);
+    offer = next;
+    if (changed) {
+      for (const fn of offerListeners) {
+        try { fn(next); } catch { /* a subscriber must not stop the others */ }
+      }
+    }
+    return next;
+  });
+  return rechecking;
+}
+
+/**
+ * The desktop offer for a new listener (a bar that just loaded): the last
+ * answer while the desktop is offered, else asked again (the host may have
+ * come up since).
+ * @returns {Promise<{offered:boolean, why:string, prefix:string}>}
+ */
+export async function desktopOffer() {
+  return offer?.offered ? offer : recheck();
+}
+
+/**
+ * Subscribes to changes of the desktop offer.
+ * @param {(offer:{offered:boolean, why:string, prefix:string}) => void} fn
+ * @returns {() => void} unsubscribe
+ */
+export function onDesktopChange(fn) {
+  offerListeners.add(fn);
+  return () => offerListeners.delete(fn);
+}
+
 async function mustChoice() {
   const st = await desktopState();
   if (!st.offered) throw new Error(st.why);
@@ -82,11 +135,11 @@ async function call(s, c, task) {
   if (signal.aborted) throw actionStopped();
   if (reply.ok) return reply.result;
   if (reply.code === CODES.FORBIDDEN) {
-    throw new Error(`the host refused ${c.capability}: ${reply.message}. The agent's desktop grants are in Settings → Desktop.`);
+    throw new Error(`the host refused ${c.capability}: ${reply.message}. The agent's desktop grants are in the side panel's Settings → Desktop and on the options page's Agent view.`);
   }
   if (reply.code === CODES.CANCELLED) throw actionStopped();
   if (reply.code === CODES.INVALID_ARGUMENTS) {
-    throw new Error(`the host refused the arguments of ${c.capability}: ${reply.message}. The desktop profile does not fit the tool: fix it in Settings → Desktop → Profile.`);
+    throw new Error(`the host refused the arguments of ${c.capability}: ${reply.message}. The desktop profile does not fit the tool: fix it in the side panel's Settings → Desktop → Profile.`);
   }
   const err = new Error(await serverFailure(c.capability, reply));
   err.code = reply.code;
@@ -170,6 +223,7 @@ async function describeAll(names) {
 async function checkProfile({ prefix, profile, save }) {
   if (profile === null && save) {
     await chrome.storage.local.remove(PROFILE_KEY);
+    recheck().catch(() => {});
     return { ok: true, problems: [] };
   }
   if (typeof prefix !== 'string' || !prefix) return { ok: true, problems: ['name the server (its prefix) the profile is for'] };
@@ -177,6 +231,7 @@ async function checkProfile({ prefix, profile, save }) {
   const schemas = await describeAll((toolsOf(profile || {}) || []).map((t) => `${prefix}.${t}`));
   const problems = profileProblems(profile, prefix, caps, schemas);
   if (!problems.length && save) await chrome.storage.local.set({ [PROFILE_KEY]: { prefix, profile } });
+  if (save) recheck().catch(() => {});
   return { ok: true, problems };
 }
 
@@ -189,7 +244,8 @@ async function getGrants() {
   const names = toolsOf(st.profile).map((t) => `${st.prefix}.${t}`);
   return {
     ok: true, offered: true, origin: agentOrigin, configured: Boolean(policy.configured), tools: names,
-    decisions: policy.decisions || {}, suggested: suggestedGrants(st.profile, st.prefix),
+    decisions: policy.decisions || {}, suggested: suggestedGrants(st.profile, st.prefix), uses: toolUses(st.profile, st.prefix),
+    server: st.prefix, profile: st.custom ? 'your own' : st.profile.name,
   };
 }
 
@@ -203,7 +259,9 @@ async function setGrants({ grants }) {
   }
   const now = await host.request('policy.get', { origin: agentOrigin }, { timeoutMs: 10_000 });
   if (!now.ok) return { ok: false, error: `${now.code}: ${now.message}` };
-  const reply = await host.request('policy.set', { origin: agentOrigin, grants: { ...(now.configured ? now.decisions : {}), ...chosen } }, { timeoutMs: 10_000 });
+  // The agent's other decisions stay; Block is what every tool not named gets, so it is not written out per tool.
+  const kept = now.configured ? Object.fromEntries(Object.entries(now.decisions || {}).filter(([, d]) => d !== 'deny')) : {};
+  const reply = await host.request('policy.set', { origin: agentOrigin, grants: { ...kept, ...chosen } }, { timeoutMs: 10_000 });
   if (!reply.ok) return { ok: false, error: `${reply.code}: ${reply.message}` };
   return { ok: true, decisions: reply.decisions || {} };
 }
@@ -238,11 +296,17 @@ export const handlers = {
 /**
  * Wires the desktop half: run is the bridge's execute path for the agent's
  * calls, origin the extension's own (what the host judges them under).
- * onSessionEnd: a panel closed, so its call in flight is cancelled.
+ * onSessionEnd: a panel closed, so its call in flight is cancelled. The
+ * offer is asked again on each host event about providers or tools.
  */
 export function initDesktop({ run, origin, onSessionEnd }) {
   runCall = run;
   agentOrigin = origin;
+  const again = () => { recheck().catch(() => {}); };
+  // Every open Side Panel hears that the offer changed, and asks for it.
+  onDesktopChange(() => toPanels(desktopPush()));
+  host.on('capabilities.changed', again);
+  host.on('provider.state', again);
   onSessionEnd?.((sessionId) => {
     sessions.get(String(sessionId))?.abort?.abort();
     sessions.delete(String(sessionId));

@@ -13,7 +13,9 @@
 // the panel state and nothing else. The bar itself is an extension page in
 // that iframe (frame/page_assistant_frame.html), which holds a runtime port named
 // PORTS.PAGE_ASSISTANT_FRAME: it gets the setting, the panel state and the run's events over
-// it (the panel relays them here with pageAssistant.relay), and hands tasks,
+// it (the panel relays them here with pageAssistant.relay), whether the
+// desktop is offered as a place to start (desktop_worker.js desktopOffer, and
+// each change of it), and hands tasks,
 // Stop, Pause and Resume (agent.pageTask, agent.pageStop, agent.pagePause,
 // agent.pageResume) to the open panel of its window (agent_sessions.js toPanel).
 //
@@ -31,6 +33,7 @@
 import { senderKind } from '../../shared/core/router.js';
 import { onPanelChange, panelOpen, toPanel } from './agent_sessions.js';
 import { pagePush } from '../core/panel_contract.js';
+import { desktopOffer, onDesktopChange } from './desktop_worker.js';
 import { ENABLED_KEY, PAGE_ORIGINS, PERMISSION_MESSAGE, SCRIPT_FILES, SCRIPT_ID } from '../core/page_assistant_settings.js';
 import { AGENT, PAGE_ASSISTANT, PAGE_ASSISTANT_EVENT, PORTS } from '../../shared/core/messages.js';
 
@@ -181,6 +184,8 @@ function onFrameConnect(port) {
     const tab = await chrome.tabs.get(tabId).catch(() => port.sender.tab);
     port.postMessage(wrap({ type: 'panel', open: panelOpen(tab.windowId) }));
     port.postMessage(wrap({ type: 'settings', enabled: await isEnabled() }));
+    const d = await desktopOffer().catch((err) => ({ offered: false, why: `The extension could not ask about it: ${err?.message || err}.` }));
+    try { port.postMessage(wrap(desktopEvent(d))); } catch { /* the frame is gone */ }
   };
   port.onMessage.addListener((m) => {
     if (joined || m?.type !== PAGE_ASSISTANT.FRAME_TOKEN || !claimToken(tabId, m.token)) return;
@@ -192,6 +197,14 @@ function onFrameConnect(port) {
     if (set && set.size === 0) frames.delete(tabId);
   });
   isTrustedFrame(port.sender).then((ok) => { if (ok) return join(); }).catch(() => {});
+}
+
+/** What a bar hears of the desktop offer: whether it may start a task there, and why not. */
+const desktopEvent = (d) => ({ type: 'desktop', offered: Boolean(d.offered), why: d.offered ? '' : String(d.why || '') });
+
+/** Tells every trusted bar the desktop offer changed. */
+function desktopToFrames(d) {
+  for (const tabId of frames.keys()) toFrames(tabId, desktopEvent(d));
 }
 
 /** The open panel of the sender's window gets a trusted frame's task or control. */
@@ -261,11 +274,12 @@ export const handlers = {
   },
 };
 
-/** Keeps the registration in step with the setting and the permission; relays panel open/close to pages. */
+/** Keeps the registration in step with the setting and the permission; relays panel open/close and the desktop offer to pages. */
 export function init() {
   chrome.runtime.onConnect.addListener(onFrameConnect);
   chrome.tabs.onRemoved.addListener((tabId) => { forgetTab(tabId); });
   onPanelChange((windowId) => { broadcastPanel(windowId); });
+  onDesktopChange(desktopToFrames);
   chrome.storage.onChanged.addListener((changes, area) => {
     if (area === 'local' && changes[ENABLED_KEY]) broadcastSetting(changes[ENABLED_KEY].newValue === true);
   });

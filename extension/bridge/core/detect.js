@@ -265,6 +265,13 @@ function uniqueSelector(T, match, node, prefer, avoid = () => false) {
   return null;
 }
 
+/** A bar of controls (a message's Copy and Retry): all of its text is its buttons' labels. */
+function controlsOnly(T, n) {
+  const buttons = T.descendants(n).filter(isButton);
+  const outer = buttons.filter((b) => !buttons.some((o) => o !== b && T.contains(o, b)));
+  return outer.length > 0 && outer.reduce((sum, b) => sum + b.textLength, 0) >= n.textLength;
+}
+
 /**
  * The assistant's messages: seen growing while a reply streamed, else
  * marked as the assistant's by their attributes; the selector that picks one
@@ -281,7 +288,7 @@ function findMessages(desc, T, input) {
   if (!texts.length) {
     // No reply seen: the elements whose own attributes say they are the assistant's.
     texts = desc.nodes.filter((n) => outside(n) && n.visible && n.textLength > 0 && ASSISTANT_WORDS.test(words(n)) && !USER_WORDS.test(words(n))
-      && !isButton(n) && !T.ancestors(n).some((a) => isButton(a) || a.tag === 'nav' || a.tag === 'header')
+      && !isButton(n) && !controlsOnly(T, n) && !T.ancestors(n).some((a) => isButton(a) || a.tag === 'nav' || a.tag === 'header')
       && !T.ancestors(n).some(markedUser));
     how = 'marked as the assistant’s by the page';
     base = 45;

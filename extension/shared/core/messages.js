@@ -158,4 +158,6 @@ export const AGENT_PORT = Object.freeze({
   PAGE_PAUSE: 'pagePause',
   /** Worker → panel: Resume pressed in a page's Page Assistant. */
   PAGE_RESUME: 'pageResume',
+  /** Worker → panel: the desktop offer changed (a desktop server added, removed, started or gone; a profile saved). */
+  DESKTOP_CHANGED: 'desktopChanged',
 });

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fs from 'node:fs';
 import {
-  BUILTIN_PROFILES, callsFor, chooseProfile, missingTools, profileProblems, screenshotFrom, suggestedGrants, whyNoDesktop,
+  BUILTIN_PROFILES, callsFor, chooseProfile, missingTools, profileProblems, screenshotFrom, suggestedGrants, toolUses, whyNoDesktop,
 } from '../../../agent/core/desktop_profiles.js';
 import { planDesktopAction, toDesktop } from '../../../agent/core/desktop_actions.js';
 import { createSurfaces, surfacesPrompt } from '../../../agent/core/desktop_surface.js';
@@ -42,6 +42,8 @@ test('computer-use-mcp profile: one computer tool, the action in its arguments',
   assert.deepEqual(callsFor(CUM, 'desktop', 'scroll', v)[0].arguments, { action: 'scroll', coordinate: [10, 20], text: 'down:300' });
   assert.deepEqual(profileProblems(CUM, 'desktop', cumCaps, { 'desktop.computer': CUM_SCHEMA }), []);
   assert.deepEqual(suggestedGrants(CUM, 'desktop'), { 'desktop.computer': 'ask' });
+  // The grants list says what each tool is for: the one tool does everything.
+  assert.deepEqual(toolUses(CUM, 'desktop'), { 'desktop.computer': ['screenshots', 'clicks', 'right clicks', 'double clicks', 'pointer moves', 'drags', 'typing', 'keys', 'scrolling'] });
 });
 
 test('tool-per-action profile (Munim): each verb its own tool, checked against the fake Munim\'s real schemas', () => {
@@ -59,6 +61,10 @@ test('tool-per-action profile (Munim): each verb its own tool, checked against t
     'computer.screenshot': 'allow', 'computer.click': 'ask', 'computer.move_mouse': 'ask', 'computer.drag': 'ask',
     'computer.type_text': 'ask', 'computer.press_keys': 'ask', 'computer.scroll': 'ask',
   });
+  const uses = toolUses(MUNIM, 'computer');
+  assert.deepEqual(uses['computer.screenshot'], ['screenshots'], 'the tool suggested Allow is the one only screenshots use');
+  assert.deepEqual(uses['computer.move_mouse'], ['pointer moves', 'scrolling']);
+  assert.deepEqual(Object.keys(uses).sort(), Object.keys(suggestedGrants(MUNIM, 'computer')).sort());
 });
 
 test('the profile is chosen from the tools the host lists; none fits: the desktop is not offered, and the panel says why', () => {

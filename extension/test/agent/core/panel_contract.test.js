@@ -3,7 +3,7 @@
 // and the request and push readings each half relies on.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { connectPanelPort, createBrowserLink, pagePush, readAct, readAttach, readPagePush, reply, servePanelPort } from '../../../agent/core/panel_contract.js';
+import { connectPanelPort, createBrowserLink, desktopPush, pagePush, readAct, readAttach, readPagePush, reply, servePanelPort } from '../../../agent/core/panel_contract.js';
 import { AGENT, AGENT_PORT } from '../../../shared/core/messages.js';
 
 /** Two connected fake runtime ports: what one posts, the other receives. */
@@ -77,6 +77,22 @@ test('the port halves: HELLO registers once, READY resolves the panel, pushes ar
   conn.disconnect();
   await new Promise((r) => setTimeout(r, 0));
   assert.deepEqual(gone, ['p1']);
+});
+
+test('the panel hears that the desktop offer changed: on each push, and on each READY (also after the worker restarted)', async () => {
+  const [panelEnd, workerEnd] = portPair();
+  servePanelPort(workerEnd, { onHello: () => {}, onGone: () => {} });
+  let heard = 0;
+  const pushes = [];
+  const conn = await connectPanelPort({ connect: () => panelEnd, sessionId: 'p2', onPush: (p) => pushes.push(p), onDesktop: () => { heard += 1; } });
+  assert.equal(heard, 1, 'the first READY: a change may have come before the port was open');
+  workerEnd.postMessage(desktopPush());
+  workerEnd.postMessage(desktopPush());
+  await new Promise((r) => setTimeout(r, 0));
+  assert.equal(heard, 3);
+  assert.deepEqual(pushes, [], 'not a page push');
+  assert.equal(readPagePush(desktopPush()), null);
+  conn.disconnect();
 });
 
 test('every push kind reads back as itself; other messages are not pushes', () => {

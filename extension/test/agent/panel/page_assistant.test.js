@@ -117,7 +117,7 @@ test('outcomes: Finished and CallUser leave result cards, the rest notices; Call
 
 test('a reply runs and clears the question state once the run moves', () => {
   const asked = run([...ready, SUBMIT, { type: 'end', outcome: 'call_user', question: 'Which?' }]);
-  assert.deepEqual(S.submission(asked, 'blue'), { type: 'agent.pageTask', task: 'blue', reply: true });
+  assert.deepEqual(S.submission(asked, 'blue'), { type: 'agent.pageTask', task: 'blue', reply: true, surface: 'tab' });
   const replying = run([SUBMIT, { type: 'attached' }], asked);
   assert.equal(replying.awaitingReply, false);
   assert.equal(replying.card, null);
@@ -355,7 +355,7 @@ test('Pause hands the page over and Resume takes it back; Stop works while pause
 test('a question offers "I did it on the page", whose submission is a reply marked acted', () => {
   const asked = run([...ready, SUBMIT, { type: 'attached' }, { type: 'end', outcome: 'call_user', question: 'Log in?' }]);
   assert.equal(S.view(asked).showActed, true);
-  assert.deepEqual(S.submission(asked, S.ACTED_ANSWER, { acted: true }), { type: 'agent.pageTask', task: 'I did it on the page.', reply: true, acted: true });
+  assert.deepEqual(S.submission(asked, S.ACTED_ANSWER, { acted: true }), { type: 'agent.pageTask', task: 'I did it on the page.', reply: true, acted: true, surface: 'tab' });
   assert.equal(S.view(run([{ type: 'dismiss' }], asked)).showActed, false, 'dismissed: answer by typing');
   assert.equal(S.view(run(ready)).showActed, false);
 });
@@ -371,4 +371,30 @@ test('a cropped, shrunk or partly off-screen bar is locked like a covered one, a
   const whole = S.reduce(covered, { type: 'visibility', visible: true, at: 3000 });
   assert.equal(S.view(whole).locked, false);
   assert.equal(S.reduce(whole, { type: 'submit', at: 3000 + S.MIN_SHOWN_MS }).phase, 'pending');
+});
+
+test('where the task starts: Desktop only while the worker says it is offered, and the bar says why not', () => {
+  const start = run(ready);
+  let v = S.view(start);
+  assert.deepEqual([v.where, v.desktopOffered, v.desktopLabel], ['tab', false, S.DESKTOP_CHECKING], 'not known yet');
+  assert.equal(S.reduce(start, { type: 'where', surface: 'desktop' }).where, 'tab', 'cannot be chosen before the offer');
+  const why = 'The host lists no MCP tools, so there is no desktop to drive.';
+  const no = S.reduce(start, { type: 'desktop', offered: false, why });
+  v = S.view(no);
+  assert.deepEqual([v.desktopOffered, v.desktopLabel], [false, S.DESKTOP_NOT_OFFERED]);
+  assert.equal(v.whereTitle, `Where the task starts. The desktop is not offered: ${why}`);
+  assert.equal(S.submission(S.reduce(no, { type: 'where', surface: 'desktop' }), 'x').surface, 'tab');
+  const yes = S.reduce(no, { type: 'desktop', offered: true, why: 'ignored' });
+  const chosen = S.reduce(yes, { type: 'where', surface: 'desktop' });
+  v = S.view(chosen);
+  assert.deepEqual([v.where, v.desktopOffered, v.desktopLabel], ['desktop', true, 'Desktop']);
+  assert.equal(v.placeholder, 'Ask the agent to do something on the desktop…');
+  assert.equal(S.submission(chosen, 'open the terminal').surface, 'desktop');
+  // The desktop goes away (its server removed): the choice falls back to This page.
+  const gone = S.reduce(chosen, { type: 'desktop', offered: false, why: 'no screenshot tool' });
+  assert.equal(S.view(gone).where, 'tab');
+  assert.equal(S.view(gone).placeholder, 'Ask the agent to do something on this page…');
+  // The offer outlives the setting being turned off and on.
+  const again = run([{ type: 'settings', enabled: false }, { type: 'settings', enabled: true }], yes);
+  assert.equal(S.view(again).desktopOffered, true);
 });

@@ -99,6 +99,18 @@ test('replies marked by the page (data-message-author-role) without a reply seen
   assert.equal(got.source.sure, true);
 });
 
+test('replies marked by the page without a reply seen: the message, not the bar of buttons after it that is marked the same', () => {
+  const reply = (text) => ['div', { class: 'aui-assistant-message-root' },
+    ['div', { class: 'aui-assistant-message-content', text }],
+    ['div', { class: 'aui-assistant-action-bar-root' }, ['button', { text: 'Copy', label: 'Copy' }], ['button', { text: 'Refresh', label: 'Refresh' }]]];
+  const mine = (text) => ['div', { class: 'aui-user-message-root' }, ['div', { class: 'aui-user-message-content', text }]];
+  const desc = page(['body', {}, ['div', { class: 'aui-thread-viewport' }, mine('hello there'), reply('Sure. Here is a reply.'), mine('again'), reply('Another one.')], composer()]);
+  const got = D.propose(desc);
+  assert.ok(got.source, 'a proposal');
+  assert.match(got.source.selector, /message-content/);
+  assert.doesNotMatch(got.source.selector, /action-bar/);
+});
+
 test('an empty conversation: no messages to propose, left to Pick (or to watching a reply)', () => {
   const got = D.propose(page(['body', {}, ['main', {}], composer(['button', { 'aria-label': 'Send' }])]));
   assert.equal(got.source, null);
