@@ -22,6 +22,7 @@ import (
 	"github.com/gnosis/gnosis/host/relay"
 	"github.com/gnosis/gnosis/host/session"
 	"github.com/gnosis/gnosis/host/workspace"
+	"github.com/gnosis/gnosis/internal/pipesize"
 	"github.com/gnosis/gnosis/runtime"
 )
 
@@ -42,6 +43,8 @@ func serve(l launch.Launch) error {
 		return err
 	}
 	defer out.Close()
+	// The browser reads frames 4 KiB at a time: a whole frame waits in the pipe, not in a writer woken page by page.
+	pipesize.Widen(out, pipesize.Frame)
 
 	if path := os.Getenv(EnvCPUProfile); path != "" {
 		if stop, err := startCPUProfile(path); err == nil {

@@ -351,6 +351,8 @@ export class ConversationStore {
 function fromDataUrl(image, mime) {
   const m = /^data:([^;,]*)(;base64)?,(.*)$/s.exec(image);
   const b64 = m ? m[3] : image;
+  // Where the engine has Uint8Array.fromBase64, a step's screenshot is decoded in one native pass.
+  if (typeof Uint8Array.fromBase64 === 'function') return { mime: (m && m[1]) || mime || 'image/jpeg', bytes: Uint8Array.fromBase64(b64) };
   const bin = atob(b64);
   const bytes = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);

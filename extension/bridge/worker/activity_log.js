@@ -7,6 +7,9 @@
 // site, tool, outcome), "activity:<id>" each whole entry, so the view filters
 // without reading every entry and a write touches only the index and the new
 // entries. Writes are queued and batched: calls that end together cost one write.
+// A call's entry is made when its batch is written, after the reply has gone
+// back to the caller: measuring and summarising a large result (a desktop
+// screenshot) is then off the call's path, and the entry is the same.
 //
 // The call path reports through recordCall (wraps one execute), recordNotACall
 // and recordStopped; the approval window notes the question and its answer on
@@ -27,18 +30,34 @@ const local = () => chrome.storage.local;
 let pending = [];
 let chain = Promise.resolve();
 
-/** Queues entries for the next write; resolves once they are stored. */
+/**
+ * Queues entries for the next write; resolves once they are stored. An entry
+ * may be a function that makes it, called when its batch is written.
+ */
 function store(...entries) {
   pending.push(...entries);
   chain = chain.then(flush).catch((err) => console.error('gnosis: could not store activity', err));
   return chain;
 }
 
+/** The entry a queued item stands for (null when making it failed: the rest of the batch is still written). */
+function made(item) {
+  if (typeof item !== 'function') return item;
+  try {
+    return item();
+  } catch (err) {
+    console.error('gnosis: could not make an activity entry', err);
+    return null;
+  }
+}
+
 async function flush() {
   if (!pending.length) return;
-  const batch = pending;
+  const queued = pending;
   pending = [];
   const index = (await local().get(INDEX))[INDEX];
+  const batch = queued.map(made).filter(Boolean);
+  if (!batch.length) return;
   const next = addToIndex(index, batch, Date.now());
   const kept = new Set(next.index.map((i) => i.id));
   await local().set({ [INDEX]: next.index, ...Object.fromEntries(batch.filter((e) => kept.has(e.id)).map((e) => [entryKey(e.id), e])) });
@@ -70,7 +89,9 @@ export async function recordCall(origin, call, run, extra = {}) {
   } finally {
     inflight.get(origin)?.delete(rec);
     if (!inflight.get(origin)?.size) inflight.delete(origin);
-    store({ ...callEntry({ origin, call, started, ended: Date.now(), reply, approval: rec.approval, summarise: summariseBinary, id: rec.id }), ...extra });
+    const ended = Date.now();
+    const { approval } = rec;
+    store(() => ({ ...callEntry({ origin, call, started, ended, reply, approval, summarise: summariseBinary, id: rec.id }), ...extra }));
   }
 }
 
