@@ -80,8 +80,8 @@ lint-js:
 	npx eslint extension tests/e2e tests/firefox eslint.config.js
 
 # Needs Chromium: without it the suite fails under CI and is skipped elsewhere (tests/prereq.sh).
-# Two test files run at a time: each mostly waits on its own browser, and every file has its own
-# profile, host, config and ports, so they share nothing.
+# Four test files run at a time: each mostly waits on its own browser (the whole suite uses about a
+# core), and every file has its own profile, host, config and ports, so they share nothing.
 # The browser suites' fake Munim, built once for all their test files (lib/harness.js fakeMunim()).
 FAKEMUNIM = $(GO) build -o build/fakemunim-$@ ./tests/fakemunim && GNOSIS_FAKEMUNIM=$(CURDIR)/build/fakemunim-$@
 
@@ -91,7 +91,7 @@ test-e2e: build
 run-e2e:
 	@./tests/prereq.sh chromium "$${GNOSIS_CHROMIUM:-/usr/bin/chromium}" "run tests/setup.sh, or make setup"; \
 	s=$$?; if [ $$s -eq 3 ]; then exit 0; elif [ $$s -ne 0 ]; then exit $$s; fi; \
-	$(FAKEMUNIM) node --test --test-concurrency=2 tests/e2e/
+	$(FAKEMUNIM) node --test --test-concurrency=4 tests/e2e/
 
 # The chat bridge in headless Firefox ESR over WebDriver BiDi, through the real host (docs/firefox.md).
 # Needs firefox-esr, with the same prerequisite policy as Chromium.
