@@ -29,18 +29,22 @@ setup:
 
 # make test runs every suite, even after one fails, each with its full output in
 # build/test-logs/<suite>.log and one summary line (tests/run-suite.sh); a failed suite shows the end
-# of its log. The end-to-end suite, which mostly waits on the browser, runs beside the others (the host
-# is built once, first). The firefox suite runs when this Makefile has a test-firefox target.
-TEST_SUITES := go lint unit $(shell grep -q '^test-firefox:' $(firstword $(MAKEFILE_LIST)) && echo firefox)
+# of its log. The suites mostly wait on browsers and servers, so they run side by side: the
+# end-to-end suite, the Go tests, and lint, unit and firefox one after another (the host is built
+# once, first); their lines are shown in a fixed order at the end. The firefox suite runs when this
+# Makefile has a test-firefox target.
+TEST_SUITES := lint unit $(shell grep -q '^test-firefox:' $(firstword $(MAKEFILE_LIST)) && echo firefox)
 
 test: setup build
 	@rm -rf build/test-logs; mkdir -p build/test-logs
 	@status=0; \
 	./tests/run-suite.sh e2e $(MAKE) --no-print-directory run-e2e > build/test-logs/e2e.out 2>&1 & e2e=$$!; \
+	./tests/run-suite.sh go $(MAKE) --no-print-directory run-go > build/test-logs/go.out 2>&1 & gotests=$$!; \
 	for s in $(TEST_SUITES); do \
-		./tests/run-suite.sh $$s $(MAKE) --no-print-directory run-$$s || status=1; \
+		./tests/run-suite.sh $$s $(MAKE) --no-print-directory run-$$s > build/test-logs/$$s.out 2>&1 || status=1; \
 	done; \
-	wait $$e2e || status=1; cat build/test-logs/e2e.out; \
+	wait $$gotests || status=1; wait $$e2e || status=1; \
+	for s in go $(TEST_SUITES) e2e; do cat build/test-logs/$$s.out; done; \
 	echo; echo "make test (full logs in build/test-logs/):"; cat build/test-logs/summary.txt; exit $$status
 
 # The fast inner loop: the Go tests with -short (no Wine tests and no slow load test; the integration
@@ -62,8 +66,9 @@ run-go: test-go
 run-lint: test-lint
 run-unit: test-unit
 
+# Four integration tests of a package at a time (testshort.Parallel): they mostly wait on processes.
 test-go:
-	$(GO) test -count=1 -v ./...
+	$(GO) test -count=1 -parallel 4 -v ./...
 
 test-lint: lint-go lint-js
 

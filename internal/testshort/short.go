@@ -1,8 +1,9 @@
 // Package testshort is the one rule for the fast inner loop (`make
 // test-short`, `go test -short`): the tests it leaves out (the Wine suites
 // and the few slow load tests; the browser suites are not Go tests and are
-// left to make test), and the integration tests it runs side by side.
-// `make test` runs every test, one at a time.
+// left to make test). It also marks the integration tests that run side by
+// side, in make test as in the inner loop: they mostly wait on their
+// processes.
 package testshort
 
 import "testing"
@@ -17,10 +18,8 @@ func Skip(t testing.TB, what string) {
 }
 
 // Parallel lets the test run beside the package's other parallel tests
-// under -short, where the inner loop wants the answer soon; without -short
-// (make test, beside the browser suites) the tests run one at a time.
+// (go test's -parallel bounds how many): it has its own processes, files
+// and ports, and mostly waits on them.
 func Parallel(t *testing.T) {
-	if testing.Short() {
-		t.Parallel()
-	}
+	t.Parallel()
 }

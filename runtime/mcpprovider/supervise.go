@@ -138,6 +138,11 @@ func (p *Provider) startFailure(s *session, step string, exited, timedOut bool, 
 	return &startError{reason: reason, stderr: p.stderrOf(s), err: err}
 }
 
+// stderrDrain bounds the wait for a dead child's stderr to end: long enough
+// for a loaded machine to read and log what it wrote last (a flood of
+// hundreds of lines), short enough when a grandchild keeps the pipe open.
+const stderrDrain = 2 * time.Second
+
 // startError is a failed start-up: the reason, the child's last stderr
 // lines, and the error underneath.
 type startError struct {
@@ -150,9 +155,9 @@ func (e *startError) Error() string { return e.reason }
 func (e *startError) Unwrap() error { return e.err }
 
 // stderrOf returns the last lines s's child wrote to stderr, once its stderr
-// has ended (or after a short wait, should a grandchild hold it open).
+// has ended (or after stderrDrain, should a grandchild hold it open).
 func (p *Provider) stderrOf(s *session) string {
-	s.stderr.wait(200 * time.Millisecond)
+	s.stderr.wait(stderrDrain)
 	return s.stderr.String()
 }
 

@@ -33,9 +33,9 @@ const stream = (args) => chat.evaluate(`window.chat.stream(${JSON.stringify(JSON
 
 test('asked once and allowed for this session: the next call of that tool runs without a window', async () => {
   await stream({ x: 1, y: 2 });
-  const [ctx] = await waitFor(async () => { const c = await approvalContexts(); return c.length && c; }, { what: 'the approval window' });
+  const [ctx] = await waitFor(async () => { const c = await approvalContexts(); return c.length && c; }, { what: 'the approval window', timeoutMs: 30_000 });
   const win = page(ff.bidi, ctx.context);
-  await waitFor(() => win.evaluate('document.body.dataset.ready === "true" && !document.getElementById("allow-session").disabled'), { what: 'Allow armed' });
+  await waitFor(() => win.evaluate('document.body.dataset.ready === "true" && !document.getElementById("allow-session").disabled'), { what: 'Allow armed', timeoutMs: 30_000 });
   assert.equal(await win.text('#cap-name'), 'computer.click');
   await win.deliberateClick('#allow-session');
   const [first] = await waitForSent(1);
@@ -52,6 +52,6 @@ test('asked once and allowed for this session: the next call of that tool runs w
 test('the Activity view lists both calls with who decided', async () => {
   const activity = await ff.openExtensionPage('bridge/options/options.html#activity');
   const listed = () => activity.evaluate(`[...document.querySelectorAll('#activity-list li.entry')].map((li) => [li.dataset.decision, li.querySelector('.pill').textContent])`);
-  const entries = await waitFor(async () => { const l = await listed(); return l.length === 2 && l; }, { what: 'two entries' });
+  const entries = await waitFor(async () => { const l = await listed(); return l.length === 2 && l; }, { what: 'two entries', timeoutMs: 30_000 });
   assert.deepEqual(entries, [['remembered', 'allowed · session'], ['allowed', 'allowed · session']]);
 });

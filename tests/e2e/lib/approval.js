@@ -39,13 +39,28 @@ export async function deliberateClick(win, selector) {
  * Starts the click-fast game against a window: a trusted click (CDP
  * Input.dispatchMouseEvent, pressed and released, no move) every 120 ms at
  * the centre of `target()`'s element, or at `fallback` until it shows.
- * Returns {stop(): Promise<number>} (the number of clicks made), `spot`, and
+ * Returns {stop(): Promise<number>} (the number of clicks made), `spot`,
  * `maxGapMs`, the longest time between two clicks (a loaded machine may
- * stretch it past the arming delay).
+ * stretch it past the arming delay), and soonArmed(), the clicks the page
+ * received within 900 ms of the one before that met an enabled button (by
+ * the page's own event times, so a stalled test process cannot blur them).
  */
 export async function clickGame(context, win, target, fallback = { x: 270, y: 560 }) {
   const cdp = await context.newCDPSession(win);
   const game = { clicks: 0, spot: { ...fallback }, running: true, maxGapMs: 0 };
+  await win.evaluate(() => {
+    const seen = [];
+    window.__gnosisGameClicks = seen;
+    window.addEventListener('pointerdown', (e) => {
+      const button = document.elementFromPoint(e.clientX, e.clientY)?.closest('button');
+      seen.push({ t: e.timeStamp, enabled: !!button && !button.disabled, id: button?.id || '' });
+    }, true);
+  }).catch(() => {});
+  game.soonArmed = async () => {
+    const seen = await win.evaluate(() => window.__gnosisGameClicks || []);
+    if (seen.length < game.clicks / 2) throw new Error(`the page saw ${seen.length} of the game's ${game.clicks} clicks`);
+    return seen.filter((c, i) => i > 0 && c.t - seen[i - 1].t < 900 && c.enabled);
+  };
   let last = 0;
   game.done = (async () => {
     while (game.running && !win.isClosed()) {
