@@ -99,7 +99,8 @@ test('Test connection against a server that never answers reports within 25 s in
     const took = Date.now() - started;
     console.log(`# Test connection against a server that never answers: reported after ${(took / 1000).toFixed(1)} s, ${hung.length} tries`);
     const text = await panel.textContent('#setup-status');
-    assert.match(text, /^No answer within 11\.5 s: the server accepted the connection but did not reply\. \(2 attempts, 2\d(\.\d)? s in all\)$/);
+    // The last attempt waits what is left of the 25 s (11.5 s, a little less when the first one started late).
+    assert.match(text, /^No answer within 1[01](\.\d)? s: the server accepted the connection but did not reply\. \(2 attempts, 2\d(\.\d)? s in all\)$/);
     assert.equal(await panel.getAttribute('#setup-status', 'data-kind'), 'timeout');
     assert.ok(took < 25_000, `reported after ${took} ms`);
     assert.equal(hung.length, 2);
