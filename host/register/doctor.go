@@ -41,7 +41,7 @@ type DoctorOptions struct {
 	// skipping those neither installed nor registered.
 	Browsers string
 	// SelfTest launches each registered host once; Timeout bounds its reply
-	// (2 s when zero).
+	// (10 s when zero).
 	SelfTest bool
 	Timeout  time.Duration
 	// Self is this binary, started to check the providers when no browser
@@ -76,7 +76,9 @@ func DoctorHealth(o DoctorOptions) ([]Check, *Health, error) {
 	}
 	d := &doctor{DoctorOptions: o, tested: map[string]bool{}}
 	if d.Timeout == 0 {
-		d.Timeout = 2 * time.Second
+		// A healthy host answers in milliseconds; a loaded machine (or Wine)
+		// can take seconds to start one, and only a hung host waits it out.
+		d.Timeout = 10 * time.Second
 	}
 	for _, b := range browsers {
 		d.browser(b, o.Browsers != "")
