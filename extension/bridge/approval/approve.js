@@ -166,6 +166,13 @@ function keyHint() {
   hint('Keys pressed this soon never allow a call. Click the button, or wait a moment and press Enter again.');
 }
 
+/**
+ * When an event happened (epoch ms), not when it is handled: on a stalled
+ * page the arming timer can fire before input queued behind it, and a press
+ * made before the window armed must still count as too soon.
+ */
+const happenedAt = (e) => performance.timeOrigin + e.timeStamp;
+
 /** The Allow button an event is on, if any. */
 function allowButton(e) {
   const b = e.target instanceof Element ? e.target.closest('button[data-remember]') : null;
@@ -180,7 +187,7 @@ function wire() {
       // Keyboard activation (detail 0) and synthetic clicks never allow; keys go through keydown below.
       if (!e.isTrusted || e.detail === 0 || answered) return;
       act.pointerAt(e.screenX, e.screenY);
-      if (!act.pointerAllows(Date.now())) {
+      if (!act.pointerAllows(happenedAt(e))) {
         hint('A click from a pointer that has not moved never allows a call: move the pointer onto the button, then click.');
         return;
       }
@@ -192,14 +199,14 @@ function wire() {
   for (const type of ['pointerdown', 'mousedown']) {
     window.addEventListener(type, (e) => {
       seen(e);
-      if (e.isTrusted) pressed(Date.now());
+      if (e.isTrusted) pressed(happenedAt(e));
     }, true);
   }
   window.addEventListener('resize', () => { if (!$('confirm-always').hidden) keepApart(askerRect()); });
   window.addEventListener('focus', () => act.focus(Date.now()));
   window.addEventListener('blur', () => act.blur());
   document.addEventListener('keydown', (e) => {
-    const now = Date.now();
+    const now = happenedAt(e);
     if (e.isTrusted && e.key !== 'Escape') pressed(now);
     const button = allowButton(e);
     if (button && (e.key === 'Enter' || e.key === ' ')) {
@@ -216,7 +223,7 @@ function wire() {
     if (e.key === 'Enter' && !(e.target instanceof HTMLButtonElement)) e.preventDefault();
   }, true);
   document.addEventListener('keyup', (e) => {
-    act.keyUp(e.key, Date.now());
+    act.keyUp(e.key, happenedAt(e));
     if (allowButton(e) && (e.key === 'Enter' || e.key === ' ')) e.preventDefault();
   }, true);
 }
