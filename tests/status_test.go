@@ -160,7 +160,9 @@ func TestStatusHealthCarriesTheServersStderr(t *testing.T) {
 		t.Fatalf("health reply: %v\n%s", err, r.stdout)
 	}
 	p := h.Providers[0]
-	if h.Status != "degraded" || p.State != "down" || !strings.Contains(p.Error, "exited (exit status 3)") {
+	// Down, or already starting again once its backoff ran out (a loaded
+	// machine gets there first): either way with the last failure's reason.
+	if h.Status != "degraded" || (p.State != "down" && p.State != "starting") || !strings.Contains(p.Error, "exited (exit status 3)") {
 		t.Errorf("health: %s", r.stdout)
 	}
 	if want := "munim: starting\nmunim: fatal: cannot open display :0"; p.Stderr != want {
