@@ -65,8 +65,10 @@ run-lint: test-lint
 run-unit: test-unit
 
 # Four integration tests of a package at a time (testshort.Parallel): they mostly wait on processes.
+# 20 minutes a package, not go test's 10: on a fresh machine the release tests compile the host for
+# Windows and nfpm with an empty build cache, beside the end-to-end suite (over 10 minutes measured).
 test-go:
-	$(GO) test -count=1 -parallel 4 -v ./...
+	$(GO) test -count=1 -timeout 20m -parallel 4 -v ./...
 
 test-lint: lint-go lint-js
 

@@ -59,7 +59,8 @@ test('a send button that never enables is reported visibly, not silently ignored
   assert.match(await stuck.locator('gnosis-notice [role=alert]').textContent(), /could not send: Send button stayed disabled for 5 s/);
   assert.equal(JSON.parse(await stuck.evaluate(() => window.chat.input())).ok, true, 'the result was injected');
   assert.deepEqual(await stuck.evaluate(() => window.chat.sent), []);
-  assert.equal(await badgeText(env, site.url('/chat.html?enableDelay=600000')), '!');
+  // The page shows its notice before it reports to the worker, which then sets the badge.
+  await waitFor(async () => (await badgeText(env, stuck.url())) === '!', { what: 'the tab\'s badge saying the send failed' });
   const options = await env.openOptions();
   await waitFor(async () => /failed at send: Send button stayed disabled/.test(await options.locator('#last-event').textContent()), { what: 'failure on the options page' });
 });

@@ -41,9 +41,15 @@ export async function deliberateClick(win, selector) {
  * the centre of `target()`'s element, or at `fallback` until it shows.
  * Returns {stop(): Promise<number>} (the number of clicks made), `spot`,
  * `maxGapMs`, the longest time between two clicks (a loaded machine may
- * stretch it past the arming delay), and soonArmed(), the clicks the page
- * received within 900 ms of the one before that met an enabled button (by
- * the page's own event times, so a stalled test process cannot blur them).
+ * stretch it past the arming delay), and soonArmed(), the clicks that met an
+ * enabled button while every click had come within 900 ms of the one before
+ * (by the page's own event times, so a stalled test process cannot blur
+ * them; after a longer gap the window may arm, as it would for a person who
+ * paused, and the pointer rule alone keeps the clicks from allowing).
+ * The buttons' state is read after the window has handled the press (the
+ * listener is on the window's bubble phase, after its own capture-phase
+ * handler): on a stalled renderer the arming timer may run before input
+ * queued behind it, and the press then disables the buttons again at once.
  */
 export async function clickGame(context, win, target, fallback = { x: 270, y: 560 }) {
   const cdp = await context.newCDPSession(win);
@@ -54,12 +60,15 @@ export async function clickGame(context, win, target, fallback = { x: 270, y: 56
     window.addEventListener('pointerdown', (e) => {
       const button = document.elementFromPoint(e.clientX, e.clientY)?.closest('button');
       seen.push({ t: e.timeStamp, enabled: !!button && !button.disabled, id: button?.id || '' });
-    }, true);
+    });
   }).catch(() => {});
   game.soonArmed = async () => {
     const seen = await win.evaluate(() => window.__gnosisGameClicks || []);
     if (seen.length < game.clicks / 2) throw new Error(`the page saw ${seen.length} of the game's ${game.clicks} clicks`);
-    return seen.filter((c, i) => i > 0 && c.t - seen[i - 1].t < 900 && c.enabled);
+    // Once two clicks came a whole arming delay apart (a stalled machine), the window may arm and
+    // stays armed: only the clicks before that gap must have met disabled buttons.
+    const gap = seen.findIndex((c, i) => i > 0 && c.t - seen[i - 1].t >= 900);
+    return (gap < 0 ? seen : seen.slice(0, gap)).filter((c, i) => i > 0 && c.enabled);
   };
   let last = 0;
   game.done = (async () => {
