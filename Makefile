@@ -85,9 +85,12 @@ lint-js:
 	npx eslint extension tests/e2e tests/firefox eslint.config.js
 
 # Needs Chromium: without it the suite fails under CI and is skipped elsewhere (tests/prereq.sh).
-# Four test files run at a time: each mostly waits on its own browser (the whole suite uses about a
-# core), and every file has its own profile, host, config and ports, so they share nothing.
+# Every file has its own profile, host, config and ports, so files share nothing and may run side by
+# side: two at a time by default. One file alone keeps about one core busy (Chromium's own processes
+# included), so on a 2-core machine more at once only adds contention: four at a time took longer
+# beside the Go tests and failed on waits (docs/benchmarks.md#make-test). E2E_CONCURRENCY=N sets it.
 # The browser suites' fake Munim, built once for all their test files (lib/harness.js fakeMunim()).
+E2E_CONCURRENCY ?= 2
 FAKEMUNIM = $(GO) build -o build/fakemunim-$@ ./tests/fakemunim && GNOSIS_FAKEMUNIM=$(CURDIR)/build/fakemunim-$@
 
 test-e2e: build
@@ -96,7 +99,7 @@ test-e2e: build
 run-e2e:
 	@./tests/prereq.sh chromium "$${GNOSIS_CHROMIUM:-/usr/bin/chromium}" "run tests/setup.sh, or make setup"; \
 	s=$$?; if [ $$s -eq 3 ]; then exit 0; elif [ $$s -ne 0 ]; then exit $$s; fi; \
-	$(FAKEMUNIM) node --test --test-concurrency=4 tests/e2e/
+	$(FAKEMUNIM) node --test --test-concurrency=$(E2E_CONCURRENCY) tests/e2e/
 
 # The chat bridge in headless Firefox ESR over WebDriver BiDi, through the real host (docs/firefox.md).
 # Needs firefox-esr, with the same prerequisite policy as Chromium.

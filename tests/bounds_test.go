@@ -41,9 +41,11 @@ func TestAResultPastTheMaximumEndsItsCallAndTheProviderKeepsServing(t *testing.T
 	}
 }
 
-// TestWorkspaceReadsPastTheInflightLimitWaitTheirTurn: 24 reads of 4 MiB
-// at once with "inflightBytes" of 16 MiB: their replies cannot all be built
-// at once, so most wait for room, and every one is answered in full.
+// TestWorkspaceReadsPastTheInflightLimitWaitTheirTurn: 10 reads of 4 MiB
+// at once with "inflightBytes" of 12 MiB: two replies (5.6 MB each as
+// base64) fit at a time, so eight wait for room, and every one is answered
+// in full. (Each waits at most session.ReserveWait; ten keep the last one's
+// wait well inside it on a loaded machine.)
 func TestWorkspaceReadsPastTheInflightLimitWaitTheirTurn(t *testing.T) {
 	testshort.Parallel(t)
 	dir := t.TempDir()
@@ -52,14 +54,14 @@ func TestWorkspaceReadsPastTheInflightLimitWaitTheirTurn(t *testing.T) {
 	raw, err := json.Marshal(map[string]any{
 		"providers": []any{},
 		"workspace": map[string]any{"dir": dir},
-		"limits":    map[string]any{"inflightBytes": 16 << 20},
+		"limits":    map[string]any{"inflightBytes": 12 << 20},
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	h := startHost(t, hostOptions{rawConfig: string(raw)})
 	var ids []string
-	for range 24 {
+	for range 10 {
 		ids = append(ids, h.send("workspace.read", map[string]any{"path": "big.txt", "offset": 0, "length": 4 << 20}))
 	}
 	for _, id := range ids {

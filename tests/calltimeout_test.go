@@ -12,8 +12,8 @@ import (
 func TestHealthReportsTheCallTimeout(t *testing.T) {
 	testshort.Parallel(t)
 	f := newFake(t)
-	cfg := standardConfig(f) // munim: 5 s
-	cfg.Providers = append(cfg.Providers, f.provider("second", "pc2", "7s", nil))
+	cfg := standardConfig(f)
+	cfg.Providers = []ProviderConfig{f.provider("munim", "computer", "5s", nil), f.provider("second", "pc2", "7s", nil)}
 	h := startHost(t, hostOptions{config: cfg})
 	h.awaitReady()
 	callTimeout := func() int64 {

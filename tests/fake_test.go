@@ -104,10 +104,11 @@ func (f *fake) awaitStarted(tag string) {
 }
 
 // standardConfig is one fakemunim with prefix "computer" and a policy that
-// locks lockedOrigin to computer.echo.
+// locks lockedOrigin to computer.echo. Its per-call timeout is a minute, room
+// for a loaded machine to move megabytes (the timeout's own tests set theirs).
 func standardConfig(f *fake) *Config {
 	return &Config{
-		Providers: []ProviderConfig{f.provider("munim", "computer", "5s", nil)},
+		Providers: []ProviderConfig{f.provider("munim", "computer", "60s", nil)},
 		Policy: &Policy{
 			Default: []string{"*"},
 			Origins: map[string]any{lockedOrigin: []string{"computer.echo"}},

@@ -343,9 +343,9 @@ test('a failed model request shows its reason and a countdown on the bar until t
     assert.equal(first.input.shown, false);
     assert.match(first.text, /^Step 1: the model request failed/);
     // The countdown moves on its own (no event comes between two tries).
-    await waitFor(async () => (await bar(target, cdp)).status !== first.status, { what: 'the countdown moving', timeoutMs: 3000 });
+    await waitFor(async () => (await bar(target, cdp)).status !== first.status, { what: 'the countdown moving', timeoutMs: 10_000 });
     await shoot(target, 'retrying_light');
-    const second = await waitFor(async () => { const b = await bar(target, cdp); return /HTTP 503/.test(b.status) && b; }, { what: 'the 503 countdown', timeoutMs: 8000 });
+    const second = await waitFor(async () => { const b = await bar(target, cdp); return /HTTP 503/.test(b.status) && b; }, { what: 'the 503 countdown', timeoutMs: 15_000 });
     assert.match(second.status, /^Retrying in [1-6]s — HTTP 503 \(attempt 3\)$/);
     assert.equal(model.requests.length, 2);
     await inScheme(target, 'dark');

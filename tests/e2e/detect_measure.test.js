@@ -133,7 +133,7 @@ describe('auto-detection, site by site', { concurrency: 4 }, () => {
     await waitFor(async () => {
       const f = (await peek(tabId)).fields;
       return !!f.source || null;
-    }, { what: `${site.id}: the reply seen`, timeoutMs: 8000 }).catch(() => {});
+    }, { what: `${site.id}: the reply seen`, timeoutMs: 20_000 }).catch(() => {});
     const found = (await peek(tabId)).fields;
     const verdict = {};
     // The send button is checked while there is text (some sites show it only then).
@@ -149,7 +149,7 @@ describe('auto-detection, site by site', { concurrency: 4 }, () => {
     else {
       await chat.evaluate(() => document.activeElement?.blur());
       const streaming = site.stream(chat, `${REPLY} ${REPLY} ${REPLY}`);
-      await waitFor(() => chat.evaluate((t) => [...document.querySelectorAll(t)].some((el) => el.getBoundingClientRect().width > 0 && el.checkVisibility({ checkVisibilityCSS: true })), site.truth.streaming), { what: `${site.id}: streaming`, timeoutMs: 5000 });
+      await waitFor(() => chat.evaluate((t) => [...document.querySelectorAll(t)].some((el) => el.getBoundingClientRect().width > 0 && el.checkVisibility({ checkVisibilityCSS: true })), site.truth.streaming), { what: `${site.id}: streaming`, timeoutMs: 15_000 });
       const during = await agrees(chat, 'streaming', p.selector, site.truth.streaming);
       await streaming;
       await waitFor(() => chat.evaluate((t) => ![...document.querySelectorAll(t)].some((el) => el.getBoundingClientRect().width > 0 && el.checkVisibility({ checkVisibilityCSS: true })), site.truth.streaming), { what: `${site.id}: done`, timeoutMs: 15_000 });

@@ -194,7 +194,7 @@ test("a run's retries show the reason and a countdown, with Stop", async () => {
     await panel.waitForSelector('#retry:not([hidden])', { timeout: 15_000 });
     const first = await panel.textContent('#retry-text');
     assert.match(first, /^HTTP 503 — retrying in [1-3] s \(attempt 2\)$/);
-    await waitFor(async () => (await panel.textContent('#retry-text')) !== first, { what: 'countdown moves', timeoutMs: 3000 });
+    await waitFor(async () => (await panel.textContent('#retry-text')) !== first, { what: 'countdown moves', timeoutMs: 10_000 });
     await panel.click('#retry-stop');
     await panel.waitForSelector('#log li.outcome[data-outcome="stopped"]');
     assert.equal(await panel.locator('#retry').isVisible(), false);

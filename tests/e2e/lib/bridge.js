@@ -32,7 +32,7 @@ export function sent(chat) {
 }
 
 /** Waits until the chat page has sent n messages; returns them. */
-export function waitForSent(chat, n, timeoutMs = 10_000) {
+export function waitForSent(chat, n, timeoutMs = 20_000) {
   return waitFor(async () => {
     const s = await sent(chat);
     return s.length >= n ? s : null;

@@ -325,7 +325,7 @@ export async function launch(opts = {}) {
       return fs.readFileSync(callLog, 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l));
     },
     /** Waits until fake Munim has recorded at least n calls; returns them. */
-    async waitForCalls(n, timeoutMs = 10_000) {
+    async waitForCalls(n, timeoutMs = 20_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {
         const calls = env.calls();
@@ -381,7 +381,7 @@ export async function laidOut(page, width) {
 }
 
 /** Polls fn until it returns a truthy value (returned) or timeoutMs passes (throws with `what`). */
-export async function waitFor(fn, { timeoutMs = 10_000, intervalMs = 50, what = 'condition' } = {}) {
+export async function waitFor(fn, { timeoutMs = 20_000, intervalMs = 50, what = 'condition' } = {}) {
   const deadline = Date.now() + timeoutMs;
   let last;
   for (;;) {
