@@ -29,10 +29,10 @@ setup:
 
 # make test runs every suite, even after one fails, each with its full output in
 # build/test-logs/<suite>.log and one summary line (tests/run-suite.sh); a failed suite shows the end
-# of its log. The end-to-end suite, which mostly waits on the browser, runs beside the others (the
-# host is built once, first): the Go tests, then lint, unit and firefox. Running those side by side
-# too saturated both cores and gained 20 s of 7.5 minutes. The firefox suite runs when this Makefile
-# has a test-firefox target.
+# of its log. The end-to-end suite, the longest, runs beside the others (the host is built once,
+# first): the Go tests, then lint, unit and firefox. Together they need about 1,400 CPU-seconds on
+# the 2-core machine, so both cores stay busy to the end (docs/benchmarks.md#make-test). The firefox
+# suite runs when this Makefile has a test-firefox target.
 TEST_SUITES := go lint unit $(shell grep -q '^test-firefox:' $(firstword $(MAKEFILE_LIST)) && echo firefox)
 
 test: setup build
