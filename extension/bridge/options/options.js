@@ -18,7 +18,12 @@ import { insertedNote, wirePrompt } from './options_prompt.js';
 import { wireViews } from './options_views.js';
 import { BRIDGE } from '../../shared/core/messages.js';
 
-/** Start: access to the site, the form saved, then the worker arms it with the chosen grants. */
+/**
+ * Start: access to the site, the form saved, then the worker arms it with the
+ * chosen grants. The page says armed once the worker has answered, so its
+ * tabs are being watched by then (the worker marks the site armed before it
+ * configures them, and the poll would otherwise say so first).
+ */
 function start() {
   setError('');
   ensureAccess().then(async (ok) => {
@@ -28,7 +33,9 @@ function start() {
     }
     if (!(await save())) return;
     const g = state.grants?.origin === state.origin ? state.grants : null;
-    const r = await send(BRIDGE.START, { origin: state.origin, tabId: state.tab?.id, ...(g ? { grants: { ...g.choices } } : {}) });
+    state.starting = true;
+    const r = await send(BRIDGE.START, { origin: state.origin, tabId: state.tab?.id, ...(g ? { grants: { ...g.choices } } : {}) })
+      .finally(() => { state.starting = false; });
     if (!r.ok) {
       setError(r.error || fieldErrors(r.errors));
       return;
@@ -52,7 +59,7 @@ async function pollSite() {
   if (!state.origin) return;
   const r = await send(BRIDGE.GET_SITE, { origin: state.origin });
   if (r.ok) {
-    setArmed(r.armed);
+    if (!state.starting) setArmed(r.armed);
     showLast(r.last);
   }
   await followCapabilities();

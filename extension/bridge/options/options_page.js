@@ -11,6 +11,7 @@ export const state = {
   tab: null, // an open tab of that origin, if any
   granted: false, // optional host permission for origin
   armed: false,
+  starting: false, // Start is arming the site: its tabs are not watched until the worker answers
   grants: null, // {origin, capabilities, choices, configured} once the host answered
   preset: '', // the id of the preset the settings came from
   autoSendChosen: false, // the person ticked or unticked Auto-send (else it follows the send button)
