@@ -126,6 +126,10 @@ export async function submitOnPage(page, cdp, text, { via = 'enter' } = {}) {
   // The bar takes a submit once it has been uncovered for a moment (clickjacking guard).
   await uncoveredLongEnough(page);
   await page.mouse.click(b.input.at.x, b.input.at.y);
+  // The bar is another process's frame: keys go to the page until the browser has moved the
+  // focus into it (on a loaded machine, the first few keys of a task typed at once were the page's).
+  await waitFor(() => frameOf(page)?.evaluate(() => document.hasFocus() && document.activeElement?.className === 'task').catch(() => false),
+    { what: 'the focus in the bar\'s input' });
   await page.keyboard.type(text);
   if (via === 'enter') await page.keyboard.press('Enter');
   else await page.mouse.click(b.go.at.x, b.go.at.y);
