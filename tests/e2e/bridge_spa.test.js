@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { launch, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
-import { ackCount, badgeText, judged, waitForSent } from './lib/bridge.js';
+import { ackCount, badgeText, judged, lastAck, waitForSent } from './lib/bridge.js';
 
 const REPLY = '.markdown-body';
 const SCREENSHOT = JSON.stringify({ capability: 'computer.screenshot', arguments: { bytes: 64 } });
@@ -131,13 +131,34 @@ describe('a single-page chat app', () => {
     assert.deepEqual(clicks(), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
   });
 
+  test('a reply the site starts as the result goes out is judged done by its indicator, not by the quiet time', async () => {
+    const sent = await chat.evaluate(() => window.chat.sent.length);
+    const before = clicks().length;
+    // The site answers the moment the bridge sends the result, while the bridge still confirms that send.
+    await chat.evaluate((next) => {
+      const push = window.chat.sent.push;
+      window.chat.sent.push = function (...items) {
+        window.chat.sent.push = push;
+        const n = push.apply(this, items);
+        setTimeout(() => window.chat.stream(next, { tokenMs: 2 }), 0);
+        return n;
+      };
+    }, click(77));
+    await chat.evaluate((c) => window.chat.stream(c), SCREENSHOT);
+    await waitForSent(chat, sent + 2);
+    assert.deepEqual(clicks().slice(before), [77]);
+    const ack = await lastAck(env, site.origin);
+    assert.deepEqual([ack.action, ack.ended], ['inject', 'indicator'], 'the second reply ended when its stop button went away');
+  });
+
   test('a new conversation in place runs the same call; switching back to the old one runs nothing and says why', async () => {
     await chat.evaluate(() => window.chat.newChat());
     assert.equal(new URL(chat.url()).hash, '#/chat/2');
     await say(chat, 'take a screenshot please');
     const sent = await chat.evaluate(() => window.chat.sent.length);
+    const shots = screenshots();
     await chat.evaluate((c) => window.chat.stream(c), SCREENSHOT);
-    await waitFor(() => screenshots() === 12, { what: 'the call in the new conversation' });
+    await waitFor(() => screenshots() === shots + 1, { what: 'the call in the new conversation' });
     await waitForSent(chat, sent + 1);
 
     // Back to the first conversation: its newest reply is a call, shown again.
@@ -151,8 +172,9 @@ describe('a single-page chat app', () => {
     // The next reply after a message runs.
     await say(chat, 'go on');
     const sent = await chat.evaluate(() => window.chat.sent.length);
+    const shots = screenshots();
     await chat.evaluate((c) => window.chat.stream(c), SCREENSHOT);
-    await waitFor(() => screenshots() === 13, { what: 'the call after scrolling' });
+    await waitFor(() => screenshots() === shots + 1, { what: 'the call after scrolling' });
     await waitForSent(chat, sent + 1);
   });
 

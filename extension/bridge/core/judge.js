@@ -138,14 +138,19 @@ export function ranReply(go, { result, armed, settings }) {
   };
 }
 
+/** What told the page a reply was done: its streaming indicator went away, or the quiet time passed. */
+const ENDED = new Set(['indicator', 'quiet']);
+
 /**
  * The acknowledgment of one verdict (tests only, TEST_ACKS_KEY): the count so
- * far, the reply's index in the page and the verdict.
+ * far, the reply's index in the page, what told the page it was done ('' for
+ * a reply handed over at once) and the verdict.
  */
 export function ackEntry(previous, message, verdict) {
   return {
     count: (previous?.count || 0) + 1,
     index: Number.isInteger(message?.index) ? message.index : -1,
+    ended: ENDED.has(message?.ended) ? message.ended : '',
     action: verdict?.action || 'error',
     reason: verdict?.reason || '',
   };

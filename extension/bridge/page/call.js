@@ -88,11 +88,11 @@ async function deliver(text, autoSend) {
  * Hands one reply over and acts on the verdict.
  * @param {{reply: object, text: string, index: number, baseline: boolean}} r
  */
-async function run({ reply, text, index, baseline }) {
+async function run({ reply, text, index, baseline, ended = '' }) {
   const config = pageState.config;
   const message = {
     page: pageState.page, reply: reply.id, arrived: !!reply.arrived && !baseline, why: baseline ? 'baseline' : reply.why || '',
-    arrivedAt: reply.arrivedAt || 0, text, index, conversation: location.pathname + location.hash,
+    arrivedAt: reply.arrivedAt || 0, text, index, conversation: location.pathname + location.hash, ended,
   };
   let r = await exchange(message);
   if (r.lost && !r.running && !r.error) {

@@ -36,10 +36,6 @@ function changed() {
 function evaluate() {
   clearTimeout(timer);
   if (!pageState.config) return;
-  if (busy) {
-    again = true;
-    return;
-  }
   const now = Date.now();
   const shown = indicator();
   if (shown === 'visible') {
@@ -48,6 +44,12 @@ function evaluate() {
   } else if (shown === 'hidden' && sawIndicator && !goneAt) {
     goneAt = now;
   }
+  // The next reply may stream while the last hand-over is still checking its send (the site
+  // answers at once): its indicator is noted above, so it is judged by it once the worker is done.
+  if (busy) {
+    again = true;
+    return;
+  }
   const d = R.decide({ now, changedAt, indicator: shown, sawIndicator, goneAt, quietMs: pageState.config.debounceMs });
   if (!d.act) {
     timer = setTimeout(evaluate, d.waitMs);
@@ -55,11 +57,14 @@ function evaluate() {
   }
   sawIndicator = false;
   goneAt = 0;
-  handOver(false);
+  handOver(false, d.path);
 }
 
-/** Hands the newest reply to the worker (baseline: at once, as the page's state when watching starts). */
-async function handOver(baseline) {
+/**
+ * Hands the newest reply to the worker (baseline: at once, as the page's state when watching starts).
+ * ended: what said the reply was done, 'indicator' or 'quiet' (decide's path).
+ */
+async function handOver(baseline, ended = '') {
   observe.look();
   const now = observe.current();
   if (!now) return;
@@ -69,7 +74,7 @@ async function handOver(baseline) {
   handed = key;
   busy = true;
   try {
-    await call.run({ reply: now.reply, text, index: now.count, baseline });
+    await call.run({ reply: now.reply, text, index: now.count, baseline, ended });
   } finally {
     busy = false;
     if (again) {

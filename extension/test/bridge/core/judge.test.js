@@ -106,9 +106,10 @@ test('one wording for a worker that stopped during a call, on the page and on th
   assert.match(notice.interrupted, /computer\.click was interrupted/);
 });
 
-test('acknowledgments count on, and the keys are per origin', () => {
-  const first = ackEntry(null, { index: 3 }, { action: 'none', reason: 'not armed' });
-  assert.deepEqual(first, { count: 1, index: 3, action: 'none', reason: 'not armed' });
-  assert.deepEqual(ackEntry(first, {}, undefined), { count: 2, index: -1, action: 'error', reason: '' });
+test('acknowledgments count on, say what ended the reply, and the keys are per origin', () => {
+  const first = ackEntry(null, { index: 3, ended: 'indicator' }, { action: 'none', reason: 'not armed' });
+  assert.deepEqual(first, { count: 1, index: 3, ended: 'indicator', action: 'none', reason: 'not armed' });
+  assert.deepEqual(ackEntry(first, { ended: 'quiet' }, undefined), { count: 2, index: -1, ended: 'quiet', action: 'error', reason: '' });
+  assert.equal(ackEntry(null, { ended: '<b>page words</b>' }, undefined).ended, '', 'only the two known paths are kept');
   assert.deepEqual(stateKeys('https://a.example'), { seen: 'seen:https://a.example', safety: 'safety:https://a.example', ack: 'ack:https://a.example' });
 });
