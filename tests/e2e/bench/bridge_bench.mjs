@@ -12,7 +12,8 @@
 //  2. soak: 1,000 calls through one armed page: none lost (each ran once and
 //     its result was sent), the service worker's JS heap (CDP
 //     Runtime.getHeapUsage after a GC) and the host's RSS (/proc) flat from
-//     call 100 to call 1,000.
+//     call 100 to call 1,000, and the reaction p50 within the same 250 ms
+//     with each reply starting the moment the last result is sent.
 //
 //   node tests/e2e/bench/bridge_bench.mjs [--only reaction|soak] [--batches 6] [--batch 10] [--calls 1000]
 import fs from 'node:fs';
@@ -189,8 +190,11 @@ async function soak(env, site) {
   console.log(`  service worker JS heap after GC (${series('heap')}): ${flat(a.heap, b.heap) ? 'flat, PASS' : 'grew, FAIL'}`);
   console.log(`  host RSS (${series('rss')}): ${flat(a.rss, b.rss) ? 'flat, PASS' : 'grew, FAIL'}`);
   console.log(`  flat: the figure at call ${total} ≤ ${FLAT.ratio} × the one at call 100 + ${mb(FLAT.slackBytes)}`);
+  // Each call's reply starts as soon as the last result is sent: its indicator must still be what ends it.
+  const quick = pct(times, 50) <= REACTION_TARGET_MS;
+  console.log(`  reaction p50 ${ms(pct(times, 50))} back to back, target ≤ ${REACTION_TARGET_MS} ms: ${quick ? 'PASS' : 'FAIL'}`);
   await chat.close();
-  return lost === 0 && twice === 0 && sent === total && flat(a.heap, b.heap) && flat(a.rss, b.rss);
+  return lost === 0 && twice === 0 && sent === total && flat(a.heap, b.heap) && flat(a.rss, b.rss) && quick;
 }
 
 // Three origins (two for the reaction's paths, one for the soak), each granted computer.* in the host's policy.
