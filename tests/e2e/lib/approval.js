@@ -43,6 +43,8 @@ export async function deliberateClick(win, selector) {
  * `maxGapMs`, the longest time between two clicks (a loaded machine may
  * stretch it past the arming delay), and soonArmed(), the clicks that met an
  * enabled button while every click had come within 900 ms of the one before
+ * and the first had met a disabled one (`lateStart` says, once it was asked,
+ * that the window had armed before the first click)
  * (by the page's own event times, so a stalled test process cannot blur
  * them; after a longer gap the window may arm, as it would for a person who
  * paused, and the pointer rule alone keeps the clicks from allowing).
@@ -53,7 +55,7 @@ export async function deliberateClick(win, selector) {
  */
 export async function clickGame(context, win, target, fallback = { x: 270, y: 560 }) {
   const cdp = await context.newCDPSession(win);
-  const game = { clicks: 0, spot: { ...fallback }, running: true, maxGapMs: 0 };
+  const game = { clicks: 0, spot: { ...fallback }, running: true, maxGapMs: 0, lateStart: false };
   await win.evaluate(() => {
     const seen = [];
     window.__gnosisGameClicks = seen;
@@ -66,7 +68,11 @@ export async function clickGame(context, win, target, fallback = { x: 270, y: 56
     const seen = await win.evaluate(() => window.__gnosisGameClicks || []);
     if (seen.length < game.clicks / 2) throw new Error(`the page saw ${seen.length} of the game's ${game.clicks} clicks`);
     // Once two clicks came a whole arming delay apart (a stalled machine), the window may arm and
-    // stays armed: only the clicks before that gap must have met disabled buttons.
+    // stays armed: only the clicks before that gap must have met disabled buttons. A first click
+    // that met an enabled button came after such a gap too (the window had armed before a loaded
+    // test could start the game): then the pointer rule alone must refuse.
+    game.lateStart = Boolean(seen[0]?.enabled);
+    if (game.lateStart) return [];
     const gap = seen.findIndex((c, i) => i > 0 && c.t - seen[i - 1].t >= 900);
     return (gap < 0 ? seen : seen.slice(0, gap)).filter((c, i) => i > 0 && c.enabled);
   };
