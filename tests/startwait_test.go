@@ -42,11 +42,13 @@ func TestACallForAProviderThatNeverStartsIsRefusedWithTheReason(t *testing.T) {
 	f := newFake(t)
 	f.delayFirstStart("600000")
 	cfg := standardConfig(f)
-	cfg.Providers[0].StartTimeout = "1s"
+	// Long enough for the server to have said its words on a loaded machine (at 1 s, a fresh clone's
+	// CI run saw the timeout come before the server's first stderr line).
+	cfg.Providers[0].StartTimeout = "5s"
 	h := startHost(t, hostOptions{config: cfg})
 	r := h.execute("computer.echo", map[string]any{"never": true})
 	wantError(t, r, "PROVIDER_UNAVAILABLE")
-	for _, want := range []string{"did not answer initialize within 1s (startTimeout)", "delaying start by 600000 ms"} {
+	for _, want := range []string{"did not answer initialize within 5s (startTimeout)", "delaying start by 600000 ms"} {
 		if !strings.Contains(r.Message, want) {
 			t.Errorf("message %q does not say %q", r.Message, want)
 		}
