@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launch, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
-import { ackCount, armFromOptions, badgeText, waitForSent } from './lib/bridge.js';
+import { ackCount, armFromOptions, badgeText, openTimingFold, waitForSent } from './lib/bridge.js';
 
 let env;
 let site;
@@ -36,7 +36,7 @@ test('a chunked screenshot reply is reassembled and its image summarised', async
 test('a long text result is capped with a marker', async () => {
   const options = await env.openOptions();
   await options.locator('body[data-ready]').waitFor();
-  await options.locator('summary', { hasText: 'Timing and safety' }).click();
+  await openTimingFold(options, 'Longest result (characters)');
   await options.getByLabel('Longest result (characters)', { exact: true }).fill('2000');
   await options.getByLabel('Longest result (characters)', { exact: true }).dispatchEvent('change');
   await waitFor(async () => {

@@ -22,6 +22,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { launch, waitFor } from '../lib/harness.js';
 import { serve } from '../lib/server.js';
+import { openTimingFold } from '../lib/bridge.js';
 
 const { values: opt } = parseArgs({
   options: {
@@ -59,7 +60,7 @@ async function arm(env, origin, { streaming }) {
   await options.getByLabel('Auto-send', { exact: true }).check();
   await set('Send button', '[class*="chat_chat-input-send__"]');
   await set('Still replying while', streaming);
-  await options.locator('summary', { hasText: 'Timing and safety' }).click();
+  await openTimingFold(options);
   await set('Settle delay (ms)', String(QUIET_MS));
   await set('Tool calls without you', '1000');
   await options.getByRole('button', { name: 'Start', exact: true }).click();

@@ -17,13 +17,28 @@ export async function armFromOptions(env, s, { options } = {}) {
   if (s.autoSend) await auto.check(); else await auto.uncheck();
   await page.getByLabel('Send button', { exact: true }).fill(s.sendButton || '');
   if (s.debounceMs || s.maxConsecutive) {
-    await page.locator('summary', { hasText: 'Timing and safety' }).click();
+    await openTimingFold(page);
     if (s.debounceMs) await page.getByLabel('Settle delay (ms)', { exact: true }).fill(String(s.debounceMs));
     if (s.maxConsecutive) await page.getByLabel('Tool calls without you', { exact: true }).fill(String(s.maxConsecutive));
   }
   await page.getByRole('button', { name: 'Start', exact: true }).click();
   await waitFor(async () => (await page.locator('#armed-state').textContent())?.startsWith('Armed'), { what: 'armed state' });
   return page;
+}
+
+/**
+ * Opens the options page's "Timing and safety" fold as a person does, by its
+ * summary, until the field inside shows (on a loaded machine a click landed
+ * while the page above it was still laying out, and the fold stayed shut).
+ */
+export async function openTimingFold(page, field = 'Settle delay (ms)') {
+  const summary = page.locator('summary', { hasText: 'Timing and safety' });
+  const inside = page.getByLabel(field, { exact: true });
+  await waitFor(async () => {
+    if (await inside.isVisible()) return true;
+    await summary.click();
+    return inside.isVisible();
+  }, { what: 'the Timing and safety fold open' });
 }
 
 /** The chat page's sent messages (window.chat.sent). */
@@ -55,7 +70,7 @@ export async function armPreset(env, name, { debounceMs = 300, options } = {}) {
   const page = options || await env.openOptions();
   await page.locator('body[data-ready]').waitFor();
   await waitFor(async () => (await page.locator('#preset-state').textContent()) === `preset: ${name}`, { what: `preset: ${name}` });
-  await page.locator('summary', { hasText: 'Timing and safety' }).click();
+  await openTimingFold(page);
   const delay = page.getByLabel('Settle delay (ms)', { exact: true });
   await delay.fill(String(debounceMs));
   await delay.dispatchEvent('change');
