@@ -20,7 +20,7 @@ import { PAGE_ASSISTANT_EVENT } from '../../extension/shared/core/messages.js';
 import { serve } from './lib/server.js';
 import { startModelServer, textOf, viewportOf, normalise } from './lib/model_server.js';
 import { centerOf, openPanelAndTarget, storeSettings, debuggerFree } from './lib/agent_fixture.js';
-import { FRAME_URL, bar, enableToggle, frameOf, inScheme, shoot, submitOnPage, uncoveredLongEnough } from './lib/page_assistant.js';
+import { FRAME_URL, bar, enableToggle, focusInBar, frameOf, inScheme, shoot, submitOnPage, uncoveredLongEnough } from './lib/page_assistant.js';
 
 // Hostile page CSS: if any of it reached the bar, its input would be 40px red on yellow.
 const PAGE_HTML = `<!doctype html>
@@ -445,7 +445,7 @@ test('a hostile page cannot read, rewrite, start or notice a task typed in the b
     // A near-transparent overlay laid over the bar while the user's focus is in it (the page
     // would show its own text through it): the bar takes no typing and no submit.
     await target.mouse.click(b0.input.at.x, b0.input.at.y);
-    await waitFor(() => frameOf(target).evaluate(() => document.activeElement?.className === 'task'), { what: 'the focus in the bar' });
+    await focusInBar(target);
     await target.evaluate(() => window.attack.overlay(true));
     const covered = await waitFor(async () => { const b = await bar(target, cdp); return b.covered && b; }, { what: 'the bar noticing the overlay' });
     assert.match(covered.text, /covers, fades or distorts the assistant/);

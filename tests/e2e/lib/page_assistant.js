@@ -120,16 +120,23 @@ export async function inScheme(page, scheme) {
   { what: `the bar in the ${scheme} scheme` });
 }
 
+/**
+ * Waits until the bar's input has the focus. The bar is another process's frame: keys go to the
+ * page until the browser has moved the focus into it (on a loaded machine, the first few keys of a
+ * task typed right after the click were the page's).
+ */
+export async function focusInBar(page) {
+  await waitFor(() => frameOf(page)?.evaluate(() => document.hasFocus() && document.activeElement?.className === 'task').catch(() => false),
+    { what: 'the focus in the bar\'s input' });
+}
+
 /** Types a task into the bar and presses Enter (or clicks Run), with real input events. */
 export async function submitOnPage(page, cdp, text, { via = 'enter' } = {}) {
   const b = await waitFor(async () => { const s = await bar(page, cdp); return s?.visible && s.input.shown && !s.covered && s; }, { what: 'the bar input' });
   // The bar takes a submit once it has been uncovered for a moment (clickjacking guard).
   await uncoveredLongEnough(page);
   await page.mouse.click(b.input.at.x, b.input.at.y);
-  // The bar is another process's frame: keys go to the page until the browser has moved the
-  // focus into it (on a loaded machine, the first few keys of a task typed at once were the page's).
-  await waitFor(() => frameOf(page)?.evaluate(() => document.hasFocus() && document.activeElement?.className === 'task').catch(() => false),
-    { what: 'the focus in the bar\'s input' });
+  await focusInBar(page);
   await page.keyboard.type(text);
   if (via === 'enter') await page.keyboard.press('Enter');
   else await page.mouse.click(b.go.at.x, b.go.at.y);
