@@ -2,6 +2,7 @@
 // id, the host registered in the profile answers native messages, the chat
 // fixture behaves like a controlled chat composer.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
 import { after, before, test } from 'node:test';
 import { EXTENSION_ID, launch } from './lib/harness.js';
 import { serve } from './lib/server.js';
@@ -54,4 +55,25 @@ test('the strict contenteditable fixture reverts direct DOM writes and accepts t
   assert.equal(await page.evaluate(() => window.chat.input()), 'hello');
   assert.equal(await page.isDisabled('#send'), false);
   await page.close();
+});
+
+test('the browser runs with one list of disabled features: Playwright\'s, the harness\'s and a test\'s', async () => {
+  const extra = await launch({ host: false, args: ['--disable-features=GnosisTestFeature'] });
+  try {
+    // The browser process: the one of this profile that has no --type.
+    const argv = fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).map((pid) => {
+      try { return fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'); } catch { return []; }
+    }).find((a) => a.includes(`--user-data-dir=${extra.userDataDir}`) && !a.some((x) => x.startsWith('--type=')));
+    assert.ok(argv, 'the browser process of the profile');
+    const lists = argv.filter((a) => a.startsWith('--disable-features='));
+    assert.equal(lists.length, 1, `one --disable-features switch, got ${JSON.stringify(lists)}`);
+    const features = lists[0].slice('--disable-features='.length).split(',');
+    for (const f of ['PaintHolding', 'WebUIOmniboxPopup', 'GnosisTestFeature']) assert.ok(features.includes(f), `${f} in ${lists[0]}`);
+    // No omnibox popup was built for the headless window.
+    const cdp = await extra.context.browser().newBrowserCDPSession();
+    const { targetInfos } = await cdp.send('Target.getTargets');
+    assert.deepEqual(targetInfos.filter((t) => t.url.startsWith('chrome://omnibox')), []);
+  } finally {
+    await extra.close();
+  }
 });
