@@ -91,10 +91,12 @@ func TestChattyProgressIsCoalescedAndTheLastReportDelivered(t *testing.T) {
 	mark := h.eventMark()
 	const steps = 20000
 	start := time.Now()
-	h.sendID(9, "execute", executeParams("computer.progress", map[string]any{"steps": steps}, ""))
-	wantOK(t, h.await("9"))
+	// A string id: the client numbers its own requests (the health polls of a slow start
+	// among them), so a number could be the id of settled's later call.
+	h.sendID("chatty", "execute", executeParams("computer.progress", map[string]any{"steps": steps}, ""))
+	wantOK(t, h.await(`"chatty"`))
 	elapsed := time.Since(start)
-	got := progressOf(t, h, mark, "9")
+	got := progressOf(t, h, mark, `"chatty"`)
 	if len(got) == 0 {
 		t.Fatal("no progress events")
 	}
@@ -110,7 +112,7 @@ func TestChattyProgressIsCoalescedAndTheLastReportDelivered(t *testing.T) {
 	if last := got[len(got)-1]; last.Progress != steps || last.Total == nil || *last.Total != steps {
 		t.Errorf("the last event is %+v, want the last report (%d of %d)", last, steps, steps)
 	}
-	settled(t, h, mark, "9", len(got))
+	settled(t, h, mark, `"chatty"`, len(got))
 }
 
 func TestEveryToolCallCarriesAProgressToken(t *testing.T) {
