@@ -14,6 +14,8 @@
 // Pure module: the IndexedDB factory is injected (the extension passes
 // globalThis.indexedDB, tests fake-indexeddb), so it makes no chrome.* call.
 
+import { base64ToBytes, bytesToBase64 } from './base64.js';
+
 const DB_VERSION = 2;
 const CONVERSATIONS = 'conversations';
 const RECORDS = 'records';
@@ -350,20 +352,12 @@ export class ConversationStore {
 
 function fromDataUrl(image, mime) {
   const m = /^data:([^;,]*)(;base64)?,(.*)$/s.exec(image);
-  const b64 = m ? m[3] : image;
-  // Where the engine has Uint8Array.fromBase64, a step's screenshot is decoded in one native pass.
-  if (typeof Uint8Array.fromBase64 === 'function') return { mime: (m && m[1]) || mime || 'image/jpeg', bytes: Uint8Array.fromBase64(b64) };
-  const bin = atob(b64);
-  const bytes = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
-  return { mime: (m && m[1]) || mime || 'image/jpeg', bytes };
+  return { mime: (m && m[1]) || mime || 'image/jpeg', bytes: base64ToBytes(m ? m[3] : image) };
 }
 
 function toDataUrl(m) {
   const bytes = m.bytes instanceof Uint8Array ? m.bytes : new Uint8Array(m.bytes);
-  let s = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) s += String.fromCharCode.apply(null, bytes.subarray(i, i + 0x8000));
-  return `data:${m.mime};base64,${btoa(s)}`;
+  return `data:${m.mime};base64,${bytesToBase64(bytes)}`;
 }
 
 function publicConv(c) {

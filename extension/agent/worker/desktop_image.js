@@ -5,6 +5,8 @@
 // both surfaces cost the same in a request's image budget. Runs in the
 // service worker (createImageBitmap, OffscreenCanvas).
 
+import { base64ToBytes, bytesToBase64 } from '../core/base64.js';
+
 /** The largest image sent for a desktop step. */
 export const DESKTOP_SHOT_MAX = Object.freeze({ width: 1280, height: 1024 });
 
@@ -15,22 +17,6 @@ const JPEG_QUALITY = 0.75;
 export function fitInside(width, height, max = DESKTOP_SHOT_MAX) {
   const scale = Math.min(1, max.width / width, max.height / height);
   return { width: Math.max(1, Math.round(width * scale)), height: Math.max(1, Math.round(height * scale)) };
-}
-
-function toBase64(bytes) {
-  if (typeof bytes.toBase64 === 'function') return bytes.toBase64();
-  let bin = '';
-  const CHUNK = 0x8000;
-  for (let i = 0; i < bytes.length; i += CHUNK) bin += String.fromCharCode.apply(null, bytes.subarray(i, i + CHUNK));
-  return btoa(bin);
-}
-
-function fromBase64(base64) {
-  if (typeof Uint8Array.fromBase64 === 'function') return Uint8Array.fromBase64(base64);
-  const bin = atob(base64);
-  const out = new Uint8Array(bin.length);
-  for (let i = 0; i < bin.length; i++) out[i] = bin.charCodeAt(i);
-  return out;
 }
 
 /**
@@ -44,7 +30,7 @@ function fromBase64(base64) {
 export async function encodeScreenshot(base64, mime) {
   let bitmap;
   try {
-    bitmap = await createImageBitmap(new Blob([fromBase64(base64)], { type: mime }));
+    bitmap = await createImageBitmap(new Blob([base64ToBytes(base64)], { type: mime }));
   } catch (err) {
     throw new Error(`the desktop screenshot is not a readable ${mime} image (${err?.message || err})`, { cause: err });
   }
@@ -55,7 +41,7 @@ export async function encodeScreenshot(base64, mime) {
     canvas.getContext('2d').drawImage(bitmap, 0, 0, sent.width, sent.height);
     const out = await canvas.convertToBlob({ type: 'image/jpeg', quality: JPEG_QUALITY });
     return {
-      image: toBase64(new Uint8Array(await out.arrayBuffer())), mime: 'image/jpeg',
+      image: bytesToBase64(new Uint8Array(await out.arrayBuffer())), mime: 'image/jpeg',
       width: bitmap.width, height: bitmap.height, sentWidth: sent.width, sentHeight: sent.height,
     };
   } finally {
