@@ -8,10 +8,10 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { hostBinary, launch, registerHost, tempDir, waitFor } from './lib/harness.js';
-import { serve } from './lib/server.js';
-import { DEB, VERSION, failedDownload, hostDeb, mirrorRoutes, shots } from './lib/setup_page.js';
+import { hostBinary, registerHost, waitFor } from './lib/harness.js';
+import { DEB, VERSION, failedDownload, hostDeb, mirrorRoutes, setupWithoutHost, shots } from './lib/setup_page.js';
 
+let setup;
 let env;
 let mirror;
 let dir;
@@ -19,19 +19,10 @@ let deb;
 let page;
 
 before(async () => {
-  dir = tempDir('gnosis-setup-install-');
-  deb = hostDeb(dir);
-  mirror = await serve({ routes: mirrorRoutes(deb) });
-  fs.mkdirSync(path.join(dir, 'downloads'));
-  env = await launch({ host: false, setupPage: true, downloadDir: path.join(dir, 'downloads') });
-  page = env.setupPage;
-  await page.locator('body[data-ready]').waitFor();
+  setup = await setupWithoutHost('gnosis-setup-install-', (d) => mirrorRoutes(deb = hostDeb(d)));
+  ({ env, mirror, dir, page } = setup);
 });
-after(async () => {
-  await env?.close();
-  await mirror?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+after(() => setup?.close());
 
 const text = (sel) => page.locator(sel).textContent();
 

@@ -7,28 +7,20 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
-import { REPO, hostBinary, launch, registerHost, tempDir, waitFor } from './lib/harness.js';
-import { serve } from './lib/server.js';
-import { DEB, failedDownload, shots } from './lib/setup_page.js';
+import { REPO, hostBinary, registerHost, waitFor } from './lib/harness.js';
+import { DEB, failedDownload, setupWithoutHost, shots } from './lib/setup_page.js';
 
+let setup;
 let env;
 let mirror;
 let dir;
 let page;
 
 before(async () => {
-  dir = tempDir('gnosis-setup-stale-');
-  mirror = await serve({ routes: {} });
-  fs.mkdirSync(path.join(dir, 'downloads'));
-  env = await launch({ host: false, setupPage: true, downloadDir: path.join(dir, 'downloads') });
-  page = env.setupPage;
-  await page.locator('body[data-ready]').waitFor();
+  setup = await setupWithoutHost('gnosis-setup-stale-');
+  ({ env, mirror, dir, page } = setup);
 });
-after(async () => {
-  await env?.close();
-  await mirror?.close();
-  fs.rmSync(dir, { recursive: true, force: true });
-});
+after(() => setup?.close());
 
 const text = (sel) => page.locator(sel).textContent();
 

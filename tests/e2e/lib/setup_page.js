@@ -9,7 +9,8 @@ import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { REPO, hostBinary, screenshotDir, tempDir, waitFor } from './harness.js';
+import { REPO, hostBinary, launch, screenshotDir, tempDir, waitFor } from './harness.js';
+import { serve } from './server.js';
 
 export const WIDTHS = [360, 400, 480];
 
@@ -118,4 +119,27 @@ export async function failedDownload(page, mirror) {
   await page.getByRole('button', { name: 'Install the host' }).click();
   await waitFor(async () => /Could not download/.test(await text('#install-state')), { what: 'failed download', timeoutMs: 15_000 });
   return text('#install-state');
+}
+
+/**
+ * A fresh install's setup page in a browser that finds no host: downloads go to <dir>/downloads,
+ * and a local mirror serves routes(dir) for the page's download location. close() ends it all.
+ * @param {string} prefix the temporary directory's name prefix
+ * @param {(dir: string) => object} [routes] the mirror's routes, made once dir exists
+ */
+export async function setupWithoutHost(prefix, routes = () => ({})) {
+  const dir = tempDir(prefix);
+  fs.mkdirSync(path.join(dir, 'downloads'));
+  const mirror = await serve({ routes: routes(dir) });
+  const env = await launch({ host: false, setupPage: true, downloadDir: path.join(dir, 'downloads') });
+  const page = env.setupPage;
+  await page.locator('body[data-ready]').waitFor();
+  return {
+    dir, mirror, env, page,
+    async close() {
+      await env.close();
+      await mirror.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
