@@ -6,6 +6,7 @@
 import { incompatibility } from './core/protocol.js';
 import { BRIDGE } from './core/messages.js';
 import { h, send } from './page.js';
+import { pollWhileVisible } from './core/poll.js';
 
 /**
  * Keeps el (hidden by default) showing whether the host fits, checking now
@@ -27,5 +28,5 @@ export function watchHostFit(el, { intervalMs = 5000 } = {}) {
     }
   };
   check().catch(() => {});
-  setInterval(() => check().catch(() => {}), intervalMs);
+  pollWhileVisible(check, intervalMs, { doc: document });
 }

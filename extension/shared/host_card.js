@@ -12,6 +12,7 @@ import { SOURCE_INSTALL, checkLocation, hostDownloads, installSteps, updatePlan 
 import { BRIDGE } from './core/messages.js';
 import { features } from './browser.js';
 import { h, send } from './page.js';
+import { pollWhileVisible } from './core/poll.js';
 
 /** What the browser's download errors mean, in words (chrome.downloads.InterruptReason). */
 const DOWNLOAD_FAILURES = [
@@ -289,14 +290,14 @@ export function mountHostCard(root, { page, chip, onView = () => {} }) {
   // Live: the worker's copy follows the host's events every second; a host
   // that does not answer is asked again every two seconds (the wait after an
   // install), and one that does not fit every five once its update was fetched.
-  setInterval(() => {
+  pollWhileVisible(() => {
     ctx.tick += 1;
     const v = ctx.view;
     let force = false;
     if (v && !v.answers) force = ctx.tick % 2 === 0;
     else if (v?.kind === 'incompatible') force = ctx.awaitingUpdate && ctx.tick % 5 === 0;
-    refresh(force).catch(() => {});
-  }, 1000);
+    return refresh(force);
+  }, 1000, { doc: document });
 
   return { refresh, view: () => ctx.view };
 }

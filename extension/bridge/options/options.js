@@ -17,6 +17,7 @@ import { checkSelectors, ensureAccess, fieldErrors, loadTarget, refreshSaved, sa
 import { insertedNote, wirePrompt } from './options_prompt.js';
 import { wireViews } from './options_views.js';
 import { BRIDGE } from '../../shared/core/messages.js';
+import { pollWhileVisible } from '../../shared/core/poll.js';
 
 /**
  * Start: access to the site, the form saved, then the worker arms it with the
@@ -78,9 +79,9 @@ async function main() {
   document.body.dataset.ready = 'true'; // settings loaded: typing now is not overwritten
   refreshSaved();
   refreshHost(true);
-  setInterval(() => refreshHost(false).catch(() => {}), 1000);
-  setInterval(checkSelectors, 1500);
-  setInterval(pollSite, 1000);
+  pollWhileVisible(() => refreshHost(false), 1000, { doc: document });
+  pollWhileVisible(checkSelectors, 1500, { doc: document });
+  pollWhileVisible(pollSite, 1000, { doc: document });
 }
 
 main();

@@ -12,6 +12,7 @@ import { BRIDGE } from '../../shared/core/messages.js';
 import { $, send } from '../../shared/page.js';
 import { createDesktopGrants } from '../../shared/desktop_grants.js';
 import { AGENT_NEEDS_CHROMIUM, features } from '../../shared/browser.js';
+import { pollWhileVisible } from '../../shared/core/poll.js';
 
 const shown = () => document.body.dataset.view === 'view-agent';
 let grants = null;
@@ -63,7 +64,7 @@ function main() {
   $('agent-refresh').addEventListener('click', () => load().catch(() => {}));
   document.addEventListener('gnosis:view', () => { if (shown()) load().catch(() => {}); });
   if (shown()) load().catch(() => {});
-  setInterval(() => follow().catch(() => {}), 1000);
+  pollWhileVisible(follow, 1000, { doc: document });
 }
 
 main();

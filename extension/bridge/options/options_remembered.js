@@ -9,6 +9,7 @@ import { loadGrants } from './options_grants.js';
 import { alwaysKey, sessionKey } from '../core/allow_choices.js';
 import { BRIDGE } from '../../shared/core/messages.js';
 import { $, send } from '../../shared/page.js';
+import { pollWhileVisible } from '../../shared/core/poll.js';
 
 let shownFor = null;
 
@@ -87,9 +88,9 @@ function main() {
     }
   });
   // The site being edited changes (the saved-pages list, the first load): show its choices.
-  setInterval(() => {
+  pollWhileVisible(() => {
     if (state.origin !== shownFor) render();
-  }, 500);
+  }, 500, { doc: document });
 }
 
 main();

@@ -10,7 +10,7 @@ import { BRIDGE } from '../../shared/core/messages.js';
 import { CODES } from '../../shared/core/codes.js';
 import { MUNIM, checkNote, fieldError, formFromProvider, munimParams, providerParams, suggestName } from '../core/setup_rules.js';
 import { $, breakable, h, send } from '../../shared/page.js';
-import { poller } from './setup_poll.js';
+import { pollWhileVisible } from '../../shared/core/poll.js';
 
 const FORM_FIELDS = ['name', 'command', 'args', 'env', 'prefix', 'timeout', 'startTimeout'];
 
@@ -267,4 +267,4 @@ export function initServers({ os, onState }) {
 }
 
 /** Starts (or stops) following the host's servers: their states change as they start and fail. */
-export const setServersEnabled = poller(refresh);
+export const setServersEnabled = pollWhileVisible(refresh, 1500, { doc: document, enabled: false });

@@ -6,7 +6,7 @@ import { BRIDGE } from '../../shared/core/messages.js';
 import { PRESETS, matchPreset } from '../core/presets.js';
 import { eligibleOrigin } from '../core/selector.js';
 import { $, h, send } from '../../shared/page.js';
-import { poller } from './setup_poll.js';
+import { pollWhileVisible } from '../../shared/core/poll.js';
 
 const state = { shown: '', onState: () => {} };
 
@@ -73,4 +73,4 @@ export function initSites({ onState }) {
 }
 
 /** Starts (or stops) following the open pages and their armed state. */
-export const setSitesEnabled = poller(refresh);
+export const setSitesEnabled = pollWhileVisible(refresh, 1500, { doc: document, enabled: false });
