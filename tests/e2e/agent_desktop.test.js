@@ -152,7 +152,14 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
       assert.equal(await win.locator('#cap-name').textContent(), 'desktop.computer');
       assert.equal(await win.locator('#allow-always').isHidden(), true, 'the agent\'s grants are set in its Settings, not "always" here');
       await env.screenshot(win, 'agent_desktop_approval');
+      // What the window says once answered (it closes 1.2 s later): caught as it is written.
+      const said = new Promise((resolve) => win.on('console', (m) => { if (m.text().startsWith('outcome:')) resolve(m.text().slice('outcome:'.length)); }));
+      await win.evaluate(() => {
+        const el = document.getElementById('outcome');
+        new MutationObserver(() => { if (el.textContent) console.log(`outcome:${el.textContent}`); }).observe(el, { childList: true, characterData: true, subtree: true });
+      });
       await deliberateClick(win, '#allow-session');
+      assert.equal(await said, 'Allowed for this session — running. The browser agent runs this tool without asking until the browser restarts.');
       const end = await outcome(panel, 120_000);
       assert.equal(end.outcome, 'finished', end.text);
       assert.deepEqual(problems, []);
@@ -196,6 +203,8 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
       assert.equal(await entry.locator('.task-calls > li.entry').count(), calls.length);
       assert.equal(await options.locator('#activity-list > li.entry').count(), 1, 'no desktop call outside its task');
       await entry.locator('.task-calls > li.entry summary').first().click();
+      assert.equal(await entry.locator('.task-calls > li.entry').first().locator('p.decision').textContent(),
+        'Allowed by you for this session: the browser agent runs this tool without asking until the browser restarts');
       await env.screenshot(entry, 'activity_agent_desktop_calls');
       await options.close();
     }

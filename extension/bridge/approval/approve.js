@@ -60,6 +60,9 @@ const ALLOWED_TEXT = {
   [REMEMBER.ALWAYS]: 'Always allowed on this site — running. Undo it in “What this site may run”.',
 };
 
+/** The browser agent has no site to stop: its session choices last until the browser restarts. */
+const AGENT_SESSION_TEXT = 'Allowed for this session — running. The browser agent runs this tool without asking until the browser restarts.';
+
 async function answer(allow, remember = REMEMBER.ONCE, confirmed = false) {
   if (answered) return;
   answered = true;
@@ -75,7 +78,8 @@ async function answer(allow, remember = REMEMBER.ONCE, confirmed = false) {
     finish(`Allowed once — running. Could not save “always allow”: ${r.rememberError}`, 'bad');
     return; // stays open so the person can read why
   } else {
-    finish(ALLOWED_TEXT[r.remember] || ALLOWED_TEXT.once, 'good');
+    const agentSession = view?.origin === location.origin && r.remember === REMEMBER.SESSION;
+    finish(agentSession ? AGENT_SESSION_TEXT : ALLOWED_TEXT[r.remember] || ALLOWED_TEXT.once, 'good');
   }
   setTimeout(() => window.close(), 1200);
 }

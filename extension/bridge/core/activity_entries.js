@@ -261,12 +261,19 @@ const REMEMBER_TEXT = {
   always: 'Always allowed on this site by you: saved in What this site may run',
 };
 
-/** The sentence that says how an entry was decided and by whom. */
-export function decisionText(e) {
+/** What a session choice of the browser agent means: it has no site to stop. */
+const AGENT_SESSION_TEXT = 'Allowed by you for this session: the browser agent runs this tool without asking until the browser restarts';
+
+/**
+ * The sentence that says how an entry was decided and by whom.
+ * @param {object} e the entry
+ * @param {{agent?: boolean}} [opts] agent: the call was the browser agent's own (the extension's origin)
+ */
+export function decisionText(e, { agent = false } = {}) {
   if (e.kind === 'task') return `Agent task: ${e.outcome.replace('_', ' ')} after ${e.steps} step${e.steps === 1 ? '' : 's'}`;
   switch (e.decision) {
     case DECISIONS.GRANTED: return 'Granted: this site may run it without asking';
-    case DECISIONS.ALLOWED: return REMEMBER_TEXT[e.remember] || REMEMBER_TEXT.once;
+    case DECISIONS.ALLOWED: return agent && e.remember === REMEMBER.SESSION ? AGENT_SESSION_TEXT : REMEMBER_TEXT[e.remember] || REMEMBER_TEXT.once;
     case DECISIONS.REMEMBERED: return `Allowed without asking: your choice for this session${e.rememberedFrom?.at ? ` of ${new Date(e.rememberedFrom.at).toLocaleTimeString()}` : ''}`;
     case DECISIONS.DENIED: return 'Denied by you';
     case DECISIONS.TIMED_OUT: return 'Denied: no answer in time';

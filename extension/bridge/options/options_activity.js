@@ -112,7 +112,7 @@ function entryItem(e) {
     h('span', { class: 'meta' }, ...metaFacts)));
 
   const body = h('div', { class: 'entry-body' });
-  body.append(h('p', { class: 'decision', text: decisionText(e) }));
+  body.append(h('p', { class: 'decision', text: decisionText(e, { agent: e.origin === location.origin }) }));
   if (e.rememberError) body.append(h('p', { class: 'error', text: e.rememberError }));
   const facts = h('dl', {});
   const fact = (k, v) => v && facts.append(h('dt', { text: k }), h('dd', { text: v }));

@@ -49,7 +49,8 @@ test('a call\'s entry: time, site, tool, redacted arguments, decision, code, siz
   assert.equal(args.long, `${'x'.repeat(200)}…`);
   assert.ok(!JSON.stringify(e).includes('hunter2') && !JSON.stringify(e).includes('AbCdEf123456789'));
   assert.equal(outcomeLabel(e), 'allowed · session');
-  assert.match(decisionText(e), /for this session/);
+  assert.equal(decisionText(e), 'Allowed by you for this session: calls of this tool on this site run without asking until you stop the site or restart the browser');
+  assert.equal(decisionText(e, { agent: true }), 'Allowed by you for this session: the browser agent runs this tool without asking until the browser restarts', 'the agent has no site to stop');
 
   const failed = callEntry({ origin: 'https://a.example', call: { capability: 'computer.x' }, started: 0, ended: 5, reply: { ok: false, code: 'EXECUTION_ERROR', message: 'failed with token=abc123' } });
   assert.equal(failed.code, 'EXECUTION_ERROR');
