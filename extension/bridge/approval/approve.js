@@ -29,6 +29,9 @@ let armTimer = 0;
 let armedIds = [];
 let view = null;
 
+/** Whether the call is the browser agent's own (its desktop actions come under the extension's origin). */
+const byAgent = (v) => v?.origin === location.origin;
+
 /** Sends a message about this window's call (its token) to the worker. */
 function send(type, extra = {}) {
   return sendToWorker(type, { token, ...extra });
@@ -78,7 +81,7 @@ async function answer(allow, remember = REMEMBER.ONCE, confirmed = false) {
     finish(`Allowed once — running. Could not save “always allow”: ${r.rememberError}`, 'bad');
     return; // stays open so the person can read why
   } else {
-    const agentSession = view?.origin === location.origin && r.remember === REMEMBER.SESSION;
+    const agentSession = byAgent(view) && r.remember === REMEMBER.SESSION;
     finish(agentSession ? AGENT_SESSION_TEXT : ALLOWED_TEXT[r.remember] || ALLOWED_TEXT.once, 'good');
   }
   setTimeout(() => window.close(), 1200);
@@ -235,9 +238,8 @@ function wire() {
 function render(v) {
   view = v;
   const cap = { name: v.capability, title: v.title, annotations: v.annotations };
-  // The browser agent's own calls (its desktop actions) come under the extension's origin;
-  // its grants are set in the Side Panel's Settings, so "always" is not offered here.
-  const agent = v.origin === location.origin;
+  // The browser agent's grants are set in the Side Panel's Settings, so "always" is not offered here.
+  const agent = byAgent(v);
   const who = agent ? 'The browser agent (side panel)' : v.origin;
   document.title = `Gnosis — allow ${titleOf(cap)} for ${who}?`;
   $('origin').textContent = who;

@@ -82,9 +82,11 @@ function when(at) {
   return today ? d.toLocaleTimeString() : d.toLocaleString();
 }
 
+/** Whether an entry's origin is the browser agent's: its own calls come under the extension's origin. */
+const byAgent = (origin) => origin === location.origin;
+
 function hostOf(origin) {
-  // The browser agent's own calls come under the extension's origin.
-  if (origin === location.origin) return 'the browser agent';
+  if (byAgent(origin)) return 'the browser agent';
   try {
     return new URL(origin).host;
   } catch {
@@ -112,11 +114,11 @@ function entryItem(e) {
     h('span', { class: 'meta' }, ...metaFacts)));
 
   const body = h('div', { class: 'entry-body' });
-  body.append(h('p', { class: 'decision', text: decisionText(e, { agent: e.origin === location.origin }) }));
+  body.append(h('p', { class: 'decision', text: decisionText(e, { agent: byAgent(e.origin) }) }));
   if (e.rememberError) body.append(h('p', { class: 'error', text: e.rememberError }));
   const facts = h('dl', {});
   const fact = (k, v) => v && facts.append(h('dt', { text: k }), h('dd', { text: v }));
-  fact('Site', e.origin === location.origin ? 'the browser agent (this extension)' : e.origin || '—');
+  fact('Site', byAgent(e.origin) ? 'the browser agent (this extension)' : e.origin || '—');
   fact('Time', new Date(e.at).toLocaleString());
   if (e.kind === 'task') {
     fact('Steps', String(e.steps));
