@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { launch, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
-import { ackCount, armFromOptions, badgeText, judged, judgedUpTo, sent, waitForSent } from './lib/bridge.js';
+import { ackCount, armedIn, armFromOptions, badgeText, judged, judgedUpTo, sent, waitForSent } from './lib/bridge.js';
 
 const SETTLE = 300; // the settle delay the tests configure (ms)
 
@@ -174,6 +174,7 @@ describe('contenteditable chat', () => {
 
   test('the reply lands in an editor that accepts only beforeinput (Lexical-like)', async () => {
     const strict = await env.newPage(rich.url('/chat.html?variant=ce-strict'));
+    await armedIn(env, strict);
     const before = callsTo('echo').length;
     await strict.evaluate(() => window.chat.stream('{"capability": "computer.echo", "arguments": {"strict": true}}'));
     await waitFor(() => callsTo('echo').length === before + 1, { what: 'echo call' });

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { launch, waitFor } from './lib/harness.js';
 import { FIXTURES, serve } from './lib/server.js';
-import { ackCount, armFromOptions, judged, judgedUpTo, waitForSent } from './lib/bridge.js';
+import { ackCount, armedIn, armFromOptions, judged, judgedUpTo, waitForSent } from './lib/bridge.js';
 
 const SETTLE = 300;
 
@@ -92,6 +92,7 @@ VARIANTS.forEach((v, i) => {
 
     test('a site that writes every reply over its one message element runs each reply', async () => {
       const single = await env.newPage(url('one', 'single=replace'));
+      await armedIn(env, single);
       await stream(single);
       await waitFor(() => shots() === 6, { what: 'first reply' });
       await waitForSent(single, 1);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launch, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
-import { ackCount, armFromOptions, badgeText, openTimingFold, waitForSent } from './lib/bridge.js';
+import { ackCount, armedIn, armFromOptions, badgeText, openTimingFold, waitForSent } from './lib/bridge.js';
 
 let env;
 let site;
@@ -54,6 +54,7 @@ test('a long text result is capped with a marker', async () => {
 
 test('a send button that never enables is reported visibly, not silently ignored', async () => {
   const stuck = await env.newPage(site.url('/chat.html?enableDelay=600000'));
+  await armedIn(env, stuck);
   await stuck.evaluate(() => window.chat.stream('{"capability": "computer.echo", "arguments": {"stuck": true}}'));
   await stuck.locator('gnosis-notice [role=alert]').waitFor({ timeout: 15_000 });
   assert.match(await stuck.locator('gnosis-notice [role=alert]').textContent(), /could not send: Send button stayed disabled for 5 s/);
@@ -68,7 +69,8 @@ test('a send button that never enables is reported visibly, not silently ignored
 test('two tabs showing the same conversation run its newest call once', async () => {
   const a = await env.newPage(site.url('/chat.html?twin=a'));
   const b = await env.newPage(site.url('/chat.html?twin=b'));
-  await waitFor(async () => (await badgeText(env, a.url())) === 'ON' && (await badgeText(env, b.url())) === 'ON', { what: 'both tabs armed' });
+  await armedIn(env, a);
+  await armedIn(env, b);
   const judgedBefore = await ackCount(env, site.origin);
   const call = '{"capability": "computer.echo", "arguments": {"twin": true}}';
   await Promise.all([a.evaluate((c) => window.chat.stream(c), call), b.evaluate((c) => window.chat.stream(c), call)]);

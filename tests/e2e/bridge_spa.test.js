@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { launch, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
-import { ackCount, badgeText, judged, lastAck, waitForSent } from './lib/bridge.js';
+import { ackCount, armedIn, badgeText, judged, lastAck, waitForSent } from './lib/bridge.js';
 
 const REPLY = '.markdown-body';
 const SCREENSHOT = JSON.stringify({ capability: 'computer.screenshot', arguments: { bytes: 64 } });
@@ -190,7 +190,7 @@ describe('a single-page chat app', () => {
   for (const hide of ['display', 'visibility', 'zero']) {
     test(`a stop button left in the page but hidden (${hide}) does not hold the bridge back`, async () => {
       const page = await env.newPage(site.url(`/sites/spa.html?hide=${hide}`));
-      await waitFor(async () => (await badgeText(env, page.url())) === 'ON', { what: 'armed in the new tab' });
+      await armedIn(env, page);
       await say(page, 'one more screenshot');
       const before = screenshots();
       await page.evaluate((c) => window.chat.stream(c), SCREENSHOT);

@@ -1,6 +1,26 @@
 // Helpers for driving the chat bridge the way a person does: through the
 // options page's labelled controls.
 import { waitFor } from './harness.js';
+import { BRIDGE_PAGE } from '../../../extension/shared/core/messages.js';
+
+/**
+ * Waits until the bridge watches page: its content script holds the origin's
+ * settings. A tab of an armed origin is configured once it has loaded, and a
+ * reply already on the page then is an old one, not run; the toolbar badge
+ * says armed just before. So a test that opens a tab and streams a call
+ * waits for this first.
+ */
+export function armedIn(env, page) {
+  return waitFor(() => env.evalInWorker(async ({ url, ping }) => {
+    const [tab] = (await chrome.tabs.query({})).filter((t) => t.url === url);
+    if (!tab) return false;
+    try {
+      return (await chrome.tabs.sendMessage(tab.id, { type: ping }))?.armed === true;
+    } catch {
+      return false; // no content script yet
+    }
+  }, { url: page.url(), ping: BRIDGE_PAGE.PING }), { what: `the bridge watching ${page.url()}` });
+}
 
 /**
  * Opens the options page (after the chat page, so it is "the current page"),
