@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
@@ -160,6 +160,7 @@ before(() => {
 
 after(async () => {
   await stopHost?.();
+  rmSync(tmp, { recursive: true, force: true });
 });
 
 function tempFiles() {

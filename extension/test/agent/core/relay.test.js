@@ -3,7 +3,7 @@
 // and real HTTP upstreams on 127.0.0.1, including a gateway that rejects
 // chrome-extension:// origins.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -67,6 +67,7 @@ after(async () => {
   await stopHost?.();
   gateway.server.close();
   other.server.close();
+  rmSync(dir, { recursive: true, force: true });
 });
 
 const relayFetch = () => createRelayFetch({ request: (m, p, o) => host.request(m, p, o) });
