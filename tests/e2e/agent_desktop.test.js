@@ -202,6 +202,10 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
       assert.equal(await entry.locator('h3', { hasText: 'Its desktop calls' }).textContent(), `Its desktop calls (${calls.length})`);
       assert.equal(await entry.locator('.task-calls > li.entry').count(), calls.length);
       assert.equal(await options.locator('#activity-list > li.entry').count(), 1, 'no desktop call outside its task');
+      // Closed, each call says what it did: the command typed, the key pressed.
+      const asked = await entry.locator('.task-calls > li.entry summary .args').allTextContents();
+      assert.equal(asked.length, calls.length);
+      assert.ok(asked.includes(`action: type, text: ${JSON.stringify(`echo ${CODE} > code.txt`)}`) && asked.includes('action: key, text: enter'), JSON.stringify(asked));
       await entry.locator('.task-calls > li.entry summary').first().click();
       assert.equal(await entry.locator('.task-calls > li.entry').first().locator('p.decision').textContent(),
         'Allowed by you for this session: the browser agent runs this tool without asking until the browser restarts');

@@ -274,6 +274,8 @@ describe('approvals that remember, and the activity log', () => {
     for (const secret of SECRETS) assert.ok(!text.includes(secret), `the view shows ${secret}`);
     const echo = page.locator('#activity-list li.entry', { has: page.locator('code.cap', { hasText: 'computer.echo' }) });
     const [args, result] = await echo.locator('pre').allTextContents();
+    // Closed, the entry says what was asked on one line, as redacted as when opened.
+    assert.equal(await echo.locator('summary .args').textContent(), 'apiKey: "[redacted]", note: "Authorization: [redacted]", password: "[redacted]", text: "use sk-[redacted]"');
     assert.equal(JSON.parse(args).password, '[redacted]');
     assert.equal(JSON.parse(args).note, 'Authorization: [redacted]');
     assert.match(result, /\[redacted\]/);

@@ -300,6 +300,30 @@ export function outcomeLabel(e) {
   }
 }
 
+/**
+ * A call's arguments on one line, for its collapsed entry, so a list of calls
+ * to one tool (the agent's desktop.computer) says what each asked without
+ * opening it: `action: left_click, coordinate: [640,360]`. Reads the entry's
+ * redacted arguments (JSON text, keys sorted); a plain word stays unquoted,
+ * other values are JSON. "" for a task, for a reply that was not a call (its
+ * text shows when opened) and for arguments that are not a non-empty object.
+ * @param {object} e an entry
+ * @param {number} [max] characters kept, the last one "…" when cut
+ */
+export function argsPreview(e, max = 160) {
+  if (e.kind !== 'call' || e.decision === DECISIONS.NOT_A_CALL) return '';
+  let v;
+  try {
+    v = JSON.parse(e.args ?? '');
+  } catch {
+    return '';
+  }
+  if (!v || typeof v !== 'object' || Array.isArray(v)) return '';
+  const show = (x) => (typeof x === 'string' && /^[\w./:@+-]{1,80}$/.test(x) ? x : JSON.stringify(x));
+  const text = Object.entries(v).map(([k, x]) => `${k}: ${show(x)}`).join(', ');
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
 /** "1.2 KB", "340 B". */
 export function sizeText(bytes) {
   if (!Number.isFinite(bytes)) return '';

@@ -7,7 +7,7 @@
 // switch (options_views.js, #activity). It follows the log as it grows
 // (storage change events).
 import {
-  LIMITS, OUTCOME_FILTERS, decisionText, durationText, jsonLines, nestTaskCalls, outcomeLabel, outcomeOf, sizeText,
+  LIMITS, OUTCOME_FILTERS, argsPreview, decisionText, durationText, jsonLines, nestTaskCalls, outcomeLabel, outcomeOf, sizeText,
 } from '../core/activity_entries.js';
 import { ACTIVITY } from '../../shared/core/messages.js';
 import { $, breakable, h, send } from '../../shared/page.js';
@@ -94,7 +94,7 @@ function hostOf(origin) {
   }
 }
 
-/** One entry: a summary line (outcome, tool, when, where, how long) that opens to the details. */
+/** One entry: a summary (tool, outcome, its arguments on one line, when, where, how long) that opens to the details. */
 function entryItem(e) {
   const outcome = outcomeOf(e);
   const details = h('details', { open: view.open.has(e.id) });
@@ -108,9 +108,11 @@ function entryItem(e) {
   // Each fact of the meta line stays whole ("1.5 s", "134 B"), its separator with it; the line breaks between them.
   const shown = meta.filter(Boolean);
   const metaFacts = shown.flatMap((m, i) => [i ? ' ' : null, h('span', { class: 'fact', text: i < shown.length - 1 ? `${m} ·` : m })]).filter(Boolean);
+  const args = argsPreview(e);
   details.append(h('summary', {},
     what,
     h('span', { class: `pill ${outcome}`, text: e.kind === 'task' ? `task · ${outcomeLabel(e)}` : outcomeLabel(e) }),
+    args ? h('span', { class: 'args', text: args, title: args }) : null,
     h('span', { class: 'meta' }, ...metaFacts)));
 
   const body = h('div', { class: 'entry-body' });

@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
-  DECISIONS, LIMITS, OK, addToIndex, bound, callEntry, decide, decisionText, facets, indexItem, jsonLines, looksLikeCall,
+  DECISIONS, LIMITS, OK, addToIndex, argsPreview, bound, callEntry, decide, decisionText, facets, indexItem, jsonLines, looksLikeCall,
   matches, notACallEntry, outcomeLabel, outcomeOf, stoppedEntry, taskEntry, nestTaskCalls,
 } from '../../../bridge/core/activity_entries.js';
 import { REMEMBER } from '../../../bridge/core/allow_choices.js';
@@ -164,4 +164,29 @@ test('an agent task\'s calls go under its entry, oldest first; calls of a task n
   assert.deepEqual(out.map((e) => e.id), ['t1', 'c1', 's1']);
   assert.deepEqual(out[0].calls.map((e) => e.id), ['c2', 'c3']);
   assert.equal(entries[1].calls, undefined, 'the entries given are not changed');
+});
+
+test('a collapsed entry shows its arguments on one line: plain words bare, other values as JSON, cut at the bound', () => {
+  const call = (args) => callEntry({ origin: 'https://a.example', call: { capability: 'desktop.computer', arguments: args }, started: 1, ended: 2, reply: ok });
+  for (const [args, want] of [
+    [{ action: 'left_click', coordinate: [640, 360] }, 'action: left_click, coordinate: [640,360]'],
+    [{ action: 'type', text: 'echo K-4821 > code.txt' }, 'action: type, text: "echo K-4821 > code.txt"'],
+    [{ text: 'line one\nline two' }, 'text: "line one\\nline two"'],
+    // In the order the log keeps them (its redacted JSON sorts the keys).
+    [{ path: 'C:/Users/me/report.pdf', n: 3, on: true, none: null }, 'n: 3, none: null, on: true, path: C:/Users/me/report.pdf'],
+    [{ nested: { a: [1, { b: 'c' }] } }, 'nested: {"a":[1,{"b":"c"}]}'],
+    [{}, ''],
+    [undefined, ''],
+  ]) assert.equal(argsPreview(call(args)), want, JSON.stringify(args));
+  // What the log keeps is what shows: a secret-named field stays masked.
+  assert.doesNotMatch(argsPreview(call({ password: 'hunter2', user: 'me' })), /hunter2/);
+  const long = argsPreview(call({ text: 'x'.repeat(500) }), 40);
+  assert.equal(long.length, 40);
+  assert.ok(long.endsWith('…'));
+  // A stopped call shows what it asked; a reply that was not a call, a task and arguments that are not an object show nothing.
+  assert.equal(argsPreview(stoppedEntry({ origin: 'https://a.example', call: { capability: 'x.y', arguments: { n: 1 } }, reason: 'cap' })), 'n: 1');
+  assert.equal(argsPreview(notACallEntry({ origin: 'https://a.example', text: '{"capability": "x.y", "arguments": {"n": 1}}', reason: 'unknown' })), '');
+  assert.equal(argsPreview(taskEntry({ conversation: 'c', seq: 1, task: 't', steps: 1, outcome: 'finished', text: '', url: 'https://a.example/' })), '');
+  assert.equal(argsPreview({ kind: 'call', args: 'not json' }), '');
+  assert.equal(argsPreview({ kind: 'call', args: '[1,2]' }), '');
 });
