@@ -19,6 +19,7 @@ import (
 	"github.com/gnosis/gnosis/internal/prereq"
 	"github.com/gnosis/gnosis/internal/testshort"
 	"github.com/gnosis/gnosis/internal/testwait"
+	"github.com/gnosis/gnosis/internal/winetest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -59,10 +60,7 @@ func newWine(t *testing.T) *wine {
 	t.Helper()
 	w := &wine{loader: prereq.Command(t, wineFix, "wine64", "/usr/lib/wine/wine64")}
 	gcc := prereq.Command(t, wineFix, "x86_64-w64-mingw32-gcc")
-	w.server = filepath.Join(filepath.Dir(w.loader), "wineserver")
-	if _, err := os.Stat(w.server); err != nil {
-		w.server, _ = exec.LookPath("wineserver")
-	}
+	w.server = winetest.Server(w.loader)
 	tmp := t.TempDir()
 	w.prefix = filepath.Join(tmp, "prefix")
 	for _, kv := range os.Environ() {
@@ -102,13 +100,7 @@ func newWine(t *testing.T) *wine {
 	if w.localAppData == "" {
 		t.Fatalf("no %%LOCALAPPDATA%% in:\n%s", out)
 	}
-	t.Cleanup(func() {
-		if w.server != "" {
-			k := exec.Command(w.server, "-k")
-			k.Env = w.env
-			k.Run()
-		}
-	})
+	winetest.Cleanup(t, w.server, w.prefix, w.env)
 	copyTo(t, dll, w.unix(`C:\windows\system32\bcryptprimitives.dll`))
 	copyTo(t, filepath.Join(tmp, "gnosis-host.exe"), w.unix(wineRelease+`\gnosis-host.exe`))
 	copyTo(t, filepath.Join(repoRoot, "install/windows/install.cmd"), w.unix(wineRelease+`\install.cmd`))

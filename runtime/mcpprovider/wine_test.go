@@ -12,6 +12,7 @@ import (
 
 	"github.com/gnosis/gnosis/internal/prereq"
 	"github.com/gnosis/gnosis/internal/testshort"
+	"github.com/gnosis/gnosis/internal/winetest"
 )
 
 // TestWindowsBuildUnderWine cross-compiles this package's tests and the test
@@ -82,6 +83,7 @@ func TestWindowsBuildUnderWine(t *testing.T) {
 	if err := <-prefixReady; err != nil {
 		t.Fatal(err)
 	}
+	winetest.Cleanup(t, winetest.Server(wine), prefix, env)
 	dll, err := os.ReadFile(filepath.Join(dir, "bcryptprimitives.dll"))
 	if err != nil {
 		t.Fatal(err)
