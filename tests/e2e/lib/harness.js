@@ -36,19 +36,19 @@ export const HOST_NAME = 'com.gnosis.host';
 /** The browser under test (never a downloaded one). */
 export const CHROMIUM = process.env.GNOSIS_CHROMIUM || '/usr/bin/chromium';
 
-/** Makes a fresh temporary directory that close() removes. */
-export function tempDir(prefix = 'gnosis-e2e-') {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-}
-
 // The temporary folders this test file made go when its process ends, so
 // repeated runs leave nothing behind in the system's temporary folder.
 const made = [];
 process.on('exit', () => {
   for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
 });
+
+/** Makes a fresh temporary directory, removed when the test process ends (a launch's own, at close()). */
+export function tempDir(prefix = 'gnosis-e2e-') {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
