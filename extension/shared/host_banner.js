@@ -28,5 +28,5 @@ export function watchHostFit(el, { intervalMs = 5000 } = {}) {
     }
   };
   check().catch(() => {});
-  pollWhileVisible(check, intervalMs, { doc: document });
+  pollWhileVisible(check, intervalMs);
 }

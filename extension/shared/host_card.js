@@ -297,7 +297,7 @@ export function mountHostCard(root, { page, chip, onView = () => {} }) {
     if (v && !v.answers) force = ctx.tick % 2 === 0;
     else if (v?.kind === 'incompatible') force = ctx.awaitingUpdate && ctx.tick % 5 === 0;
     return refresh(force);
-  }, 1000, { doc: document });
+  }, 1000);
 
   return { refresh, view: () => ctx.view };
 }

@@ -79,9 +79,9 @@ async function main() {
   document.body.dataset.ready = 'true'; // settings loaded: typing now is not overwritten
   refreshSaved();
   refreshHost(true);
-  pollWhileVisible(() => refreshHost(false), 1000, { doc: document });
-  pollWhileVisible(checkSelectors, 1500, { doc: document });
-  pollWhileVisible(pollSite, 1000, { doc: document });
+  pollWhileVisible(() => refreshHost(false), 1000);
+  pollWhileVisible(checkSelectors, 1500);
+  pollWhileVisible(pollSite, 1000);
 }
 
 main();

@@ -64,7 +64,7 @@ function main() {
   $('agent-refresh').addEventListener('click', () => load().catch(() => {}));
   document.addEventListener('gnosis:view', () => { if (shown()) load().catch(() => {}); });
   if (shown()) load().catch(() => {});
-  pollWhileVisible(follow, 1000, { doc: document });
+  pollWhileVisible(follow, 1000);
 }
 
 main();

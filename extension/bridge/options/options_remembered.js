@@ -90,7 +90,7 @@ function main() {
   // The site being edited changes (the saved-pages list, the first load): show its choices.
   pollWhileVisible(() => {
     if (state.origin !== shownFor) render();
-  }, 500, { doc: document });
+  }, 500);
 }
 
 main();

@@ -267,4 +267,4 @@ export function initServers({ os, onState }) {
 }
 
 /** Starts (or stops) following the host's servers: their states change as they start and fail. */
-export const setServersEnabled = pollWhileVisible(refresh, 1500, { doc: document, enabled: false });
+export const setServersEnabled = pollWhileVisible(refresh, 1500, { enabled: false });

@@ -73,4 +73,4 @@ export function initSites({ onState }) {
 }
 
 /** Starts (or stops) following the open pages and their armed state. */
-export const setSitesEnabled = pollWhileVisible(refresh, 1500, { doc: document, enabled: false });
+export const setSitesEnabled = pollWhileVisible(refresh, 1500, { enabled: false });
