@@ -83,6 +83,26 @@ func TestCoalescerDeliversTheLastReportWhenTheIntervalEnds(t *testing.T) {
 	<-clock.armed
 }
 
+func TestCoalescerPassesEveryReportThatComesAfterTheInterval(t *testing.T) {
+	clock := newFakeClock()
+	emitted := make(chan float64, 10)
+	c := newCoalescer(func(p runtime.Progress) { emitted <- p.Progress }, ProgressInterval, clock.after)
+	defer c.close()
+	for i := 1.0; i <= 4; i++ {
+		c.offer(report(i)) // the interval since the last event has passed: out at once
+		if got := <-emitted; got != i {
+			t.Fatalf("got %v, want %v", got, i)
+		}
+		<-clock.armed
+		clock.fire <- time.Time{}
+	}
+	select {
+	case got := <-emitted:
+		t.Errorf("emitted %v more", got)
+	default:
+	}
+}
+
 func TestCoalescerWithoutReportsStartsNothing(t *testing.T) {
 	c := newCoalescer(func(runtime.Progress) { t.Error("emitted without a report") }, ProgressInterval,
 		func(time.Duration) <-chan time.Time { t.Error("timer started without a report"); return nil })
