@@ -3,7 +3,7 @@
 // attributes, accessible name, box, and what the page was seen doing while a
 // reply streamed) it proposes the chat input, the send button, the assistant's
 // messages and the sign that a reply is still streaming, each with how sure it
-// is and why. Pure: bridge/page/detect.js describes the page and builds the
+// is and why. Pure: bridge/page/detect_page.js describes the page and builds the
 // selectors of the elements chosen here; tested with node --test.
 //
 // Imported by the content script (bridge/page/) and by node --test.

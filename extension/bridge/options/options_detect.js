@@ -1,6 +1,6 @@
 // The options page's "Find them on the page": on a site no preset fits, the
 // content script proposes the chat's elements from the page's own structure
-// (bridge/page/detect.js), outlines them on the page and lets the person
+// (bridge/page/detect_page.js), outlines them on the page and lets the person
 // confirm them there; the confirmed ones fill the form, and the line under the
 // button says which were found and which are left to Pick. Opened from the
 // setup page's "Arm this site" (?detect=1), it starts by itself.

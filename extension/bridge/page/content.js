@@ -5,7 +5,7 @@
 // selectors, insert text, show a notice, ping. The other files watch the page
 // (observe.js), decide when a reply is done (settle.js), hand it to the worker
 // and write the result (call.js, inject.js, sent.js), pick elements (pick.js,
-// pick_selector.js) and propose them (detect.js). It
+// pick_selector.js) and propose them (detect_page.js). It
 // keeps no settings of its own and never touches page storage or the
 // clipboard.
 //
@@ -16,7 +16,7 @@
 import * as inject from './inject.js';
 import * as observe from './observe.js';
 import * as pick from './pick.js';
-import * as detect from './detect.js';
+import * as detect from './detect_page.js';
 import * as settle from './settle.js';
 import { notice } from './notice.js';
 import { pageState } from './page_state.js';
