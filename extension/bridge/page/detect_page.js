@@ -21,8 +21,14 @@ const COLORS = { destination: '#0969da', sendButton: '#8250df', source: '#1a7f37
 // ---- what the page did while watched -----------------------------------------
 
 const watch = {
-  observer: null, grew: new WeakMap(), lengths: new WeakMap(), added: new WeakSet(), sentText: '',
+  observer: null, grew: new WeakMap(), typed: new WeakMap(), lengths: new WeakMap(), added: new WeakSet(), sentText: '',
   streaming: false, before: new Map(), lastGrowth: 0, shownWhile: new Map(), streamed: [], onReply: () => {}, onSend: () => {},
+  /** The elements seen growing in the reply now streaming, with their last text (to find them again if the page remounts them). */
+  growing: new Map(),
+  /** A send the person started (a click on a control, or Enter) until the input lets go of its text: {el?, key?, text, send?}. */
+  pending: null,
+  /** The send the page took: {el?, key?, send?} — el: what the person clicked; send: the proposal for it made while it showed. */
+  sentWith: null,
 };
 
 const nameOf = (el) => norm(el.getAttribute('aria-label') || el.getAttribute('title') || el.getAttribute('placeholder')
@@ -32,39 +38,112 @@ const attrsOf = (el) => Object.fromEntries([...el.attributes].slice(0, 24)
   .filter((a) => a.name !== 'style' && a.name !== 'class').map((a) => [a.name, a.value.slice(0, 120)]));
 
 /** How a control looks: its classes and name. */
-const signature = (el) => `${el.className}|${nameOf(el)}`;
+const signature = (el) => `${el.className?.baseVal ?? el.className}|${nameOf(el)}`;
 
 /** Controls, and elements a page styles as its send or stop control without making them buttons. */
 const CONTROLS = `${BUTTON}, [class*="send" i], [class*="stop" i]`;
 
-/** The controls showing now and how they look, to tell later which showed only while a reply streamed. */
-const controlsNow = () => new Map(queryAll(CONTROLS).filter(visible).map((b) => [b, signature(b)]));
+/** The chat input: the visible editor that has the focus, else the first visible one. */
+function editorNow() {
+  const editors = queryAll(EDITABLE).filter((e) => visible(e) && !e.closest('gnosis-detect'));
+  return editors.find((e) => e === document.activeElement || e.contains(document.activeElement)) || editors[0] || null;
+}
+
+const editorText = (editor) => (editor ? norm(editor.matches('textarea, input') ? editor.value : editor.innerText) : '');
+
+/** The region around the chat input (a few levels up), where a send or stop control sits. */
+function composerOf(editor) {
+  let a = editor;
+  for (let i = 0; i < 5 && a?.parentElement && a.parentElement !== document.body; i++) a = a.parentElement;
+  return a;
+}
+
+/** Whether the page made el clickable without making it a button: a pointer cursor its parent does not have. */
+const pointer = (el) => getComputedStyle(el).cursor === 'pointer' && (!el.parentElement || getComputedStyle(el.parentElement).cursor !== 'pointer');
+
+/** The controls showing now and how they look: buttons anywhere, and clickable elements by the input. */
+function controlsNow() {
+  const out = new Map(queryAll(CONTROLS).filter(visible).map((b) => [b, signature(b)]));
+  const box = composerOf(editorNow());
+  if (box) for (const el of box.querySelectorAll('div, span, a, i, svg, li')) if (!out.has(el) && !el.closest(BUTTON) && visible(el) && pointer(el)) out.set(el, signature(el));
+  return out;
+}
+
+/** What the description of a control that showed only while a reply streamed holds. */
+function controlSeen(el) {
+  const editor = editorNow();
+  const box = composerOf(editor);
+  const text = norm(el.textContent);
+  return {
+    tag: el.localName, attrs: attrsOf(el), classes: [...el.classList], name: nameOf(el), was: watch.before.get(el),
+    clickable: el.matches(BUTTON) ? 'button' : 'pointer', near: !!box?.contains(el),
+    inReply: [...watch.growing.keys()].some((g) => g.contains(el)), icon: !text && !!el.querySelector('svg, img, i, [class*="icon" i]'),
+  };
+}
+
+/** A send the person started is done once the input lets go of the text: the text went out. */
+function confirmSend() {
+  const p = watch.pending;
+  if (!p) return;
+  const editor = editorNow();
+  if (editor && editorText(editor).includes(p.text)) return;
+  watch.pending = null;
+  watch.sentText = p.text;
+  watch.sentWith = p;
+  watch.onSend();
+}
 
 function onMutations(records) {
   const now = Date.now();
   let grewNow = false;
+  const typing = editorText(editorNow());
   for (const r of records) {
     for (const n of r.addedNodes) if (n instanceof Element) watch.added.add(n);
     const el = r.target instanceof Element ? r.target : r.target.parentElement;
     if (!el || el.closest('gnosis-detect') || el.isContentEditable || el.matches('textarea, input')) continue;
     const len = el.textContent.length;
     if (len > (watch.lengths.get(el) ?? 0)) {
-      watch.grew.set(el, (watch.grew.get(el) || 0) + 1);
-      if (watch.grew.get(el) >= 2) grewNow = true;
+      // A copy of what the person is typing (a measuring element refilled at each keystroke) is not a reply.
+      if (typing && norm(el.textContent).includes(typing)) watch.typed.set(el, (watch.typed.get(el) || 0) + 1);
+      else {
+        watch.grew.set(el, (watch.grew.get(el) || 0) + 1);
+        if (watch.grew.get(el) >= 2) {
+          grewNow = true;
+          watch.growing.set(el, norm(el.textContent));
+        }
+      }
     }
     watch.lengths.set(el, len);
   }
+  confirmSend();
   if (grewNow) {
     watch.lastGrowth = now;
     watch.streaming = true;
     // Controls that show now and did not before the reply started, or changed how they look (a send button turned stop).
-    for (const b of queryAll(CONTROLS)) {
-      if (watch.before.get(b) !== signature(b) && !watch.shownWhile.has(b) && visible(b)) {
-        watch.shownWhile.set(b, { tag: b.localName, attrs: attrsOf(b), classes: [...b.classList], name: nameOf(b), was: watch.before.get(b) });
-      }
+    for (const [b, sig] of controlsNow()) {
+      if (watch.before.get(b) !== sig && !watch.shownWhile.has(b)) watch.shownWhile.set(b, controlSeen(b));
     }
+    for (const [el] of watch.growing) if (el.isConnected) watch.growing.set(el, norm(el.textContent));
     clearTimeout(watch.doneTimer);
     watch.doneTimer = setTimeout(replyDone, QUIET_MS);
+  }
+}
+
+/**
+ * A page may replace the streamed reply's elements when it ends (rendered
+ * anew from the finished text): the element that now holds the same text
+ * (the deepest) takes over what was seen of the old one.
+ */
+function followRemounts() {
+  const all = [...document.body.querySelectorAll('*')].filter((e) => !e.closest('gnosis-detect') && !e.matches(EDITABLE));
+  for (const [el, text] of watch.growing) {
+    if (el.isConnected || !text) continue;
+    const head = text.slice(0, 40);
+    const holds = all.filter((e) => e.isConnected && norm(e.textContent).includes(head));
+    const same = holds.filter((e) => norm(e.textContent) === text);
+    const pool = same.length ? same : holds;
+    const deepest = pool.filter((e) => !pool.some((o) => o !== e && e.contains(o)));
+    for (const d of deepest) watch.grew.set(d, Math.max(watch.grew.get(d) || 0, watch.grew.get(el) || 2));
   }
 }
 
@@ -75,25 +154,40 @@ function replyDone() {
     return;
   }
   watch.streaming = false;
+  followRemounts();
+  watch.growing.clear();
   for (const [el, d] of watch.shownWhile) if (!el.isConnected || !visible(el) || signature(el) === d.was) watch.streamed.push(d);
   watch.shownWhile.clear();
   watch.before = controlsNow();
   watch.onReply();
 }
 
-/** The text in the chat input when the person sends it (Enter, a click by the input, a form submitted). */
+/** The control a click on target means: its button, else the element the page made clickable around it. */
+function controlOf(target) {
+  const button = target.closest(BUTTON);
+  if (button) return button;
+  for (let el = target; el && el !== document.body; el = el.parentElement) if (pointer(el)) return el;
+  return null;
+}
+
+/** The person starts a send (Enter in the input, a click on a control) while the input holds text. */
 function noteSend(event) {
   if (!event.isTrusted) return;
-  if (event.type === 'keydown' && (event.key !== 'Enter' || event.shiftKey)) return;
-  if (event.type === 'pointerdown' && !(event.target instanceof Element && event.target.closest(`${BUTTON}, form`))) return;
-  const editors = queryAll(EDITABLE).filter(visible);
-  const editor = editors.find((e) => e === document.activeElement || e.contains(document.activeElement)) || editors[0];
-  const text = editor ? norm(editor.matches('textarea, input') ? editor.value : editor.innerText) : '';
+  if (event.type === 'keydown' && (event.key !== 'Enter' || event.shiftKey || event.isComposing)) return;
+  const editor = editorNow();
+  const text = editorText(editor);
   if (!text) return;
-  watch.sentText = text;
+  if (event.type === 'pointerdown') {
+    const el = event.target instanceof Element ? controlOf(event.target) : null;
+    if (!el || el.closest('gnosis-detect') || el.contains(editor)) return;
+    // The send button may show only while there is text: what the rules make of it now, before the send empties the input.
+    watch.pending = { el, text };
+    watch.pending.send = proposal().sendButton;
+  } else if (event.type === 'keydown') {
+    if (!editor.contains(event.target) && event.target !== editor) return;
+    watch.pending = { key: 'Enter', text };
+  }
   if (!watch.streaming) watch.before = controlsNow();
-  // The send button may show only while there is text: look now, before the send empties the input.
-  watch.onSend();
 }
 
 function startWatching(onReply, onSend) {
@@ -103,22 +197,33 @@ function startWatching(onReply, onSend) {
   watch.before = controlsNow();
   watch.observer = new MutationObserver(onMutations);
   watch.observer.observe(document.body, { childList: true, subtree: true, characterData: true });
-  for (const t of ['keydown', 'pointerdown', 'submit']) addEventListener(t, noteSend, true);
+  for (const t of ['keydown', 'pointerdown']) addEventListener(t, noteSend, true);
 }
 
 function stopWatching() {
   watch.observer?.disconnect();
   watch.observer = null;
   clearTimeout(watch.doneTimer);
-  for (const t of ['keydown', 'pointerdown', 'submit']) removeEventListener(t, noteSend, true);
+  for (const t of ['keydown', 'pointerdown']) removeEventListener(t, noteSend, true);
 }
 
 // ---- the description ---------------------------------------------------------------
+
+/**
+ * Whether a person can see el besides its being rendered: not transparent
+ * (a measuring copy of the input at opacity 0) and not placed above the
+ * page's top or left, where no scrolling reaches.
+ */
+function seeable(el, r) {
+  if (typeof el.checkVisibility === 'function' && !el.checkVisibility({ opacityProperty: true })) return false;
+  return r.bottom + scrollY > 0 && r.right + scrollX > 0;
+}
 
 /** The page as the rules read it, with the element behind each node. */
 function describe() {
   const nodes = [];
   const elements = [];
+  const clicked = watch.pending?.el || watch.sentWith?.el;
   const walk = (el, parent, hidden) => {
     if (nodes.length >= MAX_NODES || SKIP.has(el.localName) || el.localName.startsWith('gnosis-')) return;
     const id = nodes.length;
@@ -129,9 +234,10 @@ function describe() {
     nodes.push({
       id, parent, tag: el.localName, attrs: attrsOf(el), classes: [...el.classList].slice(0, 20),
       name: nameOf(el), textLength: text.length, rect: { x: r.x, y: r.y, width: r.width, height: r.height },
-      visible: visible(el), disabled: !!el.disabled || el.getAttribute('aria-disabled') === 'true', editable, hidden: isHidden,
-      grew: watch.grew.get(el) || 0, added: watch.added.has(el),
+      visible: visible(el) && seeable(el, r), disabled: !!el.disabled || el.getAttribute('aria-disabled') === 'true', editable, hidden: isHidden,
+      text: text.length <= 200 ? norm(text).slice(0, 80) : '', grew: watch.grew.get(el) || 0, typed: watch.typed.get(el) || 0, added: watch.added.has(el),
       userMessage: !!watch.sentText && !editable && norm(text) === watch.sentText && ![...el.children].some((c) => norm(c.textContent) === watch.sentText),
+      clicked: !!clicked && el === clicked,
     });
     elements.push(el);
     if (el.localName === 'svg') return;
@@ -139,7 +245,10 @@ function describe() {
   };
   walk(document.body, -1, false);
   return {
-    desc: { nodes, viewport: { width: innerWidth, height: innerHeight }, streamed: watch.streamed.slice(-4) },
+    desc: {
+      nodes, viewport: { width: innerWidth, height: innerHeight }, streamed: watch.streamed.slice(-4),
+      sentBy: watch.sentWith ? (watch.sentWith.key ? 'enter' : 'click') : '',
+    },
     elements,
   };
 }
@@ -154,6 +263,10 @@ function proposal() {
       out[field] = null;
       continue;
     }
+    if (p.node == null && !p.selector && p.enter) {
+      out[field] = { selector: '', sure: false, why: p.why, count: 0, el: null, enter: true };
+      continue;
+    }
     const el = p.node != null ? elements[p.node] : null;
     let selector = p.selector;
     // The rules' selector, when the page agrees it names the element; else Pick's.
@@ -163,7 +276,7 @@ function proposal() {
       out[field] = null;
       continue;
     }
-    out[field] = { selector, sure: p.sure, why: p.why, count: matches.length, el: el || matches[matches.length - 1] || null };
+    out[field] = { selector, sure: p.sure, why: p.why, count: matches.length, el: el || matches[matches.length - 1] || null, seen: p.seen, enter: p.enter };
   }
   return out;
 }
@@ -193,6 +306,7 @@ function panelStyle() {
     .nobox { flex: none; width: 13px; margin-right: -2px; }
     .field { font-weight: 600; }
     .why { display: block; color: #57606a; overflow-wrap: anywhere; }
+    .seen { display: block; margin-top: 2px; font: 12px/1.4 ui-monospace, monospace; color: #57606a; overflow-wrap: anywhere; }
     .unsure { color: #9a6700; }
     .row { display: flex; gap: 8px; justify-content: flex-end; flex-wrap: wrap; }
     .small .row { margin-top: 6px; }
@@ -201,7 +315,7 @@ function panelStyle() {
     button:focus-visible, input:focus-visible { outline: 2px solid #0969da; outline-offset: 2px; }
     @media (prefers-color-scheme: dark) {
       .panel { background: #161b22; color: #e6edf3; border-color: #30363d; }
-      p, .why { color: #9198a1; }
+      p, .why, .seen { color: #9198a1; }
       li { border-color: #21262d; }
       .unsure { color: #d29922; }
       button { background: #21262d; border-color: #30363d; color: #e6edf3; }
@@ -254,6 +368,19 @@ function renderPanel() {
     else if (field === 'source' || field === 'streaming') why.textContent = s.watching ? 'not found yet: send a message here and Gnosis watches the reply' : 'not found: Pick it on the options page';
     else why.textContent = 'not found: Pick it on the options page';
     text.append(name, why);
+    // The streaming sign is gone once the reply ends, so there is nothing to outline: say what was seen.
+    if (p?.seen) {
+      const seen = document.createElement('span');
+      seen.className = 'seen';
+      seen.textContent = `Seen while the reply streamed: ${p.seen}`;
+      text.append(seen);
+    }
+    if (p && !p.selector && p.enter) {
+      const gap = document.createElement('span');
+      gap.className = 'nobox';
+      li.append(dot, gap, text);
+      return li;
+    }
     if (p) {
       const box = document.createElement('input');
       box.type = 'checkbox';
@@ -317,6 +444,9 @@ function refresh() {
   if (!session) return;
   // What was found stays found while it is on the page (a send button that shows only while there is text is gone after the send).
   const next = proposal();
+  // What the person clicked to send, as it was when it showed (a send button shown only while there is text is gone now).
+  const sent = watch.sentWith;
+  if (sent?.el && !sent.el.isConnected && sent.send?.sure) next.sendButton = sent.send;
   for (const [field, p] of Object.entries(session.found)) {
     if (p && (!next[field] || !next[field].sure && p.sure) && (field === 'streaming' || queryAll(p.selector).length || field === 'sendButton')) next[field] = p;
   }
@@ -343,7 +473,7 @@ function finish(confirmed) {
   const fields = {};
   for (const [field, p] of Object.entries(s.found)) {
     if (!p) continue;
-    fields[field] = { selector: p.selector, sure: p.sure, used: s.ticked[field] ?? p.sure, why: p.why, count: p.count };
+    fields[field] = { selector: p.selector, sure: p.sure, used: !!p.selector && (s.ticked[field] ?? p.sure), why: p.why, count: p.count, enter: p.enter };
   }
   s.resolve({ ok: true, fields });
 }
@@ -388,7 +518,7 @@ function start() {
 /** What the detection proposes now (while the panel is open: what it shows), without showing it. */
 function peek() {
   const found = session?.found || proposal();
-  return { ok: true, fields: Object.fromEntries(Object.entries(found).map(([f, p]) => [f, p && { selector: p.selector, sure: p.sure, why: p.why, count: p.count }])) };
+  return { ok: true, fields: Object.fromEntries(Object.entries(found).map(([f, p]) => [f, p && { selector: p.selector, sure: p.sure, why: p.why, count: p.count, seen: p.seen, enter: p.enter }])) };
 }
 
 /** Closes the panel without using what it found. */
