@@ -1,40 +1,43 @@
 // How well auto-detection does, measured: on every chat replica
 // (fixtures/sites/, presets not consulted: detection never reads them) and
-// on the real chat UI (fixtures/realchat), the page proposes its four fields
+// on the real chat UIs (lib/realchats.js: React, Svelte and Vue, each built from
+// its npm packages), the page proposes its four fields
 // while a person sends one message and the reply streams; each proposal is
-// then checked against the elements the site's preset (or, for the real UI,
+// then checked against the elements the site's preset (or, for a real UI,
 // its known markup) names: the same input, the same send button, one match
 // in each assistant reply and none in the person's, a sign that shows while a
 // reply streams and not after. Prints the table docs/bridge.md carries; fails
 // when a field the detection was sure of is wrong (it would be ticked on the
-// page), or when it finds fewer than the floor below.
+// page).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { launch, waitFor, REPO } from './lib/harness.js';
+import { launch, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
+import { builtUis, openUi, typeAndSend } from './lib/realchats.js';
 import { PRESETS } from '../../extension/bridge/core/presets.js';
 import { PAGE_LOADER } from '../../extension/bridge/core/page_scripts.js';
 
 const FIELDS = ['destination', 'sendButton', 'source', 'streaming'];
 const REPLY = 'Sure. Here is a reply that streams for a short while, the way a model writes it.';
 
-const REAL = {
-  id: 'assistant-ui', name: 'assistant-ui (real, built from npm)', path: '/index.html',
-  truth: { source: '.aui-assistant-message-content', destination: '.aui-composer-input', sendButton: 'button.aui-composer-send', streaming: 'button.aui-composer-cancel' },
+/** The real UIs (lib/realchats.js): a person types at their pace and clicks the send button. */
+const real = (ui) => ({
+  id: ui.id, name: ui.name, path: '/index.html', truth: ui.truth, ui,
   async exchange(chat, text) {
-    await chat.evaluate((t) => window.realchat.queue(t), text);
-    await chat.getByPlaceholder('Write a message...').click();
-    await chat.keyboard.type('hello there');
-    await chat.keyboard.press('Enter');
+    await this.served.queue(chat, text);
+    const before = (await this.served.said(chat)).length;
+    await typeAndSend(chat, ui, 'hello there');
+    await waitFor(async () => (await this.served.said(chat)).length > before, { what: `${ui.id}: the message sent` });
   },
   type: async (chat) => {
-    await chat.getByPlaceholder('Write a message...').click();
+    await chat.locator(ui.input).click();
     await chat.keyboard.type('again');
   },
-  stream: (chat, text) => REAL.exchange(chat, text),
-};
+  async stream(chat, text) {
+    await this.exchange(chat, text);
+  },
+});
 
 const replica = (p) => ({
   id: p.id, name: `${p.name} (replica)`, path: `/sites/${p.id}.html`, truth: p,
@@ -52,15 +55,21 @@ const replica = (p) => ({
   },
 });
 
-const SITES = [REAL, ...PRESETS.map(replica)];
-const realDist = path.join(REPO, 'tests', 'e2e', 'fixtures', 'realchat', 'dist');
+const REALS = builtUis().map(real);
+const SITES = [...REALS, ...PRESETS.map(replica)];
 
 let env;
 const servers = {};
 
 before(async () => {
-  if (!fs.existsSync(path.join(realDist, 'index.html'))) throw new Error(`${realDist} is not built: run tests/setup.sh`);
-  for (const s of SITES) servers[s.id] = await serve(s === REAL ? { dir: realDist } : {});
+  for (const s of SITES) {
+    if (s.ui) {
+      s.served = await openUi(s.ui, { paceMs: 40 });
+      servers[s.id] = s.served;
+    } else {
+      servers[s.id] = await serve();
+    }
+  }
   env = await launch({ grantOrigins: ['http://127.0.0.1/*'] });
 });
 
@@ -130,10 +139,7 @@ describe('auto-detection, site by site', { concurrency: 4 }, () => {
     const empty = (await peek(tabId)).fields;
     await site.exchange(chat, REPLY);
     // The reply is done once the page has watched it stop growing.
-    await waitFor(async () => {
-      const f = (await peek(tabId)).fields;
-      return !!f.source || null;
-    }, { what: `${site.id}: the reply seen`, timeoutMs: 20_000 }).catch(() => {});
+    await waitFor(async () => (await peek(tabId)).replies > 0 || null, { what: `${site.id}: the reply seen to its end`, timeoutMs: 20_000 }).catch(() => {});
     const found = (await peek(tabId)).fields;
     const verdict = {};
     // The send button is checked while there is text (some sites show it only then).

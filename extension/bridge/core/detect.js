@@ -355,7 +355,8 @@ function findMessages(desc, T, input) {
 
 /** How a control the page showed reads for the person: <div class="a b"> “Stop”, holding an icon. */
 function seenAs(c) {
-  const classes = (c.classes || []).slice(0, 3).join(' ');
+  // The classes that say what it is or what state it was in, not generated ones (css-1x2y3z).
+  const classes = (c.classes || []).filter((k) => P.classFeature(k) || P.isStateClass(k)).slice(0, 4).join(' ');
   const tag = `<${c.tag}${classes ? ` class="${classes}"` : ''}${c.attrs?.role ? ` role="${c.attrs.role}"` : ''}>`;
   return [tag, c.name ? `“${c.name}”` : '', c.icon ? 'holding an icon' : '', c.near ? 'by the input' : ''].filter(Boolean).join(', ');
 }

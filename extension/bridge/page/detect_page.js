@@ -22,7 +22,7 @@ const COLORS = { destination: '#0969da', sendButton: '#8250df', source: '#1a7f37
 
 const watch = {
   observer: null, grew: new WeakMap(), typed: new WeakMap(), lengths: new WeakMap(), added: new WeakSet(), sentText: '',
-  streaming: false, before: new Map(), lastGrowth: 0, shownWhile: new Map(), streamed: [], onReply: () => {}, onSend: () => {},
+  streaming: false, replies: 0, before: new Map(), lastGrowth: 0, shownWhile: new Map(), streamed: [], onReply: () => {}, onSend: () => {},
   /** The elements seen growing in the reply now streaming, with their last text (to find them again if the page remounts them). */
   growing: new Map(),
   /** A send the person started (a click on a control, or Enter) until the input lets go of its text: {el?, key?, text, send?}. */
@@ -75,7 +75,7 @@ function controlSeen(el) {
   const box = composerOf(editor);
   const text = norm(el.textContent);
   return {
-    tag: el.localName, attrs: attrsOf(el), classes: [...el.classList], name: nameOf(el), was: watch.before.get(el),
+    tag: el.localName, attrs: attrsOf(el), classes: [...el.classList], name: nameOf(el), sig: signature(el),
     clickable: el.matches(BUTTON) ? 'button' : 'pointer', near: !!box?.contains(el),
     inReply: [...watch.growing.keys()].some((g) => g.contains(el)), icon: !text && !!el.querySelector('svg, img, i, [class*="icon" i]'),
   };
@@ -116,6 +116,7 @@ function onMutations(records) {
     watch.lengths.set(el, len);
   }
   confirmSend();
+  if (!grewNow && !watch.streaming && watch.shownWhile.size && settleShown()) watch.onReply();
   if (grewNow) {
     watch.lastGrowth = now;
     watch.streaming = true;
@@ -147,6 +148,23 @@ function followRemounts() {
   }
 }
 
+/**
+ * The controls that showed while a reply streamed count as its sign once
+ * they are gone, hidden, or changed again (a send button that turned stop
+ * and back); one still showing when the reply seems done (a pause in a slow
+ * stream) is watched until it goes. Returns whether one counted now.
+ */
+function settleShown() {
+  let counted = false;
+  for (const [el, d] of watch.shownWhile) {
+    if (el.isConnected && visible(el) && signature(el) === d.sig) continue;
+    watch.streamed.push(d);
+    watch.shownWhile.delete(el);
+    counted = true;
+  }
+  return counted;
+}
+
 function replyDone() {
   const quiet = Date.now() - watch.lastGrowth;
   if (quiet < QUIET_MS) {
@@ -156,15 +174,15 @@ function replyDone() {
   watch.streaming = false;
   followRemounts();
   watch.growing.clear();
-  for (const [el, d] of watch.shownWhile) if (!el.isConnected || !visible(el) || signature(el) === d.was) watch.streamed.push(d);
-  watch.shownWhile.clear();
+  settleShown();
   watch.before = controlsNow();
+  watch.replies++;
   watch.onReply();
 }
 
-/** The control a click on target means: its button, else the element the page made clickable around it. */
+/** The control a click on target means: its button or an element the page names send, else the element the page made clickable around it. */
 function controlOf(target) {
-  const button = target.closest(BUTTON);
+  const button = target.closest(`${BUTTON}, [class*="send" i], [class*="submit" i]`);
   if (button) return button;
   for (let el = target; el && el !== document.body; el = el.parentElement) if (pointer(el)) return el;
   return null;
@@ -178,11 +196,12 @@ function noteSend(event) {
   const text = editorText(editor);
   if (!text) return;
   if (event.type === 'pointerdown') {
-    const el = event.target instanceof Element ? controlOf(event.target) : null;
-    if (!el || el.closest('gnosis-detect') || el.contains(editor)) return;
+    if (!(event.target instanceof Element) || event.target.closest('gnosis-detect') || editor.contains(event.target)) return;
+    const control = controlOf(event.target);
+    const el = control && !control.contains(editor) ? control : null;
     // The send button may show only while there is text: what the rules make of it now, before the send empties the input.
     watch.pending = { el, text };
-    watch.pending.send = proposal().sendButton;
+    if (el) watch.pending.send = proposal().sendButton;
   } else if (event.type === 'keydown') {
     if (!editor.contains(event.target) && event.target !== editor) return;
     watch.pending = { key: 'Enter', text };
@@ -247,7 +266,7 @@ function describe() {
   return {
     desc: {
       nodes, viewport: { width: innerWidth, height: innerHeight }, streamed: watch.streamed.slice(-4),
-      sentBy: watch.sentWith ? (watch.sentWith.key ? 'enter' : 'click') : '',
+      sentBy: watch.sentWith?.key ? 'enter' : watch.sentWith?.el ? 'click' : '',
     },
     elements,
   };
@@ -515,10 +534,10 @@ function start() {
   });
 }
 
-/** What the detection proposes now (while the panel is open: what it shows), without showing it. */
+/** What the detection proposes now (while the panel is open: what it shows), without showing it; replies: how many replies it saw end. */
 function peek() {
   const found = session?.found || proposal();
-  return { ok: true, fields: Object.fromEntries(Object.entries(found).map(([f, p]) => [f, p && { selector: p.selector, sure: p.sure, why: p.why, count: p.count, seen: p.seen, enter: p.enter }])) };
+  return { ok: true, replies: watch.replies, fields: Object.fromEntries(Object.entries(found).map(([f, p]) => [f, p && { selector: p.selector, sure: p.sure, why: p.why, count: p.count, seen: p.seen, enter: p.enter }])) };
 }
 
 /** Closes the panel without using what it found. */
