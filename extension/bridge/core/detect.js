@@ -329,7 +329,9 @@ function findMessages(desc, T, input) {
     const inList = !list || hits.every((h) => T.contains(list, h));
     if (!inList && list) return;
     if (hits.some((h) => isLabel(desc, h) && !texts.includes(h))) return;
-    const score = rank - depth * 3 + (texts.every((t) => hits.some((h) => T.contains(h, t))) ? 10 : 0);
+    // An element above the reply's text that holds more text (a header naming the model, a timestamp) reads more than the reply.
+    const extra = path[depth].textLength > newest.textLength ? 15 : 0;
+    const score = rank - depth * 3 - extra + (texts.every((t) => hits.some((h) => T.contains(h, t))) ? 10 : 0);
     if (!best || score > best.score) best = { css, score, count: hits.length };
   };
   path.forEach((n, depth) => {

@@ -20,7 +20,7 @@ const NAMED_ATTRS = ['role', 'aria-label', 'name', 'type', 'placeholder'];
 const ASSISTANT_WORDS = /assistant|answer|response|reply|model|\bbot\b|\bai\b|markdown|prose/i;
 
 /** Words that name a state an element is in now, not what it is. */
-const STATE_WORDS = 'disabled|enabled|active|inactive|loading|loaded|busy|pending|streaming|generating|running|selected|focus|focused|focus-visible|hover|hovered|open|opened|closed|collapsed|expanded|checked|pressed|hidden|visible|shown|show|empty|invalid|valid|error|success|done|complete|completed|typing|current|highlighted|animating|entering|leaving';
+const STATE_WORDS = 'disabled|enabled|active|inactive|loading|loaded|busy|pending|streaming|generating|running|selected|focus|focused|focus-visible|hover|hovered|open|opened|closed|collapsed|expanded|checked|pressed|hidden|visible|shown|show|empty|invalid|valid|error|success|done|complete|completed|typing|current|highlighted|animating|entering|leaving|on|off';
 /** A class that says a state (`n-button--disabled`, `is-loading`, `active`, `Mui-disabled`): it comes and goes, so it never names an element. */
 const STATE_CLASS = new RegExp(`^(?:(?:is|has)[-_])?(?:${STATE_WORDS})$|[-_](?:${STATE_WORDS})$`, 'i');
 /** An attribute value that says a state (a reply's status while it streams, a menu's data-state): the attribute's presence is kept instead. */

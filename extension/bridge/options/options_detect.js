@@ -51,7 +51,9 @@ export async function detectOnPage({ ensureAccess, save, check }) {
     if (used.length) await save();
     check();
     const names = (list) => list.map((f) => LABELS[f]).join(', ');
-    say(`${used.length ? `Filled in from the page: ${names(used)}.` : 'Nothing was filled in.'}${left.length ? ` Left to Pick: ${names(left)}.` : ''}`);
+    const unsent = !$('sendButton').value ? ' Without a Send button, each result is written into the chat input and not sent.' : '';
+    const enter = r.fields?.sendButton?.enter && !$('sendButton').value ? ' You sent your message with Enter: Pick the send button to have results sent.' : '';
+    say(`${used.length ? `Filled in from the page: ${names(used)}.` : 'Nothing was filled in.'}${left.length ? ` Left to Pick: ${names(left)}.` : ''}${unsent}${enter}`);
   } catch (err) {
     say(`Could not look at the page: ${err?.message || err}`);
   } finally {
@@ -79,4 +81,11 @@ export function maybeDetect(hooks) {
   if (asked && state.granted) detectOnPage(hooks);
   else say(state.granted ? 'No preset fits this site: Find them on the page proposes its elements from the page itself.'
     : 'No preset fits this site: Find them on the page asks for access to it, then proposes its elements.');
+}
+
+/** At Start: a site armed without a send button says plainly, by Start, that results are not sent. */
+export function sayIfUnsent() {
+  if ($('sendButton').value.trim()) return;
+  $('send-state').textContent = 'No Send button: each result is written into the chat input and not sent';
+  $('send-state').dataset.on = 'false';
 }

@@ -72,8 +72,8 @@ function holdsButton(all) {
   return all.find((el) => !el.matches(BUTTON) && el.querySelector(BUTTON))?.localName;
 }
 
-/** What each selector matches now: {count, visible, editable?, holdsButton?} or {error}. */
-function check(selectors) {
+/** What each selector matches now: {count, visible, editable?, holdsButton?, empty?, withText?} or {error}. */
+async function check(selectors) {
   const out = {};
   for (const [k, css] of Object.entries(selectors || {})) {
     if (!css) continue;
@@ -90,6 +90,7 @@ function check(selectors) {
       holdsButton: k === 'sendButton' ? holdsButton(all) : undefined,
     };
   }
+  if (out.sendButton && !out.sendButton.error && out.destination?.editable) Object.assign(out.sendButton, await detect.probeSend(selectors.sendButton, selectors.destination));
   return { ok: true, results: out };
 }
 

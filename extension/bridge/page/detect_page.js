@@ -10,6 +10,7 @@ import { BUTTON, EDITABLE } from '../core/pick_rules.js';
 import { propose } from '../core/detect.js';
 import { norm, queryAll, visible } from './dom.js';
 import { selectorFor } from './pick_selector.js';
+import { destinationEditor, inject } from './inject.js';
 
 const MAX_NODES = 6000;
 /** A reply that has not grown for this long is done (the bridge's own settle delay, by default). */
@@ -465,7 +466,11 @@ function refresh() {
   const next = proposal();
   // What the person clicked to send, as it was when it showed (a send button shown only while there is text is gone now).
   const sent = watch.sentWith;
-  if (sent?.el && !sent.el.isConnected && sent.send?.sure) next.sendButton = sent.send;
+  if (sent?.el && !sent.el.isConnected && sent.send?.sure) {
+    // The page drew it anew: outline what its selector names now.
+    const now = queryAll(sent.send.selector);
+    next.sendButton = { ...sent.send, el: now.length === 1 ? now[0] : null, count: now.length };
+  }
   for (const [field, p] of Object.entries(session.found)) {
     if (p && (!next[field] || !next[field].sure && p.sure) && (field === 'streaming' || queryAll(p.selector).length || field === 'sendButton')) next[field] = p;
   }
@@ -540,7 +545,37 @@ function peek() {
   return { ok: true, replies: watch.replies, fields: Object.fromEntries(Object.entries(found).map(([f, p]) => [f, p && { selector: p.selector, sure: p.sure, why: p.why, count: p.count, seen: p.seen, enter: p.enter }])) };
 }
 
+const PROBE_TEXT = 'Gnosis checks the send button';
+const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50))));
+let probed = null;
+
+/**
+ * The live check of a send button selector with the input empty and holding
+ * text ({empty, withText}: how many elements it matches each way). An empty
+ * input gets a short text and is emptied again; a selector a page matches
+ * only in one of the two states (a class set while the input is empty) is
+ * found out. An input holding the person's text is left alone (withText
+ * only), and a pair already checked is not checked again.
+ */
+async function probeSend(css, destination) {
+  const editor = destinationEditor(destination);
+  if (!editor || !css) return {};
+  const count = () => queryAll(css).length;
+  if (editorText(editor)) return { withText: count() };
+  const key = `${css}\n${destination}`;
+  if (probed?.key === key) return probed.result;
+  const empty = count();
+  const wrote = await inject(PROBE_TEXT, destination);
+  if (!wrote.ok) return { empty };
+  await frames();
+  const withText = count();
+  await inject('', destination);
+  await frames();
+  probed = { key, result: { empty, withText } };
+  return probed.result;
+}
+
 /** Closes the panel without using what it found. */
 const cancel = () => finish(false);
 
-export { start, peek, cancel };
+export { start, peek, cancel, probeSend };

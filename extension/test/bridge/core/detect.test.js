@@ -283,3 +283,12 @@ test('a send button selector never holds a class that says a state', () => {
   const got = D.propose(desc);
   assert.equal(got.sendButton.selector, '[aria-label="Send"]');
 });
+
+test('the reply\'s own text, not the turn around it that also holds a header naming the model', () => {
+  const desc = page(['body', {}, ['div', { class: 'log' }, ['div', { class: 'turn mine', text: 'hello there', userMessage: true }],
+    ['div', { class: 'turn model' }, ['div', { class: 'head', text: 'llama-3-8b' }], ['div', { class: 'body', text: 'Hello! A reply.', grew: 6 }]]],
+  ['div', { class: 'bar' }, ['textarea', { class: 'prompt', placeholder: 'Type something', rect: { x: 0, y: 700, width: 600, height: 40 } }], ['button', { text: 'Run ↵', label: 'Run ↵' }]]]);
+  const got = D.propose(desc);
+  assert.equal(got.source.selector, '.model .body');
+  assert.equal(got.source.sure, true);
+});
