@@ -6,8 +6,10 @@
 // "Run ↵" send button with a state class while the input is empty. A person
 // types at their pace and clicks Run while the panel watches: every field is
 // ticked and right, and "Use these" and Start alone run a call and send its
-// result. Sent with Enter, the panel says so; and the live check refuses a
-// send selector made of the empty input's state class.
+// result. Sent with Enter, the panel says so and offers sending results with
+// Enter, which works; without a way to send, Start says results are not sent;
+// and the live check refuses a send selector made of the empty input's state
+// class.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { launch, waitFor } from './lib/harness.js';
@@ -96,7 +98,7 @@ describe('auto-detection on the patterns that misled it', () => {
     await chat.close();
   });
 
-  test('sent with Enter: the panel says so, and Start without a send button says results are not sent; a send selector of the empty state fails the live check', async () => {
+  test('sent with Enter: the panel offers sending with Enter and results go out that way; without it, Start says results are not sent; a send selector of the empty state fails the live check', async () => {
     const { chat, options } = await open(other);
     // A page whose button has no name that says send: hide Run, so only Enter sends.
     await chat.evaluate(() => { document.querySelector('.n-button').style.display = 'none'; });
@@ -105,10 +107,28 @@ describe('auto-detection on the patterns that misled it', () => {
     await chat.keyboard.press('Enter');
     await waitFor(async () => /you sent with Enter/.test(await row(chat, 'sendButton').textContent()), { what: 'Enter said', timeoutMs: 15_000 });
     await waitFor(async () => /grew/.test(await row(chat, 'source').textContent()), { what: 'the replies proposed', timeoutMs: 15_000 });
-    // Run is hidden and says nothing of sending: at most a guess, left unticked.
-    assert.equal(await row(chat, 'sendButton').locator('input:checked').count(), 0, 'nothing ticked');
+    // Run is hidden and says nothing of sending: at most a guess, left unticked; sending with Enter is offered, ticked.
+    assert.equal(await row(chat, 'sendButton').locator('input:checked').count(), 0, 'no button ticked');
+    assert.equal(await row(chat, 'sendWithEnter').locator('input').isChecked(), true);
+    await env.screenshot(chat, 'detect_patterns_enter');
     await panel(chat).getByRole('button', { name: 'Use these' }).click();
-    await waitFor(async () => /^Filled in from the page: Extract from, Inject into, Still replying while\. Left to Pick: Send button\. Without a Send button, each result is written into the chat input and not sent\. You sent your message with Enter/.test(await options.locator('#detect-state').textContent()), { what: 'the detect line' });
+    await waitFor(async () => /^Filled in from the page: Extract from, Inject into, Still replying while, Send with Enter\. Left to Pick: Send button\.$/.test(await options.locator('#detect-state').textContent()), { what: 'the detect line' });
+    assert.equal(await options.getByLabel('Send with Enter', { exact: true }).isChecked(), true);
+    assert.equal(await options.getByLabel('Auto-send', { exact: true }).isChecked(), true, 'Auto-send follows sending with Enter');
+    await options.getByRole('button', { name: 'Start', exact: true }).click();
+    await waitFor(async () => (await options.locator('#armed-state').textContent())?.startsWith('Armed'), { what: 'armed' });
+    assert.equal(await options.locator('#send-state').textContent(), 'Auto-send on: each result is sent with Enter');
+    await armedIn(env, chat);
+    const call = JSON.stringify({ capability: 'computer.echo', arguments: { text: 'sent with Enter' } });
+    await chat.evaluate((c) => window.patterns.queue(c), call);
+    await type(chat, 'run it');
+    await chat.keyboard.press('Enter');
+    await waitFor(async () => (await chat.evaluate(() => window.patterns.sent())).some((m) => m.includes('sent with Enter') && m.includes('"ok"')), { what: 'the result sent with Enter', timeoutMs: 20_000 });
+    await options.getByRole('button', { name: 'Stop', exact: true }).click();
+
+    // Neither a send button nor Enter: Start says results are not sent.
+    await options.getByLabel('Send with Enter', { exact: true }).uncheck();
+    await options.getByLabel('Send with Enter', { exact: true }).dispatchEvent('change');
     await options.getByRole('button', { name: 'Start', exact: true }).click();
     await waitFor(async () => /No Send button: each result is written into the chat input and not sent/.test(await options.locator('#send-state').textContent()), { what: 'said at Start' });
     await options.getByRole('button', { name: 'Stop', exact: true }).click();

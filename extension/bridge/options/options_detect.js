@@ -8,6 +8,7 @@ import { $, send, state } from './options_page.js';
 import { BRIDGE } from '../../shared/core/messages.js';
 
 const LABELS = { source: 'Extract from', destination: 'Inject into', sendButton: 'Send button', streaming: 'Still replying while' };
+const NAMES = { ...LABELS, sendWithEnter: 'Send with Enter' };
 
 let running = false;
 
@@ -47,12 +48,16 @@ export async function detectOnPage({ ensureAccess, save, check }) {
       $(field).value = p.selector;
       used.push(field);
     }
+    if (r.fields?.sendWithEnter?.used) {
+      $('sendWithEnter').checked = true;
+      used.push('sendWithEnter');
+    }
     const left = Object.keys(LABELS).filter((f) => !used.includes(f) && !$(f).value);
     if (used.length) await save();
     check();
-    const names = (list) => list.map((f) => LABELS[f]).join(', ');
-    const unsent = !$('sendButton').value ? ' Without a Send button, each result is written into the chat input and not sent.' : '';
-    const enter = r.fields?.sendButton?.enter && !$('sendButton').value ? ' You sent your message with Enter: Pick the send button to have results sent.' : '';
+    const names = (list) => list.map((f) => NAMES[f]).join(', ');
+    const unsent = !$('sendButton').value && !$('sendWithEnter').checked ? ' Without a Send button, each result is written into the chat input and not sent.' : '';
+    const enter = r.fields?.sendButton?.enter && !$('sendButton').value && !$('sendWithEnter').checked ? ' You sent your message with Enter: tick Send with Enter, or Pick the send button, to have results sent.' : '';
     say(`${used.length ? `Filled in from the page: ${names(used)}.` : 'Nothing was filled in.'}${left.length ? ` Left to Pick: ${names(left)}.` : ''}${unsent}${enter}`);
   } catch (err) {
     say(`Could not look at the page: ${err?.message || err}`);
@@ -85,7 +90,7 @@ export function maybeDetect(hooks) {
 
 /** At Start: a site armed without a send button says plainly, by Start, that results are not sent. */
 export function sayIfUnsent() {
-  if ($('sendButton').value.trim()) return;
+  if ($('sendButton').value.trim() || $('sendWithEnter').checked) return;
   $('send-state').textContent = 'No Send button: each result is written into the chat input and not sent';
   $('send-state').dataset.on = 'false';
 }

@@ -368,6 +368,38 @@ function renderBoxes() {
   s.boxes.replaceChildren(...boxes);
 }
 
+/** Whether results go out with Enter: ticked unless a send button is ticked. */
+const enterTicked = (s) => s.ticked.sendWithEnter ?? !(s.ticked.sendButton ?? s.found.sendButton?.sure);
+
+/** The offer to send with Enter, the way the person sent their message. */
+function enterItem() {
+  const li = document.createElement('li');
+  li.dataset.field = 'sendWithEnter';
+  const dot = document.createElement('span');
+  dot.className = 'dot';
+  dot.style.background = COLORS.sendButton;
+  const text = document.createElement('span');
+  const name = document.createElement('span');
+  name.className = 'field';
+  name.textContent = 'Send with Enter';
+  const why = document.createElement('span');
+  why.className = 'why';
+  why.textContent = 'you sent your message with Enter: each result can be sent the same way';
+  text.append(name, why);
+  const box = document.createElement('input');
+  box.type = 'checkbox';
+  box.checked = enterTicked(session);
+  box.setAttribute('aria-label', 'Use Send with Enter');
+  box.addEventListener('click', (e) => {
+    if (!e.isTrusted) e.preventDefault();
+  });
+  box.addEventListener('change', () => { session.ticked.sendWithEnter = box.checked; });
+  const wrap = document.createElement('label');
+  wrap.append(box, text);
+  li.append(dot, wrap);
+  return li;
+}
+
 /** The panel: each field, what was found and why, ticked when sure. */
 function renderPanel() {
   const s = session;
@@ -445,6 +477,7 @@ function renderPanel() {
   lead.textContent = 'The chat bridge reads and writes this chat through these parts. Untick what is wrong; anything unticked or not found is left to Pick.';
   const list = document.createElement('ul');
   list.append(...items);
+  if (s.found.sendButton?.enter) list.append(enterItem());
   const use = document.createElement('button');
   use.className = 'primary';
   use.textContent = 'Use these';
@@ -499,6 +532,7 @@ function finish(confirmed) {
     if (!p) continue;
     fields[field] = { selector: p.selector, sure: p.sure, used: !!p.selector && (s.ticked[field] ?? p.sure), why: p.why, count: p.count, enter: p.enter };
   }
+  if (s.found.sendButton?.enter) fields.sendWithEnter = { used: enterTicked(s), sure: true, why: 'you sent your message with Enter' };
   s.resolve({ ok: true, fields });
 }
 
