@@ -22,7 +22,7 @@ const COLORS = { destination: '#0969da', sendButton: '#8250df', source: '#1a7f37
 // ---- what the page did while watched -----------------------------------------
 
 const watch = {
-  observer: null, grew: new WeakMap(), typed: new WeakMap(), lengths: new WeakMap(), added: new WeakSet(), sentText: '',
+  observer: null, grew: new WeakMap(), typed: new WeakMap(), lengths: new WeakMap(), added: new WeakMap(), sentText: '', sentAt: 0,
   streaming: false, replies: 0, before: new Map(), lastGrowth: 0, shownWhile: new Map(), streamed: [], onReply: () => {}, onSend: () => {},
   /** The elements seen growing in the reply now streaming, with their last text (to find them again if the page remounts them). */
   growing: new Map(),
@@ -82,6 +82,13 @@ function controlSeen(el) {
   };
 }
 
+/** Whether el is in what the page added after the person's message went out. */
+function addedSinceSend(el) {
+  if (!watch.sentAt) return false;
+  for (let a = el, i = 0; a && i < 12; a = a.parentElement, i++) if ((watch.added.get(a) ?? 0) >= watch.sentAt) return true;
+  return false;
+}
+
 /** A send the person started is done once the input lets go of the text: the text went out. */
 function confirmSend() {
   const p = watch.pending;
@@ -90,6 +97,7 @@ function confirmSend() {
   if (editor && editorText(editor).includes(p.text)) return;
   watch.pending = null;
   watch.sentText = p.text;
+  watch.sentAt = Date.now();
   watch.sentWith = p;
   watch.onSend();
 }
@@ -99,7 +107,7 @@ function onMutations(records) {
   let grewNow = false;
   const typing = editorText(editorNow());
   for (const r of records) {
-    for (const n of r.addedNodes) if (n instanceof Element) watch.added.add(n);
+    for (const n of r.addedNodes) if (n instanceof Element) watch.added.set(n, now);
     const el = r.target instanceof Element ? r.target : r.target.parentElement;
     if (!el || el.closest('gnosis-detect') || el.isContentEditable || el.matches('textarea, input')) continue;
     const len = el.textContent.length;
@@ -107,7 +115,8 @@ function onMutations(records) {
       // A copy of what the person is typing (a measuring element refilled at each keystroke) is not a reply.
       if (typing && norm(el.textContent).includes(typing)) watch.typed.set(el, (watch.typed.get(el) || 0) + 1);
       else {
-        watch.grew.set(el, (watch.grew.get(el) || 0) + 1);
+        // Seen growing twice; or once, in what the page added after the person sent (a page that renders a fast reply in two steps).
+        watch.grew.set(el, Math.max((watch.grew.get(el) || 0) + 1, addedSinceSend(el) ? 2 : 0));
         if (watch.grew.get(el) >= 2) {
           grewNow = true;
           watch.growing.set(el, norm(el.textContent));
