@@ -5,7 +5,7 @@
 // selectors, insert text, show a notice, ping. The other files watch the page
 // (observe.js), decide when a reply is done (settle.js), hand it to the worker
 // and write the result (call.js, inject.js, sent.js), pick elements (pick.js,
-// pick_selector.js) and propose them (detect_page.js). It
+// pick_selector.js) and propose them (detect_page.js, detect_panel.js). It
 // keeps no settings of its own and never touches page storage or the
 // clipboard.
 //
