@@ -37,12 +37,16 @@ fi
 go mod download
 go mod download -modfile=install/release/nfpm.mod
 
-# The real chat UI the bridge's end-to-end tests run on (tests/e2e/fixtures/realchat: its own package.json
-# and lock), installed with npm ci and built with its own esbuild build, again only when its lock or sources changed.
-chat=tests/e2e/fixtures/realchat
-built=$chat/dist/.gnosis-build.sha256
-want=$(cat "$chat/package-lock.json" "$chat/build.mjs" "$chat"/src/* | sha256sum | cut -d' ' -f1)
-if [ "$(cat "$built" 2>/dev/null)" != "$want" ]; then
-  (cd "$chat" && npm ci --no-audit --no-fund --loglevel=error && node build.mjs)
-  echo "$want" > "$built"
-fi
+# The real chat UIs the bridge's end-to-end tests run on, each in tests/e2e/fixtures/<name> with its own
+# package.json and lock: assistant-ui (React, realchat), Gradio's chatbot (Svelte, gradiochat) and Ant Design
+# X Vue (Vue, antdxchat). Each is installed with npm ci and built with its own esbuild build, again only when
+# its lock or sources changed.
+for name in realchat gradiochat antdxchat; do
+  chat=tests/e2e/fixtures/$name
+  built=$chat/dist/.gnosis-build.sha256
+  want=$(cat "$chat/package-lock.json" "$chat/build.mjs" "$chat"/src/* | sha256sum | cut -d' ' -f1)
+  if [ "$(cat "$built" 2>/dev/null)" != "$want" ]; then
+    (cd "$chat" && npm ci --no-audit --no-fund --loglevel=error && node build.mjs)
+    echo "$want" > "$built"
+  fi
+done

@@ -126,6 +126,16 @@ test('every module of the extension lives in a runtime context folder, core/ or 
   assert.ok(modules.length > 60, `found only ${modules.length} modules; the walk is wrong`);
 });
 
+/** Each browser's manifest names its own background entry, and both are background.js by that convention. */
+const SAME_NAME_ALLOWED = new Set(['background.js']);
+
+test('no two modules of the extension share a base name', () => {
+  const byName = new Map();
+  for (const f of modules) byName.set(path.posix.basename(f), [...(byName.get(path.posix.basename(f)) || []), f]);
+  const twice = [...byName].filter(([name, list]) => list.length > 1 && !SAME_NAME_ALLOWED.has(name)).map(([, list]) => list.join(' and '));
+  assert.deepEqual(twice, [], 'rename one of each pair: a stack trace, a search or an import names a module by its base name');
+});
+
 test('imports point only towards core/ and shared/: never into a sibling context, across features, or out of core', () => {
   const bad = [];
   let count = 0;

@@ -1,40 +1,44 @@
 // How well auto-detection does, measured: on every chat replica
 // (fixtures/sites/, presets not consulted: detection never reads them) and
-// on the real chat UI (fixtures/realchat), the page proposes its four fields
+// on the real chat UIs (lib/realchats.js: React, Svelte and Vue, each built from
+// its npm packages), the page proposes its four fields
 // while a person sends one message and the reply streams; each proposal is
-// then checked against the elements the site's preset (or, for the real UI,
+// then checked against the elements the site's preset (or, for a real UI,
 // its known markup) names: the same input, the same send button, one match
 // in each assistant reply and none in the person's, a sign that shows while a
 // reply streams and not after. Prints the table docs/bridge.md carries; fails
 // when a field the detection was sure of is wrong (it would be ticked on the
-// page), or when it finds fewer than the floor below.
+// page).
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { launch, waitFor, REPO } from './lib/harness.js';
+import { launch, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
+import { builtUis, openUi, typeAndSend } from './lib/realchats.js';
 import { PRESETS } from '../../extension/bridge/core/presets.js';
 import { PAGE_LOADER } from '../../extension/bridge/core/page_scripts.js';
 
 const FIELDS = ['destination', 'sendButton', 'source', 'streaming'];
 const REPLY = 'Sure. Here is a reply that streams for a short while, the way a model writes it.';
 
-const REAL = {
-  id: 'assistant-ui', name: 'assistant-ui (real, built from npm)', path: '/index.html',
-  truth: { source: '.aui-assistant-message-content', destination: '.aui-composer-input', sendButton: 'button.aui-composer-send', streaming: 'button.aui-composer-cancel' },
+/** The real UIs (lib/realchats.js): a person types at their pace and clicks the send button. */
+const real = (ui) => ({
+  id: ui.id, name: ui.name, path: '/index.html', truth: ui.truth, ui,
   async exchange(chat, text) {
-    await chat.evaluate((t) => window.realchat.queue(t), text);
-    await chat.getByPlaceholder('Write a message...').click();
-    await chat.keyboard.type('hello there');
-    await chat.keyboard.press('Enter');
+    await chat.bringToFront();
+    await this.served.queue(chat, text);
+    const before = (await this.served.said(chat)).length;
+    await typeAndSend(chat, ui, 'hello there');
+    await waitFor(async () => (await this.served.said(chat)).length > before, { what: `${ui.id}: the message sent` });
   },
   type: async (chat) => {
-    await chat.getByPlaceholder('Write a message...').click();
+    await chat.locator(ui.input).click();
     await chat.keyboard.type('again');
   },
-  stream: (chat, text) => REAL.exchange(chat, text),
-};
+  async stream(chat, text) {
+    await this.exchange(chat, text);
+  },
+});
 
 const replica = (p) => ({
   id: p.id, name: `${p.name} (replica)`, path: `/sites/${p.id}.html`, truth: p,
@@ -52,15 +56,21 @@ const replica = (p) => ({
   },
 });
 
-const SITES = [REAL, ...PRESETS.map(replica)];
-const realDist = path.join(REPO, 'tests', 'e2e', 'fixtures', 'realchat', 'dist');
+const REALS = builtUis().map(real);
+const SITES = [...REALS, ...PRESETS.map(replica)];
 
 let env;
 const servers = {};
 
 before(async () => {
-  if (!fs.existsSync(path.join(realDist, 'index.html'))) throw new Error(`${realDist} is not built: run tests/setup.sh`);
-  for (const s of SITES) servers[s.id] = await serve(s === REAL ? { dir: realDist } : {});
+  for (const s of SITES) {
+    if (s.ui) {
+      s.served = await openUi(s.ui, { paceMs: 40 });
+      servers[s.id] = s.served;
+    } else {
+      servers[s.id] = await serve();
+    }
+  }
   env = await launch({ grantOrigins: ['http://127.0.0.1/*'] });
 });
 
@@ -119,49 +129,53 @@ function agrees(chat, field, proposed, truth) {
 
 const rows = [];
 
-// The sites run side by side, each in its own tab on its own origin.
-describe('auto-detection, site by site', { concurrency: 4 }, () => {
-  for (const site of SITES) {
-  test(`auto-detection on ${site.name}`, async () => {
-    const chat = await env.newPage(servers[site.id].url(site.path));
-    await chat.setViewportSize({ width: 1000, height: 760 });
-    await chat.waitForLoadState('load');
-    const tabId = await startDetection(chat.url());
-    const empty = (await peek(tabId)).fields;
-    await site.exchange(chat, REPLY);
-    // The reply is done once the page has watched it stop growing.
-    await waitFor(async () => {
-      const f = (await peek(tabId)).fields;
-      return !!f.source || null;
-    }, { what: `${site.id}: the reply seen`, timeoutMs: 20_000 }).catch(() => {});
-    const found = (await peek(tabId)).fields;
-    const verdict = {};
-    // The send button is checked while there is text (some sites show it only then).
-    await site.type(chat);
-    for (const f of ['destination', 'sendButton', 'source']) {
-      const p = found[f];
-      verdict[f] = !p ? 'pick' : (await agrees(chat, f, p.selector, site.truth[f])) ? (p.sure ? 'right' : 'proposed') : (p.sure ? 'wrong' : 'proposed-wrong');
-    }
-    // The streaming sign is checked during a reply and after it.
-    const p = found.streaming;
-    if (!p) verdict.streaming = 'pick';
-    else if (!site.truth.streaming) verdict.streaming = p.sure ? 'wrong' : 'proposed-wrong';
-    else {
-      await chat.evaluate(() => document.activeElement?.blur());
-      const streaming = site.stream(chat, `${REPLY} ${REPLY} ${REPLY}`);
-      await waitFor(() => chat.evaluate((t) => [...document.querySelectorAll(t)].some((el) => el.getBoundingClientRect().width > 0 && el.checkVisibility({ checkVisibilityCSS: true })), site.truth.streaming), { what: `${site.id}: streaming`, timeoutMs: 15_000 });
-      const during = await agrees(chat, 'streaming', p.selector, site.truth.streaming);
-      await streaming;
-      await waitFor(() => chat.evaluate((t) => ![...document.querySelectorAll(t)].some((el) => el.getBoundingClientRect().width > 0 && el.checkVisibility({ checkVisibilityCSS: true })), site.truth.streaming), { what: `${site.id}: done`, timeoutMs: 15_000 });
-      const afterwards = await agrees(chat, 'streaming', p.selector, site.truth.streaming);
-      verdict.streaming = during && afterwards ? (p.sure ? 'right' : 'proposed') : (p.sure ? 'wrong' : 'proposed-wrong');
-    }
-    rows.push({ site: site.name, empty, found, verdict });
-    await chat.close();
-    const wrong = FIELDS.filter((f) => verdict[f] === 'wrong');
-    assert.deepEqual(wrong, [], `${site.name}: sure but wrong: ${wrong.map((f) => `${f} = ${found[f].selector}`).join(', ')}`);
-  });
+/** Runs detection on one site as a person would and checks each field against the truth. */
+async function measure(site) {
+  const chat = await env.newPage(servers[site.id].url(site.path));
+  await chat.setViewportSize({ width: 1000, height: 760 });
+  await chat.waitForLoadState('load');
+  const tabId = await startDetection(chat.url());
+  const empty = (await peek(tabId)).fields;
+  await site.exchange(chat, REPLY);
+  // The reply is done once the page has watched it stop growing.
+  await waitFor(async () => (await peek(tabId)).replies > 0 || null, { what: `${site.id}: the reply seen to its end`, timeoutMs: 20_000 }).catch(() => {});
+  const found = (await peek(tabId)).fields;
+  const verdict = {};
+  // The send button is checked while there is text (some sites show it only then).
+  await site.type(chat);
+  for (const f of ['destination', 'sendButton', 'source']) {
+    const p = found[f];
+    verdict[f] = !p ? 'pick' : (await agrees(chat, f, p.selector, site.truth[f])) ? (p.sure ? 'right' : 'proposed') : (p.sure ? 'wrong' : 'proposed-wrong');
   }
+  // The streaming sign is checked during a reply and after it.
+  const p = found.streaming;
+  if (!p) verdict.streaming = 'pick';
+  else if (!site.truth.streaming) verdict.streaming = p.sure ? 'wrong' : 'proposed-wrong';
+  else {
+    await chat.evaluate(() => document.activeElement?.blur());
+    const streaming = site.stream(chat, `${REPLY} ${REPLY} ${REPLY}`);
+    await waitFor(() => chat.evaluate((t) => [...document.querySelectorAll(t)].some((el) => el.getBoundingClientRect().width > 0 && el.checkVisibility({ checkVisibilityCSS: true })), site.truth.streaming), { what: `${site.id}: streaming`, timeoutMs: 15_000 });
+    const during = await agrees(chat, 'streaming', p.selector, site.truth.streaming);
+    await streaming;
+    await waitFor(() => chat.evaluate((t) => ![...document.querySelectorAll(t)].some((el) => el.getBoundingClientRect().width > 0 && el.checkVisibility({ checkVisibilityCSS: true })), site.truth.streaming), { what: `${site.id}: done`, timeoutMs: 15_000 });
+    const afterwards = await agrees(chat, 'streaming', p.selector, site.truth.streaming);
+    verdict.streaming = during && afterwards ? (p.sure ? 'right' : 'proposed') : (p.sure ? 'wrong' : 'proposed-wrong');
+  }
+  rows.push({ site: site.name, empty, found, verdict });
+  await chat.close();
+  const wrong = FIELDS.filter((f) => verdict[f] === 'wrong');
+  assert.deepEqual(wrong, [], `${site.name}: sure but wrong: ${wrong.map((f) => `${f} = ${found[f].selector}`).join(', ')}`);
+}
+
+// The real UIs one at a time, each in the front tab as the person types there (a page
+// in a tab behind others may hold back its rendering: Gradio's does); the replicas side
+// by side, each in its own tab on its own origin.
+describe('auto-detection on the real UIs', () => {
+  for (const site of REALS) test(`auto-detection on ${site.name}`, () => measure(site));
+});
+
+describe('auto-detection on the replicas', { concurrency: 4 }, () => {
+  for (const site of SITES.filter((x) => !x.ui)) test(`auto-detection on ${site.name}`, () => measure(site));
 });
 
 test('the table', () => {

@@ -3,7 +3,7 @@
 // attributes, accessible name, box, and what the page was seen doing while a
 // reply streamed) it proposes the chat input, the send button, the assistant's
 // messages and the sign that a reply is still streaming, each with how sure it
-// is and why. Pure: bridge/page/detect.js describes the page and builds the
+// is and why. Pure: bridge/page/detect_page.js describes the page and builds the
 // selectors of the elements chosen here; tested with node --test.
 //
 // Imported by the content script (bridge/page/) and by node --test.
@@ -24,15 +24,28 @@ import * as P from './pick_rules.js';
  * @property {boolean} [disabled]
  * @property {'field'|'rich'|''} [editable] a text field, a rich editor's root
  * @property {boolean} [hidden] aria-hidden here or above
- * @property {number} [grew] how many times its own text grew while the page was watched
+ * @property {string} [text] the start of its text, whitespace collapsed
+ * @property {number} [grew] how many times its own text grew while a reply streamed (after the person sent)
+ * @property {number} [typed] how many times its text grew while the person typed (a measuring copy of the input)
  * @property {boolean} [added] added to the page while it was watched
  * @property {boolean} [userMessage] holds the text the person sent while the page was watched
+ * @property {boolean} [clicked] what the person clicked to send their message
  *
  * @typedef {object} PageDescription
  * @property {DNode[]} nodes in document order
  * @property {{width: number, height: number}} viewport
- * @property {Array<{tag: string, attrs: Object<string, string>, classes: string[], name: string}>} [streamed]
- *   controls that showed only while a reply streamed (gone or hidden now)
+ * @property {Array<StreamedControl>} [streamed] controls that showed only while a reply streamed (gone or hidden now)
+ * @property {'click'|'enter'|''} [sentBy] how the person sent their message: a click on a control, or Enter in the input
+ *
+ * @typedef {object} StreamedControl
+ * @property {string} tag
+ * @property {Object<string, string>} attrs
+ * @property {string[]} classes
+ * @property {string} name
+ * @property {'button'|'pointer'} [clickable] a button, or an element the page made clickable (a pointer cursor)
+ * @property {boolean} [near] by the input when it showed
+ * @property {boolean} [inReply] inside the reply (a code block's Copy)
+ * @property {boolean} [icon] holds an icon and no text
  */
 
 const INPUT_WORDS = /message|ask|prompt|chat|type|write|send|reply|question|talk|anything/i;
@@ -138,6 +151,9 @@ function scoreSends(desc, T, input) {
   if (!input) return [];
   const form = T.ancestors(input).find((a) => a.tag === 'form');
   const out = [];
+  // What the person clicked to send their message is the send button: they showed it.
+  const clicked = desc.nodes.find((n) => n.clicked && n.tag !== 'form');
+  if (clicked) return [{ node: clicked, score: 100, why: `${clicked.name ? `“${clicked.name}”: ` : ''}you clicked it to send your message` }];
   for (const n of desc.nodes) {
     // A button, or an element the page made clickable whose own names say send (a div styled as the send button).
     const named = SEND_IN_NAME.test([...(n.classes || []), n.attrs?.id, n.attrs?.['data-testid']].filter(Boolean).join(' '));
@@ -220,26 +236,8 @@ function matcher(T) {
 
 const describeForRules = (n) => ({ tag: n.tag, id: n.attrs?.id || '', classes: n.classes || [], attrs: n.attrs || {} });
 
-/** A value that says a state (a reply's status while it streams), not what an element is. */
-const STATE_VALUE = /^(true|false|complete|completed|running|pending|streaming|done|loading|idle|active|inactive|open|closed|on|off|\d+)$/i;
-
-/**
- * The stable features of a node, without attribute values that say a state
- * (the attribute's presence is kept), each a selector alone, best first.
- */
-function stableFeatures(n, peers = []) {
-  const out = [];
-  for (const f of P.features(describeForRules(n), peers)) {
-    const m = /^([a-z][\w-]*)?\[([\w-]+)="((?:[^"\\]|\\.)*)"\]$/i.exec(f.css);
-    if (m && STATE_VALUE.test(m[3])) {
-      const css = `${m[1] || ''}[${m[2]}]`;
-      if (!out.some((o) => o.css === css)) out.push({ css, rank: f.rank - 10 });
-    } else if (!out.some((o) => o.css === f.css)) {
-      out.push(f);
-    }
-  }
-  return out.sort((a, b) => b.rank - a.rank);
-}
+/** The stable features of a node (pick_rules: no generated values, no state classes or values), best first. */
+const stableFeatures = (n, peers = []) => P.features(describeForRules(n), peers);
 
 /**
  * A selector for one element of the page that matches it alone: one of its
@@ -273,25 +271,38 @@ function controlsOnly(T, n) {
 }
 
 /**
- * The assistant's messages: seen growing while a reply streamed, else
- * marked as the assistant's by their attributes; the selector that picks one
- * element in each of them and nothing in the person's messages.
+ * A label, not a message: a short text that stands the same in another
+ * element of the page (each reply's header naming the model, "Assistant").
+ */
+function isLabel(desc, n) {
+  const text = (n.text || '').trim();
+  if (!text || text.length > 40) return false;
+  return desc.nodes.some((o) => o !== n && (o.text || '').trim() === text && o.tag === n.tag && !o.editable);
+}
+
+/**
+ * The assistant's messages: the element seen growing while a reply streamed
+ * (after the person sent, never while they typed), visible, in the list that
+ * holds the person's message, with a selector that picks one element in each
+ * message of that list and nothing in the person's messages or elsewhere;
+ * else, unsure, elements the page marks as the assistant's.
  */
 function findMessages(desc, T, input) {
   const composer = input ? T.ancestors(input).find((a) => T.descendants(a).some((d) => isButton(d))) || T.parentOf(input) : null;
   const outside = (n) => !composer || !T.contains(composer, n);
   const markedUser = (n) => USER_WORDS.test(words(n)) && !ASSISTANT_WORDS.test(words(n));
+  const reply = (n) => outside(n) && n.visible && !n.hidden && n.textLength > 0 && !n.typed && !n.editable && !isLabel(desc, n);
   let users = desc.nodes.filter((n) => n.userMessage && outside(n));
-  let texts = desc.nodes.filter((n) => n.grew >= 2 && outside(n) && n.textLength > 0 && !users.some((u) => T.contains(u, n) || T.contains(n, u)));
+  let texts = desc.nodes.filter((n) => n.grew >= 2 && reply(n) && !users.some((u) => T.contains(u, n) || T.contains(n, u)));
   let how = 'its text grew while the reply streamed';
-  let base = 70;
+  let seen = true;
   if (!texts.length) {
     // No reply seen: the elements whose own attributes say they are the assistant's.
-    texts = desc.nodes.filter((n) => outside(n) && n.visible && n.textLength > 0 && ASSISTANT_WORDS.test(words(n)) && !USER_WORDS.test(words(n))
+    texts = desc.nodes.filter((n) => reply(n) && ASSISTANT_WORDS.test(words(n)) && !USER_WORDS.test(words(n))
       && !isButton(n) && !controlsOnly(T, n) && !T.ancestors(n).some((a) => isButton(a) || a.tag === 'nav' || a.tag === 'header')
       && !T.ancestors(n).some(markedUser));
-    how = 'marked as the assistant’s by the page';
-    base = 45;
+    how = 'marked as the assistant’s by the page (no reply seen streaming yet)';
+    seen = false;
     users = desc.nodes.filter((n) => outside(n) && n.textLength > 0 && markedUser(n) && !desc.nodes.some((c) => c.parent === n.id && markedUser(c)));
   }
   if (!texts.length) return null;
@@ -312,10 +323,15 @@ function findMessages(desc, T, input) {
     const hits = match(css);
     if (!hits.includes(path[depth]) && !hits.some((h) => T.contains(h, newest) && T.contains(root, h))) return;
     if (hits.some((h) => !outside(h) || userRoots.some((u) => T.contains(u, h)))) return;
-    // One element per message.
+    // One element per message; with a list, nothing outside it, and never a label.
     const owners = hits.map((h) => (list ? messageRoot(T, h, list) : h));
     if (new Set(owners).size !== owners.length) return;
-    const score = rank - depth * 3 + (texts.every((t) => hits.some((h) => T.contains(h, t))) ? 10 : 0);
+    const inList = !list || hits.every((h) => T.contains(list, h));
+    if (!inList && list) return;
+    if (hits.some((h) => isLabel(desc, h) && !texts.includes(h))) return;
+    // An element above the reply's text that holds more text (a header naming the model, a timestamp) reads more than the reply.
+    const extra = path[depth].textLength > newest.textLength ? 15 : 0;
+    const score = rank - depth * 3 - extra + (texts.every((t) => hits.some((h) => T.contains(h, t))) ? 10 : 0);
     if (!best || score > best.score) best = { css, score, count: hits.length };
   };
   path.forEach((n, depth) => {
@@ -328,23 +344,38 @@ function findMessages(desc, T, input) {
     }
   });
   if (!best) return null;
-  const confirmed = base + (users.length ? 15 : 0) + (best.score >= 50 ? 10 : 0);
+  // Sure only of a reply seen growing, kept apart from the person's message in the same list.
+  const apartFromYours = seen && !!list && userRoots.length > 0;
+  const confirmed = apartFromYours ? 85 + (best.score >= 50 ? 10 : 0) : seen ? 55 : 40;
   return {
     node: newest, selector: best.css, score: confirmed, count: best.count,
-    why: `the reply: ${how}${users.length ? ', apart from your message' : ''}`,
+    why: `the reply: ${how}${apartFromYours ? ', apart from your message' : ''}`,
   };
 }
 
 // ---- the streaming sign -----------------------------------------------------------
 
+/** How a control the page showed reads for the person: <div class="a b"> “Stop”, holding an icon. */
+function seenAs(c) {
+  // The classes that say what it is or what state it was in, not generated ones (css-1x2y3z).
+  const classes = (c.classes || []).filter((k) => P.classFeature(k) || P.isStateClass(k)).slice(0, 4).join(' ');
+  const tag = `<${c.tag}${classes ? ` class="${classes}"` : ''}${c.attrs?.role ? ` role="${c.attrs.role}"` : ''}>`;
+  return [tag, c.name ? `“${c.name}”` : '', c.icon ? 'holding an icon' : '', c.near ? 'by the input' : ''].filter(Boolean).join(', ');
+}
+
 function findStreaming(desc, T, input) {
-  // Seen: a control that showed only while the reply streamed.
+  // Seen: a control (a button, or an element the page made clickable) that showed only while the reply streamed.
   const match = matcher(T);
-  for (const s of desc.streamed || []) {
-    const w = `${words(s)} ${s.name || ''}`;
+  const seen = (desc.streamed || []).filter((s) => !s.inReply)
+    .map((s) => ({ s, stop: STOP_WORDS.test(`${words(s)} ${s.name || ''}`) }))
+    .sort((a, b) => Number(b.stop) - Number(a.stop) || Number(!!b.s.near) - Number(!!a.s.near));
+  for (const { s, stop } of seen) {
     const f = stableFeatures(s).filter((x) => x.rank > 5 && match(x.css).every((n) => !n.visible))
       .sort((a, b) => (STOP_WORDS.test(b.css) ? 20 : 0) + b.rank - (STOP_WORDS.test(a.css) ? 20 : 0) - a.rank)[0];
-    if (f) return { selector: f.css, score: STOP_WORDS.test(w) ? 85 : 65, why: `${s.name ? `“${s.name}”` : 'a control'} showed while the reply streamed` };
+    if (!f) continue;
+    // Sure of a stop control by its name, or of a control that showed by the input only while the reply streamed.
+    const score = stop ? 85 : s.near ? 65 : 45;
+    return { selector: f.css, score, seen: seenAs(s), why: `${s.name ? `“${s.name}”` : stop ? 'a stop control' : 'a control'} showed while the reply streamed` };
   }
   // Streaming now: a stop button by the input.
   const stop = desc.nodes.find((n) => isButton(n) && n.visible && STOP_WORDS.test(`${words(n)} ${n.name || ''}`) && (!input || T.distance(n, input) <= 8));
@@ -366,7 +397,8 @@ function findStreaming(desc, T, input) {
 /**
  * Proposes the four fields.
  * @param {PageDescription} desc
- * @returns {Object<'destination'|'sendButton'|'source'|'streaming', {node?: number, selector?: string, sure: boolean, why: string}|null>}
+ * @returns {Object<'destination'|'sendButton'|'source'|'streaming', {node?: number, selector?: string, sure: boolean, why: string, seen?: string, enter?: boolean}|null>}
+ *   seen: how the streaming sign looked (it is gone once the reply ends); enter: the person sent with Enter
  */
 function propose(desc) {
   const T = tree(desc);
@@ -385,14 +417,17 @@ function propose(desc) {
     const last = css.trim().split(/\s+/).pop();
     return matcher(tree({ nodes: [{ ...c, id: 0, parent: -1 }] }))(last).length > 0;
   });
+  // Sent with Enter: the button is a guess from the page alone, and sending with Enter is offered.
+  const enter = desc.sentBy === 'enter';
   result.sendButton = send ? {
     node: send.node.id, selector: uniqueSelector(T, match, send.node, SEND_IN_NAME, streamedMatch) || undefined,
-    sure: send.score >= SURE.sendButton && !(sends[1] && send.score - sends[1].score < 10), why: send.why,
-  } : null;
+    sure: send.score >= SURE.sendButton && !(sends[1] && send.score - sends[1].score < 10),
+    why: `${send.why}${enter ? '; you sent with Enter' : ''}`, enter,
+  } : enter ? { sure: false, why: 'you sent with Enter, and no send button was found', enter } : null;
   const messages = findMessages(desc, T, input?.node);
   result.source = messages ? { node: messages.node.id, selector: messages.selector, sure: messages.score >= SURE.source, why: messages.why } : null;
   const streaming = findStreaming(desc, T, input?.node);
-  result.streaming = streaming ? { node: streaming.node?.id, selector: streaming.selector, sure: streaming.score >= SURE.streaming, why: streaming.why } : null;
+  result.streaming = streaming ? { node: streaming.node?.id, selector: streaming.selector, sure: streaming.score >= SURE.streaming, why: streaming.why, seen: streaming.seen } : null;
   return result;
 }
 

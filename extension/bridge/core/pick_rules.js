@@ -19,6 +19,18 @@ const NAMED_ATTRS = ['role', 'aria-label', 'name', 'type', 'placeholder'];
 /** Words that say an element is the assistant's (a candidate carrying one ranks higher). */
 const ASSISTANT_WORDS = /assistant|answer|response|reply|model|\bbot\b|\bai\b|markdown|prose/i;
 
+/** Words that name a state an element is in now, not what it is. */
+const STATE_WORDS = 'disabled|enabled|active|inactive|loading|loaded|busy|pending|streaming|generating|running|selected|focus|focused|focus-visible|hover|hovered|open|opened|closed|collapsed|expanded|checked|pressed|hidden|visible|shown|show|empty|invalid|valid|error|success|done|complete|completed|typing|current|highlighted|animating|entering|leaving|on|off';
+/** A class that says a state (`n-button--disabled`, `is-loading`, `active`, `Mui-disabled`): it comes and goes, so it never names an element. */
+const STATE_CLASS = new RegExp(`^(?:(?:is|has)[-_])?(?:${STATE_WORDS})$|[-_](?:${STATE_WORDS})$`, 'i');
+/** An attribute value that says a state (a reply's status while it streams, a menu's data-state): the attribute's presence is kept instead. */
+const STATE_VALUE = /^(true|false|complete|completed|running|pending|streaming|done|loading|idle|active|inactive|open|closed|on|off|checked|unchecked|disabled|enabled|visible|hidden|expanded|collapsed|\d+)$/i;
+
+/** Whether a class names a state the element is in now. */
+function isStateClass(cls) {
+  return STATE_CLASS.test(cls);
+}
+
 /** A value a page generates (ids, counters, hashes): never part of a selector. */
 function isGenerated(value) {
   const v = String(value);
@@ -44,7 +56,7 @@ function quote(value) {
 function classFeature(cls) {
   const m = /^([A-Za-z][\w-]*?__)([A-Za-z0-9_-]{4,12})$/.exec(cls);
   if (m && /[0-9]|[A-Z].*[a-z]|[a-z].*[A-Z]/.test(m[2])) return { css: `[class*=${quote(m[1])}]`, kind: 'stem' };
-  if (!ident(cls) || /^css-|^sc-|^jsx-|^svelte-|^_/.test(cls) || /\d{3,}/.test(cls) || /[0-9].*[0-9].*[0-9]/.test(cls) && cls.length < 12) return null;
+  if (!ident(cls) || isStateClass(cls) || /^css-|^sc-|^jsx-|^svelte-|^_/.test(cls) || /\d{3,}/.test(cls) || /[0-9].*[0-9].*[0-9]/.test(cls) && cls.length < 12) return null;
   return { css: `.${cls}`, kind: 'class' };
 }
 
@@ -54,7 +66,8 @@ const RANK = { role: 60, data: 55, id: 50, stem: 45, aria: 40, class: 35, attr: 
  * The stable features of an element, each a selector alone, best first.
  * A data-* value is kept only when another element among peers carries
  * the same value (a value unique to each message is a counter or an id:
- * the attribute's presence is kept instead).
+ * the attribute's presence is kept instead), and never when it says a state
+ * (`data-state="open"`, `data-streaming="false"`); state classes are left out.
  * @param {{tag: string, id?: string, classes?: string[], attrs?: Object<string, string>}} el
  * @param {Array<{attrs?: Object<string, string>}>} [peers] elements like it (other messages)
  * @returns {Array<{css: string, rank: number}>}
@@ -68,7 +81,7 @@ function features(el, peers = []) {
   for (const [name, value] of Object.entries(attrs)) {
     if (!name.startsWith('data-') || !ident(name)) continue;
     const repeats = !peers.length || peers.some((p) => p !== el && p.attrs?.[name] === value);
-    if (value !== '' && !isGenerated(value) && repeats) add(`[${name}=${quote(value)}]`, RANK.data, `${name} ${value}`);
+    if (value !== '' && !isGenerated(value) && !STATE_VALUE.test(value) && repeats) add(`[${name}=${quote(value)}]`, RANK.data, `${name} ${value}`);
     else add(`[${name}]`, RANK.data - 10, name);
   }
   for (const name of NAMED_ATTRS) {
@@ -121,4 +134,4 @@ function score({ rank, turns, total, depth }) {
   return rank + (turns >= 2 ? 40 : 0) + (turns < total ? 30 : 0) - depth * 2;
 }
 
-export { BUTTON, EDITABLE, isGenerated, ident, quote, classFeature, features, apart, score };
+export { BUTTON, EDITABLE, isGenerated, isStateClass, ident, quote, classFeature, features, apart, score };

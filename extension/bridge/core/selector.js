@@ -87,13 +87,21 @@ export function pickTab(tabs, origin) {
  * send button that is a container around a button is wrong: the click lands
  * on the container.
  * @param {'source'|'destination'|'sendButton'|'streaming'} field
- * @param {{count?: number, visible?: number, editable?: boolean, holdsButton?: string, error?: string}|undefined} result the page's answer
+ * @param {{count?: number, visible?: number, editable?: boolean, holdsButton?: string, withText?: number, empty?: number, error?: string}|undefined} result
+ *   the page's answer; withText, empty: what the send button selector matches with the input holding text and empty
  * @param {string|null} css the selector that was checked
  * @returns {{text: string, kind: 'ok'|'bad'|'warn'|''}}
  */
 export function checkMessage(field, result, css) {
   if (!css || result?.error) return { text: '✗ not a valid selector', kind: 'bad' };
   const count = result?.count || 0;
+  // The send button checked with the input empty and holding text: a selector of a state (a class the page sets only while empty) names nothing once there is text.
+  if (field === 'sendButton' && result?.withText === 0 && (result.empty ?? count) > 0) {
+    return { text: `✗ matches ${result.empty ?? count} only while the input is empty: once it holds text it matches nothing, so the send would fail; Pick the send button again (${css})`, kind: 'bad' };
+  }
+  if (field === 'sendButton' && !count && result?.withText > 0 && !result.holdsButton) {
+    return { text: `✓ matches ${result.withText} element${result.withText === 1 ? '' : 's'} once the input holds text (${css})`, kind: 'ok' };
+  }
   if (!count) {
     if (field === 'streaming') return { text: `no reply streaming now (${css})`, kind: '' };
     if (field === 'source') return { text: `no message on the page yet (${css})`, kind: '' };

@@ -1,5 +1,5 @@
 // The per-origin settings of the chat bridge (source, destination,
-// auto-send and its button), the sign that a reply is still
+// auto-send and its button, or Enter in the input), the sign that a reply is still
 // streaming, the preset they came from, whether Start inserts the capability
 // prompt, plus the safety and timing knobs; auto-send follows the send button
 // until the person chooses it, and the run bar's word on sending.
@@ -10,7 +10,7 @@ import { presetById } from './presets.js';
 /** Settings of an origin that has none saved. */
 export function defaultSettings() {
   return {
-    source: '', destination: '', autoSend: false, autoSendChosen: false, sendButton: '', streaming: '', preset: '', promptOnStart: false,
+    source: '', destination: '', autoSend: false, autoSendChosen: false, sendButton: '', sendWithEnter: false, streaming: '', preset: '', promptOnStart: false,
     debounceMs: 800, maxConsecutive: 25, maxChars: 20_000,
   };
 }
@@ -25,6 +25,7 @@ export function normalizeSettings(input, { requireSelectors = false } = {}) {
   const i = input || {};
   const s = {
     source: str(i.source), destination: str(i.destination), autoSend: !!i.autoSend, autoSendChosen: !!i.autoSendChosen, sendButton: str(i.sendButton),
+    sendWithEnter: !!i.sendWithEnter,
     streaming: str(i.streaming), preset: presetById(str(i.preset)) ? str(i.preset) : '', promptOnStart: !!i.promptOnStart,
     debounceMs: int(i.debounceMs, d.debounceMs, 100, 10_000),
     maxConsecutive: int(i.maxConsecutive, d.maxConsecutive, 1, 1000),
@@ -37,7 +38,7 @@ export function normalizeSettings(input, { requireSelectors = false } = {}) {
   if (requireSelectors) {
     if (!s.source) errors.source = 'required';
     if (!s.destination) errors.destination = 'required';
-    if (s.autoSend && !s.sendButton) errors.sendButton = 'required when Auto-send is on';
+    if (s.autoSend && !s.sendButton && !s.sendWithEnter) errors.sendButton = 'required when Auto-send is on';
   }
   return { settings: s, errors };
 }
@@ -64,8 +65,8 @@ function int(v, dflt, min, max) {
  */
 export function followSendButton(before, after) {
   if (after.autoSendChosen) return after;
-  const had = !!before?.sendButton;
-  const has = !!after.sendButton;
+  const had = !!(before?.sendButton || before?.sendWithEnter);
+  const has = !!(after.sendButton || after.sendWithEnter);
   if (!had && has) return { ...after, autoSend: true };
   if (had && !has) return { ...after, autoSend: false };
   return after;
@@ -74,5 +75,6 @@ export function followSendButton(before, after) {
 /** What the run bar says about sending: whether a result is sent or left in the input. */
 export function sendState(settings) {
   if (settings?.autoSend && settings.sendButton) return { on: true, text: 'Auto-send on: each result is sent' };
+  if (settings?.autoSend && settings.sendWithEnter) return { on: true, text: 'Auto-send on: each result is sent with Enter' };
   return { on: false, text: 'Auto-send off: you send each result' };
 }

@@ -12,6 +12,7 @@
 import { $, send, setError, state } from './options_page.js';
 import { refreshHost, wireHost } from './options_host.js';
 import { setArmed, showLast } from './options_status.js';
+import { sayIfUnsent } from './options_detect.js';
 import { followCapabilities, grantsSaved, wireGrants } from './options_grants.js';
 import { checkSelectors, ensureAccess, fieldErrors, loadTarget, refreshSaved, save, wireSiteForm } from './options_site.js';
 import { insertedNote, wirePrompt } from './options_prompt.js';
@@ -43,6 +44,7 @@ function start() {
     }
     if (g) grantsSaved(g);
     setArmed(true);
+    sayIfUnsent();
     if (r.prompted) $('prompt-state').textContent = insertedNote(r.promptSummary);
     else if (r.promptError) $('prompt-state').textContent = `Could not insert: ${r.promptError}`;
     if (r.failures?.length) setError(`Armed, but some tabs could not be watched: ${r.failures.join('; ')}`);

@@ -1,6 +1,6 @@
 // The options page's "Find them on the page": on a site no preset fits, the
 // content script proposes the chat's elements from the page's own structure
-// (bridge/page/detect.js), outlines them on the page and lets the person
+// (bridge/page/detect_page.js), outlines them on the page and lets the person
 // confirm them there; the confirmed ones fill the form, and the line under the
 // button says which were found and which are left to Pick. Opened from the
 // setup page's "Arm this site" (?detect=1), it starts by itself.
@@ -8,6 +8,7 @@ import { $, send, state } from './options_page.js';
 import { BRIDGE } from '../../shared/core/messages.js';
 
 const LABELS = { source: 'Extract from', destination: 'Inject into', sendButton: 'Send button', streaming: 'Still replying while' };
+const NAMES = { ...LABELS, sendWithEnter: 'Send with Enter' };
 
 let running = false;
 
@@ -47,11 +48,17 @@ export async function detectOnPage({ ensureAccess, save, check }) {
       $(field).value = p.selector;
       used.push(field);
     }
+    if (r.fields?.sendWithEnter?.used) {
+      $('sendWithEnter').checked = true;
+      used.push('sendWithEnter');
+    }
     const left = Object.keys(LABELS).filter((f) => !used.includes(f) && !$(f).value);
     if (used.length) await save();
     check();
-    const names = (list) => list.map((f) => LABELS[f]).join(', ');
-    say(`${used.length ? `Filled in from the page: ${names(used)}.` : 'Nothing was filled in.'}${left.length ? ` Left to Pick: ${names(left)}.` : ''}`);
+    const names = (list) => list.map((f) => NAMES[f]).join(', ');
+    const unsent = !$('sendButton').value && !$('sendWithEnter').checked ? ' Without a Send button, each result is written into the chat input and not sent.' : '';
+    const enter = r.fields?.sendButton?.enter && !$('sendButton').value && !$('sendWithEnter').checked ? ' You sent your message with Enter: tick Send with Enter, or Pick the send button, to have results sent.' : '';
+    say(`${used.length ? `Filled in from the page: ${names(used)}.` : 'Nothing was filled in.'}${left.length ? ` Left to Pick: ${names(left)}.` : ''}${unsent}${enter}`);
   } catch (err) {
     say(`Could not look at the page: ${err?.message || err}`);
   } finally {
@@ -79,4 +86,11 @@ export function maybeDetect(hooks) {
   if (asked && state.granted) detectOnPage(hooks);
   else say(state.granted ? 'No preset fits this site: Find them on the page proposes its elements from the page itself.'
     : 'No preset fits this site: Find them on the page asks for access to it, then proposes its elements.');
+}
+
+/** At Start: a site armed without a send button says plainly, by Start, that results are not sent. */
+export function sayIfUnsent() {
+  if ($('sendButton').value.trim() || $('sendWithEnter').checked) return;
+  $('send-state').textContent = 'No Send button: each result is written into the chat input and not sent';
+  $('send-state').dataset.on = 'false';
 }

@@ -13,7 +13,7 @@ import { setArmed, showLast, showSendState } from './options_status.js';
 import { BRIDGE } from '../../shared/core/messages.js';
 import { maybeDetect, wireDetect } from './options_detect.js';
 
-const FIELDS = ['source', 'destination', 'autoSend', 'sendButton', 'streaming', 'promptOnStart', 'debounceMs', 'maxConsecutive', 'maxChars'];
+const FIELDS = ['source', 'destination', 'autoSend', 'sendButton', 'sendWithEnter', 'streaming', 'promptOnStart', 'debounceMs', 'maxConsecutive', 'maxChars'];
 const SELECTOR_FIELDS = ['source', 'destination', 'sendButton', 'streaming'];
 
 // ---- the page being configured -------------------------------------------

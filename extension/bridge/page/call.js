@@ -72,10 +72,13 @@ async function deliver(text, autoSend) {
   }
   let at = Date.now();
   if (autoSend) {
-    const sent = await inject.clickSend(pageState.config.sendButton, () => {
+    const onSend = () => {
       at = Date.now();
       observe.sent();
-    }, text, pageState.config.destination);
+    };
+    const { sendButton, sendWithEnter, destination } = pageState.config;
+    const sent = !sendButton && sendWithEnter ? await inject.enterSend(destination, onSend, text)
+      : await inject.clickSend(sendButton, onSend, text, destination);
     if (!sent.ok) {
       notice(`Gnosis could not send: ${sent.error}`, 'error');
       return { ok: false, stage: 'send', error: sent.error, at: Date.now() };

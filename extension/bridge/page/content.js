@@ -5,7 +5,7 @@
 // selectors, insert text, show a notice, ping. The other files watch the page
 // (observe.js), decide when a reply is done (settle.js), hand it to the worker
 // and write the result (call.js, inject.js, sent.js), pick elements (pick.js,
-// pick_selector.js) and propose them (detect.js). It
+// pick_selector.js) and propose them (detect_page.js, detect_panel.js). It
 // keeps no settings of its own and never touches page storage or the
 // clipboard.
 //
@@ -16,7 +16,7 @@
 import * as inject from './inject.js';
 import * as observe from './observe.js';
 import * as pick from './pick.js';
-import * as detect from './detect.js';
+import * as detect from './detect_page.js';
 import * as settle from './settle.js';
 import { notice } from './notice.js';
 import { pageState } from './page_state.js';
@@ -72,8 +72,8 @@ function holdsButton(all) {
   return all.find((el) => !el.matches(BUTTON) && el.querySelector(BUTTON))?.localName;
 }
 
-/** What each selector matches now: {count, visible, editable?, holdsButton?} or {error}. */
-function check(selectors) {
+/** What each selector matches now: {count, visible, editable?, holdsButton?, empty?, withText?} or {error}. */
+async function check(selectors) {
   const out = {};
   for (const [k, css] of Object.entries(selectors || {})) {
     if (!css) continue;
@@ -90,6 +90,7 @@ function check(selectors) {
       holdsButton: k === 'sendButton' ? holdsButton(all) : undefined,
     };
   }
+  if (out.sendButton && !out.sendButton.error && out.destination?.editable) Object.assign(out.sendButton, await detect.probeSend(selectors.sendButton, selectors.destination));
   return { ok: true, results: out };
 }
 

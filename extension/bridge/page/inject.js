@@ -7,7 +7,7 @@
 
 import { EDITABLE } from '../core/pick_rules.js';
 import { norm, queryAll, tick } from './dom.js';
-import { clickAndConfirm } from './sent.js';
+import { clickAndConfirm, enterAndConfirm } from './sent.js';
 
 const SEND_WAIT_MS = 5000;
 
@@ -105,9 +105,17 @@ async function clickSend(css, onSend = () => {}, text = '', destination = '') {
   }
 }
 
+/** Sends with Enter in the chat input (before that, onSend()) and waits for the page to show the text went out. */
+async function enterSend(destination, onSend = () => {}, text = '') {
+  const editor = destinationEditor(destination);
+  if (!editor) return { ok: false, error: `Inject into: nothing editable matches ${destination}` };
+  onSend();
+  return enterAndConfirm(editor, text);
+}
+
 /** True while inject writes into the chat input (its input events are not the person's typing). */
 function isWriting() {
   return writing;
 }
 
-export { destinationEditor, inject, clickSend, isWriting };
+export { destinationEditor, inject, clickSend, enterSend, isWriting };

@@ -4,7 +4,7 @@
 /**
  * page: this page load, for the worker's record of which replies ran;
  * config: the worker's settings while armed ({source, destination,
- * sendButton, streaming, preset, presetMismatch, autoSend, debounceMs, lost,
+ * sendButton, sendWithEnter, streaming, preset, presetMismatch, autoSend, debounceMs, lost,
  * lostWhy}), null otherwise.
  */
 export const pageState = { page: Math.random().toString(36).slice(2, 10), config: null };

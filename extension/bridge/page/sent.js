@@ -1,5 +1,5 @@
 // The chat bridge's content script, whether a send happened: after the bridge
-// clicks the send button, the send counts only once the page shows it — the
+// clicks the send button (or presses Enter in the input), the send counts only once the page shows it — the
 // input no longer holds the text, a new message with the text is on the page,
 // or the reply started (the streaming sign shows). Otherwise it says why not:
 // the selector points at something that is not a button, or the page did not
@@ -31,7 +31,26 @@ function describe(el) {
  * Clicks button and waits until the page shows the text went out.
  * Resolves {ok: true, how} or {ok: false, error}.
  */
-async function clickAndConfirm(button, editor, fullText) {
+function clickAndConfirm(button, editor, fullText) {
+  return actAndConfirm(() => button.click(), editor, fullText, () => {
+    const isButton = button.matches(BUTTON);
+    return isButton
+      ? `the page did not take the message: after the click on the Send button the result is still in the input and no message or reply appeared within ${PROOF_MS / 1000} s`
+      : `the Send button selector matches ${describe(button)}, not a button, and clicking it sent nothing: the result is still in the input; Pick the send button again`;
+  });
+}
+
+/** Presses Enter in the chat input (as the person sends there) and waits until the page shows the text went out. */
+function enterAndConfirm(editor, fullText) {
+  return actAndConfirm(() => {
+    editor.focus();
+    for (const type of ['keydown', 'keypress', 'keyup']) {
+      editor.dispatchEvent(new KeyboardEvent(type, { key: 'Enter', code: 'Enter', keyCode: 13, which: 13, bubbles: true, cancelable: true }));
+    }
+  }, editor, fullText, () => `the page did not take the message: after Enter in the input the result is still there and no message or reply appeared within ${PROOF_MS / 1000} s; Pick the send button instead`);
+}
+
+async function actAndConfirm(act, editor, fullText, failure) {
   const text = norm(fullText).slice(0, 120);
   const added = [];
   const observer = new MutationObserver((records) => {
@@ -40,7 +59,7 @@ async function clickAndConfirm(button, editor, fullText) {
   observer.observe(document.body, { childList: true, subtree: true });
   const streamingCss = pageState.config?.streaming;
   try {
-    button.click();
+    act();
     const deadline = Date.now() + PROOF_MS;
     for (;;) {
       await tick(100);
@@ -52,11 +71,7 @@ async function clickAndConfirm(button, editor, fullText) {
   } finally {
     observer.disconnect();
   }
-  const isButton = button.matches(BUTTON);
-  const error = isButton
-    ? `the page did not take the message: after the click on the Send button the result is still in the input and no message or reply appeared within ${PROOF_MS / 1000} s`
-    : `the Send button selector matches ${describe(button)}, not a button, and clicking it sent nothing: the result is still in the input; Pick the send button again`;
-  return { ok: false, error };
+  return { ok: false, error: failure() };
 }
 
-export { clickAndConfirm };
+export { clickAndConfirm, enterAndConfirm };

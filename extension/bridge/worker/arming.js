@@ -22,7 +22,7 @@ import { BRIDGE_PAGE } from '../../shared/core/messages.js';
 function contentConfig(settings) {
   return {
     source: toCss(settings.source), destination: toCss(settings.destination),
-    sendButton: toCss(settings.sendButton), streaming: toCss(settings.streaming) || '', autoSend: !!settings.autoSend,
+    sendButton: toCss(settings.sendButton), sendWithEnter: !!settings.sendWithEnter, streaming: toCss(settings.streaming) || '', autoSend: !!settings.autoSend,
     debounceMs: settings.debounceMs, preset: presetById(settings.preset)?.id || '', presetMismatch: PRESET_MISMATCH,
     lost: formatReply(interruptedReply(null), { maxChars: settings.maxChars }), lostWhy: workerStoppedWhile(null),
   };

@@ -20,6 +20,7 @@ function page(root, { streamed = [], viewport = { width: 1000, height: 800 } } =
       textLength: text.length, rect: rect || { x: 0, y: 0, width: 10, height: 10 }, visible: true, editable: '', ...flags,
     };
     delete node.label;
+    node.text = text;
     if (tag === 'textarea') node.editable = 'field';
     if (attrs.contenteditable === 'true') node.editable = 'rich';
     if ('disabled' in attrs) node.disabled = true;
@@ -90,13 +91,14 @@ test('the reply seen growing while it streamed, apart from the person’s messag
   assert.match(got.source.why, /grew/);
 });
 
-test('replies marked by the page (data-message-author-role) without a reply seen', () => {
+test('replies marked by the page (data-message-author-role) without a reply seen: proposed, but not sure until one is seen growing', () => {
   const turn = (role, text) => ['article', { 'data-testid': 'conversation-turn' }, ['div', { 'data-message-author-role': role }, ['div', { class: role === 'assistant' ? 'markdown prose' : 'whitespace-pre-wrap', text }]]];
   const desc = page(['body', {}, ['div', { id: 'thread' }, turn('user', 'hi'), turn('assistant', 'Hello!'), turn('user', 'more'), turn('assistant', 'Sure.')], composer()]);
   const got = D.propose(desc);
   assert.ok(got.source, 'a proposal');
   assert.ok(/assistant|markdown|prose/.test(got.source.selector), got.source.selector);
-  assert.equal(got.source.sure, true);
+  assert.equal(got.source.sure, false);
+  assert.match(got.source.why, /no reply seen streaming yet/);
 });
 
 test('replies marked by the page without a reply seen: the message, not the bar of buttons after it that is marked the same', () => {
@@ -193,4 +195,100 @@ test('the only editable area on the page, even unlabelled and high up, is the in
   const got = D.propose(desc);
   assert.equal(got.destination.sure, true);
   assert.match(got.destination.why, /the only one on the page/);
+});
+
+// ---- issue 41: never a wrong field ticked as sure ---------------------------------
+
+const chat = (turns, extra = []) => ['body', {}, ['div', { class: 'thread' }, ...turns], ...extra,
+  ['form', { class: 'composer' }, ['textarea', { placeholder: 'Ask anything', rect: { x: 0, y: 700, width: 600, height: 40 } }], ['button', { class: 'icon-btn' }, ['svg', {}]]]];
+const mine = (text) => ['div', { class: 'turn' }, ['div', { class: 'bubble', text, userMessage: true }]];
+const theirs = (text, props = {}) => ['div', { class: 'turn from-model' }, ['div', { class: 'head', text: 'llama-3' }], ['div', { class: 'bubble', text, ...props }]];
+
+test('a measuring copy of the input that grew while the person typed, off-screen and transparent, is never the reply', () => {
+  const mirror = ['div', { class: 'measure', text: 'hello there', typed: 11, visible: false, rect: { x: 0, y: -9999, width: 600, height: 20 } }];
+  const desc = page(chat([mine('hello there'), theirs('Hi! Here is a reply.', { grew: 6 })], [mirror]));
+  const got = D.propose(desc);
+  assert.equal(got.source.node, idOf(desc, (n) => n.text === 'Hi! Here is a reply.'));
+  assert.equal(got.source.sure, true);
+  // Nothing else grew: the copy alone is no reply, even if it grew after the send.
+  const alone = page(chat([mine('hello there')], [['div', { class: 'measure', text: 'hello there', grew: 4, visible: false }]]));
+  assert.equal(D.propose(alone).source, null);
+  const typedOnly = page(chat([mine('hello there')], [['div', { class: 'measure', text: 'hello there', typed: 4, grew: 2 }]]));
+  assert.equal(D.propose(typedOnly).source, null);
+});
+
+test('a reply seen growing outside any list that holds the person\'s message: proposed, not sure', () => {
+  const desc = page(['body', {}, ['div', { class: 'answer', text: 'Hello there, a reply.', grew: 5 }],
+    ['form', {}, ['textarea', { placeholder: 'Ask', rect: { x: 0, y: 700, width: 600, height: 40 } }]]]);
+  const got = D.propose(desc);
+  assert.equal(got.source.sure, false);
+});
+
+test('a label that stands the same in each reply (the model\'s name in its header) is never the reply', () => {
+  // No reply seen: the page's marks alone; the header says "assistant" too.
+  const marked = (text) => ['div', { class: 'turn' }, ['div', { class: 'assistant-name', text: 'Assistant' }], ['div', { class: 'assistant-body', text }]];
+  const desc = page(chat([mine('hi'), marked('Hello, how can I help?'), mine('more'), marked('Here is more.')]));
+  const got = D.propose(desc);
+  assert.match(got.source.selector, /assistant-body/);
+  assert.equal(got.source.sure, false);
+  // Seen growing: the reply's body, and a selector that matches no header.
+  const seen = page(chat([mine('hi'), theirs('Hello, how can I help?'), mine('more'), theirs('Here is more, streaming.', { grew: 5 })]));
+  const s = D.propose(seen);
+  assert.equal(s.source.node, idOf(seen, (n) => n.text === 'Here is more, streaming.'));
+  assert.doesNotMatch(s.source.selector, /head/);
+  assert.equal(s.source.sure, true);
+});
+
+test('the send button is what the person clicked to send: sure, even icon-only or labelled "Run ↵"', () => {
+  const icon = page(chat([mine('hi')]));
+  icon.nodes.find((n) => n.classes.includes('icon-btn')).clicked = true;
+  const got = D.propose(icon);
+  assert.equal(got.sendButton.node, idOf(icon, (n) => n.classes.includes('icon-btn')));
+  assert.equal(got.sendButton.sure, true);
+  assert.match(got.sendButton.why, /you clicked it to send/);
+  const run = page(['body', {}, ['div', { class: 'bar' }, ['textarea', { placeholder: 'Type something', rect: { x: 0, y: 700, width: 600, height: 40 } }],
+    ['button', { class: 'settings-toggle', text: 'Model' }], ['button', { class: 'n-button n-button--primary-type', text: 'Run ↵', label: 'Run ↵', clicked: true }]]]);
+  const r = D.propose(run);
+  assert.equal(r.sendButton.node, idOf(run, (n) => n.text === 'Run ↵'));
+  assert.equal(r.sendButton.sure, true);
+  assert.doesNotMatch(r.sendButton.selector || '', /--/);
+});
+
+test('sent with Enter: the button is only a guess from the page, and the proposal says the person sent with Enter', () => {
+  const desc = page(chat([mine('hi')]));
+  desc.sentBy = 'enter';
+  const got = D.propose(desc);
+  assert.equal(got.sendButton.sure, false);
+  assert.equal(got.sendButton.enter, true);
+  assert.match(got.sendButton.why, /you sent with Enter/);
+  const none = page(['body', {}, ['div', {}, ['textarea', { placeholder: 'Ask', rect: { x: 0, y: 700, width: 600, height: 40 } }]]]);
+  none.sentBy = 'enter';
+  assert.deepEqual(D.propose(none).sendButton, { sure: false, why: 'you sent with Enter, and no send button was found', enter: true });
+});
+
+test('the streaming sign: a clickable div by the input that showed only while the reply streamed counts, and what was seen is told', () => {
+  const stop = { tag: 'div', attrs: {}, classes: ['action-icon', 'is-loading'], name: '', clickable: 'pointer', near: true, icon: true };
+  const got = D.propose(page(chat([mine('hi')]), { streamed: [stop] }));
+  assert.equal(got.streaming.selector, '.action-icon');
+  assert.equal(got.streaming.sure, true);
+  assert.equal(got.streaming.seen, '<div class="action-icon is-loading">, holding an icon, by the input');
+  // Far from the input, a guess; inside the reply (a code block's Copy), nothing.
+  assert.equal(D.propose(page(chat([mine('hi')]), { streamed: [{ ...stop, near: false }] })).streaming.sure, false);
+  assert.equal(D.propose(page(chat([mine('hi')]), { streamed: [{ ...stop, inReply: true }] })).streaming, null);
+});
+
+test('a send button selector never holds a class that says a state', () => {
+  const desc = page(['body', {}, ['div', { class: 'bar' }, ['textarea', { placeholder: 'Message', rect: { x: 0, y: 700, width: 600, height: 40 } }],
+    ['button', { class: 'n-button n-button--disabled', 'aria-label': 'Send', disabled: '' }], ['button', { class: 'n-button', 'aria-label': 'Attach' }]]]);
+  const got = D.propose(desc);
+  assert.equal(got.sendButton.selector, '[aria-label="Send"]');
+});
+
+test('the reply\'s own text, not the turn around it that also holds a header naming the model', () => {
+  const desc = page(['body', {}, ['div', { class: 'log' }, ['div', { class: 'turn mine', text: 'hello there', userMessage: true }],
+    ['div', { class: 'turn model' }, ['div', { class: 'head', text: 'llama-3-8b' }], ['div', { class: 'body', text: 'Hello! A reply.', grew: 6 }]]],
+  ['div', { class: 'bar' }, ['textarea', { class: 'prompt', placeholder: 'Type something', rect: { x: 0, y: 700, width: 600, height: 40 } }], ['button', { text: 'Run ↵', label: 'Run ↵' }]]]);
+  const got = D.propose(desc);
+  assert.equal(got.source.selector, '.model .body');
+  assert.equal(got.source.sure, true);
 });

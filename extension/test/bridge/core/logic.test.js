@@ -160,7 +160,7 @@ test('settings are normalised and arming requires the selectors', () => {
   assert.deepEqual(normalizeSettings({}).settings, defaultSettings());
   const { settings, errors } = normalizeSettings({ source: ' .assistant ', destination: 'prompt', debounceMs: '50', maxConsecutive: 'x', autoSend: 1 }, { requireSelectors: true });
   assert.deepEqual(settings, {
-    source: '.assistant', destination: 'prompt', autoSend: true, autoSendChosen: false, sendButton: '', streaming: '', preset: '', promptOnStart: false,
+    source: '.assistant', destination: 'prompt', autoSend: true, autoSendChosen: false, sendButton: '', sendWithEnter: false, streaming: '', preset: '', promptOnStart: false,
     debounceMs: 100, maxConsecutive: 25, maxChars: 20000,
   });
   assert.deepEqual(errors, { sendButton: 'required when Auto-send is on' });

@@ -54,3 +54,14 @@ test('scores: matching several messages, and fewer than all on the page, beat a 
   assert.ok(several > all && all > one, `${several} ${all} ${one}`);
   assert.equal(P.score({ rank: 90, turns: 0, total: 3, depth: 0 }), -Infinity);
 });
+
+test('classes and values that say a state never name an element: they come and go while the page is used', () => {
+  const state = ['n-button--disabled', 'is-loading', 'active', 'Mui-disabled', 'ant-btn-loading', 'btn_active', 'is-open', 'hidden', 'focus-visible', 'selected'];
+  const stable = ['n-button', 'send-button', 'composer-send', 'message-actions', 'chat-input', 'activity-log', 'loader-icon', 'openai-logo', 'is-user'];
+  for (const cls of state) assert.equal(P.classFeature(cls), null, cls);
+  for (const cls of stable) assert.notEqual(P.classFeature(cls), null, cls);
+  const button = { tag: 'button', classes: ['n-button', 'n-button--primary-type', 'n-button--disabled'], attrs: { 'data-state': 'closed', 'data-kind': 'send' } };
+  const css = P.features(button).map((f) => f.css);
+  assert.ok(!css.some((c) => /disabled|closed/.test(c)), css.join(' '));
+  assert.ok(css.includes('[data-state]') && css.includes('[data-kind="send"]') && css.includes('.n-button'), css.join(' '));
+});

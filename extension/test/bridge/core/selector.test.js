@@ -84,3 +84,13 @@ test('the live check: one element where every assistant message is expected is f
   }
   assert.equal(checkMessage('source', { count: 3 }, null).kind, 'bad', 'no usable selector');
 });
+
+test('the send button checked with the input empty and holding text: a selector of the empty state is refused', () => {
+  const state = checkMessage('sendButton', { count: 1, visible: 1, empty: 1, withText: 0 }, '.n-button--disabled');
+  assert.equal(state.kind, 'bad');
+  assert.match(state.text, /only while the input is empty/);
+  assert.equal(checkMessage('sendButton', { count: 1, visible: 1, empty: 1, withText: 1 }, '.send').kind, 'ok');
+  const shown = checkMessage('sendButton', { count: 0, visible: 0, empty: 0, withText: 1 }, '.send');
+  assert.deepEqual(shown, { text: '✓ matches 1 element once the input holds text (.send)', kind: 'ok' });
+  assert.equal(checkMessage('sendButton', { count: 0, visible: 0 }, '.send').kind, '', 'not probed: as before');
+});

@@ -35,3 +35,11 @@ test('the run bar says whether a result is sent or waits in the input', () => {
   assert.match(sendState({ autoSend: false }).text, /^Auto-send off: you send each result$/);
   assert.equal(sendState(undefined).on, false);
 });
+
+test('sending with Enter: Auto-send may go without a send button, follows it like one, and the run bar says how results go', () => {
+  const { settings, errors } = normalizeSettings({ source: '.a', destination: '.b', autoSend: true, sendWithEnter: true }, { requireSelectors: true });
+  assert.deepEqual(errors, {});
+  assert.equal(settings.sendWithEnter, true);
+  assert.equal(followSendButton(defaultSettings(), { ...defaultSettings(), sendWithEnter: true }).autoSend, true);
+  assert.deepEqual(sendState({ autoSend: true, sendWithEnter: true }), { on: true, text: 'Auto-send on: each result is sent with Enter' });
+});
