@@ -2,10 +2,12 @@ package redact
 
 import (
 	"bytes"
+	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"io"
+	"net/url"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -25,6 +27,23 @@ func TestTextMasksCredentialsInProse(t *testing.T) {
 		{"an assignment", "db_password=s3cr3t;host=x", "db_password=[redacted];host=x"},
 		{"prose without a secret", "token expired, password required, cookie jar", "token expired, password required, cookie jar"},
 		{"the word alone", "no password", "no password"},
+		{"the value on the line after password:", "Password:\nhunter2 XYZ\nnext", "Password:\n[redacted]\nnext"},
+		{"after a blank line, indented", "Enter passphrase for key '/home/ann/.ssh/id_ed25519':\r\n\r\n  correct horse\r\nok",
+			"Enter passphrase for key '/home/ann/.ssh/id_ed25519':\r\n\r\n  [redacted]\r\nok"},
+		{"a plain word after the prompt", "the password is\nwrong", "the password is\nwrong"},
+		{"a JSON password with an escaped quote", `{"password":"PLANTED\"rest","user":"ann"}`, `{"password":"[redacted]","user":"ann"}`},
+		{"what a redaction that stopped at the escaped quote left", `{"password":"[redacted]"rest"}`, `{"password":"[redacted]"}`},
+		{"inside a JSON string", `msg: "{\"password\":\"PLAN\\\"TED\",\"n\":1}"`, `msg: "{\"password\":\"[redacted]\",\"n\":1}"`},
+		{"a quoted value that does not close", `token='abc def`, `token='[redacted]`},
+		{"an OpenSSH key", "deploy key follows\n-----BEGIN OPENSSH PRIVATE KEY-----\nb3BlbnNzaC1rZXktdjEAAAAABG5vbmUAAAAEbm9uZQ\nAAAAMwAAAAtzc2gtZW\n-----END OPENSSH PRIVATE KEY-----\ndone",
+			"deploy key follows\n-----BEGIN OPENSSH PRIVATE KEY-----\n[redacted]\n[redacted]\n-----END OPENSSH PRIVATE KEY-----\ndone"},
+		{"a PEM key on one line", "k=-----BEGIN RSA PRIVATE KEY-----MIIEow IBAAKC-----END RSA PRIVATE KEY----- ok",
+			"k=-----BEGIN RSA PRIVATE KEY-----[redacted]-----END RSA PRIVATE KEY----- ok"},
+		{"an encrypted PEM key's headers", "-----BEGIN RSA PRIVATE KEY-----\nProc-Type: 4,ENCRYPTED\nDEK-Info: AES-128-CBC,3F17\n\nMIIEow==\n-----END RSA PRIVATE KEY-----",
+			"-----BEGIN RSA PRIVATE KEY-----\n[redacted]\n[redacted]\n\n[redacted]\n-----END RSA PRIVATE KEY-----"},
+		{"a key cut short ends at the first line that cannot be one", "-----BEGIN EC PRIVATE KEY-----\nMHcCAQEE\nserver listening on :8080",
+			"-----BEGIN EC PRIVATE KEY-----\n[redacted]\nserver listening on :8080"},
+		{"an OpenSSH key's body alone", "id b3BlbnNzaC1rZXktdjEAAAAABG5vbmU=\nAAAAMwAAAAtz\nbye now", "id [redacted]\n[redacted]\nbye now"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -51,13 +70,67 @@ func TestSetMasksAKnownValueUnderEveryName(t *testing.T) {
 	}
 }
 
-func TestSetIsBounded(t *testing.T) {
+// A flood of secret-named fields (one execute from any page can carry
+// thousands) cannot push out what the host knows: the configuration's
+// secrets stay, and so does every value learned before the flood; past its
+// bound the set records no more, and says how many it missed.
+func TestAFloodForgetsNothing(t *testing.T) {
 	var s Set
-	for i := range maxValues + 50 {
-		s.Add(strings.Repeat("x", 5) + string(rune('A'+i%26)) + strings.Repeat("y", i))
+	s.AddEnv(map[string]string{"SERVICE_API_KEY": "PLANTEDenv-55"})
+	s.AddJSON([]byte(`{"password":"PLANTEDlearned-1"}`))
+	flood := map[string]string{}
+	for i := range MaxLearned + 500 {
+		flood[fmt.Sprintf("token%d", i)] = fmt.Sprintf("flood-value-%06d", i)
 	}
-	if n := s.Values(); n > maxValues {
-		t.Errorf("%d values kept, want at most %d", n, maxValues)
+	raw, _ := json.Marshal(flood)
+	s.AddJSON(raw)
+	if got := s.Redact("with PLANTEDenv-55 and PLANTEDlearned-1"); got != "with [redacted] and [redacted]" {
+		t.Errorf("after the flood: %q", got)
+	}
+	if s.Values() > MaxLearned+1 {
+		t.Errorf("%d values kept, want at most %d learned and the one configured", s.Values(), MaxLearned)
+	}
+	if s.Missed() < 500 {
+		t.Errorf("Missed = %d, want the 500 past the bound (and the learned value's)", s.Missed())
+	}
+	s.Add("PLANTEDlater-9") // the configuration's are recorded whatever the flood
+	if got := s.Redact("PLANTEDlater-9"); got != Redacted {
+		t.Errorf("a configured value after the flood: %q", got)
+	}
+}
+
+// A known value is masked in the forms a program writes it in: JSON-quoted,
+// percent-encoded, base64 (alone, inside a Basic credential, at any offset
+// in longer encoded data, in either alphabet), cut by a line break (with
+// CRLF or indentation), or cut by the end of a line.
+func TestSetMasksAKnownValueInEveryForm(t *testing.T) {
+	const secret = "PLANTED/pw+99&xyz"
+	var s Set
+	s.AddEnv(map[string]string{"DB_PASSWORD": secret})
+	b64 := base64.StdEncoding.EncodeToString
+	quoted, _ := json.Marshal(secret) // & as \u0026
+	tests := []struct{ name, in, want string }{
+		{"as written", "using " + secret + " now", "using [redacted] now"},
+		{"JSON-quoted", `{"x":` + string(quoted) + `}`, `{"x":"[redacted]"}`},
+		{"percent-encoded", "GET /login?p=" + url.QueryEscape(secret) + "&u=ann", "GET /login?p=[redacted]&u=ann"},
+		{"base64 alone", "blob " + b64([]byte(secret)) + " end", "blob [redacted] end"},
+		{"base64 of user:secret", "creds " + b64([]byte("ann:"+secret)) + " end", "creds [redacted] end"},
+		{"base64 at offset 1", "x " + b64([]byte("a"+secret+"b")), "x [redacted]"},
+		{"base64 at offset 2", "x " + b64([]byte("ab"+secret+"cd")), "x [redacted]"},
+		{"URL-safe base64", "x " + base64.URLEncoding.EncodeToString([]byte("?>"+secret)), "x [redacted]"},
+		{"cut by a newline", "key PLANTED/p\nw+99&xyz ok", "key [redacted] ok"},
+		{"cut by CRLF and indentation", "key PLANTED/pw+\r\n    99&xyz ok", "key [redacted] ok"},
+		{"cut after its first byte", "key P\nLANTED/pw+99&xyz ok", "key [redacted] ok"},
+		{"cut by the end of the text", "the log ends PLANTED/p", "the log ends [redacted]"},
+		{"cut by the end of a line", "ends PLANTED/p\nnext line", "ends [redacted]\nnext line"},
+		{"a piece shorter than four bytes is left", "ends PLA\nnext", "ends PLA\nnext"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if d := cmp.Diff(tt.want, s.Redact(tt.in)); d != "" {
+				t.Errorf("Redact(%q) (-want +got):\n%s", tt.in, d)
+			}
+		})
 	}
 }
 
@@ -101,7 +174,9 @@ func TestTriggerCoversEveryPattern(t *testing.T) {
 	if err := json.Unmarshal(b, &table); err != nil {
 		t.Fatal(err)
 	}
-	ins := []string{"password PLANTEDpw", "session cookie zQ8x", "api key ZZ-1234", "the token is ab12cd34ef", "eyJabcdefgh.ijklmnopq.rs"}
+	ins := []string{"password PLANTEDpw", "session cookie zQ8x", "api key ZZ-1234", "the token is ab12cd34ef", "eyJabcdefgh.ijklmnopq.rs",
+		"Password:\nhunter2", `{"pwd":"a\"b"}`, "-----BEGIN OPENSSH PRIVATE KEY-----\nAAAA", "---- BEGIN SSH2 ENCRYPTED PRIVATE KEY ----\nAAAA",
+		"Private-Lines: 2\nAAAA", "x b3BlbnNzaC1rZXktdjEAAAA"}
 	for _, c := range append(table.Text, table.JSON...) {
 		ins = append(ins, c.In)
 	}
@@ -116,6 +191,16 @@ func BenchmarkWriterNoiseLine(b *testing.B) {
 	var s Set
 	s.AddEnviron([]string{"GITHUB_TOKEN=ghx-5551212", "OPENAI_API_KEY=sk-abcdefghijk"})
 	line := []byte(`{"level":"info","provider":"munim","pid":16642,"stream":"stderr","time":"2026-12-02T01:13:54Z","message":"fakemunim noise line 10786 {\"not\":\"a frame\"} \u0000\ufffd"}` + "\n")
+	w := Writer(io.Discard, &s)
+	for b.Loop() {
+		w.Write(line)
+	}
+}
+
+func BenchmarkWriterPlainLine(b *testing.B) {
+	var s Set
+	s.AddEnviron([]string{"GITHUB_TOKEN=ghx-5551212", "OPENAI_API_KEY=sk-abcdefghijk"})
+	line := []byte(`{"level":"info","capability":"computer.click","origin":"https://chat.example.com","durationMs":12,"code":"","time":"2026-12-02T01:13:54Z","message":"execute"}` + "\n")
 	w := Writer(io.Discard, &s)
 	for b.Loop() {
 		w.Write(line)
