@@ -43,8 +43,11 @@ func (x *index) mayStart(t string, i int) bool {
 	return x.heads[h/64]&(1<<(h%64)) != 0
 }
 
-// span is the stretch t[a:b] to mask.
-type span struct{ a, b int }
+// span is the stretch t[a:b] to mask; token: it holds a base64 form.
+type span struct {
+	a, b  int
+	token bool
+}
 
 // at returns where the longest form at t[i:] ends, also counting a form's
 // first minValue or more bytes that run up to lineEnd (the end of t's line
@@ -68,8 +71,7 @@ func (x *index) at(t string, i, lineEnd int) (end int, token bool) {
 }
 
 // scan appends the spans of t that hold a known form: whole, or its
-// beginning cut by the end of a line. A base64 form's span covers the run
-// of base64 characters around it.
+// beginning cut by the end of a line; token marks a base64 form's.
 func (x *index) scan(t string, out []span) []span {
 	lineEnd, next := -1, 0 // the end of the content of the line holding i; where the next line starts
 	for i := 0; i+minValue <= len(t); i++ {
@@ -87,35 +89,36 @@ func (x *index) scan(t string, out []span) []span {
 		if !x.mayStart(t, i) {
 			continue
 		}
-		end, token := x.at(t, i, lineEnd)
-		if end < 0 {
-			continue
+		if end, token := x.at(t, i, lineEnd); end >= 0 {
+			out = append(out, span{i, end, token})
 		}
-		a := i
-		if token {
-			for a > 0 && base64Char(t[a-1]) {
-				a--
-			}
-			for end < len(t) && base64Char(t[end]) {
-				end++
-			}
-		}
-		out = append(out, span{a, end})
 	}
 	return out
 }
 
 // spans are the stretches of t that hold a known value: scan's, and those
 // of a value a line break cuts in two, found in t with its line breaks
-// (and the indentation after them) taken out.
+// (and the indentation after them) taken out. A base64 form's stretch
+// covers the run of base64 characters around it, within its lines.
 func (x *index) spans(t string) []span {
 	out := x.scan(t, nil)
 	if strings.IndexByte(t, '\n') >= 0 {
 		joined, pos := joinLines(t)
 		for _, s := range x.scan(joined, nil) {
 			if a, b := pos[s.a], pos[s.b-1]+1; b-a != s.b-s.a {
-				out = append(out, span{a, b})
+				out = append(out, span{a, b, s.token})
 			}
+		}
+	}
+	for i, s := range out {
+		if s.token {
+			for s.a > 0 && base64Char(t[s.a-1]) {
+				s.a--
+			}
+			for s.b < len(t) && base64Char(t[s.b]) {
+				s.b++
+			}
+			out[i] = s
 		}
 	}
 	return out
@@ -180,7 +183,7 @@ func (s *Set) maskKnown(prev, t string) string {
 	var in []span
 	for _, sp := range s.idx.spans(whole) {
 		if sp.b > off {
-			in = append(in, span{max(sp.a, off) - off, sp.b - off})
+			in = append(in, span{a: max(sp.a, off) - off, b: sp.b - off})
 		}
 	}
 	return apply(t, in)

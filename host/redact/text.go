@@ -30,7 +30,7 @@ func maskText(t string, st *lineState) string {
 // quotedAssignment is a name, perhaps in quotes (JSON's "password", or
 // \"password\" inside a JSON string), "=" or ":", and the opening quote of
 // its value, perhaps escaped.
-var quotedAssignment = regexp.MustCompile(`([A-Za-z0-9_.\-]+)(?:\\?["'])?\s*[=:]\s*(\\?)(["'])`)
+var quotedAssignment = regexp.MustCompile(`([A-Za-z0-9_.\-]+)(\\?["'])?\s*[=:]\s*(\\?)(["'])`)
 
 // maskQuoted masks the quoted value of each secret-named assignment up to
 // the quote that really closes it: not an escaped one ("pa\"ss"), nor one
@@ -45,8 +45,11 @@ func maskQuoted(t string) string {
 		if m[0] < last || !runtime.SecretName(t[m[2]:m[3]]) {
 			continue
 		}
+		if m[4] < 0 && m[2] > 0 && (t[m[2]-1] == '"' || t[m[2]-1] == '\'') {
+			continue // "Password:" then a quote: the label's own closing quote, no value
+		}
 		start := m[1]
-		end := quotedEnd(t, start, t[m[6]], m[5] > m[4])
+		end := quotedEnd(t, start, t[m[8]], m[7] > m[6])
 		if end <= start {
 			continue
 		}
