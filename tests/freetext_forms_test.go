@@ -55,7 +55,7 @@ func TestFreeTextFormsAreMaskedEverywhere(t *testing.T) {
 	f := newFake(t)
 	cfg := standardConfig(f)
 	cfg.Providers = append(cfg.Providers, ProviderConfig{Name: "forms", Command: "/bin/sh",
-		Args: []string{"-c", formsScript, "forms", "--api-key=PLANTEDarg-31", "--token", "PLANTEDarg-32"},
+		Args:   []string{"-c", formsScript, "forms", "--api-key=PLANTEDarg-31", "--token", "PLANTEDarg-32"},
 		Prefix: "forms", Timeout: "5s", Env: formsEnv("PLANTEDenv-55")})
 	h := startHost(t, hostOptions{config: cfg, env: []string{"GNOSIS_LOG_LEVEL=debug"}})
 	var health string
@@ -88,23 +88,9 @@ func TestFreeTextFormsAreMaskedEverywhere(t *testing.T) {
 	var report string
 	r.field(t, "text", &report)
 
-	h.mu.Lock()
-	var events strings.Builder
-	for _, n := range h.nulls {
-		events.Write(n.raw)
-		events.WriteByte('\n')
-	}
-	h.mu.Unlock()
-	h.closeStdin()
-	if _, ok := h.waitExit(replyTimeout); !ok {
-		t.Fatal("host did not exit")
-	}
-	logFile, err := os.ReadFile(filepath.Join(h.dir, "cache", "gnosis", "gnosis-host.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	events, logFile := stopAndRead(t, h)
 	for _, want := range []string{`"message":"Password:"`, `"message":"[redacted]"`, `"message":"-----BEGIN OPENSSH PRIVATE KEY-----"`} {
-		if !strings.Contains(string(logFile), want) {
+		if !strings.Contains(logFile, want) {
 			t.Errorf("the log lacks %s:\n%s", want, logFile)
 		}
 	}
@@ -112,12 +98,11 @@ func TestFreeTextFormsAreMaskedEverywhere(t *testing.T) {
 	if err != nil {
 		t.Fatalf("gnosis-host report: %v\n%s", err, command)
 	}
-	for name, text := range map[string]string{"health": health, "provider.state events": events.String(), "providers.list": string(list.raw),
-		"providers.check": string(check.raw), "the report method": report, "the log file": string(logFile),
-		"the host's stderr": h.stderr.String(), "gnosis-host report": string(command)} {
-		if l := leaks(text); len(l) > 0 {
-			t.Errorf("%s leaks a planted secret:\n%s", name, strings.Join(l, "\n"))
-		}
+	outputs := map[string]string{"health": health, "provider.state events": events, "providers.list": string(list.raw),
+		"providers.check": string(check.raw), "the report method": report, "the log file": logFile,
+		"the host's stderr": h.stderr.String(), "gnosis-host report": string(command)}
+	wantNoLeaks(t, outputs)
+	for name, text := range outputs {
 		for _, key := range []string{"PLANTEDenv-55", "PLANTEDchk-55"} {
 			for _, enc := range []string{base64.StdEncoding.EncodeToString([]byte(key)), base64.StdEncoding.EncodeToString([]byte("ann:" + key))} {
 				if strings.Contains(text, enc) {

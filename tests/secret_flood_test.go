@@ -81,24 +81,9 @@ func TestAFloodOfSecretNamedFieldsForgetsNothing(t *testing.T) {
 		t.Errorf("the report does not say the host kept no more values:\n%s", report)
 	}
 
-	h.mu.Lock()
-	var events strings.Builder
-	for _, n := range h.nulls {
-		b, _ := json.Marshal(n.raw)
-		events.Write(b)
-		events.WriteByte('\n')
-	}
-	h.mu.Unlock()
-	h.closeStdin()
-	if _, ok := h.waitExit(replyTimeout); !ok {
-		t.Fatal("host did not exit")
-	}
-	logFile, err := os.ReadFile(filepath.Join(h.dir, "cache", "gnosis", "gnosis-host.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	events, logFile := stopAndRead(t, h)
 	for _, want := range []string{`"message":"connecting with [redacted]"`, `"text":"I typed [redacted] again"`} {
-		if !strings.Contains(string(logFile), want) {
+		if !strings.Contains(logFile, want) {
 			t.Errorf("the log lacks %s", want)
 		}
 	}
@@ -106,10 +91,6 @@ func TestAFloodOfSecretNamedFieldsForgetsNothing(t *testing.T) {
 	if err != nil {
 		t.Fatalf("gnosis-host report: %v\n%s", err, command)
 	}
-	for name, text := range map[string]string{"health": health, "provider.state events": events.String(), "the report method": report,
-		"the log file": string(logFile), "the host's stderr": h.stderr.String(), "gnosis-host report": string(command)} {
-		if l := leaks(text); len(l) > 0 {
-			t.Errorf("%s leaks a planted secret after the flood:\n%s", name, strings.Join(l, "\n"))
-		}
-	}
+	wantNoLeaks(t, map[string]string{"health": health, "provider.state events": events, "the report method": report,
+		"the log file": logFile, "the host's stderr": h.stderr.String(), "gnosis-host report": string(command)})
 }
