@@ -53,3 +53,25 @@ func FuzzLinesKeepJSON(f *testing.F) {
 		}
 	})
 }
+
+// decode reads any JSON string literal as encoding/json does, but for
+// invalid UTF-8, which it keeps as it is (encoding/json makes each such
+// byte U+FFFD).
+func FuzzDecodeIsJSONs(f *testing.F) {
+	f.Add(`"a\"b\\c\u00e9\ud83d\ude00"`)
+	f.Add(`"\ud800\u0041"`)
+	f.Fuzz(func(t *testing.T, literal string) {
+		var want string
+		if json.Unmarshal([]byte(literal), &want) != nil || len(literal) < 2 || literal[0] != '"' {
+			return
+		}
+		line := []byte(`{"m":` + literal + `}`)
+		lits, ok := literals(line)
+		if !ok || len(lits) != 2 {
+			t.Fatalf("literals(%s) = %v, %v", line, lits, ok)
+		}
+		if got := decode(line, lits[1]); string([]rune(got)) != want {
+			t.Errorf("decode(%s) = %q, want %q", literal, got, want)
+		}
+	})
+}

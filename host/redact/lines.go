@@ -3,8 +3,11 @@ package redact
 import (
 	"bytes"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf16"
+	"unicode/utf8"
 	"unsafe"
 )
 
@@ -173,17 +176,73 @@ func fields(line []byte, lits []literal) (msg int, provider string, stderr bool)
 	return msg, provider, stderr
 }
 
-// decode is a literal's text.
+// decode is a literal's text: its content with JSON's escapes undone
+// (an escape that is not JSON's is kept as written).
 func decode(line []byte, lit literal) string {
 	content := line[lit.a:lit.b]
-	if bytes.IndexByte(content, '\\') < 0 {
+	i := bytes.IndexByte(content, '\\')
+	if i < 0 {
 		return string(content)
 	}
-	var s string
-	if json.Unmarshal(line[lit.a-1:lit.b+1], &s) != nil {
-		return string(content)
+	b := make([]byte, 0, len(content))
+	for ; i >= 0; i = bytes.IndexByte(content, '\\') {
+		b = append(b, content[:i]...)
+		if i+1 == len(content) {
+			content = content[i:]
+			break
+		}
+		n := 2
+		switch c := content[i+1]; c {
+		case '"', '\\', '/':
+			b = append(b, c)
+		case 'b':
+			b = append(b, '\b')
+		case 'f':
+			b = append(b, '\f')
+		case 'n':
+			b = append(b, '\n')
+		case 'r':
+			b = append(b, '\r')
+		case 't':
+			b = append(b, '\t')
+		case 'u':
+			r, size := unicodeEscape(content[i:])
+			if size == 0 {
+				b = append(b, content[i:i+2]...)
+				break
+			}
+			b, n = utf8.AppendRune(b, r), size
+		default:
+			b = append(b, content[i:i+2]...)
+		}
+		content = content[i+n:]
 	}
-	return s
+	return string(append(b, content...))
+}
+
+// unicodeEscape decodes the \uXXXX escape at the start of b, a surrogate
+// pair as one rune; size 0 when b does not start with one.
+func unicodeEscape(b []byte) (r rune, size int) {
+	hex := func(b []byte) (rune, bool) {
+		if len(b) < 6 || b[0] != '\\' || b[1] != 'u' {
+			return 0, false
+		}
+		v, err := strconv.ParseUint(string(b[2:6]), 16, 16)
+		return rune(v), err == nil
+	}
+	r, ok := hex(b)
+	if !ok {
+		return 0, 0
+	}
+	if utf16.IsSurrogate(r) {
+		if r2, ok := hex(b[6:]); ok {
+			if d := utf16.DecodeRune(r, r2); d != utf8.RuneError {
+				return d, 12
+			}
+		}
+		return utf8.RuneError, 6
+	}
+	return r, 6
 }
 
 // encode is s as the content of a JSON string literal (no HTML escaping:

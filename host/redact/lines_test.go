@@ -42,3 +42,22 @@ func TestLinesLeaveACleanLineAlone(t *testing.T) {
 		t.Errorf("a line that is not JSON was not masked as text: %s", got)
 	}
 }
+
+// decode undoes JSON's escapes as encoding/json does.
+func TestDecodeIsJSONs(t *testing.T) {
+	for _, s := range []string{"plain", `a"b\c/d`, "tab\tnl\nnul\x00 é ☃ 😀 \u2028 \ufffd", "\x7f\x01"} {
+		raw, _ := json.Marshal(s)
+		line := []byte(`{"m":` + string(raw) + `}`)
+		lits, _ := literals(line)
+		if got := decode(line, lits[1]); got != s {
+			t.Errorf("decode(%s) = %q, want %q", raw, got, s)
+		}
+	}
+	for raw, want := range map[string]string{`"\ud83d\ude00"`: "😀", `"\/x"`: "/x", `"\ud800x"`: "\ufffdx", `"\q"`: `\q`} {
+		line := []byte(`{"m":` + raw + `}`)
+		lits, _ := literals(line)
+		if got := decode(line, lits[1]); got != want {
+			t.Errorf("decode(%s) = %q, want %q", raw, got, want)
+		}
+	}
+}
