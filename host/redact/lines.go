@@ -125,7 +125,8 @@ type literal struct {
 // literals finds the string literals of line; false when a string does not
 // end (the line is not JSON).
 func literals(line []byte) ([]literal, bool) {
-	var out []literal
+	out := make([]literal, 0, 16) // a log line's fields, most often
+
 	depth := 0
 	for i := 0; i < len(line); i++ {
 		switch line[i] {
