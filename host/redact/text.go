@@ -206,18 +206,28 @@ func (st *lineState) line(l string) string {
 				l = l[:b[1]] + Redacted + rest[e[0]:]
 			}
 		} else {
-			if strings.TrimSpace(rest) != "" {
-				l = l[:b[1]] + Redacted
+			if n := base64Run(rest); strings.TrimSpace(rest[:n]) != "" {
+				l = l[:b[1]] + Redacted + rest[n:]
 			}
 			st.keyBlock = true
 		}
 	} else if j := strings.Index(l, opensshMagic); j >= 0 {
-		l, st.keyBlock = l[:j]+Redacted, true
+		l, st.keyBlock = l[:j]+Redacted+l[j+base64Run(l[j:]):], true
 	}
 	if trimmed != "" {
 		st.prompt = !st.keyBlock && prompt.MatchString(l)
 	}
 	return l
+}
+
+// base64Run is the length of the run of base64 characters and spaces that
+// begins s.
+func base64Run(s string) int {
+	n := 0
+	for n < len(s) && (base64Char(s[n]) || s[n] == ' ' || s[n] == '\t') {
+		n++
+	}
+	return n
 }
 
 // keyBody reports whether a line (trimmed) can be part of a key block's
