@@ -32,8 +32,8 @@ echo "Password:" >&2
 echo "$ANSWER ok" >&2
 printf '{"user":"ann","password":"%s\\"%s"}\n' "$JS_HEAD" "$JS_TAIL" >&2
 echo "-----BEGIN OPENSSH PRIVATE KEY-----" >&2
-echo "b3BlbnNzaC1rZXktdjEAAAAABG5vbmU$KEY_ONE" >&2
-echo "$KEY_TWO" >&2
+echo "b3BlbnNzaC1rZXktdjEAAAAABG5vbmU$BODY_ONE" >&2
+echo "$BODY_TWO" >&2
 echo "-----END OPENSSH PRIVATE KEY-----" >&2
 exit 3`
 
@@ -41,7 +41,7 @@ exit 3`
 // the patterns can tell.
 func formsEnv(key string) map[string]string {
 	return map[string]string{"SERVICE_API_KEY": key, "ANSWER": "PLANTEDprompt-77", "JS_HEAD": "PLANTEDjs", "JS_TAIL": "PLANTEDtail",
-		"KEY_ONE": "PLANTEDkey1AAAA", "KEY_TWO": "PLANTEDkey2AAAAtzc2gtZWQyNTUxOQ=="}
+		"BODY_ONE": "PLANTEDkey1AAAA", "BODY_TWO": "PLANTEDkey2AAAAtzc2gtZWQyNTUxOQ=="}
 }
 
 // TestFreeTextFormsAreMaskedEverywhere plays the forms a secret takes in a
