@@ -123,7 +123,7 @@ FUZZTIME ?= 30s
 FUZZ_TARGETS := host/framing:FuzzReadFrame host/session:FuzzDecodeRequest host/chunk:FuzzSplit \
 	host/nmclient:FuzzFrames host/workspace:FuzzNames host/relay:FuzzPolicy runtime/rawjson:FuzzObject \
 	runtime/mcpprovider:FuzzScanEnvelope runtime/schema:FuzzCompileAndValidate runtime/schema:FuzzDifferential runtime:FuzzGlobMatch runtime:FuzzNormalizeOrigin runtime:FuzzRedact \
-	host/session:FuzzIDScanner
+	host/session:FuzzIDScanner host/redact:FuzzSetMasksAPlantedValue host/redact:FuzzLinesKeepJSON
 
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \

@@ -36,6 +36,39 @@ func freeTextConfig(f *fake) *Config {
 	return cfg
 }
 
+// stopAndRead ends host h (its input closed) and returns the events it
+// sent, one a line, and its log file.
+func stopAndRead(t *testing.T, h *host) (events, logFile string) {
+	t.Helper()
+	h.mu.Lock()
+	var b strings.Builder
+	for _, n := range h.nulls {
+		b.Write(n.raw)
+		b.WriteByte('\n')
+	}
+	h.mu.Unlock()
+	h.closeStdin()
+	if _, ok := h.waitExit(replyTimeout); !ok {
+		t.Fatal("host did not exit")
+	}
+	data, err := os.ReadFile(filepath.Join(h.dir, "cache", "gnosis", "gnosis-host.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b.String(), string(data)
+}
+
+// wantNoLeaks fails for each of outputs (by name) that holds a planted
+// secret, showing the lines that do.
+func wantNoLeaks(t *testing.T, outputs map[string]string) {
+	t.Helper()
+	for name, text := range outputs {
+		if l := leaks(text); len(l) > 0 {
+			t.Errorf("%s leaks a planted secret:\n%s", name, strings.Join(l, "\n"))
+		}
+	}
+}
+
 // leaks is every line of text that holds a planted secret.
 func leaks(text string) []string {
 	var out []string
@@ -92,30 +125,12 @@ func TestSecretsInFreeTextAreMaskedEverywhere(t *testing.T) {
 		t.Errorf("the report does not say what it redacts:\n%s", report)
 	}
 
-	h.mu.Lock()
-	var events strings.Builder
-	for _, n := range h.nulls {
-		events.Write(n.raw)
-		events.WriteByte('\n')
-	}
-	h.mu.Unlock()
-	h.closeStdin()
-	if _, ok := h.waitExit(replyTimeout); !ok {
-		t.Fatal("host did not exit")
-	}
-	logFile, err := os.ReadFile(filepath.Join(h.dir, "cache", "gnosis", "gnosis-host.log"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(logFile), `"text":"I typed [redacted] in the box"`) {
+	events, logFile := stopAndRead(t, h)
+	if !strings.Contains(logFile, `"text":"I typed [redacted] in the box"`) {
 		t.Errorf("the debug log does not show the execute's arguments, masked:\n%s", logFile)
 	}
-	for name, text := range map[string]string{"health": health, "provider.state events": events.String(), "providers.check": string(check.raw),
-		"the report method": report, "the log file": string(logFile), "the host's stderr": h.stderr.String()} {
-		if l := leaks(text); len(l) > 0 {
-			t.Errorf("%s leaks a planted secret:\n%s", name, strings.Join(l, "\n"))
-		}
-	}
+	wantNoLeaks(t, map[string]string{"health": health, "provider.state events": events, "providers.check": string(check.raw),
+		"the report method": report, "the log file": logFile, "the host's stderr": h.stderr.String()})
 }
 
 // TestReportCommandMasksSecretsInFreeText: `gnosis-host report`, whose

@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/gnosis/gnosis/internal/prereq"
 )
 
 // The release's MSI under Wine's msiexec, in TestWine's prefix: it installs
@@ -124,6 +126,48 @@ func testMSI(t *testing.T, w *wine) {
 		uninstall(t)
 		if data, err := os.ReadFile(config); err != nil || !strings.Contains(string(data), `Munim Tools`) {
 			t.Errorf("uninstalling the MSI took the configuration: %v\n%s", err, data)
+		}
+	})
+
+	// A MUNIM value with a quote in it (msiexec takes one as "" inside a
+	// quoted value; here it is set in the package's Property table, which
+	// Wine's msiexec cannot be given otherwise) would, pasted into the
+	// custom action's command line, end the path and add an argument of its
+	// own: another extension allowed to start the host. The value never
+	// reaches a command line: the configuration gets it as it is, and the
+	// manifests allow the extensions they allowed.
+	t.Run("AHostileMunimAddsNoArgument", func(t *testing.T) {
+		msibuild := prereq.Command(t, prereq.Setup+" (apt-get install msitools)", "msibuild")
+		const injected = "abcdefghijklmnopabcdefghijklmnop"
+		hostile := munim + `" --extension-id ` + injected + ` --munim "` + munim
+		crafted := filepath.Join(t.TempDir(), "crafted.msi")
+		copyTo(t, found[0], crafted)
+		if o, err := exec.Command(msibuild, crafted, "-q", "INSERT INTO `Property` (`Property`, `Value`) VALUES ('MUNIM', '"+hostile+"')").CombinedOutput(); err != nil {
+			t.Fatalf("msibuild: %v\n%s", err, o)
+		}
+		craftedMSI := wineRelease + `\crafted.msi`
+		copyTo(t, crafted, w.unix(craftedMSI))
+		os.Remove(config)
+		if o, err := w.cmd(t, "msiexec", "/i", craftedMSI, "/qn"); err != nil {
+			t.Fatalf("msiexec /i crafted.msi: %v\n%s", err, o)
+		}
+		reg := w.registration(t)
+		for name, m := range map[string]string{"chrome": reg.Manifest, "firefox": reg.FirefoxManifest} {
+			if m == "" || strings.Contains(m, injected) {
+				t.Errorf("the %s manifest after the crafted MUNIM:\n%s", name, m)
+			}
+		}
+		var cfg struct {
+			Providers []struct{ Name, Command string }
+		}
+		if err := json.Unmarshal(mustRead(t, config), &cfg); err != nil || len(cfg.Providers) != 1 || cfg.Providers[0].Command != hostile {
+			t.Errorf("config after the crafted MUNIM: %+v (%v), want its command exactly %q", cfg, err, hostile)
+		}
+		if o, err := w.cmd(t, "msiexec", "/x", craftedMSI, "/qn"); err != nil {
+			t.Fatalf("msiexec /x: %v\n%s", err, o)
+		}
+		if w.keyExists(t, `HKCU\Software\Gnosis`) {
+			t.Errorf("uninstalling left HKCU\\Software\\Gnosis (the Munim value)")
 		}
 	})
 }

@@ -21,7 +21,7 @@ func (l *stringList) String() string     { return strings.Join(*l, ",") }
 func (l *stringList) Set(v string) error { *l = append(*l, v); return nil }
 
 // runInstall implements `gnosis-host install [--browsers LIST|all] [--system]
-// [--extension-id ID]... [--munim PATH [-- ARGS]] [--dry-run]`.
+// [--extension-id ID]... [--munim PATH [-- ARGS] | --munim-from-msi] [--dry-run]`.
 func runInstall(args []string) error {
 	fs := flag.NewFlagSet("install", flag.ContinueOnError)
 	browsers := fs.String("browsers", "", "comma-separated browser ids, or all (default: the browsers found)")
@@ -29,6 +29,7 @@ func runInstall(args []string) error {
 	var ids stringList
 	fs.Var(&ids, "extension-id", "another extension id allowed to connect (repeatable)")
 	munim := fs.String("munim", "", "path of the Munim MCP server; its arguments follow --")
+	fromMSI := fs.Bool("munim-from-msi", false, "take the Munim path the Windows installer stored (its MUNIM property)")
 	dry := fs.Bool("dry-run", false, "print what would be done, change nothing")
 	fs.Usage = func() {
 		fmt.Fprintf(fs.Output(), "usage: gnosis-host install [flags] [-- MUNIM-ARGS]\nbrowsers: %s\n", strings.Join(register.IDs(runtime.GOOS), ", "))
@@ -36,6 +37,15 @@ func runInstall(args []string) error {
 	}
 	if err := fs.Parse(args); err != nil {
 		return helpIsNoError(err)
+	}
+	var err error
+	if *fromMSI {
+		if *munim != "" || fs.NArg() > 0 {
+			return errors.New("--munim-from-msi takes the path the installer stored: give neither --munim nor arguments with it")
+		}
+		if *munim, err = register.MSIMunim(); err != nil {
+			return err
+		}
 	}
 	if fs.NArg() > 0 && *munim == "" {
 		return fmt.Errorf("arguments %q given without --munim", fs.Args())

@@ -7,19 +7,25 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"sync"
 
 	"github.com/gnosis/gnosis/host/atomicfile"
 )
 
-// editMu serialises the host's edits of its config file, so a policy.set
-// and a providers.set at the same moment do not each write over the other's.
+// editMu serialises this process's edits of its config file, so a
+// policy.set and a providers.set at the same moment do not each write over
+// the other's; lockFolder does the same between processes (the running host
+// and `gnosis-host install --munim`).
 var editMu sync.Mutex
 
 // Edit changes the config file at path: change gets the file's top-level
 // object (empty when there is no file) and edits it in place; the result is
 // written atomically (mode 0600). Every key change does not touch stays as
-// the file had it, including keys this host does not know.
+// the file had it, including keys this host does not know. Edit is the one
+// writer of the file: edits wait for each other, in this process and across
+// processes (lockFolder on the file's folder, created if missing), so none
+// is lost to another's read-modify-write.
 //
 // A file Load could not read (not a JSON object, a value of the wrong type)
 // is left alone and Edit fails saying where it is wrong: the user's
@@ -31,6 +37,15 @@ func Edit(path string, change func(doc map[string]json.RawMessage) error) error 
 	}
 	editMu.Lock()
 	defer editMu.Unlock()
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("create %s: %w", dir, err)
+	}
+	unlock, err := lockFolder(dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	doc := map[string]json.RawMessage{}
 	data, err := os.ReadFile(path)
 	switch {

@@ -3,6 +3,8 @@ package config
 import (
 	"encoding/json"
 	"errors"
+	"io/fs"
+	"os"
 	"time"
 )
 
@@ -16,30 +18,58 @@ var ErrNoProvider = errors.New("no provider of that name in the config file")
 // Fields p leaves empty (args, env, startTimeout) are removed from the
 // entry; timeout is written as a duration ("2m0s").
 func SetProvider(path string, p Provider) error {
-	return Edit(path, func(doc map[string]json.RawMessage) error {
-		entries, err := providerEntries(doc)
-		if err != nil {
+	return Edit(path, func(doc map[string]json.RawMessage) error { return putProvider(doc, p) })
+}
+
+// emptyPolicy is the policy InstallProvider writes into a file that has
+// none: nothing granted, written out so the user sees where grants go.
+const emptyPolicy = `{"default":[],"origins":{}}`
+
+// InstallProvider is SetProvider as `gnosis-host install --munim` uses it:
+// a file without a policy also gets the empty one (emptyPolicy), and it
+// reports whether the file was created (so uninstall removes only a file
+// install made).
+func InstallProvider(path string, p Provider) (created bool, err error) {
+	err = Edit(path, func(doc map[string]json.RawMessage) error {
+		_, statErr := os.Stat(path) // within Edit's lock: what Edit read
+		created = errors.Is(statErr, fs.ErrNotExist)
+		if err := putProvider(doc, p); err != nil {
 			return err
 		}
-		i := indexOf(entries, p.Name)
-		entry := map[string]json.RawMessage{}
-		if i >= 0 {
-			json.Unmarshal(entries[i], &entry) // an object: Edit checked the file decodes
+		if _, ok := doc["policy"]; !ok {
+			doc["policy"] = json.RawMessage(emptyPolicy)
 		}
-		if err := fill(entry, p); err != nil {
-			return err
-		}
-		raw, err := json.Marshal(entry)
-		if err != nil {
-			return err
-		}
-		if i >= 0 {
-			entries[i] = raw
-		} else {
-			entries = append(entries, raw)
-		}
-		return put(doc, "providers", entries)
+		return nil
 	})
+	return created && err == nil, err
+}
+
+// putProvider writes p into doc's providers list: it replaces the entry
+// whose name is p.Name, keeping that entry's place and the fields this host
+// does not know, or appends one.
+func putProvider(doc map[string]json.RawMessage, p Provider) error {
+	entries, err := providerEntries(doc)
+	if err != nil {
+		return err
+	}
+	i := indexOf(entries, p.Name)
+	entry := map[string]json.RawMessage{}
+	if i >= 0 {
+		json.Unmarshal(entries[i], &entry) // an object: Edit checked the file decodes
+	}
+	if err := fill(entry, p); err != nil {
+		return err
+	}
+	raw, err := json.Marshal(entry)
+	if err != nil {
+		return err
+	}
+	if i >= 0 {
+		entries[i] = raw
+	} else {
+		entries = append(entries, raw)
+	}
+	return put(doc, "providers", entries)
 }
 
 // RemoveProvider removes the entry called name from the providers list of

@@ -51,6 +51,30 @@ func TestSetAndRemoveProviderKeepTheRestOfTheFile(t *testing.T) {
 			wantErr: ErrNoProvider.Error(),
 		},
 		{
+			name: "install: a new file gets the entry and a policy that grants nothing",
+			change: func(path string) error {
+				created, err := InstallProvider(path, Provider{Name: "munim", Command: "/opt/munim", Prefix: "computer"})
+				if err == nil && !created {
+					err = errors.New("created = false for a new file")
+				}
+				return err
+			},
+			want: `{"providers":[{"name":"munim","command":"/opt/munim","prefix":"computer"}],"policy":{"default":[],"origins":{}}}`,
+		},
+		{
+			name:   "install: an existing file keeps its policy and other entries",
+			before: `{"providers":[{"name":"munim","command":"/old","env":{"K":"v"},"note":"mine"},{"name":"z","command":"/z"}],"policy":{"default":["computer.*"]}}`,
+			change: func(path string) error {
+				created, err := InstallProvider(path, Provider{Name: "munim", Command: "/opt/munim", Args: []string{"--stdio"}, Prefix: "computer"})
+				if err == nil && created {
+					err = errors.New("created = true for a file that was there")
+				}
+				return err
+			},
+			want: `{"providers":[{"name":"munim","command":"/opt/munim","args":["--stdio"],"prefix":"computer","note":"mine"},{"name":"z","command":"/z"}],` +
+				`"policy":{"default":["computer.*"]}}`,
+		},
+		{
 			name:    "providers that are not a list are left alone",
 			before:  `{"providers":{"name":"files"}}`,
 			change:  func(path string) error { return SetProvider(path, files) },

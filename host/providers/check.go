@@ -53,6 +53,9 @@ func (p *Providers) check(ctx context.Context, params json.RawMessage) (any, err
 	if err != nil {
 		return nil, err
 	}
+	if e.Args, err = restoreArgs(e.Args, storedArgs(current)); err != nil {
+		return nil, err
+	}
 	out := checkReply{Command: e.Command, Tools: []string{}}
 	if kind, problem, fix := program(e.Command); kind != "" {
 		out.Status, out.Message, out.Fix = kind, problem, fix

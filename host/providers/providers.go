@@ -61,8 +61,10 @@ type Providers struct {
 // Option configures Providers.
 type Option func(*Providers)
 
-// WithSecrets masks secrets (by value and by pattern) in what providers.check
-// reports of a server that failed: its error and its stderr.
+// WithSecrets masks secrets (by value and by pattern) in what
+// providers.list and providers.check report of a server (its arguments, its
+// error, its stderr); providers.set records there the secrets of the env it
+// saves.
 func WithSecrets(s *redact.Set) Option { return func(p *Providers) { p.secrets = s } }
 
 // WithLogger sets the logger (default: disabled).
@@ -167,7 +169,7 @@ func (p *Providers) configLoadEnv(k string) string {
 
 // listed combines an entry with the runtime's view of it.
 func (p *Providers) listed(c config.Provider) Listed {
-	l := Listed{Name: c.Name, Prefix: c.Prefix, Command: c.Command, Args: c.Args, EnvNames: slices.Sorted(maps.Keys(c.Env)),
+	l := Listed{Name: c.Name, Prefix: c.Prefix, Command: c.Command, Args: maskArgs(c.Args, p.secrets), EnvNames: slices.Sorted(maps.Keys(c.Env)),
 		Timeout: time.Duration(c.Timeout).Seconds(), StartTimeout: startTimeout(c).Seconds(),
 		ManagedBy: config.EnvManaged(c.Name, p.getenv), State: StateNotRunning, Tools: []string{}}
 	if l.Args == nil {
@@ -178,7 +180,7 @@ func (p *Providers) listed(c config.Provider) Listed {
 	}
 	for _, ph := range p.rt.Health().Providers {
 		if ph.Name == c.Name {
-			l.State, l.Capabilities, l.Error, l.Stderr = ph.State, ph.Capabilities, ph.Error, ph.Stderr
+			l.State, l.Capabilities, l.Error, l.Stderr = ph.State, ph.Capabilities, p.secrets.Redact(ph.Error), p.secrets.Redact(ph.Stderr)
 			l.Prefix = ph.Prefix
 		}
 	}
@@ -229,6 +231,9 @@ func (p *Providers) set(params json.RawMessage) (any, error) {
 	if err != nil {
 		return nil, err
 	}
+	if e.Args, err = restoreArgs(e.Args, storedArgs(current)); err != nil {
+		return nil, err
+	}
 	entry := config.Provider{Name: e.Name, Command: e.Command, Args: e.Args, Env: env, Prefix: e.Prefix,
 		Timeout: config.Duration(e.Timeout), StartTimeout: config.Duration(e.StartTimeout)}
 	if entry.Timeout <= 0 {
@@ -238,6 +243,7 @@ func (p *Providers) set(params json.RawMessage) (any, error) {
 		return nil, wire.Errorf(wire.CodeExecutionError, "saving provider %q: %v", e.Name, err)
 	}
 	p.changed()
+	p.secrets.AddEnv(env)
 	p.log.Info().Str("provider", e.Name).Str("prefix", e.Prefix).Str("command", e.Command).Int("args", len(e.Args)).
 		Strs("env", slices.Sorted(maps.Keys(env))).Bool("replaced", current != nil).Msg("provider saved")
 	if err := p.rt.SetProvider(p.build(entry)); err != nil {
@@ -269,6 +275,14 @@ func findProvider(ps []config.Provider, name string) *config.Provider {
 		}
 	}
 	return nil
+}
+
+// storedArgs are current's arguments (none when there is no current).
+func storedArgs(current *config.Provider) []string {
+	if current == nil {
+		return nil
+	}
+	return current.Args
 }
 
 // keepEnv resolves null values to the values current has now.

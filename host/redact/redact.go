@@ -1,22 +1,25 @@
 // Package redact keeps secrets out of what the host writes for people: its
-// log, the diagnostic report, and the stderr of providers quoted in health,
-// provider.state and providers.check.
+// log (file and stderr), the diagnostic report, and what health,
+// provider.state, providers.list and providers.check quote of a provider
+// (its error, its stderr, its arguments).
 //
 // Two defences, applied together. By value: once the host has seen a value
 // under a secret name (a config or request field, an environment variable,
 // a header such as Authorization), a Set masks that value wherever it
-// recurs, under any name and in any text. By pattern: Text masks what reads
-// as a credential in free text, where no field name says so: what
+// recurs, under any name, in any text, and in the forms a program may
+// write it in: JSON-quoted, percent-encoded, base64-encoded (also inside a
+// longer base64 text), or cut by a line break. By pattern: Text masks what
+// reads as a credential in free text, where no field name says so: what
 // runtime.RedactText finds (bearer tokens, keys of known shapes, JSON web
-// tokens, key=value assignments) and the value that follows a secret word
-// in prose ("password hunter2", "session cookie zQ8...", "token is ab12...").
+// tokens, key=value assignments), a quoted secret-named value to its real
+// closing quote (past escaped quotes), the value after a secret word in
+// prose ("password hunter2", "token is ab12...") or on the line after one
+// ("password:" then the value), and the body of a private key block.
+// docs/security.md ("Secrets in free text") states the rules as a table.
 package redact
 
 import (
 	"bytes"
-	"encoding/json"
-	"regexp"
-	"sort"
 	"strings"
 	"sync"
 
@@ -27,98 +30,98 @@ import (
 const Redacted = runtime.Redacted
 
 // minValue is the shortest value masked by value: shorter ones would mask
-// ordinary letters and digits.
+// ordinary letters and digits. It is also the shortest piece of a value
+// masked where a line cuts it.
 const minValue = 4
 
-// maxValues bounds the values a Set keeps (the oldest are forgotten first),
-// so a long-running host that sees many requests holds a bounded set.
-const maxValues = 512
+// Bounds of the values learned from requests (AddJSON): MaxLearned values,
+// maxLearnedBytes of them, none longer than maxValueBytes. Past them a value
+// is not recorded (Missed counts it); no recorded value is ever dropped, so
+// a flood of secret-named fields cannot push out one the host knows. Values
+// from the configuration and the environment (Add, AddEnv, AddEnviron) are
+// not bounded: the user wrote them, and they are few.
+const (
+	MaxLearned      = 4096
+	maxLearnedBytes = 1 << 20
+	maxValueBytes   = 16 << 10 // a longer value under a secret name is not a password
+)
 
 // Set is the values known to be secret, masked wherever they recur. It is
-// safe for concurrent use; the zero value is empty and ready.
+// safe for concurrent use; the zero value is empty and ready; a nil Set
+// records nothing and masks by pattern only.
 type Set struct {
-	mu     sync.RWMutex
-	order  []string        // as added, for forgetting the oldest
-	known  map[string]bool // every form kept
-	sorted []string        // known, longest first
+	mu           sync.RWMutex
+	values       map[string]bool // every value recorded, as given
+	learned      int             // how many of them came from requests
+	learnedBytes int
+	missed       int
+	idx          index // the forms of every value, for matching
 }
 
-// Add records values (each also in the form JSON text quotes it).
-func (s *Set) Add(values ...string) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.known == nil {
-		s.known = map[string]bool{}
-	}
-	changed := false
-	for _, v := range values {
-		for _, form := range forms(v) {
-			if len(form) < minValue || s.known[form] {
-				continue
-			}
-			s.known[form] = true
-			s.order = append(s.order, form)
-			changed = true
-		}
-	}
-	for len(s.order) > maxValues {
-		delete(s.known, s.order[0])
-		s.order = s.order[1:]
-	}
-	if changed {
-		s.sorted = append(s.sorted[:0], s.order...)
-		sort.SliceStable(s.sorted, func(i, j int) bool { return len(s.sorted[i]) > len(s.sorted[j]) })
-	}
-}
-
-// forms is v as written and as JSON text quotes it, and a bearer
-// credential's token on its own (an Authorization header's value).
-func forms(v string) []string {
-	out := []string{v}
-	if b, err := json.Marshal(v); err == nil {
-		if q := string(b[1 : len(b)-1]); q != v {
-			out = append(out, q)
-		}
-	}
-	for _, scheme := range []string{"bearer ", "basic ", "token "} {
-		if len(v) > len(scheme) && strings.EqualFold(v[:len(scheme)], scheme) {
-			out = append(out, strings.TrimSpace(v[len(scheme):]))
-		}
-	}
-	return out
-}
+// Add records values known to be secret from the configuration or the
+// environment: kept for the host's life.
+func (s *Set) Add(values ...string) { s.add(values, false) }
 
 // AddEnv records the values of the secret-named variables of env
-// (runtime.SecretName: API_KEY, GITHUB_TOKEN, DB_PASSWORD).
+// (runtime.SecretName: API_KEY, GITHUB_TOKEN, DB_PASSWORD), as Add does.
 func (s *Set) AddEnv(env map[string]string) {
 	for k, v := range env {
 		if runtime.SecretName(k) {
-			s.Add(v)
+			s.add([]string{v}, false)
 		}
 	}
 }
 
 // AddEnviron records the values of the secret-named variables of an
-// environment list ("NAME=value", as os.Environ gives it), but for the
-// shell's working folders (PWD reads as a password).
+// environment list ("NAME=value", as os.Environ gives it), as Add does, but
+// for the shell's working folders (PWD reads as a password).
 func (s *Set) AddEnviron(environ []string) {
 	for _, kv := range environ {
 		if k, v, ok := strings.Cut(kv, "="); ok && runtime.SecretName(k) && k != "PWD" && k != "OLDPWD" {
-			s.Add(v)
+			s.add([]string{v}, false)
 		}
 	}
 }
 
 // AddJSON records the scalar values under secret-named fields of the JSON
 // text raw, at any depth (runtime.SecretValues: a request's "password", a
-// header map's "Authorization", an env map's "OPENAI_API_KEY"). Text larger
-// than 1 MiB or not JSON is not scanned.
+// header map's "Authorization", an env map's "OPENAI_API_KEY"), within the
+// bounds of learned values. Text larger than 1 MiB or not JSON is not
+// scanned.
 func (s *Set) AddJSON(raw []byte) {
 	if !mayNameSecret(raw) {
 		return
 	}
 	if found := runtime.SecretValues(raw); len(found) > 0 {
-		s.Add(found...)
+		s.add(found, true)
+	}
+}
+
+func (s *Set) add(values []string, learned bool) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.values == nil {
+		s.values = map[string]bool{}
+	}
+	for _, v := range values {
+		if len(v) < minValue || s.values[v] {
+			continue
+		}
+		if learned {
+			if len(v) > maxValueBytes || s.learned >= MaxLearned || s.learnedBytes+len(v) > maxLearnedBytes {
+				s.missed++
+				continue
+			}
+			s.learned++
+			s.learnedBytes += len(v)
+		}
+		s.values[v] = true
+		for _, f := range forms(v) {
+			s.idx.add(f)
+		}
 	}
 }
 
@@ -140,59 +143,28 @@ func mayNameSecret(raw []byte) bool {
 // accepts (TestNamePartsCoverSecretNames).
 var nameParts = asBytes([]string{"pass", "pwd", "secret", "token", "key", "auth", "cookie", "credential", "signature", "session"})
 
-// Values is how many forms of secret values s holds.
+// Values is how many secret values s holds.
 func (s *Set) Values() int {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return len(s.order)
+	return len(s.values)
 }
 
-// Redact masks every known value in text, then what Text finds. A nil Set
-// knows no value.
-func (s *Set) Redact(text string) string {
-	if s != nil {
-		s.mu.RLock()
-		for _, v := range s.sorted {
-			if strings.Contains(text, v) {
-				text = strings.ReplaceAll(text, v, Redacted)
-			}
-		}
-		s.mu.RUnlock()
+// Missed is how many values seen under secret names in requests s did not
+// record, its bounds for them being reached; those are masked by pattern
+// only.
+func (s *Set) Missed() int {
+	if s == nil {
+		return 0
 	}
-	return Text(text)
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.missed
 }
 
-// Text masks what reads as a credential in free text: runtime.RedactText's
-// shapes, then the value after a secret word in prose.
-func Text(text string) string {
-	text = runtime.RedactText(text)
-	return prose.ReplaceAllStringFunc(text, func(m string) string {
-		sub := prose.FindStringSubmatch(m)
-		value := sub[2]
-		if value == Redacted || strings.HasPrefix(value, Redacted) || plainWord(value) {
-			return m
-		}
-		return sub[1] + Redacted
-	})
-}
-
-// prose is a secret word (password, passphrase, secret, token, api key,
-// access key, session id, cookie, session cookie, credentials), an optional
-// connector ("is", "was", "=", ":"), and the value: everything up to
-// whitespace, a quote, a backslash or a separator.
-var prose = regexp.MustCompile(`(?i)(\b(?:pass(?:word|wd|phrase)|pwd|secret|token|api[ _-]?key|access[ _-]?key|private[ _-]?key|session[ _-]?id|cookie|credentials?)` +
-	`(?:\s+(?:is|was|of|=|:))?\s*[=:]?\s+)([^\s"'\\,;]+)`)
-
-// plainWord is a value that reads as prose, not as a secret: a short
-// lower-case word ("token expired", "password required", "cookie jar").
-func plainWord(v string) bool {
-	if len(v) > 12 {
-		return false
-	}
-	for _, c := range v {
-		if (c < 'a' || c > 'z') && c != '.' && c != '-' {
-			return false
-		}
-	}
-	return true
+// Redact masks every known value in text (in each of its forms, and where
+// a line break cuts it), then what Text finds. A nil Set knows no value.
+func (s *Set) Redact(t string) string {
+	var st lineState
+	return maskText(s.maskKnown("", t), &st)
 }

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/gnosis/gnosis/host/config"
 )
 
 // tempEnv is a Linux Env whose home is a fresh temporary folder.
@@ -228,7 +230,7 @@ func TestInstallMakesMunimCommandAbsolute(t *testing.T) {
 		if _, err := Install(Options{Env: e, Browsers: "chrome", Source: fakeBinary(t), Munim: tt.given, LookPath: noPath}); err != nil {
 			t.Fatal(err)
 		}
-		var cfg struct{ Providers []Provider }
+		var cfg struct{ Providers []config.Provider }
 		data, _ := os.ReadFile(e.ConfigFile)
 		json.Unmarshal(data, &cfg)
 		if len(cfg.Providers) != 1 || cfg.Providers[0].Command != tt.want {

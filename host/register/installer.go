@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/gnosis/gnosis/host/config"
 )
 
 // installer is one run of Install: the browsers chosen, the manifest each
@@ -148,7 +150,7 @@ func (in *installer) configure() error {
 	if !in.DryRun {
 		in.Munim = absCommand(in.Munim)
 		in.created(cfg)
-		fresh, err := setProvider(cfg, MunimProvider(in.Munim, in.MunimArgs))
+		fresh, err := config.InstallProvider(cfg, MunimProvider(in.Munim, in.MunimArgs))
 		if err != nil {
 			return err
 		}

@@ -91,3 +91,21 @@ func (winRegistry) Contents(root Root, key string) ([]string, int, error) {
 	}
 	return subs, int(info.ValueCount), nil
 }
+
+// MSIMunim is the Munim path the MSI stored as it was given (HKCU\MSIKey,
+// value MSIMunimValue); an error when there is none.
+func MSIMunim() (string, error) {
+	k, err := registry.OpenKey(registry.CURRENT_USER, MSIKey, registry.QUERY_VALUE|registry.WOW64_64KEY)
+	if err != nil {
+		return "", fmt.Errorf("open HKCU\\%s: %w", MSIKey, err)
+	}
+	defer k.Close()
+	v, _, err := k.GetStringValue(MSIMunimValue)
+	if err != nil {
+		return "", fmt.Errorf("read HKCU\\%s\\%s: %w", MSIKey, MSIMunimValue, err)
+	}
+	if v == "" {
+		return "", fmt.Errorf("HKCU\\%s\\%s is empty: the installer was given no MUNIM", MSIKey, MSIMunimValue)
+	}
+	return v, nil
+}

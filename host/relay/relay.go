@@ -1,7 +1,6 @@
 package relay
 
 import (
-	"bytes"
 	"context"
 	"encoding/base64"
 	"encoding/json"
@@ -9,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/textproto"
 	"net/url"
 	"strings"
 	"time"
@@ -100,123 +98,6 @@ type Request struct {
 type Head struct {
 	Status  int               `json:"status"`
 	Headers map[string]string `json:"headers"`
-}
-
-// dropped request headers: the browser's identity (Origin, Referer,
-// cookies), hop-by-hop and framing headers the HTTP client owns.
-var dropped = map[string]bool{
-	"Origin": true, "Referer": true, "Cookie": true, "Host": true, "Connection": true,
-	"Content-Length": true, "Transfer-Encoding": true, "Upgrade": true, "Keep-Alive": true,
-	"Te": true, "Trailer": true, "Accept-Encoding": true, "Expect": true,
-}
-
-func (r *Relay) fetch(ctx context.Context, _, params json.RawMessage, emit func(any) error) (any, error) {
-	if r.setup != nil {
-		return nil, r.setup
-	}
-	var p Request
-	dec := json.NewDecoder(bytes.NewReader(orEmpty(params)))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&p); err != nil {
-		return nil, &wire.Error{Code: wire.CodeInvalidRequest, Message: "params do not match relay.fetch", Err: err}
-	}
-	if p.Method == "" {
-		p.Method = http.MethodPost
-	}
-	if p.Method != http.MethodPost && p.Method != http.MethodGet {
-		return nil, wire.Errorf(wire.CodeInvalidRequest, "method must be GET or POST")
-	}
-	if p.Encoding != "" && p.Encoding != "text" && p.Encoding != "base64" {
-		return nil, wire.Errorf(wire.CodeInvalidRequest, `encoding must be "text" or "base64"`)
-	}
-	u, err := url.Parse(p.URL)
-	if err != nil {
-		return nil, wire.Errorf(wire.CodeInvalidRequest, "url is not a URL")
-	}
-	if why := r.policy.check(u); why != "" {
-		r.log.Warn().Str("url", redact(u)).Str("reason", why).Msg("relay refused")
-		return nil, wire.Errorf(wire.CodeForbidden, "%s: %s", redact(u), why)
-	}
-	headers := http.Header{}
-	for k, v := range p.Headers {
-		name := textproto.CanonicalMIMEHeaderKey(k)
-		if dropped[name] || strings.HasPrefix(name, "Proxy-") || strings.HasPrefix(name, "Sec-") {
-			continue
-		}
-		if !validHeader(name, v) {
-			return nil, wire.Errorf(wire.CodeInvalidRequest, "header %q is not a valid HTTP header", k)
-		}
-		headers.Set(name, v)
-	}
-	if headers.Get("User-Agent") == "" {
-		headers.Set("User-Agent", "gnosis-host relay")
-	}
-
-	start := time.Now()
-	target, method, withBody := u, p.Method, p.Body != ""
-	redirects := 0
-	var resp *http.Response
-	var body *watch // the watch of the response read below
-	for {
-		if e := r.log.Debug(); e.Enabled() {
-			bodyBytes := 0
-			if withBody {
-				bodyBytes = len(p.Body)
-			}
-			e.Str("method", method).Str("url", debugURL(target)).Interface("headers", debugHeaders(headers)).
-				Int("bodyBytes", bodyBytes).Msg("relay request")
-		}
-		w := newWatch(ctx, r.headerTimeout, r.idleTimeout)
-		defer w.stop()
-		resp, err = r.send(w.ctx, method, target, headers, p.Body, withBody)
-		if err != nil {
-			if cause := w.timedOut(); cause != nil {
-				return nil, r.timeoutError(target, cause, 0, start)
-			}
-			return nil, r.failure(ctx, target, start, "request failed", err)
-		}
-		w.headers()
-		body = w
-		next, ok := redirect(resp)
-		if !ok {
-			break
-		}
-		if origin(next.url) != origin(u) {
-			// Handed back as the reply: following would carry the
-			// headers and body to a server the extension did not name.
-			r.log.Info().Str("url", redact(target)).Str("location", redact(next.url)).Int("status", resp.StatusCode).
-				Msg("relay returns a redirect to another origin")
-			break
-		}
-		if why := r.policy.check(next.url); why != "" {
-			resp.Body.Close()
-			r.log.Warn().Str("url", redact(target)).Str("location", redact(next.url)).Str("reason", why).Msg("relay refused a redirect")
-			return nil, wire.Errorf(wire.CodeForbidden, "redirect from %s to %s refused: %s", redact(target), redact(next.url), why)
-		}
-		if redirects == maxRedirects {
-			resp.Body.Close()
-			return nil, r.failure(ctx, target, start, "request failed", fmt.Errorf("stopped after %d redirects", maxRedirects))
-		}
-		io.Copy(io.Discard, io.LimitReader(w.body(resp.Body), pieceBytes)) // lets the connection be reused
-		resp.Body.Close()
-		redirects++
-		target, method, withBody = next.url, next.method, withBody && next.body
-	}
-	defer resp.Body.Close()
-	head := Head{Status: resp.StatusCode, Headers: flatten(resp.Header)}
-	if err := emit(headEvent{"relay.head", head}); err != nil {
-		return nil, &wire.Error{Code: wire.CodeExecutionError, Message: "cannot send the response head", Err: err}
-	}
-	n, err := r.stream(body.body(resp.Body), p.Encoding == "base64", emit)
-	if err != nil {
-		if cause := body.timedOut(); cause != nil {
-			return nil, r.timeoutError(target, cause, n, start)
-		}
-		return nil, r.failure(ctx, target, start, "response failed", err)
-	}
-	r.log.Info().Str("method", p.Method).Str("url", redact(u)).Int("status", resp.StatusCode).Int("redirects", redirects).
-		Int64("bytes", n).Dur("took", time.Since(start)).Msg("relayed")
-	return reply{head, n}, nil
 }
 
 // Events carry no "id": the session puts the request's id first in every

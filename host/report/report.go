@@ -85,6 +85,10 @@ func Text(o Options) string {
 	b.WriteString("\n## Providers\n\n" + o.ProvidersNote + "\n")
 	writeProviders(&b, o.Providers)
 	writeLog(&b, o.LogFile, o.LogLines, &secrets)
+	if n := o.Secrets.Missed(); n > 0 {
+		fmt.Fprintf(&b, "\nThe host saw %d more values under secret names in requests than the %d it keeps: those are masked here by pattern only.\n",
+			n, redact.MaxLearned)
+	}
 	return shortenHome(o.Secrets.Redact(secrets.Redact(b.String())), o.Home)
 }
 
@@ -92,9 +96,10 @@ func Text(o Options) string {
 // knows what it no longer shows (and what to check before sharing it).
 const Preamble = "Gnosis diagnostic report. Shown as [redacted]: the configuration's env values, arguments, header values, " +
 	"secret-named fields and URL query values; those values, the secret-named environment variables and every value the host saw " +
-	"under a secret name, wherever they recur (stderr, log lines, doctor rows); in free text, bearer tokens, API keys of known " +
-	"shapes, JSON web tokens, name=value secrets, and the value after password, passphrase, secret, token, api key, access key, " +
-	"session id, cookie or credentials. The home folder is shown as ~.\n"
+	"under a secret name, wherever they recur (stderr, log lines, doctor rows), also JSON-quoted, percent-encoded, base64-encoded " +
+	"or cut by a line break; in free text, bearer-scheme tokens, API keys of known shapes, JSON web tokens, name=value secrets, a quoted " +
+	"secret-named value to its closing quote, the value after password, passphrase, secret, token, api key, access key, session id, " +
+	"cookie or credentials, the line after a prompt for one, and private key bodies. The home folder is shown as ~.\n"
 
 // writeProviders writes each provider's state, its reason and its stderr.
 func writeProviders(w io.Writer, ps []Provider) {
@@ -125,8 +130,9 @@ func writeLog(w io.Writer, file string, n int, secrets *redact.Set) {
 		fmt.Fprintf(w, "\n## Log\n\n%s: no lines yet.\n", file)
 	default:
 		fmt.Fprintf(w, "\n## Log\n\nThe last %d lines of %s:\n\n```\n", len(lines), file)
+		masker := redact.NewLines(secrets)
 		for _, l := range lines {
-			fmt.Fprintln(w, string(grt.RedactJSON(redact.RedactJSONLine([]byte(l), secrets))))
+			fmt.Fprintln(w, string(grt.RedactJSON(masker.Redact([]byte(l)))))
 		}
 		fmt.Fprint(w, "```\n")
 	}

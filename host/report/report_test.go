@@ -8,6 +8,8 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/gnosis/gnosis/host/redact"
 )
 
 // The configuration keeps its structure, names, prefixes and commands;
@@ -94,5 +96,14 @@ func TestLongLogLinesLeaveNoPartOfASecret(t *testing.T) {
 	text := Text(Options{ConfigFile: filepath.Join(dir, "none.json"), LogFile: log, Environ: []string{"API_TOKEN=" + secret}})
 	if strings.Contains(text, "ssssssssss") {
 		t.Errorf("report shows part of the secret:\n%s", text)
+	}
+}
+
+// The preamble says what the report masks; it must read the same after the
+// report's own masking.
+func TestPreambleSurvivesMasking(t *testing.T) {
+	var s redact.Set
+	if got := s.Redact(Preamble); got != Preamble {
+		t.Errorf("the preamble is masked as\n%s", got)
 	}
 }

@@ -33,8 +33,12 @@ import (
 //	msiexec /i gnosis-<v>-windows-amd64.msi MUNIM="C:\Tools\Munim\munim.exe"
 //
 // and applies it by running the installed host, `gnosis-host.exe install
-// --browsers all --munim "[MUNIM]"` (a deferred custom action, as the
-// user), which sets the "munim" provider in the configuration.
+// --browsers all --munim-from-msi` (a deferred custom action, as the user),
+// which sets the "munim" provider in the configuration. The path does not
+// go on that command line, where the MSI would paste it as it is and a
+// quote or a final backslash in it would end the argument and add others:
+// the component writes it, as given, to HKCU\Software\Gnosis value Munim
+// (register.MSIKey, register.MSIMunimValue), where the host reads it.
 
 // msiUpgradeCode names the product across versions, so that a newer MSI
 // replaces an older one (MajorUpgrade). Never change it.
@@ -103,6 +107,7 @@ type wxsData struct {
 	Manifests                           []msiManifest
 	Keys                                []msiKey
 	Licence                             string
+	MSIKey, MunimValue                  string // where the MUNIM property goes (register.MSIKey)
 }
 
 var wxsTemplate = template.Must(template.New("wxs").Funcs(template.FuncMap{"attr": xmlAttr}).Parse(`<?xml version="1.0" encoding="utf-8"?>
@@ -119,7 +124,8 @@ var wxsTemplate = template.Must(template.New("wxs").Funcs(template.FuncMap{"attr
       <Directory Id="LocalAppDataFolder">
         <Directory Id="INSTALLDIR" Name="Gnosis">
           <Component Id="Host" Guid="{{.Component}}" Win64="{{.Win64}}">
-            <RegistryValue Root="HKCU" Key="Software\Gnosis" Name="Installed" Type="string" Value="{{.Version}}" KeyPath="yes"/>
+            <RegistryValue Root="HKCU" Key="{{attr .MSIKey}}" Name="Installed" Type="string" Value="{{.Version}}" KeyPath="yes"/>
+            <RegistryValue Root="HKCU" Key="{{attr .MSIKey}}" Name="{{attr .MunimValue}}" Type="string" Value="[MUNIM]"/>
             <File Id="HostExe" Name="gnosis-host.exe" Source="{{attr .Exe}}"/>
             <File Id="Licence" Name="LICENSE.txt" Source="LICENSE.txt"/>
             <File Id="Notices" Name="THIRD_PARTY_NOTICES.txt" Source="THIRD_PARTY_NOTICES.txt"/>
@@ -137,7 +143,7 @@ var wxsTemplate = template.Must(template.New("wxs").Funcs(template.FuncMap{"attr
     <Feature Id="Host" Title="Gnosis host" Level="1">
       <ComponentRef Id="Host"/>
     </Feature>
-    <CustomAction Id="SetMunim" FileKey="HostExe" ExeCommand="install --browsers all --munim &quot;[MUNIM]&quot;" Execute="deferred" Impersonate="yes" Return="check"/>
+    <CustomAction Id="SetMunim" FileKey="HostExe" ExeCommand="install --browsers all --munim-from-msi" Execute="deferred" Impersonate="yes" Return="check"/>
     <InstallExecuteSequence>
       <RemoveExistingProducts Sequence="1401"/>
       <Custom Action="SetMunim" After="WriteRegistryValues">MUNIM AND NOT REMOVE</Custom>
@@ -179,7 +185,8 @@ func writeWXS(dir, version, goarch, exe string, lg legal) (string, error) {
 		return "", err
 	}
 	d := wxsData{ProductCode: nameGUID("gnosis-host msi product " + version + " " + goarch), UpgradeCode: msiUpgradeCode,
-		Component: msiComponent, Version: version, Arch: goarch, Win64: "no", Exe: binaryName("windows"), Keys: keys, Licence: Licence}
+		Component: msiComponent, Version: version, Arch: goarch, Win64: "no", Exe: binaryName("windows"), Keys: keys, Licence: Licence,
+		MSIKey: register.MSIKey, MunimValue: register.MSIMunimValue}
 	if arch == "x64" {
 		d.Win64 = "yes"
 	}

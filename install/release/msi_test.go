@@ -87,9 +87,12 @@ func TestMSIIsAPerUserPackageOfTheHost(t *testing.T) {
 		if r[1] != "1" { // 1: HKCU
 			t.Errorf("registry row outside HKCU: %v", r)
 		}
+		if r[3] != "" {
+			r[2] += `\` + r[3]
+		}
 		keys = append(keys, r[2]+" = "+r[4])
 	}
-	wantKeys := []string{`Software\Gnosis = 1.2.3`}
+	wantKeys := []string{`Software\Gnosis\Installed = 1.2.3`, `Software\Gnosis\Munim = [MUNIM]`}
 	mk, _ := msiKeys()
 	for _, k := range mk {
 		wantKeys = append(wantKeys, k.Key+" = [INSTALLDIR]"+k.Manifest)
@@ -119,8 +122,10 @@ func TestMSIIsAPerUserPackageOfTheHost(t *testing.T) {
 		"install-record.json@INSTALLDIR/2", "gnosis-host.exe.old@INSTALLDIR/2"}, removed); d != "" {
 		t.Errorf("removed on uninstall (-want +got):\n%s", d)
 	}
-	// 1042 = 18 (run an installed file) + 1024 (deferred); no 2048 (as the user).
-	if d := cmp.Diff([][]string{{"SetMunim", "1042", "HostExe", `install --browsers all --munim "[MUNIM]"`, ""}}, msiTable(t, msiinfo, msi, "CustomAction")); d != "" {
+	// 1042 = 18 (run an installed file) + 1024 (deferred); no 2048 (as the
+	// user). The path is not on its command line: the host reads it from
+	// the registry value above.
+	if d := cmp.Diff([][]string{{"SetMunim", "1042", "HostExe", `install --browsers all --munim-from-msi`, ""}}, msiTable(t, msiinfo, msi, "CustomAction")); d != "" {
 		t.Errorf("custom action (-want +got):\n%s", d)
 	}
 	sequence := map[string]string{}
