@@ -83,7 +83,7 @@ export function interruptedTask(records) {
  *   called at once from start(), inside the user's gesture
  * @param {(settings: object) => object} deps.modelFor the model client for these settings
  * @param {(o: {coordinateMode: string, surface?: string}) => object} deps.browserFor the browser for a run
- *   (browser_bridge.js, or the tab and desktop surfaces of desktop_surface.js); surface: where the
+ *   (the tab and desktop surfaces of desktop_surface.js over the panel's link); surface: where the
  *   person chose to start ('tab' or 'desktop')
  * @param {string} deps.origin the page's origin (the model client's advice on a local 403)
  * @param {() => Promise<boolean>} [deps.liveElsewhere] true when another panel may be running this
