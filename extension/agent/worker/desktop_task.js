@@ -54,16 +54,22 @@ async function providerOf(prefix) {
 }
 
 /**
- * Resolves true once the host says the provider with prefix is starting or
- * ready again (a call then waits for its start), false after timeoutMs;
- * rejects with actionStopped() when signal aborts.
+ * Resolves true once the host starts the provider with prefix again (a call
+ * then waits for its start), false when it has not after timeoutMs; rejects
+ * with actionStopped() when signal aborts. What counts is the host's event,
+ * or its health saying 'starting': a 'ready' in the health right after a
+ * failure may be the dead server's, not yet noticed. Only at the end is a
+ * 'ready' taken (the restart's event may have come before this listened).
  */
 function serverBack(prefix, signal, timeoutMs = restartWaitMs) {
   return new Promise((resolve, reject) => {
     const up = (state) => state === 'starting' || state === 'ready';
     let timer = 0;
     let off = () => {};
+    let done = false;
     const finish = (fn, v) => {
+      if (done) return;
+      done = true;
       clearTimeout(timer);
       off();
       signal.removeEventListener('abort', onAbort);
@@ -73,8 +79,8 @@ function serverBack(prefix, signal, timeoutMs = restartWaitMs) {
     if (signal.aborted) return onAbort();
     signal.addEventListener('abort', onAbort, { once: true });
     off = host.on('provider.state', (e) => { if (e?.prefix === prefix && up(e.state)) finish(resolve, true); });
-    timer = setTimeout(() => finish(resolve, false), timeoutMs);
-    providerOf(prefix).then((p) => { if (up(p?.state)) finish(resolve, true); });
+    timer = setTimeout(() => providerOf(prefix).then((p) => finish(resolve, up(p?.state))), timeoutMs);
+    providerOf(prefix).then((p) => { if (p?.state === 'starting') finish(resolve, true); });
   });
 }
 

@@ -60,7 +60,8 @@ test('a refused call ends the action there, in words the model reads, and nothin
 });
 
 test('a server that went away: the call waits for the host to start it again and is made once more; the result says so', async () => {
-  const h = scriptedHost('down');
+  // The health still says ready: the host has not noticed the exit yet. Only its event counts.
+  const h = scriptedHost('ready');
   let n = 0;
   setDesktopRunner(async () => {
     n += 1;
@@ -88,9 +89,16 @@ test('a server that fails again after its restart, or does not come back, ends t
     return true;
   });
   assert.equal(n, 2, 'tried once more, not again');
-  scriptedHost('down');
+  const h = scriptedHost('down');
   setDesktopRunner(async () => gone, { restartWaitMs: 30 });
   await assert.rejects(actOnDesktop(session(), st, click), /failed on desktop\.computer, and the host did not start it again in time: PROVIDER_UNAVAILABLE/);
+  assert.equal(h.listening(), 0);
+  // The restart's event came before the wait listened: the health at the end of the wait says so, and the call goes.
+  scriptedHost('ready');
+  n = 0;
+  setDesktopRunner(async () => { n += 1; return n === 1 ? gone : { ok: true, result: { content: [] } }; }, { restartWaitMs: 30 });
+  assert.match((await actOnDesktop(session(), st, click)).text, /the host started it again/);
+  assert.equal(n, 2);
 });
 
 test('Stop while waiting for the server to come back ends at once', async () => {
