@@ -9,13 +9,15 @@
 //     beside the tab's (CDP screenshot), in one run, batches alternated.
 //     Beside them, computer-use-mcp's own screenshot time, asked straight
 //     over MCP of a second instance (its 1 s settle wait, the grab, its PNG).
-//  2. what Gnosis adds to the desktop server's own screenshot time for a
-//     1920x1080 screenshot: the same steps with a server whose screenshot
-//     takes no time of its own (tests/e2e/fixtures/fixed_screen_mcp.mjs: a
-//     fixed 1920x1080 PNG), minus that server's time straight over MCP,
-//     batches alternated: the host hop, decoding, scaling, encoding and the
-//     request built. Target ≤ 80 ms p50. (computer-use-mcp's own times vary
-//     by a second under load, so they cannot be subtracted from.)
+//  2. Gnosis's share of a desktop step, beside the tab's step: the step less
+//     the desktop server's own screenshot time, for a 1920x1080 screenshot.
+//     Measured with a server whose screenshot takes no time of its own
+//     (tests/e2e/fixtures/fixed_screen_mcp.mjs: a fixed 1920x1080 PNG),
+//     minus that server's time straight over MCP, batches alternated with the
+//     tab's: the host hop, decoding, scaling, encoding and the request built.
+//     The goal is a ratio, not a time: at most half the tab's step, both
+//     measured in the same run. (computer-use-mcp's own times vary by a second
+//     under load, so its share is printed but not judged.)
 //
 //   node tests/e2e/bench/desktop_bench.mjs [--batches 4] [--batch 5]
 import os from 'node:os';
@@ -31,7 +33,8 @@ import { openPanelAndTarget, storeSettings } from '../lib/agent_fixture.js';
 import { COMPUTER_USE_MCP, computerUseProvider, desktopMissing, startDesktop } from '../lib/desktop.js';
 
 const { values: opt } = parseArgs({ options: { batches: { type: 'string', default: '4' }, batch: { type: 'string', default: '5' } } });
-const TARGET_MS = 80;
+/** Gnosis's share of a desktop step, at most this part of the tab's step. */
+const MAX_SHARE = 0.5;
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
@@ -148,9 +151,14 @@ try {
     return index.map((i) => entries[`activity:${i.id}`]).filter((e) => e.capability === 'fixed.computer').map((e) => e.ms);
   });
   line('  its host call: the agent\'s grants, the host, the server (activity log)', hostCalls);
-  const added = pct(fixedSteps, 50) - pct(fixedOwn, 50);
-  console.log(`  Gnosis adds ${ms(added)} p50 (host hop, decoding, scaling to 1280x720, JPEG, the request built); target ≤ ${TARGET_MS} ms: ${added <= TARGET_MS ? 'PASS' : 'FAIL'}`);
-  process.exitCode = added <= TARGET_MS ? 0 : 1;
+  const tabStep = pct(tab, 50);
+  const share = pct(fixedSteps, 50) - pct(fixedOwn, 50);
+  const cumShare = pct(desktop, 50) - pct(server, 50);
+  const ratio = share / tabStep;
+  console.log(`\nGnosis's share of a desktop step (the step less the server's own screenshot time), beside the tab's step, p50:`);
+  console.log(`  fixed 1920x1080 screen: ${ms(pct(fixedSteps, 50))} − ${ms(pct(fixedOwn, 50))} = ${ms(share)}, ${ratio.toFixed(2)} × the tab's ${ms(tabStep)}; at most ${MAX_SHARE} ×: ${ratio <= MAX_SHARE ? 'PASS' : 'FAIL'}`);
+  console.log(`  computer-use-mcp (not judged: its own time varies by a second under load): ${ms(pct(desktop, 50))} − ${ms(pct(server, 50))} = ${ms(cumShare)}, ${(cumShare / tabStep).toFixed(2)} × the tab's`);
+  process.exitCode = ratio <= MAX_SHARE ? 0 : 1;
 } finally {
   await direct.close().catch(() => {});
   await directFixed.close().catch(() => {});
