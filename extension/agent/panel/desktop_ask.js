@@ -7,6 +7,9 @@
 // ends it. DOM glue.
 
 import { addEntry } from './sidepanel_log.js';
+import { pageRelay } from './page_assistant_panel.js';
+import { panel } from './sidepanel_state.js';
+import { ASKING } from '../core/page_assistant_state.js';
 import { link } from './worker_link.js';
 import { decisionLabel } from '../../shared/desktop_grants.js';
 import { $, h } from '../../shared/page.js';
@@ -45,6 +48,9 @@ export function askDesktopGrants(grants, signal) {
         buttons, note);
     });
     $('status').textContent = 'Waiting for your answer in the log: may the agent use the desktop?';
+    // A page's bar that started the task says where the question is.
+    const step = panel.pipeline?.session?.step || 0;
+    pageRelay.event({ type: 'step', step, phase: ASKING });
     const me = {
       settle(granted, text) {
         if (pending !== me) return;
@@ -54,6 +60,8 @@ export function askDesktopGrants(grants, signal) {
         note.textContent = text;
         li.dataset.answer = granted ? 'granted' : 'not-granted';
         if ($('status').textContent.startsWith('Waiting for your answer in the log')) $('status').textContent = status;
+        // Back to what the run was doing: starting, or the step's action (a switch to the desktop).
+        pageRelay.event({ type: 'step', step, phase: step > 0 ? 'act' : '' });
         resolve(granted);
       },
     };
