@@ -6,10 +6,11 @@
 // - requests (runtime.sendMessage): the panel's one link (createPanelLink)
 //   sends AGENT.* (the tab: attach, observe, act, detach), DESKTOP.* (the
 //   desktop: its state, screenshot, actions, Stop, the profile check and the
-//   agent's grants) and PAGE_ASSISTANT.* (the setting, a run's events for a
-//   page's bar); the worker's handlers read each with a read* function and
-//   answer with the reply builders; a refusal carries a code (reply.failed),
-//   which the link's error keeps;
+//   agent's grants), PAGE_ASSISTANT.* (the setting, a run's events for a
+//   page's bar) and ACTIVITY.TASK (a task's entry in the activity log, which
+//   the chat bridge's worker half keeps and reads); the agent's handlers read
+//   each with a read* function and answer with the reply builders; a refusal
+//   carries a code (reply.failed), which the link's error keeps;
 // - the agent port (PORTS.AGENT): the panel says HELLO with its session and
 //   window, the worker answers READY, the panel PINGs to keep the worker
 //   alive (connectPanelPort, servePanelPort);
@@ -21,7 +22,7 @@
 // arguments, so both run under node --test with fakes.
 
 import { CodedError } from '../../shared/core/coded_error.js';
-import { AGENT, AGENT_PORT, DESKTOP, PAGE_ASSISTANT, PORTS } from '../../shared/core/messages.js';
+import { ACTIVITY, AGENT, AGENT_PORT, DESKTOP, PAGE_ASSISTANT, PORTS } from '../../shared/core/messages.js';
 
 /** How often the panel pings the worker, which Chrome stops after 30 s without events. */
 export const KEEPALIVE_MS = 20000;
@@ -204,6 +205,15 @@ export function createPanelLink(send) {
     setPageAssistant: (enabled) => ask(PAGE_ASSISTANT.SET_ENABLED, { enabled }),
     /** Hands one run event to the bar of tabId. */
     relayToPage: (tabId, event) => ask(PAGE_ASSISTANT.RELAY, { tabId, event }),
+    /**
+     * Records a task's outcome in the activity log (bridge/worker/activity_log.js redacts and keeps it;
+     * a task that asked and went on keeps one entry: its conversation and seq name it). Never waits.
+     * @param {{conversation: string, seq?: number, task?: string, steps?: number, outcome: string, text?: string, url?: string}} t
+     *   url: the page it ran on
+     */
+    recordTask({ conversation, seq, task, steps, outcome, text, url }) {
+      ask(ACTIVITY.TASK, { conversation, seq, task, steps, outcome, text, url });
+    },
   };
 }
 

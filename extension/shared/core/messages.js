@@ -54,7 +54,7 @@ export const HOST_CARD = Object.freeze({
  * The activity log's messages, handled by the bridge's worker half
  * (bridge/worker/activity_log.js) and sent only by extension pages: the options
  * page's Activity view lists and clears it, the Side Panel records each
- * agent task (shared/agent_activity.js).
+ * agent task (agent/core/panel_contract.js recordTask).
  */
 export const ACTIVITY = Object.freeze({
   LIST: 'activity.list',
