@@ -12,11 +12,10 @@ import { handlers as agentHandlers, init as initAgent } from './agent/worker/age
 import { handlers as pageAssistantHandlers, init as initPageAssistant } from './agent/worker/page_assistant_worker.js';
 import { handlers as desktopHandlers, initDesktop } from './agent/worker/desktop_worker.js';
 import { agentOrigin, runAgentCall } from './bridge/worker/agent_calls.js';
-import { onSessionEnd } from './agent/worker/agent_sessions.js';
 
 listen(mergeHandlers(bridgeHandlers, agentHandlers, pageAssistantHandlers, desktopHandlers));
 initBridge();
 initAgent();
 initPageAssistant();
 // The agent's desktop calls run on the bridge's execute path (grants, approvals, activity log).
-initDesktop({ run: runAgentCall, origin: agentOrigin(), onSessionEnd });
+initDesktop({ run: runAgentCall, origin: agentOrigin() });

@@ -7,9 +7,13 @@
 // places show the same decisions. One line per tool: its exact name, what
 // the agent uses it for, and Allow / Ask / Block; Suggested sets the
 // suggestion (Allow for a tool only the screenshot uses, Ask for every tool
-// that acts), Save writes them to the host. Extension pages only.
-import { DESKTOP } from './core/messages.js';
+// that acts), Save writes them to the host. Extension pages only; the
+// requests go through the agent's panel contract (createPanelLink).
+import { createPanelLink } from '../agent/core/panel_contract.js';
 import { DECISIONS, DECISION_LABELS, DECISION_SHORT } from '../bridge/core/grants.js';
+
+/** A decision as the pages name it (Allow, Ask each time, Block). */
+export const decisionLabel = (d) => DECISION_LABELS[d] || d;
 
 const SAVED = 'Saved in the host\'s configuration for the agent.';
 const NOTHING = 'Nothing is granted yet: every desktop call is blocked until you save these.';
@@ -24,13 +28,14 @@ function el(tag, className, text) {
 
 /**
  * Wires one place's grant list.
- * @param {{list:HTMLElement, state:HTMLElement, suggested:HTMLButtonElement, save:HTMLButtonElement, prefix:string, send?:(m:object) => Promise<object>}} o
- *   prefix names the radio groups (unique per page)
+ * @param {{list:HTMLElement, state:HTMLElement, suggested:HTMLButtonElement, save:HTMLButtonElement, prefix:string,
+ *   send?:(m:object) => Promise<object>, onSaved?:() => void}} o
+ *   prefix names the radio groups (unique per page); onSaved: the grants were saved
  * @returns {{load():Promise<object>}} load reads the grants again; it resolves with the worker's answer
  *   ({ok, offered, why?, tools?…}) and keeps choices changed and not saved for the tools still listed
  */
 export function createDesktopGrants(o) {
-  const send = o.send || ((m) => chrome.runtime.sendMessage(m));
+  const link = createPanelLink(o.send || ((m) => chrome.runtime.sendMessage(m)));
   let grants = null; // the last GET_GRANTS answer that offered the desktop
   let choices = {}; // capability -> decision shown
   let dirty = false;
@@ -77,7 +82,7 @@ export function createDesktopGrants(o) {
   }
 
   async function load() {
-    const g = await send({ type: DESKTOP.GET_GRANTS }).catch((err) => ({ ok: false, error: String(err?.message || err) }));
+    const g = await link.desktopGrants();
     if (!g?.ok || !g.offered) {
       grants = null;
       o.list.replaceChildren();
@@ -103,7 +108,7 @@ export function createDesktopGrants(o) {
   o.save.addEventListener('click', async () => {
     if (!grants) return;
     say('Saving…');
-    const r = await send({ type: DESKTOP.SET_GRANTS, grants: { ...choices } }).catch((err) => ({ ok: false, error: String(err?.message || err) }));
+    const r = await link.saveDesktopGrants({ ...choices });
     if (!r?.ok) {
       say(`Not saved: ${r?.error || 'no answer'}`, 'error');
       return;
@@ -111,6 +116,7 @@ export function createDesktopGrants(o) {
     grants = { ...grants, configured: true, decisions: r.decisions };
     dirty = false;
     say(SAVED);
+    o.onSaved?.();
   });
   return { load };
 }

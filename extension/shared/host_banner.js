@@ -4,7 +4,7 @@
 // Nothing else is attempted against such a host (the worker refuses it).
 // Extension pages only.
 import { incompatibility } from './core/protocol.js';
-import { BRIDGE } from './core/messages.js';
+import { HOST_CARD } from './core/messages.js';
 import { h, send } from './page.js';
 import { pollWhileVisible } from './core/poll.js';
 
@@ -18,7 +18,7 @@ export function watchHostFit(el, { intervalMs = 5000 } = {}) {
   const extensionVersion = chrome.runtime.getManifest().version;
   let first = true;
   const check = async () => {
-    const r = await send(BRIDGE.HOST_STATUS, { refresh: first });
+    const r = await send(HOST_CARD.STATUS, { refresh: first });
     first = false;
     const why = r?.health?.ok ? incompatibility(r.health, { extensionVersion }) : null;
     el.hidden = !why;

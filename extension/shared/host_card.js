@@ -4,25 +4,18 @@
 // card with the server's own stderr and the fix, the advice when the browser
 // cannot reach it, the exact update when its protocol does not fit, the
 // one-click install from the release download location (then a live wait
-// until the host answers), and "Copy diagnostic report". Extension pages only
-// (DOM, chrome.runtime, chrome.downloads); everything persistent goes through
-// the worker (bridge/worker/setup_worker.js and host_queries.js).
+// until the host answers), and "Copy diagnostic report". This is its view:
+// what it knows and decides is shared/core/host_card_state.js, the words of
+// the host's state shared/core/host_view.js. Extension pages only (DOM,
+// chrome.runtime, chrome.downloads); everything persistent goes through the
+// worker (HOST_CARD messages: bridge/worker/setup_worker.js and host_queries.js).
 import { hostView, providerLine } from './core/host_view.js';
 import { SOURCE_INSTALL, checkLocation, hostDownloads, installSteps, updatePlan } from './core/host_install.js';
-import { BRIDGE } from './core/messages.js';
+import { downloadFailed, downloadFailure, downloadStarted, initialCard, pollTick, reportSaid, viewSeen, withContext, withLocation } from './core/host_card_state.js';
+import { HOST_CARD } from './core/messages.js';
 import { features } from './browser.js';
 import { h, send } from './page.js';
 import { pollWhileVisible } from './core/poll.js';
-
-/** What the browser's download errors mean, in words (chrome.downloads.InterruptReason). */
-const DOWNLOAD_FAILURES = [
-  [/^SERVER_BAD_CONTENT$/, 'the server has no such file'],
-  [/^SERVER_(FORBIDDEN|UNAUTHORIZED|CERT_PROBLEM)$/, 'the server refused it'],
-  [/^SERVER_/, 'the server failed'],
-  [/^NETWORK_/, 'the network failed'],
-  [/^FILE_/, 'the file could not be saved'],
-  [/^USER_/, 'it was cancelled'],
-];
 
 /**
  * Mounts the component into root.
@@ -35,21 +28,16 @@ const DOWNLOAD_FAILURES = [
  */
 export function mountHostCard(root, { page, chip, onView = () => {} }) {
   const ui = build(root, page);
-  const ctx = {
-    page, extensionId: chrome.runtime.id, extensionVersion: chrome.runtime.getManifest().version,
-    firefox: features(chrome).firefox, info: null, installType: '', location: '', isDefault: true, view: null,
-    installing: null, awaitingUpdate: false, tick: 0,
-  };
+  let ctx = initialCard({
+    page, extensionId: chrome.runtime.id, extensionVersion: chrome.runtime.getManifest().version, firefox: features(chrome).firefox,
+  });
 
   async function context() {
     if (ctx.info) return;
     const [info, self, where] = await Promise.all([
-      chrome.runtime.getPlatformInfo(), chrome.management?.getSelf?.().catch(() => null), send(BRIDGE.GET_DOWNLOAD_LOCATION),
+      chrome.runtime.getPlatformInfo(), chrome.management?.getSelf?.().catch(() => null), send(HOST_CARD.GET_DOWNLOAD_LOCATION),
     ]);
-    ctx.info = info;
-    ctx.installType = self?.installType || '';
-    ctx.location = where.location;
-    ctx.isDefault = where.isDefault;
+    ctx = withContext(ctx, { info, installType: self?.installType, location: where.location, isDefault: where.isDefault });
     ui.locationInput.value = where.location;
     ui.locationInput.placeholder = where.defaultLocation;
   }
@@ -57,11 +45,14 @@ export function mountHostCard(root, { page, chip, onView = () => {} }) {
   async function refresh(force = true) {
     await context();
     const reconnect = force && ctx.view?.kind === 'incompatible';
-    let r = await send(BRIDGE.HOST_STATUS, { refresh: force, reconnect });
-    if (!force && !r.health && !r.error) r = await send(BRIDGE.HOST_STATUS, { refresh: true });
+    let r = await send(HOST_CARD.STATUS, { refresh: force, reconnect });
+    if (!force && !r.health && !r.error) r = await send(HOST_CARD.STATUS, { refresh: true });
     const v = hostView(r, { extensionId: ctx.extensionId, extensionVersion: ctx.extensionVersion, os: ctx.info.os, page, firefox: ctx.firefox });
-    ctx.view = v;
+    const seen = viewSeen(ctx, v);
+    ctx = seen.state;
     render(v, r);
+    if (seen.note === 'installed') note('ok', [h('p', { text: 'gnosis-host answers. Installed.' })]);
+    else if (seen.note === 'clear') clearNote();
     onView(v);
     return v;
   }
@@ -113,14 +104,6 @@ export function mountHostCard(root, { page, chip, onView = () => {} }) {
 
     renderUpdate(v, r);
     renderInstall(v);
-
-    if (v.connected && ctx.installing) {
-      ctx.installing = null;
-      note('ok', [h('p', { text: 'gnosis-host answers. Installed.' })]);
-    }
-    // A download that failed is no news once the host answers (installed some other way).
-    if (v.connected && !ctx.installing && ui.installState.dataset.tone === 'error') clearNote();
-    if (!v.connected && v.kind !== 'incompatible' && ctx.awaitingUpdate) ctx.awaitingUpdate = false;
   }
 
   function renderUpdate(v, r) {
@@ -188,12 +171,10 @@ export function mountHostCard(root, { page, chip, onView = () => {} }) {
       failed(pkg, err.message);
       return;
     }
-    ctx.installing = { id, pkg };
-    ctx.awaitingUpdate = isUpdate;
+    ctx = downloadStarted(ctx, { id, pkg, isUpdate });
     const done = await finished(id);
     if (done.state !== 'complete') {
-      ctx.installing = null;
-      failed(pkg, DOWNLOAD_FAILURES.find(([re]) => re.test(done.error || ''))?.[1] || 'it did not finish');
+      failed(pkg, downloadFailure(done.error));
       return;
     }
     const steps = installSteps(pkg, ctx.info, done.filename);
@@ -205,6 +186,7 @@ export function mountHostCard(root, { page, chip, onView = () => {} }) {
   }
 
   function failed(pkg, why) {
+    ctx = downloadFailed(ctx);
     note('error', [
       h('p', { text: `Could not download ${pkg.file}: ${why}.` }),
       h('p', {}, 'It was fetched from ', h('code', { class: 'command', text: pkg.url }), '. If you use a fork or a mirror, set its address under Download location.'),
@@ -228,6 +210,7 @@ export function mountHostCard(root, { page, chip, onView = () => {} }) {
   }
 
   function note(tone, children) {
+    ctx = { ...ctx, noteTone: tone };
     ui.installState.className = `card ${tone}`;
     ui.installState.dataset.tone = tone;
     ui.installState.replaceChildren(...children.filter(Boolean));
@@ -235,6 +218,7 @@ export function mountHostCard(root, { page, chip, onView = () => {} }) {
   }
 
   function clearNote() {
+    ctx = { ...ctx, noteTone: '' };
     ui.installState.hidden = true;
     ui.installState.replaceChildren();
     delete ui.installState.dataset.tone;
@@ -245,14 +229,13 @@ export function mountHostCard(root, { page, chip, onView = () => {} }) {
     ui.locationError.textContent = error;
     ui.locationInput.setAttribute('aria-invalid', String(!!error));
     if (error) return;
-    const r = await send(BRIDGE.SET_DOWNLOAD_LOCATION, { location: value });
+    const r = await send(HOST_CARD.SET_DOWNLOAD_LOCATION, { location: value });
     if (!r.ok) {
       ui.locationError.textContent = r.error;
       ui.locationInput.setAttribute('aria-invalid', 'true');
       return;
     }
-    ctx.location = r.location;
-    ctx.isDefault = r.isDefault;
+    ctx = withLocation(ctx, r);
     ui.locationInput.value = r.location;
     ui.locationSaved.textContent = r.isDefault ? 'The release’s own location.' : 'Saved.';
     await refresh(true);
@@ -262,21 +245,21 @@ export function mountHostCard(root, { page, chip, onView = () => {} }) {
     ui.reportState.textContent = 'Collecting the report…';
     ui.report.disabled = true;
     try {
-      const r = await send(BRIDGE.DIAGNOSTIC_REPORT);
+      const r = await send(HOST_CARD.DIAGNOSTIC_REPORT);
       if (!r.ok) {
         ui.reportState.textContent = `Could not build the report: ${r.error}`;
         return;
       }
       ui.reportText.value = r.text;
       ui.reportView.hidden = false;
-      const without = r.hostIncluded ? '' : ' The host did not answer, so only the extension’s part is in it.';
+      let copyError = '';
       try {
         await navigator.clipboard.writeText(r.text);
-        ui.reportState.textContent = `Copied. Paste it into your bug report; secrets and argument values in it read [redacted].${without}`;
       } catch (err) {
+        copyError = err.message;
         ui.reportView.open = true;
-        ui.reportState.textContent = `Could not copy it (${err.message}): select the text below and copy it.${without}`;
       }
+      ui.reportState.textContent = reportSaid({ hostIncluded: r.hostIncluded, copyError });
     } finally {
       ui.report.disabled = false;
     }
@@ -287,16 +270,11 @@ export function mountHostCard(root, { page, chip, onView = () => {} }) {
   ui.locationForm.addEventListener('submit', (ev) => { ev.preventDefault(); saveLocation(ui.locationInput.value); });
   ui.locationReset.addEventListener('click', () => saveLocation(''));
 
-  // Live: the worker's copy follows the host's events every second; a host
-  // that does not answer is asked again every two seconds (the wait after an
-  // install), and one that does not fit every five once its update was fetched.
+  // Live: every second, asking the host again when host_card_state.js pollTick says so.
   pollWhileVisible(() => {
-    ctx.tick += 1;
-    const v = ctx.view;
-    let force = false;
-    if (v && !v.answers) force = ctx.tick % 2 === 0;
-    else if (v?.kind === 'incompatible') force = ctx.awaitingUpdate && ctx.tick % 5 === 0;
-    return refresh(force);
+    const t = pollTick(ctx);
+    ctx = t.state;
+    return refresh(t.force);
   }, 1000);
 
   return { refresh, view: () => ctx.view };

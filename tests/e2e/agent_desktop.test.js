@@ -18,8 +18,10 @@ import { startModelServer, textOf, imagesOf, viewportOf, normalise } from './lib
 import { centerOf, openPanelAndTarget, shootPanel, storeSettings, runTask, outcome } from './lib/agent_fixture.js';
 import { bar, enableToggle, frameOf, shoot, submitOnPage } from './lib/page_assistant.js';
 import sharp from 'sharp';
-import { BRIDGE } from '../../extension/shared/core/messages.js';
-import { COMPUTER_USE_MCP as COMPUTER_USE_MCP_PATH, computerUseProvider, desktopMissing, startDesktop } from './lib/desktop.js';
+import { execFileSync } from 'node:child_process';
+import { BRIDGE, DESKTOP } from '../../extension/shared/core/messages.js';
+import { BUILTIN_PROFILES } from '../../extension/agent/core/desktop_profiles.js';
+import { computerUseProvider, desktopMissing, desktopServerPids, startDesktop } from './lib/desktop.js';
 
 const missing = desktopMissing();
 const APPROVE_URL = `${EXTENSION_ORIGIN}bridge/approval/approve.html`;
@@ -53,6 +55,13 @@ async function shootWhole(page, name, width) {
 }
 
 const act = (a, think = 'next') => ({ content: `<think>${think}</think><action>${a}</action>` });
+
+/** The activity log's entries, from an extension page. */
+const activityEntries = (page) => page.evaluate(async () => {
+  const index = (await chrome.storage.local.get('activity')).activity || [];
+  const entries = await chrome.storage.local.get(index.map((i) => `activity:${i.id}`));
+  return index.map((i) => entries[`activity:${i.id}`]).filter(Boolean);
+});
 const lastText = (body) => textOf(body.messages[body.messages.length - 1]);
 const systemText = (body) => textOf(body.messages[0]);
 
@@ -88,7 +97,7 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
     // The desktop is offered once the host lists computer-use-mcp's tool: the panel hears it from the worker, untouched.
     await panel.locator('#surface-desktop:enabled').waitFor({ state: 'attached', timeout: 30_000 });
     // The agent's own grants, in Settings → Desktop: nothing granted yet, the suggestion shown
-    // (computer-use-mcp's one tool acts, so Ask), saved by the person.
+    // (computer-use-mcp's one tool acts, so Ask), not saved: the first task asks in the panel instead.
     await panel.click('#show-settings');
     await panel.locator('#desktop-grant-list li').first().waitFor({ timeout: 15_000 });
     assert.match(await panel.textContent('#desktop-status'), /Desktop server "desktop", profile: computer-use-mcp \(one computer tool\)\./);
@@ -96,9 +105,6 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
     assert.equal(env.config().policy?.origins?.[AGENT_ORIGIN], undefined, 'nothing granted before the person saves');
     assert.equal(await panel.isChecked('input[name="desktop-grant-desktop.computer"][value="ask"]'), true);
     for (const w of [360, 400, 480]) await shootPart(panel, '#desktop-settings', `desktop_settings_${w}`, w);
-    await panel.click('#desktop-grants-save');
-    await waitFor(async () => /^Saved/.test(await panel.textContent('#desktop-grants-state')), { what: 'grants saved' });
-    assert.deepEqual(env.config().policy.origins[AGENT_ORIGIN], { ask: ['desktop.computer'] });
     await panel.click('#show-chat');
 
     const file = path.join(work, 'code.txt');
@@ -114,8 +120,15 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
       },
       () => act("SwitchSurface(surface='desktop')", 'The file is written in the terminal on the desktop.'),
       (b) => {
+        // Nothing was granted on the desktop and the person said "Not now": the model reads it, still on the tab.
+        expect(/the desktop is not available: nothing is granted to the agent on the desktop yet, and the suggested grants were not accepted: grant them in Settings → Desktop/.test(lastText(b)),
+          `the refusal reaches the model: ${lastText(b).slice(0, 400)}`);
+        expect(/URL: http:\/\/127\.0\.0\.1:\d+\/code\.html/.test(lastText(b)), 'still on the tab');
+        return act("SwitchSurface(surface='desktop')", 'I need the terminal: asking again.');
+      },
+      (b) => {
         expect(/now on the desktop/.test(lastText(b)), 'the switch is reported');
-        expect(/Surface: desktop \(the computer's screen, through the desktop server "desktop"\)/.test(lastText(b)), 'step 3 sees the desktop');
+        expect(/Surface: desktop \(the computer's screen, through the desktop server "desktop"\)/.test(lastText(b)), 'step 4 sees the desktop');
         // computer-use-mcp scales 1600x900 to 1464x823; the agent sends at most 1280 wide.
         expect(/Screenshot: 1280 x 720 pixels \(the server's is 1464 x 823\)/.test(lastText(b)), `sizes in: ${lastText(b).slice(0, 400)}`);
         expect(imagesOf(b).length >= 1, 'a desktop screenshot is attached');
@@ -145,8 +158,26 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
     {
       await storeSettings(panel, { maxSteps: 20, temperature: 0, requestTimeoutMs: 20000, retryBaseMs: 20, retryMaxMs: 200, apiUrl: model.url, model: 'venus-test' });
       await runTask(panel, 'Write the code shown on the page into code.txt in the terminal, then type "saved <code>" into the form');
-      // The first desktop call (the screenshot of step 3) asks: answered in the window, for this session.
-      const win = await env.context.waitForEvent('page', { predicate: (p) => p.url().startsWith(APPROVE_URL), timeout: 60_000 });
+      // The move to the desktop asks in the panel first: the suggested grant, shown, one click to accept.
+      const card = panel.locator('#log li.ask-grants:not([data-answer])');
+      await card.waitFor({ timeout: 60_000 });
+      assert.match(await card.textContent(), /May the agent use the desktop\?This task needs the desktop \(the server "desktop"\), and nothing is granted to the agent there yet\. The suggestion:desktop\.computer Ask each time — for screenshots, clicks, right clicks, double clicks, pointer moves, drags, typing, keys, scrolling/);
+      assert.match(await panel.textContent('#status'), /^Waiting for your answer in the log: may the agent use the desktop\?/);
+      for (const w of [360, 400, 480]) await shootPart(panel, '#log li.ask-grants:not([data-answer])', `desktop_ask_grants_${w}`, w);
+      // "Not now" first: nothing is saved, and the model is told (step 3's request, above).
+      await panel.click('#desktop-ask-later');
+      await panel.locator('#log li.ask-grants[data-answer="not-granted"]').waitFor();
+      assert.equal(env.config().policy?.origins?.[AGENT_ORIGIN], undefined, '"Not now" saves nothing');
+      // The model asks again (step 3): granted with one click, and the task goes on.
+      await card.waitFor({ timeout: 60_000 });
+      // The window opens as soon as the grant is saved: listened for before the click.
+      const approvalWindow = env.context.waitForEvent('page', { predicate: (p) => p.url().startsWith(APPROVE_URL), timeout: 60_000 });
+      await panel.click('#desktop-ask-grant');
+      await panel.locator('#log li.ask-grants[data-answer="granted"]').waitFor();
+      assert.deepEqual(env.config().policy.origins[AGENT_ORIGIN], { ask: ['desktop.computer'] });
+      assert.match(await panel.textContent('#log li.ask-grants[data-answer="granted"] .ask-note'), /^Granted as suggested; the task goes on/);
+      // The first desktop call (the screenshot of step 4) asks, as its grant says: answered in the window, for this session.
+      const win = await approvalWindow;
       await win.locator('#allow-session:enabled').waitFor();
       assert.equal(await win.locator('#origin').textContent(), 'The browser agent (side panel)');
       assert.equal(await win.locator('#cap-name').textContent(), 'desktop.computer');
@@ -167,11 +198,11 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
       assert.equal(await target.inputValue('#result'), `saved ${CODE}`);
       // The panel says which surface each step acted on.
       const surfaces = await panel.$$eval('#log li[data-step]', (els) => els.map((e) => `${e.dataset.step}:${e.dataset.surface}`));
-      assert.deepEqual(surfaces, ['1:tab', '2:tab', '3:desktop', '4:desktop', '5:desktop', '6:desktop', '7:tab', '8:tab', '9:tab']);
+      assert.deepEqual(surfaces, ['1:tab', '2:tab', '3:tab', '4:desktop', '5:desktop', '6:desktop', '7:desktop', '8:tab', '9:tab', '10:tab']);
       // The task box with its surface choice, and the steps tagged Tab / Desktop, at the panel's widths.
       for (const w of [360, 400, 480]) {
         await panel.setViewportSize({ width: w, height: 560 });
-        await panel.locator('#log li[data-step="3"]').scrollIntoViewIfNeeded();
+        await panel.locator('#log li[data-step="4"]').scrollIntoViewIfNeeded();
         await shootPanel(panel, `desktop_choice_${w}`, { width: w, height: 560 });
       }
       // Every desktop call passed the grants and is in the activity log under the task.
@@ -226,6 +257,20 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
     return seen;
   }
 
+  /** xdotool on the test's display (the person's own hands on the desktop). */
+  const xdo = (args) => execFileSync('xdotool', args, { env: desk.env });
+
+  /** A task on the desktop that finishes at its first step: its screenshot is answered once the server is free again. */
+  async function finishOnDesktop(panel) {
+    script([() => act("Finished(content='the desktop is free')")]);
+    await panel.locator('#surface-desktop:enabled').waitFor({ state: 'attached', timeout: 30_000 });
+    await panel.click('#new-conversation');
+    await panel.check('input[name="surface"][value="desktop"]');
+    await runTask(panel, 'Look at the desktop');
+    const end = await outcome(panel, 60_000);
+    assert.equal(end.outcome, 'finished', end.text);
+  }
+
   test('a task started from the Page Assistant bar with Desktop chosen starts on the desktop: its first step sees the desktop and acts on it', async () => {
     const { panel, target } = shared;
     await panel.click('#new-conversation');
@@ -263,52 +308,78 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
     const shot = await sharp(Buffer.from(firstShot.split(',')[1], 'base64')).metadata();
     assert.deepEqual([shot.width, shot.height], [1280, 720], 'the first screenshot is the desktop\'s, scaled to 1280 wide');
     // The action moved the desktop's own pointer (X's, not the page's), onto the xterm's middle (within the 0..999 grid's rounding).
-    const { execFileSync } = await import('node:child_process');
     const pointer = Object.fromEntries(execFileSync('xdotool', ['getmouselocation', '--shell'], { env: desk.env, encoding: 'utf8' }).trim().split('\n').map((l) => l.split('=')));
     assert.ok(Math.abs(Number(pointer.X) - at.x) <= 4 && Math.abs(Number(pointer.Y) - at.y) <= 4, `the pointer at ${pointer.X},${pointer.Y}, the xterm's middle at ${at.x},${at.y}`);
     const surfaces = await panel.$$eval('#log li[data-step]', (els) => els.map((e) => `${e.dataset.step}:${e.dataset.surface}`));
     assert.deepEqual(surfaces, ['1:desktop', '2:desktop']);
+    // The log says where the task works: the desktop, not a tab named after it.
+    const infos = await panel.$$eval('#log li.info', (els) => els.map((e) => e.textContent));
+    assert.ok(infos.includes('Working on the desktop, through the desktop server "desktop".'), JSON.stringify(infos));
+    assert.ok(!infos.some((t) => /Controlling tab/.test(t)), JSON.stringify(infos));
     await shoot(target, 'desktop_task_done');
     // The panel in front again, as a side panel always is (a background tab's timers are throttled).
     await panel.bringToFront();
   });
 
-  test('Stop during a desktop action shows at once and cancels the call through the host', async () => {
+  test('Stop during a long Type: at most one piece reaches the terminal after it, whatever the server does with the cancel', async () => {
     const { panel } = shared;
-    // A long Type: computer-use-mcp types through xdotool, 10 ms a character.
-    const long = 'x'.repeat(400);
-    const seen = script([() => act(`Type(content='${long}')`)]);
+    // The terminal keeps what reaches it, as it comes: cat, non-canonical and without echo, into typed.txt.
+    const typedFile = path.join(work, 'typed.txt');
+    const [mx, my] = [desk.xterm.x + Math.round(desk.xterm.width / 2), desk.xterm.y + Math.round(desk.xterm.height / 2)];
+    xdo(['mousemove', String(mx), String(my), 'key', 'ctrl+u', 'type', 'stty -icanon -echo; cat > typed.txt']);
+    xdo(['key', 'Return']);
+    await waitFor(() => fs.existsSync(typedFile), { what: 'cat writing typed.txt' });
+    const typedNow = () => fs.readFileSync(typedFile, 'utf8').length;
+    // A long Type: computer-use-mcp types each piece with one xdotool call, 10 ms a character, and ignores a cancel.
+    const TOTAL = 240;
+    const PIECE = BUILTIN_PROFILES[0].typeChunk;
+    const seen = script([() => act(`Type(content='${'x'.repeat(TOTAL)}')`)]);
     await panel.check('input[name="surface"][value="desktop"]');
     assert.equal(await panel.getAttribute('#task', 'placeholder'), 'What should the agent do on the desktop?');
     await panel.evaluate(() => {
       window.stopTimes = {};
-      document.getElementById('stop').addEventListener('click', () => { window.stopTimes.clicked = performance.now(); }, { capture: true });
+      document.getElementById('stop').addEventListener('click', () => { window.stopTimes.clicked = performance.now(); window.stopTimes.at = Date.now(); }, { capture: true });
       new MutationObserver(() => {
         if (!window.stopTimes.shown && document.querySelector('#log li.outcome')) window.stopTimes.shown = performance.now();
       }).observe(document.getElementById('log'), { childList: true });
     });
     await panel.click('#new-conversation');
     await runTask(panel, 'Type a long line in the terminal');
-    await panel.waitForFunction(() => /Step 1: acting…/.test(document.getElementById('status').textContent), null, { timeout: 30_000 });
+    // Stopped in the middle of the typing: after the first piece landed.
+    await waitFor(() => typedNow() > PIECE, { what: 'the first piece typed', timeoutMs: 60_000 });
+    assert.match(await panel.textContent('#status'), /Step 1: acting…/);
+    const before = typedNow();
     await panel.click('#stop');
     const li = await panel.waitForSelector('#log li.outcome[data-outcome="stopped"]', { timeout: 5000 });
     assert.match(await li.textContent(), /^Stopped at step 1\./);
     assert.equal(await panel.textContent('#log li.step[data-step="1"] .result'), 'Stopped here, while acting.');
     const t = await panel.evaluate(() => window.stopTimes);
     const latency = t.shown - t.clicked;
-    console.log(`# Stop during a desktop Type → "Stopped": ${latency.toFixed(1)} ms`);
     assert.ok(latency < 1000, `Stopped shown ${latency} ms after the click`);
     assert.equal(seen.length, 1);
-    // The call in flight was cancelled through the host: its activity entry says so.
-    const typed = await waitFor(async () => {
-      const got = await panel.evaluate(async () => {
-        const index = (await chrome.storage.local.get('activity')).activity || [];
-        const entries = await chrome.storage.local.get(index.map((i) => `activity:${i.id}`));
-        return index.map((i) => entries[`activity:${i.id}`]).filter((e) => e.kind === 'call' && /"type"/.test(e.args) && /x{40}/.test(e.args));
-      });
-      return got.length === 1 ? got[0] : null;
-    }, { what: 'the cancelled Type in the activity log' });
-    assert.equal(typed.code, 'CANCELLED', JSON.stringify(typed));
+    // The next desktop task's screenshot is answered only once the server's typing is over (it types with a blocking call).
+    await finishOnDesktop(panel);
+    const typed = fs.readFileSync(typedFile, 'utf8');
+    const calls = (await waitFor(async () => {
+      const got = (await activityEntries(panel)).filter((e) => e.kind === 'call' && JSON.parse(e.args).action === 'type' && /^x+$/.test(JSON.parse(e.args).text));
+      return got.some((e) => e.code === 'CANCELLED') && got;
+    }, { what: 'the cancelled piece in the activity log' })).sort((a, b) => a.at - b.at);
+    const pieces = calls.map((e) => JSON.parse(e.args).text.length);
+    // Every piece is short; the one in flight when the Stop reached the worker was cancelled through the host, and none
+    // started after it. (A piece that ended in the milliseconds between the click and the worker's hearing of it lets
+    // the next one start: at most one piece starts after the click.)
+    assert.ok(pieces.every((n) => n <= PIECE), JSON.stringify(pieces));
+    assert.deepEqual(calls.map((e) => e.code), [...Array(calls.length - 1).fill('OK'), 'CANCELLED']);
+    assert.ok(calls.filter((e) => e.at > t.at).length <= 1, 'at most one piece started after the click');
+    // What reached the terminal is exactly the pieces sent (the cancelled one ran on in the server): far from all of it.
+    assert.equal(typed, 'x'.repeat(pieces.reduce((a, b) => a + b, 0)));
+    assert.ok(typed.length < TOTAL, `${typed.length} of ${TOTAL} typed`);
+    const after = typed.length - before;
+    console.log(`# Stop during a desktop Type → "Stopped" ${latency.toFixed(1)} ms; ${after} characters reached the terminal after the Stop (a piece is ${PIECE}), ${typed.length} of ${TOTAL} in all`);
+    assert.ok(after <= 2 * PIECE, `${after} characters after the Stop`);
+    // The terminal back to a shell prompt for the next tests.
+    xdo(['key', 'ctrl+c', 'type', 'stty sane; clear']);
+    xdo(['key', 'Return']);
   });
 
   test('Pause on the desktop hands it to the person; Resume goes on with a fresh desktop screenshot', async () => {
@@ -324,10 +395,9 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
     assert.match(lastText(seen[1]), /Surface: desktop/);
     await panel.click('#pause');
     await panel.waitForSelector('#status[data-state="paused"]');
-    // The person acts on the desktop by hand: a line in the xterm (after clearing what a stopped Type left).
-    const { execFileSync } = await import('node:child_process');
-    execFileSync('xdotool', ['mousemove', '100', '60', 'key', 'ctrl+u', 'type', 'echo by-hand > hand.txt'], { env: desk.env });
-    execFileSync('xdotool', ['key', 'Return'], { env: desk.env });
+    // The person acts on the desktop by hand: a line in the xterm.
+    xdo(['mousemove', '100', '60', 'key', 'ctrl+u', 'type', 'echo by-hand > hand.txt']);
+    xdo(['key', 'Return']);
     await waitFor(() => fs.existsSync(path.join(work, 'hand.txt')), { what: 'the person\'s command ran' });
     let resumed;
     script([(b) => { resumed = b; return act("Finished(content='the person wrote hand.txt')"); }]);
@@ -370,30 +440,108 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
     await panel.click('#show-chat');
   });
 
-  test('a desktop server that exits in the middle of a task ends it with a message that names the server', async () => {
+  test('a refused desktop call is the model\'s to read: a task in the tab that moves to a desktop the agent may not use goes on in the tab', async () => {
     const { panel } = shared;
-    let exited;
+    // The person blocks the agent's desktop tool (Settings → Desktop saves it so).
+    const blocked = await panel.evaluate((type) => chrome.runtime.sendMessage({ type, grants: { 'desktop.computer': 'deny' } }), DESKTOP.SET_GRANTS);
+    assert.equal(blocked.ok, true, JSON.stringify(blocked));
     const seen = script([
-      async () => {
-        // computer-use-mcp exits while the model thinks (killed by its pid, a child of the test's host).
-        const { execFileSync } = await import('node:child_process');
-        const pids = execFileSync('ps', ['-eo', 'pid=,args='], { encoding: 'utf8' }).split('\n')
-          .filter((l) => l.includes(COMPUTER_USE_MCP_PATH) && l.includes(process.execPath)).map((l) => Number(l.trim().split(/\s+/)[0]));
-        for (const pid of pids) process.kill(pid, 'SIGKILL');
-        exited = pids.length;
+      () => act("SwitchSurface(surface='desktop')"),
+      (b) => act(`Finished(content='${/The desktop screenshot was refused/.test(lastText(b)) ? 'told' : 'not told'}')`),
+    ]);
+    await panel.click('#new-conversation');
+    await panel.check('input[name="surface"][value="tab"]');
+    await runTask(panel, 'Look at the desktop, or else finish');
+    const end = await outcome(panel, 60_000);
+    assert.equal(end.outcome, 'finished', end.text);
+    assert.equal(seen.length, 2);
+    const told = lastText(seen[1]);
+    assert.match(told, /The desktop screenshot was refused \(the agent may not use desktop\.computer: allow it in Settings → Desktop\)\. You are on the browser tab again: go on here, or finish\./);
+    assert.doesNotMatch(told, /chrome-extension:|options page/);
+    assert.match(told, /URL: http:\/\/127\.0\.0\.1:\d+\/code\.html/, 'the observation is the tab\'s');
+    assert.match(end.text, /told/);
+    const surfaces = await panel.$$eval('#log li[data-step]', (els) => els.map((e) => `${e.dataset.step}:${e.dataset.surface}`));
+    assert.deepEqual(surfaces, ['1:tab', '2:tab']);
+    const refused = (await activityEntries(panel)).filter((e) => e.kind === 'call' && e.code === 'FORBIDDEN');
+    assert.equal(refused.at(-1)?.reason, 'not-granted', JSON.stringify(refused.at(-1)));
+    // Allowed again for the tests that follow.
+    const allowed = await panel.evaluate((type) => chrome.runtime.sendMessage({ type, grants: { 'desktop.computer': 'allow' } }), DESKTOP.SET_GRANTS);
+    assert.equal(allowed.ok, true, JSON.stringify(allowed));
+  });
+
+  test('a desktop server killed in the middle of an action: the call waits for the host to start it again, is made once more, and the task goes on', async () => {
+    const { panel } = shared;
+    // The terminal keeps what reaches it (as in the Stop test); the server is killed while a piece of a Type runs.
+    const file = path.join(work, 'restart.txt');
+    xdo(['mousemove', String(desk.xterm.x + 40), String(desk.xterm.y + 40), 'key', 'ctrl+u', 'type', 'stty -icanon -echo; cat > restart.txt']);
+    xdo(['key', 'Return']);
+    await waitFor(() => fs.existsSync(file), { what: 'cat writing restart.txt' });
+    const PIECE = BUILTIN_PROFILES[0].typeChunk;
+    const seen = script([
+      () => act(`Type(content='${'r'.repeat(4 * PIECE)}')`),
+      () => act("Finished(content='typed after the restart')"),
+    ]);
+    await panel.click('#new-conversation');
+    await panel.check('input[name="surface"][value="desktop"]');
+    await runTask(panel, 'Type a line in the terminal');
+    await waitFor(() => fs.readFileSync(file, 'utf8').length > PIECE, { what: 'the first piece typed', timeoutMs: 60_000 });
+    // SIGKILL: the server writes nothing about it; the host starts it again after its backoff.
+    const killed = desktopServerPids(desk.display);
+    for (const pid of killed) process.kill(pid, 'SIGKILL');
+    const end = await outcome(panel, 60_000);
+    assert.equal(killed.length, 1, `computer-use-mcp processes on ${desk.display}: ${killed}`);
+    assert.equal(end.outcome, 'finished', end.text);
+    assert.equal(seen.length, 2);
+    assert.match(lastText(seen[1]), /typed 96 characters on the desktop \(the desktop server had stopped; the host started it again and the action ran then\)/);
+    // The piece in flight failed with the server, and went again once it was back; the rest followed.
+    const pieces = (await activityEntries(panel)).filter((e) => e.kind === 'call' && JSON.parse(e.args).action === 'type' && /^r+$/.test(JSON.parse(e.args).text)).sort((a, b) => a.at - b.at);
+    const failed = pieces.findIndex((e) => e.code === 'PROVIDER_UNAVAILABLE');
+    assert.ok(failed >= 1, JSON.stringify(pieces.map((e) => e.code)));
+    assert.equal(pieces[failed + 1].args, pieces[failed].args, 'the same piece, made once more');
+    assert.deepEqual(pieces.filter((e) => e.code !== 'PROVIDER_UNAVAILABLE').map((e) => e.code), Array(pieces.length - 1).fill('OK'));
+    xdo(['key', 'ctrl+c', 'type', 'stty sane; clear']);
+    xdo(['key', 'Return']);
+  });
+
+  test('a desktop server that dies again after its restart ends the task once, naming it, without its start-up banner', async () => {
+    const { panel } = shared;
+    // From the first step's answer on, every computer-use-mcp on this display is killed as soon as it shows
+    // (looked for every 25 ms), until the task has ended.
+    let killing = false;
+    let kills = 0;
+    let killer = Promise.resolve();
+    const seen = script([
+      () => {
+        killing = true;
+        killer = (async () => {
+          while (killing) {
+            for (const pid of desktopServerPids(desk.display)) {
+              try { process.kill(pid, 'SIGKILL'); kills += 1; } catch { /* gone already */ }
+            }
+            await new Promise((r) => setTimeout(r, 25));
+          }
+        })();
         return act('Click(point=(500,500))');
       },
       () => act("Finished(content='should not get here')"),
     ]);
-    await panel.click('#new-conversation');
-    await panel.check('input[name="surface"][value="desktop"]');
-    await runTask(panel, 'Click in the middle of the screen');
-    const end = await outcome(panel, 60_000);
-    assert.equal(exited, 1, 'one computer-use-mcp was running');
-    assert.equal(end.outcome, 'error', end.text);
-    assert.match(end.text, /the desktop server "computer-use-mcp" \(desktop\.\*\) failed on desktop\.computer: PROVIDER_UNAVAILABLE/);
-    console.log(`# the task's end when computer-use-mcp exits: ${end.text}`);
-    assert.equal(seen.length, 1);
+    try {
+      await panel.click('#new-conversation');
+      await panel.check('input[name="surface"][value="desktop"]');
+      await runTask(panel, 'Click in the middle of the screen');
+      const end = await outcome(panel, 90_000);
+      assert.equal(end.outcome, 'error', end.text);
+      console.log(`# the task's end when computer-use-mcp dies again after its restart (${kills} kills): ${end.text}`);
+      assert.match(end.text, /the desktop server "computer-use-mcp" \(desktop\.\*\) failed on desktop\.computer, and (again after the host restarted it|the host did not start it again in time): PROVIDER_UNAVAILABLE/);
+      assert.doesNotMatch(end.text, /running on stdio|last words/, 'its banner is not quoted');
+      assert.equal(end.text.match(/failed on/g).length, 1, 'said once');
+      assert.equal(seen.length, 1, 'the model is not asked again');
+    } finally {
+      killing = false;
+      await killer;
+    }
+    // The host starts it again once it is left alone: the desktop is there for what follows.
+    await finishOnDesktop(panel);
   });
 });
 

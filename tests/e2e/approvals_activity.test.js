@@ -15,13 +15,13 @@ import { EXTENSION_ORIGIN, launch, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
 import { armFromOptions, waitForProviders, waitForSent } from './lib/bridge.js';
 import { deliberateClick } from './lib/approval.js';
+import { KEY_QUIET_MS } from '../../extension/bridge/core/approval.js';
 
 const settings = { source: '.assistant', destination: '#prompt', autoSend: true, sendButton: '#send', debounceMs: 300, maxConsecutive: 200 };
 const call = (capability, args) => JSON.stringify({ capability, arguments: args });
 const APPROVE_URL = `${EXTENSION_ORIGIN}bridge/approval/approve.html`;
 const WIDTHS = [360, 400, 480];
 const SECRETS = ['AKsecret-9f8e7d6c5b4a', 'tok_abcdefghijklmnop', 'hunter2-hunter2', 'sk-proj-Zyxwvutsrq987654'];
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 describe('approvals that remember, and the activity log', () => {
   let site;
@@ -179,8 +179,10 @@ describe('approvals that remember, and the activity log', () => {
     const reply = await run('notes.write_note', { name: 'keyboard', text: 'deliberate' }, async (win) => {
       await win.locator('#allow:enabled').waitFor();
       await win.locator('#deny').focus();
+      // The rule: keys count once the window has been quiet for KEY_QUIET_MS, by the window's own clock.
+      await win.evaluate(() => { for (const t of ['keydown', 'keyup']) addEventListener(t, (e) => { window.lastKeyAt = e.timeStamp; }, true); });
       await win.keyboard.press('Tab');
-      await sleep(1700); // the rule: keys count once the window has been quiet for 1.5 s
+      await win.waitForFunction((quiet) => window.lastKeyAt !== undefined && performance.now() - window.lastKeyAt >= quiet, KEY_QUIET_MS, { polling: 50 });
       await win.keyboard.press('Enter').catch(() => {});
     });
     assert.equal(reply.ok, true, JSON.stringify(reply));

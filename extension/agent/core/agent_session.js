@@ -2,7 +2,7 @@
 //
 // It runs in the Side Panel page, so closing the panel ends it. The browser
 // side (attach, screenshot, input) is behind the `browser` interface
-// (panel/browser_bridge.js talks to the service worker); the model behind `model`
+// (the panel's link to the service worker, core/panel_contract.js); the model behind `model`
 // (model_client.js). Both are injected, so the loop is tested with fakes.
 //
 // Stop shows its outcome at once: the 'end' event goes out as soon as the
@@ -62,7 +62,8 @@ export function interruptedResult(how) {
 export class AgentSession {
   /**
    * @param {object} o
-   * @param {{start(opts):Promise<object>, observe():Promise<object>, act(action, {step}):Promise<object>, stop():Promise<void>}} o.browser
+   * @param {{start(opts):Promise<object>, observe():Promise<object>, act(action, {step, signal}):Promise<object>, stop():Promise<void>}} o.browser
+   *   start's opts and act's carry the run's signal (a question the surface asks ends with it)
    * @param {{complete(req, opts):Promise<{content, usage}>}} o.model
    * @param {string} o.template system prompt template
    * @param {object} o.config validated config: {settings, endpoint, loopback, apiKey, origin}
@@ -205,7 +206,7 @@ export class AgentSession {
     let result;
     try {
       this.phase = 'attach';
-      this.target = await untilAborted(this.browser.start(startOpts), signal);
+      this.target = await untilAborted(this.browser.start({ ...startOpts, signal }), signal);
       this.lastTabId = this.target?.tabId;
       this.emit({ type: 'attached', target: this.target });
       result = await this.loop(signal);
@@ -337,7 +338,7 @@ export class AgentSession {
       }
       this.phase = 'act';
       this.emit({ type: 'step', step, phase: 'act' });
-      const res = await untilAborted(this.browser.act(action, { step }), signal);
+      const res = await untilAborted(this.browser.act(action, { step, signal }), signal);
       if (signal.aborted) throw stoppedError();
       round.result = res.text;
       this.record({ kind: 'result', step, text: res.text, error: Boolean(res.error) });

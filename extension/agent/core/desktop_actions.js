@@ -14,6 +14,23 @@ import { toCss } from './coords.js';
 /** How long Wait waits on the desktop, as on the tab. */
 export const DESKTOP_WAIT_MS = 2500;
 
+/** Text in pieces of at most n characters (whole code points), so a Stop lets at most one piece land. */
+export function textPieces(text, n) {
+  const chars = [...String(text)];
+  if (!(n > 0) || chars.length <= n) return [String(text)];
+  const out = [];
+  for (let i = 0; i < chars.length; i += n) out.push(chars.slice(i, i + n).join(''));
+  return out;
+}
+
+/** A scroll's amount in pieces of at most n (the last one the rest). */
+export function amountPieces(amount, n) {
+  if (!(n > 0) || amount <= n) return [amount];
+  const out = Array(Math.floor(amount / n)).fill(n);
+  if (amount % n) out.push(amount % n);
+  return out;
+}
+
 /**
  * A model point to pixels of the server's screenshot.
  * @param {[number, number]} point the model's point
@@ -44,8 +61,9 @@ export function planDesktopAction(action, { profile, prefix, shot, coordinateMod
   const at = (p) => toDesktop(p, shot, coordinateMode);
   const needsShot = ['Click', 'RightClick', 'DoubleClick', 'Hover', 'Drag', 'Scroll'].includes(action.name);
   if (needsShot && !shot) return { error: `${action.name} needs a desktop screenshot first` };
-  const plan = (verb, values, text) => {
-    const calls = callsFor(profile, prefix, verb, values);
+  // Each of pieces (one set of values each) makes the verb's calls, in order.
+  const plan = (verb, pieces, text) => {
+    const calls = pieces.flatMap((values) => callsFor(profile, prefix, verb, values));
     if (!calls.length) return { error: `the desktop profile "${profile.name || profile.id}" maps no ${verb} action, so ${action.name} cannot run on the desktop` };
     return { calls, text };
   };
@@ -57,26 +75,29 @@ export function planDesktopAction(action, { profile, prefix, shot, coordinateMod
     case 'Hover': {
       const verb = NAMES[action.name];
       const p = at(a.point);
-      return plan(verb, { point: p }, `${DONE[verb]} the desktop at ${px(p)} of its ${shot.width}x${shot.height} screenshot`);
+      return plan(verb, [{ point: p }], `${DONE[verb]} the desktop at ${px(p)} of its ${shot.width}x${shot.height} screenshot`);
     }
     case 'Drag': {
       const from = at(a.start);
       const to = at(a.end);
-      return plan('drag', { from, to }, `dragged on the desktop from ${px(from)} to ${px(to)}`);
+      return plan('drag', [{ from, to }], `dragged on the desktop from ${px(from)} to ${px(to)}`);
     }
     case 'Scroll': {
       const p = at(a.point);
-      return plan('scroll', { point: p, direction: a.direction }, `scrolled ${a.direction} on the desktop at ${px(p)}`);
+      const pieces = profile.scrollChunk && profile.scrollAmount
+        ? amountPieces(profile.scrollAmount, profile.scrollChunk).map((amount) => ({ point: p, direction: a.direction, amount }))
+        : [{ point: p, direction: a.direction }];
+      return plan('scroll', pieces, `scrolled ${a.direction} on the desktop at ${px(p)}`);
     }
     case 'Type':
-      return plan('type', { text: a.content }, `typed ${[...a.content].length} characters on the desktop`);
+      return plan('type', textPieces(a.content, profile.typeChunk).map((text) => ({ text })), `typed ${[...a.content].length} characters on the desktop`);
     case 'Hotkey': {
-      const r = plan('key', { keys: a.keys }, `pressed ${a.keys.join('+')} on the desktop${a.repeat > 1 ? ` ${a.repeat} times` : ''}`);
+      const r = plan('key', [{ keys: a.keys }], `pressed ${a.keys.join('+')} on the desktop${a.repeat > 1 ? ` ${a.repeat} times` : ''}`);
       if (r.calls && a.repeat > 1) r.calls = Array.from({ length: a.repeat }, () => r.calls).flat();
       return r;
     }
     case 'PressEnter':
-      return plan('key', { keys: ['enter'] }, 'pressed Enter on the desktop');
+      return plan('key', [{ keys: ['enter'] }], 'pressed Enter on the desktop');
     case 'Wait':
       return { calls: [], text: `waited ${DESKTOP_WAIT_MS / 1000} s`, waitMs: DESKTOP_WAIT_MS };
     case 'TakeNote':

@@ -10,8 +10,14 @@
 //   $fromPoint     [x, y] of a drag's start, $from {x, y}; $toPoint / $to its end
 //   $text          the text to type
 //   $keys          the key chord: "ctrl+c" (keyFormat 'plus') or ["ctrl","c"] ('list')
-//   $direction     up, down, left or right;  $amount the profile's scrollAmount
+//   $direction     up, down, left or right;  $amount the scroll's amount
 //   $scroll        "down:300" (direction:amount, computer-use-mcp's form)
+// A server may ignore a cancel and run a long action to its end (computer-use-mcp
+// types with one blocking xdotool call), so long actions go in short pieces:
+// typeChunk characters per type call, and a scroll of scrollAmount in calls of
+// at most scrollChunk; a Stop lets no further piece start, so at most the one
+// in flight lands after it (desktop_actions.js). Wait runs in the extension
+// and ends at Stop at once.
 // Two are built in: computer-use-mcp's one `computer` tool with an `action`
 // argument, and a tool per action (Munim's screenshot, click, type_text,
 // press_keys, scroll, move_mouse, drag). The profile in use is the person's
@@ -23,9 +29,6 @@ import { schemaProblems } from './desktop_schema.js';
 /** The desktop verbs a profile maps, in the order Settings shows them. */
 export const DESKTOP_VERBS = Object.freeze(['screenshot', 'click', 'right_click', 'double_click', 'move', 'drag', 'type', 'key', 'scroll']);
 
-/** Verbs that change something on the desktop (their tools are suggested Ask). */
-export const ACTING_VERBS = Object.freeze(DESKTOP_VERBS.filter((v) => v !== 'screenshot'));
-
 const cum = (action, extra = {}) => [{ tool: 'computer', args: { action, ...extra } }];
 
 /** The built-in profiles, most specific first. */
@@ -35,6 +38,9 @@ export const BUILTIN_PROFILES = Object.freeze([
     name: 'computer-use-mcp (one computer tool)',
     keyFormat: 'plus',
     scrollAmount: 300,
+    // xdotool types 10 ms a character: a piece is done in about a quarter of a second.
+    typeChunk: 24,
+    scrollChunk: 100,
     actions: {
       screenshot: cum('get_screenshot'),
       click: cum('left_click', { coordinate: '$point' }),
@@ -53,6 +59,7 @@ export const BUILTIN_PROFILES = Object.freeze([
     name: 'A tool per action (Munim)',
     keyFormat: 'list',
     scrollAmount: 5,
+    typeChunk: 24,
     actions: {
       screenshot: [{ tool: 'screenshot', args: { format: 'png' } }],
       click: [{ tool: 'click', args: { x: '$x', y: '$y', button: 'left' } }],
@@ -148,6 +155,9 @@ export function profileProblems(profile, prefix, capabilities, schemas = {}) {
   const out = [];
   if (!profile || typeof profile !== 'object' || !profile.actions || typeof profile.actions !== 'object') return ['the profile has no actions'];
   if (!['plus', 'list'].includes(profile.keyFormat)) out.push('keyFormat must be "plus" or "list"');
+  for (const k of ['scrollAmount', 'typeChunk', 'scrollChunk']) {
+    if (profile[k] !== undefined && !(Number.isInteger(profile[k]) && profile[k] > 0)) out.push(`${k} must be a whole number above 0`);
+  }
   for (const verb of Object.keys(profile.actions)) if (!DESKTOP_VERBS.includes(verb)) out.push(`"${verb}" is not a desktop action (${DESKTOP_VERBS.join(', ')})`);
   if (!profile.actions.screenshot?.length) out.push('the profile maps no screenshot: the desktop cannot be seen without one');
   for (const m of missingTools(profile, prefix, capabilities)) out.push(`${m} is not listed by the host`);
@@ -187,8 +197,8 @@ function fill(template, v, profile) {
       case '$text': return v.text;
       case '$keys': return v.keys && keysValue(v.keys, profile.keyFormat);
       case '$direction': return v.direction;
-      case '$amount': return profile.scrollAmount ?? 3;
-      case '$scroll': return v.direction && `${v.direction}:${profile.scrollAmount ?? 300}`;
+      case '$amount': return v.amount ?? profile.scrollAmount ?? 3;
+      case '$scroll': return v.direction && `${v.direction}:${v.amount ?? profile.scrollAmount ?? 300}`;
       default: return template;
     }
   }
@@ -210,7 +220,8 @@ function fill(template, v, profile) {
  * @param {string} prefix
  * @param {string} verb one of DESKTOP_VERBS
  * @param {{point?:[number,number], from?:[number,number], to?:[number,number], text?:string,
- *   keys?:string[], direction?:string}} values points in pixels of the server's screenshot
+ *   keys?:string[], direction?:string, amount?:number}} values points in pixels of the server's screenshot;
+ *   amount: a scroll's (the profile's scrollAmount when not given)
  * @returns {Array<{capability:string, arguments:object}>} [] when the profile does not map the verb
  */
 export function callsFor(profile, prefix, verb, values) {

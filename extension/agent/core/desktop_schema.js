@@ -3,7 +3,8 @@
 // against the input schema the host lists for the tool, so a mapping that
 // names a missing argument or a wrong type is refused in Settings rather
 // than at the first step of a task. The host validates every real call in
-// full (qri-io/jsonschema); this covers the keywords tool schemas use:
+// full (its own runtime/schema, docs/validation.md); this covers the keywords
+// tool schemas use:
 // type, enum, const, required, properties, additionalProperties, items,
 // min/maxItems, minimum/maximum, min/maxLength, pattern, local $ref, oneOf,
 // anyOf, allOf. Unknown keywords pass. Pure module.

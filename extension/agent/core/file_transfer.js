@@ -19,9 +19,9 @@ import { formatBytes } from './image_data.js';
 import { CODES } from '../../shared/core/codes.js';
 
 const MiB = 1024 * 1024;
-/** Largest file an upload supplies. */
+/** Largest file an upload supplies (the host enforces the same). */
 export const UPLOAD_MAX_BYTES = 64 * MiB;
-/** Largest file a download saves. */
+/** Largest file a download saves (the host enforces the same). */
 export const DOWNLOAD_MAX_BYTES = 256 * MiB;
 /** Most inventory lines shown to the model. */
 export const INVENTORY_MAX_LINES = 200;

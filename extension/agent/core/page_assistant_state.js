@@ -59,6 +59,8 @@ export function initialState() {
 }
 
 const STEP_LABEL = { observe: 'taking a screenshot', request: 'thinking', act: 'acting' };
+/** The step phase of a task waiting for the person's answer in the side panel (the desktop's grants). */
+export const ASKING = 'ask';
 
 /** The card an outcome leaves: Finished/CallUser are results, the rest notices. */
 export function cardFor(e) {
@@ -195,7 +197,10 @@ export function view(s, now = Date.now()) {
   else if (s.phase === 'paused') status = s.stopping ? 'Stopping…' : s.pausing ? 'Resuming…' : `Paused at step ${s.step || 1}`;
   else if (retrying) status = retryStatus(s.retry, now);
   else if (s.phase === 'running') {
-    status = s.stopping ? 'Stopping…' : s.pausing ? 'Pausing…' : s.step ? `Step ${s.step}: ${STEP_LABEL[s.stepPhase] || 'working'}…` : 'Starting…';
+    if (s.stopping) status = 'Stopping…';
+    else if (s.pausing) status = 'Pausing…';
+    else if (s.stepPhase === ASKING) status = 'Waiting for your answer in the side panel…';
+    else status = s.step ? `Step ${s.step}: ${STEP_LABEL[s.stepPhase] || 'working'}…` : 'Starting…';
   }
   const covered = s.shownSince === null;
   return {

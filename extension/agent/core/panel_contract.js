@@ -1,9 +1,16 @@
-// The messages between the Side Panel and the browser agent's worker half,
-// both halves in one module (as shared/host_proxy.js is for host requests):
+// The messages between the agent's extension pages (the Side Panel; the
+// options page's Agent view shows the same desktop grants) and the agent's
+// worker half, both halves in one module (as shared/host_proxy.js is for
+// host requests):
 //
-// - the panel's browser link (createBrowserLink) sends AGENT.ATTACH, OBSERVE,
-//   ACT and DETACH (runtime.sendMessage); the worker's handlers read them with
-//   readAttach and readAct and answer with the reply builders;
+// - requests (runtime.sendMessage): the panel's one link (createPanelLink)
+//   sends AGENT.* (the tab: attach, observe, act, detach), DESKTOP.* (the
+//   desktop: its state, screenshot, actions, Stop, the profile check and the
+//   agent's grants), PAGE_ASSISTANT.* (the setting, a run's events for a
+//   page's bar) and ACTIVITY.TASK (a task's entry in the activity log, which
+//   the chat bridge's worker half keeps and reads); the agent's handlers read
+//   each with a read* function and answer with the reply builders; a refusal
+//   carries a code (reply.failed), which the link's error keeps;
 // - the agent port (PORTS.AGENT): the panel says HELLO with its session and
 //   window, the worker answers READY, the panel PINGs to keep the worker
 //   alive (connectPanelPort, servePanelPort);
@@ -14,7 +21,8 @@
 // Pure: each half takes its chrome.* pieces (send, connect, the port) as
 // arguments, so both run under node --test with fakes.
 
-import { AGENT, AGENT_PORT, PORTS } from '../../shared/core/messages.js';
+import { CodedError } from '../../shared/core/coded_error.js';
+import { ACTIVITY, AGENT, AGENT_PORT, DESKTOP, PAGE_ASSISTANT, PORTS } from '../../shared/core/messages.js';
 
 /** How often the panel pings the worker, which Chrome stops after 30 s without events. */
 export const KEEPALIVE_MS = 20000;
@@ -24,7 +32,17 @@ export const RECONNECT_MS = 100;
 /** The runtime port's name (chrome.runtime.connect({name})). */
 export const PANEL_PORT_NAME = PORTS.AGENT;
 
-// ---- Requests: panel → worker handlers (AGENT.*) ----
+/** The code of a desktop that is not offered (no server with a screenshot tool a profile can use). */
+export const NOT_OFFERED = 'not_offered';
+
+/** A request the worker refused or never answered; code is the worker's (a host code such as FORBIDDEN) when it gave one. */
+export class LinkError extends CodedError {}
+
+const coordinateModeOf = (m) => (m === 'absolute' ? 'absolute' : 'normalized');
+const stepOf = (n) => (Number.isInteger(n) ? n : undefined);
+const sessionOf = (id) => (id === undefined || id === null ? undefined : String(id));
+
+// ---- Requests: what the worker's handlers read ----
 
 /** The fields of an AGENT.ATTACH the worker uses. */
 export function readAttach(m) {
@@ -39,45 +57,162 @@ export function readAttach(m) {
 
 /** The fields of an AGENT.ACT the worker uses: the coordinate mode is 'absolute' or 'normalized'. */
 export function readAct(m) {
-  return {
-    sessionId: String(m.sessionId),
-    action: m.action,
-    coordinateMode: m.coordinateMode === 'absolute' ? 'absolute' : 'normalized',
-    step: Number.isInteger(m.step) ? m.step : undefined,
-  };
+  return { sessionId: String(m.sessionId), action: m.action, coordinateMode: coordinateModeOf(m.coordinateMode), step: stepOf(m.step) };
 }
 
-/** The worker's replies, one per request. */
+/**
+ * The fields of a DESKTOP.STATE or OBSERVE: the task's session (none for the
+ * panel's own STATE questions) and its activity key.
+ */
+export function readDesktop(m) {
+  return { sessionId: sessionOf(m.sessionId), task: typeof m.task === 'string' && m.task ? m.task.slice(0, 200) : undefined };
+}
+
+/** The fields of a DESKTOP.ACT: readDesktop's, the action, the coordinate mode and the step. */
+export function readDesktopAct(m) {
+  return { ...readDesktop(m), action: m.action, coordinateMode: coordinateModeOf(m.coordinateMode), step: stepOf(m.step) };
+}
+
+/** The fields of a DESKTOP.STOP: the session whose call in flight stops. */
+export function readDesktopStop(m) {
+  return { sessionId: sessionOf(m.sessionId) };
+}
+
+/** The fields of a DESKTOP.CHECK_PROFILE: a profile (null: back to the built-in) for a server's prefix, saved when it fits. */
+export function readProfileCheck(m) {
+  const profile = m.profile && typeof m.profile === 'object' && !Array.isArray(m.profile) ? m.profile : null;
+  return { prefix: typeof m.prefix === 'string' ? m.prefix.trim() : '', profile, save: m.save === true };
+}
+
+/** The fields of a DESKTOP.SET_GRANTS: capability name -> decision, as sent (the worker checks each). */
+export function readGrants(m) {
+  return { grants: m.grants && typeof m.grants === 'object' && !Array.isArray(m.grants) ? m.grants : {} };
+}
+
+/** The fields of a PAGE_ASSISTANT.SET_ENABLED. */
+export function readSetEnabled(m) {
+  return { enabled: m.enabled === true };
+}
+
+/** The fields of a PAGE_ASSISTANT.RELAY: the tab whose bar gets the event; null when either is missing. */
+export function readRelay(m) {
+  if (!Number.isInteger(m.tabId) || typeof m.event?.type !== 'string') return null;
+  return { tabId: m.tabId, event: m.event };
+}
+
+/** The worker's replies. */
 export const reply = Object.freeze({
   attached: (tab) => ({ ok: true, tabId: tab.id, url: tab.url, title: tab.title }),
   observed: (observation) => ({ ok: true, observation }),
   acted: (result) => ({ ok: true, result }),
   detached: () => ({ ok: true }),
+  /** A refusal the panel tells apart by its code (a host code: FORBIDDEN, PROVIDER_UNAVAILABLE…). */
+  failed: (code, error) => ({ ok: false, code: String(code), error: String(error) }),
 });
 
+// ---- Requests: the panel's half ----
+
 /**
- * The panel half of the requests: the `browser` interface AgentSession needs.
- * @param {{sessionId:string, windowId?:number, coordinateMode?:string, send:(m:object) => Promise<object>}} o
+ * The panel's one link to the worker. send is runtime.sendMessage (the
+ * panel guards it: a worker that went away is said in words, worker_stop.js).
+ * tab() and desktop() are the surfaces AgentSession drives (start, observe,
+ * act, stop; core/desktop_surface.js puts them together) and throw a
+ * LinkError on a refusal; the other requests resolve with the worker's
+ * answer, or {ok: false, error} when there was none, and never throw (the
+ * views show what they say).
+ * @param {(m: object) => Promise<object>} send
  */
-export function createBrowserLink({ sessionId, windowId, coordinateMode, send }) {
-  async function call(type, extra = {}) {
-    const res = await send({ type, sessionId, ...extra });
-    if (!res || res.ok === false) throw new Error(res?.error || `${type} got no answer`);
+export function createPanelLink(send) {
+  async function call(type, fields = {}) {
+    const res = await send({ type, ...fields });
+    if (!res || res.ok === false) throw new LinkError(res?.code || 'refused', res?.error || `${type} got no answer`);
     return res;
   }
+  // Sent at once (a Stop must not wait a turn); whatever happens, an answer.
+  function ask(type, fields = {}) {
+    let sent;
+    try {
+      sent = Promise.resolve(send({ type, ...fields }));
+    } catch (err) {
+      sent = Promise.reject(err);
+    }
+    return sent.then((r) => r || { ok: false, error: `${type} got no answer` }, (err) => ({ ok: false, error: String(err?.message || err) }));
+  }
   return {
-    async start(opts = {}) {
-      const r = await call(AGENT.ATTACH, { windowId, resume: Boolean(opts.resume), tabId: opts.tabId, preferTabId: opts.preferTabId });
-      return { tabId: r.tabId, url: r.url, title: r.title };
+    /**
+     * The tab of a run.
+     * @param {{sessionId:string, windowId?:number, coordinateMode?:string}} o
+     */
+    tab({ sessionId, windowId, coordinateMode }) {
+      return {
+        async start(opts = {}) {
+          const r = await call(AGENT.ATTACH, { sessionId, windowId, resume: Boolean(opts.resume), tabId: opts.tabId, preferTabId: opts.preferTabId });
+          return { tabId: r.tabId, url: r.url, title: r.title };
+        },
+        async observe() {
+          return (await call(AGENT.OBSERVE, { sessionId })).observation;
+        },
+        async act(action, { step } = {}) {
+          return (await call(AGENT.ACT, { sessionId, action, coordinateMode, step })).result;
+        },
+        async stop() {
+          await call(AGENT.DETACH, { sessionId });
+        },
+      };
     },
-    async observe() {
-      return (await call(AGENT.OBSERVE)).observation;
+    /**
+     * The desktop of a run. Each request carries the task's activity key
+     * (its host calls are logged under the task). act() stops the worker's
+     * call at once when its signal aborts (Stop, Pause), before the session
+     * lets go of the surfaces.
+     * @param {{sessionId:string, coordinateMode?:string, taskKey?:() => string}} o
+     */
+    desktop({ sessionId, coordinateMode, taskKey }) {
+      const fields = (extra = {}) => ({ sessionId, task: taskKey?.(), ...extra });
+      return {
+        /** The desktop the task moves to: {title, url, server, grants?} (grants: see DESKTOP.STATE); throws when it is not offered. */
+        async start() {
+          const st = await call(DESKTOP.STATE, fields());
+          if (!st.offered) throw new LinkError(NOT_OFFERED, st.why);
+          return { title: `Desktop (${st.prefix})`, url: '', server: st.prefix, ...(st.grants ? { grants: st.grants } : {}) };
+        },
+        async observe() {
+          return (await call(DESKTOP.OBSERVE, fields())).observation;
+        },
+        async act(action, { step, signal } = {}) {
+          const stopNow = () => { ask(DESKTOP.STOP, { sessionId }); };
+          signal?.addEventListener('abort', stopNow, { once: true });
+          try {
+            return (await call(DESKTOP.ACT, fields({ action, coordinateMode, step }))).result;
+          } finally {
+            signal?.removeEventListener('abort', stopNow);
+          }
+        },
+        async stop() {
+          await call(DESKTOP.STOP, { sessionId });
+        },
+      };
     },
-    async act(action, { step } = {}) {
-      return (await call(AGENT.ACT, { action, coordinateMode, step })).result;
-    },
-    async stop() {
-      await call(AGENT.DETACH);
+    /** What the desktop is now, for the panel's own views: {ok, offered, prefix, profile, custom, why}. */
+    desktopState: () => ask(DESKTOP.STATE),
+    /** Checks a profile against the host's tools (and saves it when it fits and save is set); null profile: the built-in again. */
+    checkProfile: ({ prefix, profile, save }) => ask(DESKTOP.CHECK_PROFILE, { prefix, profile, save }),
+    /** The agent's desktop grants: {ok, offered, configured, tools, decisions, suggested, uses, …}. */
+    desktopGrants: () => ask(DESKTOP.GET_GRANTS),
+    /** Saves the agent's desktop grants (capability -> 'allow'|'ask'|'deny'): {ok, decisions}. */
+    saveDesktopGrants: (grants) => ask(DESKTOP.SET_GRANTS, { grants }),
+    /** Turns the Page Assistant on or off (its page access already granted). */
+    setPageAssistant: (enabled) => ask(PAGE_ASSISTANT.SET_ENABLED, { enabled }),
+    /** Hands one run event to the bar of tabId. */
+    relayToPage: (tabId, event) => ask(PAGE_ASSISTANT.RELAY, { tabId, event }),
+    /**
+     * Records a task's outcome in the activity log (bridge/worker/activity_log.js redacts and keeps it;
+     * a task that asked and went on keeps one entry: its conversation and seq name it). Never waits.
+     * @param {{conversation: string, seq?: number, task?: string, steps?: number, outcome: string, text?: string, url?: string}} t
+     *   url: the page it ran on
+     */
+    recordTask({ conversation, seq, task, steps, outcome, text, url }) {
+      ask(ACTIVITY.TASK, { conversation, seq, task, steps, outcome, text, url });
     },
   };
 }

@@ -75,6 +75,25 @@ export function maskKey(text, key, { error = false } = {}) {
 }
 
 /**
+ * The message of a JSON error body, in the shapes servers use: OpenAI's
+ * {"error": {"message"}}, {"message"}, {"error": "..."}, and FastAPI's
+ * {"detail": "..."} or {"detail": [{"msg", "loc"}, …]} (validation errors);
+ * null when none is there.
+ */
+function jsonMessage(j) {
+  const m = j?.error?.message || j?.message || j?.error;
+  if (typeof m === 'string') return m;
+  const d = j?.detail;
+  if (typeof d === 'string') return d;
+  if (typeof d?.message === 'string') return d.message;
+  if (Array.isArray(d)) {
+    const msgs = d.map((e) => (typeof e === 'string' ? e : typeof e?.msg === 'string' ? `${Array.isArray(e.loc) ? `${e.loc.join('.')}: ` : ''}${e.msg}` : '')).filter(Boolean);
+    if (msgs.length) return msgs.join('; ');
+  }
+  return null;
+}
+
+/**
  * What the agent shows of an error body: the server's own message from a
  * JSON error, or the words of an HTML page, or the text; cut to DETAIL_MAX,
  * the key masked.
@@ -83,9 +102,7 @@ export function errorDetail(text, key = '') {
   const raw = String(text || '');
   let detail = null;
   try {
-    const j = JSON.parse(raw);
-    const m = j?.error?.message || j?.message || j?.error;
-    if (typeof m === 'string') detail = m;
+    detail = jsonMessage(JSON.parse(raw));
   } catch { /* not JSON */ }
   if (detail === null) detail = looksLikeMarkup(raw) ? markupToText(raw) || '(an HTML page without text)' : raw || '(empty body)';
   if (looksLikeMarkup(detail)) detail = markupToText(detail);

@@ -26,7 +26,9 @@
 //   {type:'failure', error}                something unexpected broke the start
 //
 // The view calls open(), start(), stop(), pause() and resume() and only
-// listens. Pure: the store, settings, permission, model and browser are
+// listens. Where the task stands is task_machine.js's: each call and each end
+// of a run is an event of that machine, and what a transition names is done
+// here. Pure: the store, settings, permission, model and browser are
 // injected, so the pipeline is tested with node --test.
 
 import { AgentSession, OUTCOME } from './agent_session.js';
@@ -35,44 +37,14 @@ import { createContextBuilder } from './context_builder.js';
 import { createMeter, meterFromRecords } from './task_meter.js';
 import { compactBeforeTask, createWithinTaskCompaction } from './task_compaction.js';
 import { pendingQuestion } from './outcome_text.js';
+import { INITIAL, isBusy, TASK_EFFECT, TASK_EVENT, TASK_STATE, transition } from './task_machine.js';
+import { interruptedTask } from './interrupted_task.js';
+import { createWriteQueue } from './write_queue.js';
 
-/** Where the current task stands. */
-export const TASK_STATE = Object.freeze({
-  IDLE: 'idle',
-  /** Between a submission and its session: permission, compaction. */
-  STARTING: 'starting',
-  RUNNING: 'running',
-  /** Pause pressed, the step in flight stopping. */
-  PAUSING: 'pausing',
-  PAUSED: 'paused',
-  /** The agent asked (CallUser); the next submission answers. */
-  WAITING: 'waiting',
-});
+export { TASK_STATE, interruptedTask };
 
-/**
- * Of a conversation's records, the latest task when it never got an outcome
- * (its panel closed while it ran, or while it was paused): {task, step,
- * paused, text}; null when the latest task ended. step is the step it was
- * in: the last one recorded when its action never reported back (or the
- * user had paused it), the next one when the last one was complete.
- */
-export function interruptedTask(records) {
-  const last = records.findLast((r) => r.kind === 'outcome' || r.kind === 'task' || r.kind === 'user');
-  if (!last || last.kind === 'outcome') return null;
-  const task = records.findLast((r) => r.kind === 'task');
-  if (!task) return null;
-  const steps = records.filter((r) => r.seq > task.seq && ['analysis', 'action', 'result'].includes(r.kind));
-  const lastStep = steps.at(-1)?.step;
-  if (lastStep === undefined) return { task: task.text, step: 1, paused: false, text: 'the side panel was closed during step 1' };
-  const result = steps.find((r) => r.kind === 'result' && r.step === lastStep);
-  const action = steps.find((r) => r.kind === 'action' && r.step === lastStep);
-  const paused = result?.interrupted === 'pause';
-  // A step is over when its result came back, or when it asked the user (the answer came after it).
-  const over = (result && !paused) || /^CallUser\(/.test(action?.text || '');
-  const step = over ? lastStep + 1 : lastStep;
-  const text = paused ? `the side panel was closed while the task was paused at step ${step}` : `the side panel was closed during step ${step}`;
-  return { task: task.text, step, paused, text };
-}
+/** What dispatch returns for an event that does not apply now. */
+const IGNORED = Symbol('ignored');
 
 /**
  * @param {object} deps
@@ -83,7 +55,7 @@ export function interruptedTask(records) {
  *   called at once from start(), inside the user's gesture
  * @param {(settings: object) => object} deps.modelFor the model client for these settings
  * @param {(o: {coordinateMode: string, surface?: string}) => object} deps.browserFor the browser for a run
- *   (browser_bridge.js, or the tab and desktop surfaces of desktop_surface.js); surface: where the
+ *   (the tab and desktop surfaces of desktop_surface.js over the panel's link); surface: where the
  *   person chose to start ('tab' or 'desktop')
  * @param {string} deps.origin the page's origin (the model client's advice on a local 403)
  * @param {() => Promise<boolean>} [deps.liveElsewhere] true when another panel may be running this
@@ -101,11 +73,9 @@ export function createTaskPipeline(deps) {
   let builder = null;
   let meter = null;
   let taskSeq = 0;
-  let starting = false;
+  let machine = INITIAL; // task_machine.js: where the task stands
   let cancelled = false; // Stop pressed while the task was starting
   let compacting = null; // AbortController of a compaction before a task
-  let writes = Promise.resolve();
-  let pendingWrites = 0;
   let lastState = null;
 
   function emit(e) {
@@ -114,14 +84,9 @@ export function createTaskPipeline(deps) {
     }
   }
 
-  function state() {
-    if (starting) return TASK_STATE.STARTING;
-    if (session?.running) return session.pauseRequested ? TASK_STATE.PAUSING : TASK_STATE.RUNNING;
-    if (session?.paused) return TASK_STATE.PAUSED;
-    if (session?.waitingForUser) return TASK_STATE.WAITING;
-    return TASK_STATE.IDLE;
-  }
+  const state = () => machine.state;
 
+  /** Tells the view the state, when it changed. */
   function changed() {
     const s = state();
     if (s === lastState) return;
@@ -129,24 +94,39 @@ export function createTaskPipeline(deps) {
     emit({ type: 'state', state: s, step: (session?.paused ? session.pausedAt : session?.step) || 0 });
   }
 
-  /** Queues a conversation write after the earlier ones (records stay in order). */
-  function write(fn, what) {
-    pendingWrites += 1;
-    if (pendingWrites === 1) emit({ type: 'saving', saving: true });
-    writes = writes.then(fn).catch((err) => emit({ type: 'write_error', what, error: String(err?.message || err) })).finally(() => {
-      pendingWrites -= 1;
-      if (pendingWrites === 0) emit({ type: 'saving', saving: false });
-    });
-    return writes;
+  /** What a transition names (TASK_EFFECT), done here. */
+  const effects = {
+    [TASK_EFFECT.CANCEL_START]: () => {
+      if (compacting) compacting.abort();
+      else cancelled = true;
+    },
+    [TASK_EFFECT.STOP_RUN]: () => session?.stop(),
+    [TASK_EFFECT.PAUSE_RUN]: () => session?.pause(),
+    [TASK_EFFECT.RESUME_RUN]: () => session.resume(),
+  };
+
+  /**
+   * Moves the machine on event and does what the transition names; the view
+   * hears the new state. Returns the effect's value, or IGNORED when the
+   * event does not apply now.
+   */
+  function dispatch(event) {
+    const t = transition(machine, event);
+    if (!t) return IGNORED;
+    machine = t;
+    const value = t.effect ? effects[t.effect]() : undefined;
+    changed();
+    return value;
   }
 
-  const settled = () => writes;
+  const { write, settled } = createWriteQueue(emit);
 
   function showMeter() {
     emit({ type: 'meter', meter: meter ? meter.snapshot() : null });
   }
 
-  function onSessionEvent(e) {
+  /** A session's event for the view; the current session's end or pause moves the machine. */
+  function onSessionEvent(from, e) {
     if (e.type === 'usage') meter?.usage(e.usage);
     if (e.type === 'action') meter?.step();
     if (e.type === 'end') {
@@ -156,7 +136,9 @@ export function createTaskPipeline(deps) {
       emit(e);
     }
     if (e.type === 'usage' || e.type === 'action') showMeter();
-    changed();
+    if (from !== session) return;
+    if (e.type === 'end') dispatch(e.outcome === OUTCOME.CALL_USER ? TASK_EVENT.ASKED : TASK_EVENT.ENDED);
+    else if (e.type === 'paused') dispatch(TASK_EVENT.PAUSED);
   }
 
   /** The AgentSession of a task in conversation id, its records mirrored by b and written in order. */
@@ -164,7 +146,7 @@ export function createTaskPipeline(deps) {
     let images = refs;
     const s = new AgentSession({
       browser, model: config ? deps.modelFor(config.settings) : null, template: deps.template(), config,
-      now: deps.now, onEvent: onSessionEvent,
+      now: deps.now, onEvent: (e) => onSessionEvent(s, e),
       buildMessages: (ctx) => b.buildMessages(ctx),
       onRecord: (r) => {
         const rec = images.length && (r.kind === 'task' || r.kind === 'user') ? { ...r, images: images.map(({ name, mime, size }) => ({ name, mime, size })) } : r;
@@ -228,10 +210,7 @@ export function createTaskPipeline(deps) {
     settled().then(() => emit({ type: 'conversation_changed' }));
   }
 
-  function busy() {
-    const s = state();
-    return s === TASK_STATE.STARTING || s === TASK_STATE.RUNNING || s === TASK_STATE.PAUSING || s === TASK_STATE.PAUSED;
-  }
+  const busy = () => isBusy(state());
 
   /** Stop while starting: nothing more starts, and the view hears that it stopped. */
   function stoppedWhileStarting() {
@@ -264,8 +243,7 @@ export function createTaskPipeline(deps) {
       }
       const extra = { ...(refs.length ? { images: refs.map(({ name, mime, size }) => ({ name, mime, size })) } : {}), ...(o.acted ? { acted: true } : {}) };
       const done = session.reply(task, { extra, preferTabId: session.lastTabId });
-      starting = false;
-      changed();
+      dispatch(TASK_EVENT.STARTED);
       return done;
     }
     const id = conversationId;
@@ -289,8 +267,7 @@ export function createTaskPipeline(deps) {
     showMeter();
     session = newSession(id, builder, config, { browser, refs });
     const done = session.run(task, o.tabId !== undefined ? { tabId: o.tabId } : {});
-    starting = false;
-    changed();
+    dispatch(TASK_EVENT.STARTED);
     return done;
   }
 
@@ -320,12 +297,15 @@ export function createTaskPipeline(deps) {
       session = null;
       builder = null;
       conversationId = id;
+      // Whatever ran stops counting; the view hears the new conversation's state once it is read.
+      machine = transition(machine, TASK_EVENT.OPENED);
       meter = records.some((r) => r.kind === 'task') ? meterFromRecords(records, { maxSteps: deps.settings().maxSteps }) : null;
       emit({ type: 'opened', id });
       showMeter();
       const question = pendingQuestion(records);
       if (question) await restoreQuestion(id, records, question);
       else await closeInterrupted(id, records);
+      if (session?.waitingForUser) machine = transition(machine, TASK_EVENT.RESTORED);
       lastState = null;
       changed();
     },
@@ -352,40 +332,31 @@ export function createTaskPipeline(deps) {
       }
       // Via the host the extension never fetches the endpoint itself: no permission needed.
       const granted = v.settings.connection === 'host' || deps.grant(v.originPattern);
-      starting = true;
       cancelled = false;
-      changed();
+      dispatch(TASK_EVENT.SUBMIT);
       return run(task, { ...o, replying }, v, granted).catch((err) => {
         emit({ type: 'failure', error: String(err?.message || err) });
         return { failure: true };
       }).finally(() => {
-        starting = false;
         compacting = null;
-        changed();
+        dispatch(TASK_EVENT.NOT_STARTED);
       });
     },
 
     /** Stop: ends a compaction, a running or paused task, or a question left unanswered. */
     stop() {
-      if (compacting) return compacting.abort();
-      if (starting) {
-        cancelled = true;
-        return;
-      }
-      session?.stop();
-      changed();
+      dispatch(TASK_EVENT.STOP);
     },
 
     /** Pause: the user takes over the tab; the step in flight stops and the debugger lets go. */
     pause() {
-      if (session?.pause()) changed();
+      dispatch(TASK_EVENT.PAUSE);
     },
 
     /** Resume after Pause: the next request says the user acted and carries a fresh screenshot. */
     resume() {
-      if (!session?.paused) return Promise.resolve({ ignored: true });
-      const done = session.resume();
-      changed();
+      const done = dispatch(TASK_EVENT.RESUME);
+      if (done === IGNORED) return Promise.resolve({ ignored: true });
       return done.catch((err) => {
         emit({ type: 'failure', error: String(err?.message || err) });
         return { failure: true };

@@ -13,15 +13,13 @@
 import { CodedError } from '../../shared/core/coded_error.js';
 import { CODES, TRANSPORT_CODES } from '../../shared/core/codes.js';
 import { base64ToBytes, bytesToBase64 } from './base64.js';
+import { DOWNLOAD_MAX_BYTES } from './file_transfer.js';
 
 const MiB = 1024 * 1024;
 /** Largest piece sent in one workspace.append (before base64). */
 export const APPEND_PIECE_BYTES = 8 * MiB;
 /** Largest piece asked for in one workspace.read. */
 export const READ_PIECE_BYTES = 4 * MiB;
-/** Upload and download limits (the host enforces the same). */
-export const UPLOAD_MAX_BYTES = 64 * MiB;
-export const DOWNLOAD_MAX_BYTES = 256 * MiB;
 
 /** The code of WorkspaceError this module adds to the wire's and the transport's. */
 export const WORKSPACE_CODES = Object.freeze({

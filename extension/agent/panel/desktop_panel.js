@@ -3,13 +3,23 @@
 // on: This tab / The desktop" choice of the task box, and the note that says
 // why the desktop is not offered; both follow the host (refreshDesktop on
 // each change the worker pushes). The tasks themselves go through
-// core/desktop_surface.js with panel/desktop_bridge.js.
+// core/desktop_surface.js with the link's tab and desktop (worker_link.js),
+// and ask the person in the log when nothing is granted on the desktop
+// (desktop_ask.js).
 
 import { panel } from './sidepanel_state.js';
-import { createBrowserBridge } from './browser_bridge.js';
-import { createDesktopBridge, desktopState } from './desktop_bridge.js';
+import { link } from './worker_link.js';
+import { askDesktopGrants } from './desktop_ask.js';
+import { chosenSurface, idlePlaceholder } from './surface_choice.js';
 import { createSurfaces } from '../core/desktop_surface.js';
 import { $ } from '../../shared/page.js';
+
+/** What the worker says about the desktop now: {offered, prefix, profile, why}. */
+async function desktopState() {
+  const r = await link.desktopState();
+  if (!r?.ok) return { offered: false, why: `The extension could not ask about it: ${r?.error || 'no answer'}.` };
+  return r;
+}
 
 /** Asks the worker what the desktop is now and shows it in the task box. */
 export async function refreshDesktop() {
@@ -31,31 +41,12 @@ function showDesktop() {
   note.hidden = Boolean(d?.offered);
 }
 
-/** Where the person chose to start the next task: 'tab' or 'desktop'. */
-export function chosenSurface() {
-  return document.querySelector('input[name="surface"]:checked')?.value === 'desktop' ? 'desktop' : 'tab';
-}
-
-/** The task box's prompt when no task runs: it names where the next task starts. */
-export function idlePlaceholder() {
-  return chosenSurface() === 'desktop' ? 'What should the agent do on the desktop?' : 'What should the agent do on the current tab?';
-}
-
-/** Sets the choice (a Page Assistant task that says where it starts). */
-export function chooseSurface(surface) {
-  const want = surface === 'desktop' && panel.desktop?.offered ? 'desktop' : 'tab';
-  const radio = document.querySelector(`input[name="surface"][value="${want}"]`);
-  if (radio) radio.checked = true;
-}
-
 /** The browser of one run: the tab and, when offered, the desktop (the pipeline's browserFor). */
 export function surfacesFor({ coordinateMode, surface }) {
-  const tab = createBrowserBridge({ sessionId: panel.sessionId, windowId: panel.windowId, coordinateMode });
+  const tab = link.tab({ sessionId: panel.sessionId, windowId: panel.windowId, coordinateMode });
   const d = panel.desktop;
-  const desktop = d?.offered
-    ? createDesktopBridge({ sessionId: panel.sessionId, coordinateMode, taskKey: () => panel.pipeline?.taskKey })
-    : null;
-  return createSurfaces({ tab, desktop, start: surface || chosenSurface(), why: d?.why, state: d });
+  const desktop = d?.offered ? link.desktop({ sessionId: panel.sessionId, coordinateMode, taskKey: () => panel.pipeline?.taskKey }) : null;
+  return createSurfaces({ tab, desktop, start: surface || chosenSurface(), why: d?.why, state: d, askGrants: askDesktopGrants });
 }
 
 /**

@@ -5,18 +5,19 @@
 // against the tools' input schemas before it is saved
 // (worker/desktop_worker.js).
 
-import { DESKTOP } from '../../shared/core/messages.js';
 import { refreshDesktop } from './desktop_panel.js';
+import { link } from './worker_link.js';
+import { desktopGrantsSaved } from './desktop_ask.js';
 import { $ } from '../../shared/page.js';
 import { createDesktopGrants } from '../../shared/desktop_grants.js';
 
-const send = (m) => chrome.runtime.sendMessage(m);
 let grants = null; // the shared grants view (shared/desktop_grants.js), once wired
 
 function showProfile(st) {
   if (document.activeElement === $('desktop-profile-json')) return;
   $('desktop-profile-prefix').value = st.prefix || '';
-  $('desktop-profile-json').value = st.profile ? JSON.stringify({ keyFormat: st.profile.keyFormat, scrollAmount: st.profile.scrollAmount, actions: st.profile.actions }, null, 1) : '';
+  const p = st.profile;
+  $('desktop-profile-json').value = p ? JSON.stringify({ keyFormat: p.keyFormat, scrollAmount: p.scrollAmount, typeChunk: p.typeChunk, scrollChunk: p.scrollChunk, actions: p.actions }, null, 1) : '';
 }
 
 /** Reads the desktop's state and the agent's grants, and shows them. */
@@ -49,15 +50,14 @@ async function saveProfile() {
     return;
   }
   const profile = { id: 'custom', name: 'your own profile', ...parsed };
-  const r = await send({ type: DESKTOP.CHECK_PROFILE, prefix: $('desktop-profile-prefix').value.trim(), profile, save: true })
-    .catch((err) => ({ ok: false, error: String(err?.message || err) }));
+  const r = await link.checkProfile({ prefix: $('desktop-profile-prefix').value.trim(), profile, save: true });
   if (!r?.ok) return problemsList([r?.error || 'the profile could not be checked']);
   problemsList(r.problems, 'Saved: every action fits its tool\'s input schema.');
   if (!r.problems.length) await loadDesktopSettings();
 }
 
 async function resetProfile() {
-  await send({ type: DESKTOP.CHECK_PROFILE, profile: null, save: true });
+  await link.checkProfile({ profile: null, save: true });
   problemsList([], 'The built-in profile is used again.');
   await loadDesktopSettings();
 }
@@ -79,6 +79,8 @@ export function followDesktop() {
 export function wireDesktopSettings() {
   grants = createDesktopGrants({
     list: $('desktop-grant-list'), state: $('desktop-grants-state'), suggested: $('desktop-grants-suggested'), save: $('desktop-grants-save'), prefix: 'desktop-grant',
+    // A task waiting for the desktop's grants (desktop_ask.js) goes on once they are saved here.
+    onSaved: desktopGrantsSaved,
   });
   $('show-settings').addEventListener('click', () => loadDesktopSettings().catch(() => {}));
   $('desktop-refresh').addEventListener('click', () => loadDesktopSettings().catch(() => {}));

@@ -5,11 +5,13 @@
 // Stop), so the page sees exactly the panel's messages. This module only
 // decides which tab owns the current run and which session events it gets,
 // trimmed to what the bar draws (core/page_assistant_state.js). The sender is
-// injected; the default hands each event to the worker (pageAssistant.relay),
-// which posts it to the bar's frame in that tab over the frame's port, so the
-// run's events never reach the page's renderer. Tests pass their own sender.
+// injected; the default hands each event to the worker (the link's
+// relayToPage, PAGE_ASSISTANT.RELAY), which posts it to the bar's frame in
+// that tab over the frame's port, so the run's events never reach the page's
+// renderer. Tests pass their own sender.
 
-import { PAGE_ASSISTANT, PAGE_ASSISTANT_EVENT } from '../../shared/core/messages.js';
+import { PAGE_ASSISTANT_EVENT } from '../../shared/core/messages.js';
+import { link } from './worker_link.js';
 
 /** Longest streamed reply relayed per delta (the bar shows a short tail of it). */
 export const DELTA_MAX = 4000;
@@ -42,7 +44,7 @@ export const wrap = (event) => ({ type: PAGE_ASSISTANT_EVENT, event });
  * @param {{send?: (tabId:number, message:object) => Promise<any>|any}} [o]
  */
 export function createPageRelay(o = {}) {
-  const send = o.send || ((tabId, m) => chrome.runtime.sendMessage({ type: PAGE_ASSISTANT.RELAY, tabId, event: m.event }));
+  const send = o.send || ((tabId, m) => link.relayToPage(tabId, m.event));
   let owner = null;
   const to = (tabId, event) => {
     if (tabId === null || tabId === undefined) return;

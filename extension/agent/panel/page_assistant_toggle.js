@@ -3,12 +3,13 @@
 // Turning it on asks for host access to http/https pages from the click
 // (contains first; request only when missing, since request needs the user's
 // gesture), then has the worker register the content script and inject it
-// into open tabs (worker/page_assistant_worker.js). Turning it off unregisters it and
+// into open tabs (worker/page_assistant_worker.js, through the link's
+// setPageAssistant). Turning it off unregisters it and
 // the pages remove their bar. The state is chrome.storage.local, so every
 // panel and page follows it.
 
 import { ENABLED_KEY, PAGE_ORIGINS, PERMISSION_MESSAGE } from '../core/page_assistant_settings.js';
-import { PAGE_ASSISTANT } from '../../shared/core/messages.js';
+import { link } from './worker_link.js';
 
 function build(container) {
   const label = document.createElement('label');
@@ -39,7 +40,7 @@ async function onChange(ui) {
       if (!granted) granted = await chrome.permissions.request(perm).catch(() => false);
       if (!granted) throw new Error(PERMISSION_MESSAGE);
     }
-    const r = await chrome.runtime.sendMessage({ type: PAGE_ASSISTANT.SET_ENABLED, enabled: want });
+    const r = await link.setPageAssistant(want);
     if (!r?.ok) throw new Error(r?.error || 'the extension did not answer');
   } catch (err) {
     ui.input.checked = !want;

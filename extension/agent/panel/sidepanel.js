@@ -7,7 +7,7 @@
 // its events come back to sidepanel_log.js, which renders them; the settings
 // are sidepanel_settings.js.
 
-import { connectPanel } from './browser_bridge.js';
+import { connectPanel } from './worker_link.js';
 import { loadSettings } from './settings_store.js';
 import { openConversationStore } from '../core/conversation_store.js';
 import { createConversationBar } from './conversation_view.js';

@@ -16,7 +16,7 @@ import { OUTCOME } from '../core/agent_session.js';
 import { TASK_STATE } from '../core/task_pipeline.js';
 import { thinkingOf, truncateTail } from '../core/reply_text.js';
 import { LONG_LINE, markSurface, setFoldable, thumbnails } from './conversation_view.js';
-import { idlePlaceholder } from './desktop_panel.js';
+import { idlePlaceholder } from './surface_choice.js';
 import { $ } from '../../shared/page.js';
 
 let stepEls = new Map(); // step number → its entry in the log
@@ -295,7 +295,9 @@ export function render(e) {
       break;
     case 'attached':
       pageRelay.event(e);
-      addEntry('info', `Controlling tab: ${e.target.title || ''} ${e.target.url}`);
+      addEntry('info', e.target.surface === 'desktop'
+        ? `Working on the desktop, through the desktop server "${e.target.server}".`
+        : `Controlling tab: ${e.target.title || ''} ${e.target.url}`);
       break;
     case 'step':
       pageRelay.event(e);

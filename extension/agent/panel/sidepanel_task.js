@@ -9,11 +9,11 @@ import { createTaskPipeline, TASK_STATE } from '../core/task_pipeline.js';
 import { surfacesFor } from './desktop_panel.js';
 import { ensureHostPermission } from './settings_store.js';
 import { pageRelay } from './page_assistant_panel.js';
+import { link } from './worker_link.js';
 import { panel } from './sidepanel_state.js';
 import { modelFor } from './sidepanel_models.js';
 import { render } from './sidepanel_log.js';
 import { ACTED_ANSWER } from '../core/page_assistant_state.js';
-import { recordAgentTask } from '../../shared/agent_activity.js';
 import { $ } from '../../shared/page.js';
 
 /** True while a task starts, runs or is paused (the conversation may not change). */
@@ -53,7 +53,7 @@ export function createPipeline() {
     browserFor: surfacesFor,
     origin: location.origin,
     liveElsewhere,
-    onOutcome: recordAgentTask,
+    onOutcome: (t) => link.recordTask(t),
   });
   panel.pipeline.subscribe(render);
   return panel.pipeline;

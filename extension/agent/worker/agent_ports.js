@@ -1,6 +1,7 @@
 // The runtime ports of the agent's extension pages: each Side Panel's
 // 'agent' port (agent/core/panel_contract.js servePanelPort), whose
-// disconnection ends the session and detaches the debugger at once, and the
+// disconnection ends the session, cancels its desktop call in flight and
+// detaches the debugger at once, and the
 // proxy port (PORTS.HOST) on which an extension page's host methods
 // (relay.fetch, workspace.*) run on the worker's one native client
 // (shared/host_proxy.js). Both accept only this extension's own pages
@@ -13,6 +14,7 @@ import { PORTS } from '../../shared/core/messages.js';
 import { senderKind } from '../../shared/core/router.js';
 import { closeSession, detach, openSession } from './agent_sessions.js';
 import { abortAction } from './observe_act.js';
+import { stopDesktop } from './desktop_task.js';
 
 /** Serves the 'agent' and host proxy ports of this extension's pages. */
 export function servePorts() {
@@ -32,7 +34,9 @@ export function servePorts() {
       onHello: openSession,
       onGone(sessionId) {
         const s = closeSession(sessionId);
-        if (s) abortAction(s).then(() => detach(s));
+        if (!s) return;
+        stopDesktop(s);
+        abortAction(s).then(() => detach(s));
       },
     });
   });

@@ -2,19 +2,22 @@
 // Panel (its 'agent' port, agent_ports.js), each with the tab it controls
 // through chrome.debugger.
 //
-// This module keeps the session table and the debugger's attachment to a
-// tab; it follows tabs the attached tab opens, and tells subscribers about
-// attaches, CDP events, panels opening and closing and sessions ending (the
-// file transfers and the Page Assistant use them). toPanel() is the worker's
-// way to push to a panel (agent/core/panel_contract.js pagePush).
+// This module keeps the session table, the one place where each part keeps
+// what it holds for a panel's session (see openSession), and the debugger's
+// attachment to a tab; it follows tabs the attached tab opens, and tells
+// subscribers about attaches, CDP events and panels opening and closing (the
+// file transfers and the Page Assistant use them). A session's state goes
+// with it when its panel closes. toPanel() is the worker's way to push to a
+// panel (agent/core/panel_contract.js pagePush).
+
+import { createTransferState } from '../core/file_transfer.js';
 
 const PROTOCOL = '1.3';
-/** sessionId -> {id, port, windowId, tabId, attached, follow, notes, holds, acting, actingUntil, actionAbort, detachReason} */
+/** sessionId -> the session (openSession) */
 const sessions = new Map();
 const cdpListeners = new Set();
 const attachListeners = new Set();
 const panelListeners = new Set();
-const endListeners = new Set();
 
 /** Longest an observation waits for work that will queue a note (a download being read). */
 export const HOLD_MAX_MS = 15000;
@@ -51,39 +54,49 @@ export function onPanelChange(fn) {
   return () => panelListeners.delete(fn);
 }
 
-/**
- * Subscribes to the end of a panel's session (its port disconnected), so
- * modules that keep per-session state (transfer_worker.js) can drop it.
- * @param {(sessionId:string) => void} fn
- * @returns {() => void} unsubscribe
- */
-export function onSessionEnd(fn) {
-  endListeners.add(fn);
-  return () => endListeners.delete(fn);
-}
-
 function each(listeners, value) {
   for (const fn of listeners) {
     try { fn(value); } catch { /* a listener must not break the port */ }
   }
 }
 
-/** Registers the session of a panel that said hello on port. */
+/**
+ * Registers the session of a panel that said hello on port. A session is
+ * one object each part reads and updates:
+ * - the panel: id, port, windowId;
+ * - the tab (observe_act.js): tabId, attached, follow, detachReason, notes
+ *   (lines for the next request), holds (work the next observation waits
+ *   for), acting, actingUntil, actionAbort;
+ * - the desktop (desktop_task.js): desktop.abort (the call in flight),
+ *   desktop.shot (the last screenshot's sizes), desktop.choice (the server
+ *   and profile the task moved to the desktop with);
+ * - Upload and Download (transfer_worker.js): transfer.state
+ *   (core/file_transfer.js), transfer.unavailable (why the workspace could
+ *   not be listed for the open file chooser).
+ */
 export function openSession(sessionId, windowId, port) {
-  sessions.set(sessionId, { id: sessionId, port, windowId, attached: false, notes: [], holds: new Set() });
+  sessions.set(sessionId, {
+    id: sessionId, port, windowId, attached: false, notes: [], holds: new Set(),
+    desktop: { abort: null, shot: null, choice: null },
+    transfer: { state: createTransferState(), unavailable: '' },
+  });
   each(panelListeners, windowId);
 }
 
 /**
- * Drops the session of a panel whose port closed; returns it (or undefined)
- * so the caller can stop its action and detach.
+ * Drops the session of a panel whose port closed, and everything it held;
+ * returns it (or undefined) so the caller can stop its actions and detach.
  */
 export function closeSession(sessionId) {
   const s = sessions.get(sessionId);
   sessions.delete(sessionId);
   if (s) each(panelListeners, s.windowId);
-  each(endListeners, sessionId);
   return s;
+}
+
+/** The sessions whose task controls a tab now, with that tab (the file transfers attribute downloads by it). */
+export function attachedSessions() {
+  return [...sessions.values()].filter((s) => s.attached);
 }
 
 /** The session with id, or undefined. */
@@ -125,12 +138,6 @@ export function holdObservation(sessionId, promise) {
 export function actingRecently(sessionId) {
   const s = sessions.get(String(sessionId));
   return Boolean(s && (s.acting || (s.actingUntil || 0) > Date.now()));
-}
-
-/** The session whose task currently controls tabId, if any: {sessionId, windowId}. */
-export function sessionForTab(tabId) {
-  for (const [sessionId, s] of sessions) if (s.attached && s.tabId === tabId) return { sessionId, windowId: s.windowId };
-  return null;
 }
 
 /** True while a Side Panel of windowId holds its 'agent' port. */

@@ -12,7 +12,7 @@
 
 import { platformOf } from '../core/hotkey.js';
 import { initTransfers } from './transfer_worker.js';
-import { actingRecently, addNote, holdObservation, onAttach, onCdpEvent, onSessionEnd, sendCdp, sessionForTab, watchDebugger } from './agent_sessions.js';
+import { watchDebugger } from './agent_sessions.js';
 import { handlers, releaseLeftovers, setPlatform } from './observe_act.js';
 import { servePorts } from './agent_ports.js';
 
@@ -21,7 +21,7 @@ export { handlers };
 /** Wires the toolbar button, the panel ports and the debugger events. */
 export function init() {
   releaseLeftovers();
-  initTransfers({ actingRecently, addNote, holdObservation, onAttach, onCdpEvent, onSessionEnd, sendCdp, sessionForTab });
+  initTransfers();
   chrome.sidePanel?.setPanelBehavior?.({ openPanelOnActionClick: true })?.catch?.(() => {});
   chrome.runtime.getPlatformInfo?.().then((p) => { setPlatform(platformOf(p.os)); }).catch(() => {});
   servePorts();

@@ -1,14 +1,7 @@
-// The agent's desktop half in the service worker: a task's desktop steps
-// (screenshot, click, drag, type, keys, scroll, wait) as host calls of the
-// desktop server's tools, mapped by the desktop profile in use
-// (core/desktop_profiles.js, core/desktop_actions.js).
-//
-// Every call goes through the chat bridge's execute path, handed in by
-// background.js (bridge/worker/agent_calls.js): the host judges it under the
-// extension's own origin (the agent's grants), asks the person in the
-// approval window when its grant is Ask, reports progress, and the activity
-// log records it under the task. DESKTOP.STOP (the panel's Stop, Pause, or
-// its port closing) cancels the call in flight through the host.
+// The agent's desktop half in the service worker: the desktop a task can
+// act on (which server and profile, or why none), the person's own profile
+// checked against the host's tools, the agent's desktop grants, and the
+// handlers of a task's desktop requests (desktop_task.js runs them).
 //
 // The desktop offer (offered or not, and why) follows the host: it is asked
 // again when the host says its providers or tools changed and when the
@@ -16,31 +9,20 @@
 // Panel (agent_sessions.js toPanels) and to onDesktopChange's subscribers
 // (the Page Assistant's bars).
 //
-// Handlers accept only this extension's pages.
+// Requests are read and answered through agent/core/panel_contract.js;
+// handlers accept only this extension's pages.
 
 import { host } from '../../shared/host.js';
-import { CODES } from '../../shared/core/codes.js';
 import { DESKTOP } from '../../shared/core/messages.js';
-import { callsFor, chooseProfile, profileProblems, screenshotFrom, suggestedGrants, toolUses, toolsOf, whyNoDesktop } from '../core/desktop_profiles.js';
-import { planDesktopAction } from '../core/desktop_actions.js';
-import { encodeScreenshot } from './desktop_image.js';
-import { actionSleep, actionStopped } from '../core/cdp_input.js';
-import { desktopPush } from '../core/panel_contract.js';
-import { toPanels } from './agent_sessions.js';
+import { chooseProfile, profileProblems, suggestedGrants, toolUses, toolsOf, whyNoDesktop } from '../core/desktop_profiles.js';
+import { desktopPush, readDesktop, readDesktopAct, readDesktopStop, readGrants, readProfileCheck, reply } from '../core/panel_contract.js';
+import { findSession, mustSession, toPanels } from './agent_sessions.js';
+import { DesktopError, actOnDesktop, observeDesktop, setDesktopRunner, stopDesktop } from './desktop_task.js';
 
 /** Where Settings keeps the person's own desktop profile: {prefix, profile}. */
 export const PROFILE_KEY = 'desktopProfile';
 
-let runCall = null;
 let agentOrigin = '';
-/** sessionId -> {abort: AbortController|null, shot, choice}: choice is the desktop state a task started with */
-const sessions = new Map();
-
-function sessionOf(id) {
-  const key = String(id);
-  if (!sessions.has(key)) sessions.set(key, { abort: null, shot: null, choice: null });
-  return sessions.get(key);
-}
 
 async function customProfile() {
   const saved = (await chrome.storage.local.get(PROFILE_KEY))[PROFILE_KEY];
@@ -124,90 +106,18 @@ async function mustChoice() {
  * so a step costs no capabilities.list.
  */
 async function choiceOf(s) {
-  s.choice ||= await mustChoice();
-  return s.choice;
+  s.desktop.choice ||= await mustChoice();
+  return s.desktop.choice;
 }
 
-/** One host call of a task; a refusal, a server failure or a broken host ends the task with its words. */
-async function call(s, c, task) {
-  const signal = s.abort.signal;
-  const reply = await runCall(c, { signal, task });
-  if (signal.aborted) throw actionStopped();
-  if (reply.ok) return reply.result;
-  if (reply.code === CODES.FORBIDDEN) {
-    throw new Error(`the host refused ${c.capability}: ${reply.message}. The agent's desktop grants are in the side panel's Settings → Desktop and on the options page's Agent view.`);
-  }
-  if (reply.code === CODES.CANCELLED) throw actionStopped();
-  if (reply.code === CODES.INVALID_ARGUMENTS) {
-    throw new Error(`the host refused the arguments of ${c.capability}: ${reply.message}. The desktop profile does not fit the tool: fix it in the side panel's Settings → Desktop → Profile.`);
-  }
-  const err = new Error(await serverFailure(c.capability, reply));
-  err.code = reply.code;
-  throw err;
-}
-
-/**
- * What a failed desktop call says: which server (its name and prefix, from
- * the host's health), what the host said, and the server's own last words
- * on stderr when the host kept them.
- */
-async function serverFailure(capability, reply) {
-  const prefix = capability.split('.')[0];
-  const health = await host.health({ timeoutMs: 5000 }).catch(() => null);
-  const p = (health?.providers || []).find((x) => x.prefix === prefix);
-  const who = p?.name && p.name !== prefix ? `"${p.name}" (${prefix}.*)` : `"${prefix}"`;
-  const stderr = String(p?.stderr || '').trim().split('\n').slice(-3).join(' | ').slice(0, 400);
-  return `the desktop server ${who} failed on ${capability}: ${reply.code}: ${reply.message}${stderr ? `. Its last words on stderr: ${stderr}` : ''}. Check it on the setup page, then run the task again.`;
-}
-
-function toolErrorText(result) {
-  return (result?.content || []).filter((p) => p?.type === 'text').map((p) => p.text).join(' ').replace(/\s+/g, ' ').trim().slice(0, 300);
-}
-
-/** Runs fn with the session's AbortController in place, so DESKTOP.STOP cancels it. */
-async function withAbort(s, fn) {
-  s.abort?.abort();
-  const ac = new AbortController();
-  s.abort = ac;
+/** A task's request: its reply, or the refusal the panel tells apart by code. */
+async function answer(fn) {
   try {
-    return await fn(ac.signal);
-  } finally {
-    if (s.abort === ac) s.abort = null;
+    return await fn();
+  } catch (err) {
+    if (err instanceof DesktopError) return reply.failed(err.code, err.message);
+    throw err;
   }
-}
-
-async function observe(m) {
-  const s = sessionOf(m.sessionId);
-  const st = await choiceOf(s);
-  return withAbort(s, async () => {
-    let result;
-    for (const c of callsFor(st.profile, st.prefix, 'screenshot', {})) result = await call(s, c, m.task);
-    const shot = screenshotFrom(result, `${st.prefix} screenshot`);
-    if (!shot.ok) throw new Error(shot.error);
-    const img = await encodeScreenshot(shot.base64, shot.mime);
-    s.shot = { width: img.width, height: img.height, sentWidth: img.sentWidth, sentHeight: img.sentHeight };
-    return {
-      image: img.image, mime: img.mime, surface: 'desktop',
-      viewport: { width: img.sentWidth, height: img.sentHeight },
-      desktop: { width: img.width, height: img.height, server: st.prefix },
-      url: '', title: `Desktop (${st.prefix})`, notes: [],
-    };
-  });
-}
-
-async function act(m) {
-  const s = sessionOf(m.sessionId);
-  const st = await choiceOf(s);
-  const plan = planDesktopAction(m.action, { profile: st.profile, prefix: st.prefix, shot: s.shot, coordinateMode: m.coordinateMode === 'absolute' ? 'absolute' : 'normalized' });
-  if (plan.error) return { text: plan.error, error: true };
-  return withAbort(s, async (signal) => {
-    for (const c of plan.calls) {
-      const result = await call(s, c, m.task);
-      if (result?.isError) return { text: `${c.capability} failed: ${toolErrorText(result) || 'the tool reported an error'}`, error: true };
-    }
-    if (plan.waitMs) await actionSleep(plan.waitMs, signal);
-    return { text: plan.text };
-  });
 }
 
 async function describeAll(names) {
@@ -261,9 +171,25 @@ async function setGrants({ grants }) {
   if (!now.ok) return { ok: false, error: `${now.code}: ${now.message}` };
   // The agent's other decisions stay; Block is what every tool not named gets, so it is not written out per tool.
   const kept = now.configured ? Object.fromEntries(Object.entries(now.decisions || {}).filter(([, d]) => d !== 'deny')) : {};
-  const reply = await host.request('policy.set', { origin: agentOrigin, grants: { ...kept, ...chosen } }, { timeoutMs: 10_000 });
-  if (!reply.ok) return { ok: false, error: `${reply.code}: ${reply.message}` };
-  return { ok: true, decisions: reply.decisions || {} };
+  const saved = await host.request('policy.set', { origin: agentOrigin, grants: { ...kept, ...chosen } }, { timeoutMs: 10_000 });
+  if (!saved.ok) return { ok: false, error: `${saved.code}: ${saved.message}` };
+  return { ok: true, decisions: saved.decisions || {} };
+}
+
+/**
+ * What a task moving to the desktop needs to know of the agent's grants:
+ * whether anything is saved, and if not the suggestion to ask the person
+ * with (the panel asks before the first call, core/desktop_surface.js).
+ * null when the host could not say.
+ */
+async function taskGrants(st) {
+  const policy = await host.request('policy.get', { origin: agentOrigin }, { timeoutMs: 10_000 }).catch(() => null);
+  if (!policy?.ok) return null;
+  if (policy.configured) return { configured: true };
+  return {
+    configured: false, tools: toolsOf(st.profile).map((t) => `${st.prefix}.${t}`),
+    suggested: suggestedGrants(st.profile, st.prefix), uses: toolUses(st.profile, st.prefix), server: st.prefix,
+  };
 }
 
 /** Message handlers in shared/core/router.js's shape. */
@@ -271,44 +197,60 @@ export const handlers = {
   [DESKTOP.STATE]: {
     from: 'extension',
     async run(m) {
+      const { sessionId } = readDesktop(m);
       const st = await desktopState();
-      // A task's session keeps what it started with (observe, act); the panel's own questions carry no session.
-      if (m.sessionId !== undefined) sessionOf(m.sessionId).choice = st.offered ? st : null;
-      return { ok: true, ...st };
+      if (sessionId === undefined) return { ok: true, ...st };
+      // A task's session keeps what it moved to the desktop with (its steps); it hears whether the agent has grants.
+      const s = mustSession(sessionId);
+      s.desktop.choice = st.offered ? st : null;
+      if (!st.offered) return { ok: true, ...st };
+      const grants = await taskGrants(st);
+      return { ok: true, ...st, ...(grants ? { grants } : {}) };
     },
   },
-  [DESKTOP.OBSERVE]: { from: 'extension', run: async (m) => ({ ok: true, observation: await observe(m) }) },
-  [DESKTOP.ACT]: { from: 'extension', run: async (m) => ({ ok: true, result: await act(m) }) },
+  [DESKTOP.OBSERVE]: {
+    from: 'extension',
+    run(m) {
+      const { sessionId, task } = readDesktop(m);
+      return answer(async () => {
+        const s = mustSession(sessionId);
+        return reply.observed(await observeDesktop(s, await choiceOf(s), task));
+      });
+    },
+  },
+  [DESKTOP.ACT]: {
+    from: 'extension',
+    run(m) {
+      const a = readDesktopAct(m);
+      return answer(async () => {
+        const s = mustSession(a.sessionId);
+        return reply.acted(await actOnDesktop(s, await choiceOf(s), a));
+      });
+    },
+  },
   [DESKTOP.STOP]: {
     from: 'extension',
     run(m) {
-      const s = sessions.get(String(m.sessionId));
-      s?.abort?.abort();
-      if (s && m.end) sessions.delete(String(m.sessionId));
-      return { ok: true };
+      stopDesktop(findSession(readDesktopStop(m).sessionId));
+      return reply.detached();
     },
   },
-  [DESKTOP.CHECK_PROFILE]: { from: 'extension', run: (m) => checkProfile(m) },
+  [DESKTOP.CHECK_PROFILE]: { from: 'extension', run: (m) => checkProfile(readProfileCheck(m)) },
   [DESKTOP.GET_GRANTS]: { from: 'extension', run: () => getGrants() },
-  [DESKTOP.SET_GRANTS]: { from: 'extension', run: (m) => setGrants(m) },
+  [DESKTOP.SET_GRANTS]: { from: 'extension', run: (m) => setGrants(readGrants(m)) },
 };
 
 /**
  * Wires the desktop half: run is the bridge's execute path for the agent's
- * calls, origin the extension's own (what the host judges them under).
- * onSessionEnd: a panel closed, so its call in flight is cancelled. The
+ * calls, origin the extension's own (what the host judges them under). The
  * offer is asked again on each host event about providers or tools.
  */
-export function initDesktop({ run, origin, onSessionEnd }) {
-  runCall = run;
+export function initDesktop({ run, origin }) {
+  setDesktopRunner(run);
   agentOrigin = origin;
   const again = () => { recheck().catch(() => {}); };
   // Every open Side Panel hears that the offer changed, and asks for it.
   onDesktopChange(() => toPanels(desktopPush()));
   host.on('capabilities.changed', again);
   host.on('provider.state', again);
-  onSessionEnd?.((sessionId) => {
-    sessions.get(String(sessionId))?.abort?.abort();
-    sessions.delete(String(sessionId));
-  });
 }

@@ -32,7 +32,7 @@
 
 import { senderKind } from '../../shared/core/router.js';
 import { onPanelChange, panelOpen, toPanel } from './agent_sessions.js';
-import { pagePush } from '../core/panel_contract.js';
+import { pagePush, readRelay, readSetEnabled } from '../core/panel_contract.js';
 import { desktopOffer, onDesktopChange } from './desktop_worker.js';
 import { ENABLED_KEY, PAGE_ORIGINS, PERMISSION_MESSAGE, SCRIPT_FILES, SCRIPT_ID } from '../core/page_assistant_settings.js';
 import { AGENT, PAGE_ASSISTANT, PAGE_ASSISTANT_EVENT, PORTS } from '../../shared/core/messages.js';
@@ -235,7 +235,7 @@ export async function setEnabled(enabled) {
 export const handlers = {
   [PAGE_ASSISTANT.SET_ENABLED]: {
     from: 'extension',
-    run: (m) => setEnabled(m.enabled === true),
+    run: (m) => setEnabled(readSetEnabled(m).enabled),
   },
   // The content script asks for the token that marks the frame it places (only in the tab's top frame).
   [PAGE_ASSISTANT.FRAME_TOKEN]: {
@@ -267,8 +267,9 @@ export const handlers = {
   [PAGE_ASSISTANT.RELAY]: {
     from: 'extension',
     run(m) {
-      if (!Number.isInteger(m.tabId) || typeof m.event?.type !== 'string') return { ok: false, error: 'pageAssistant.relay needs a tabId and an event' };
-      toFrames(m.tabId, m.event);
+      const r = readRelay(m);
+      if (!r) return { ok: false, error: 'pageAssistant.relay needs a tabId and an event' };
+      toFrames(r.tabId, r.event);
       return { ok: true };
     },
   },

@@ -36,40 +36,23 @@
 
 import { host } from '../../shared/host.js';
 import { registerAction } from './executor.js';
-import { checkFileName, createTransferState, formatSize, suggestName, TransferError, TRANSFER_CODES } from '../core/file_transfer.js';
+import { actingRecently, addNote, attachedSessions, findSession, holdObservation, mustSession, onAttach, onCdpEvent, sendCdp } from './agent_sessions.js';
+import { checkFileName, formatSize, suggestName, TransferError, TRANSFER_CODES } from '../core/file_transfer.js';
 import { createWorkspaceClient, WORKSPACE_CODES } from '../core/workspace_client.js';
 import { base64ToBytes, bytesToBase64 } from '../core/base64.js';
 import { CODES } from '../../shared/core/codes.js';
 
 const hostRequest = (method, params, opts) => host.request(method, params, opts);
-/**
- * The agent worker's session hooks (actingRecently, addNote, holdObservation,
- * onAttach, onCdpEvent, onSessionEnd, sendCdp, sessionForTab), handed over by
- * initTransfers so this module does not import agent_sessions.js back.
- */
-let agent;
 const workspace = createWorkspaceClient({ request: hostRequest });
-/** sessionId -> TransferState */
-const states = new Map();
-/** sessionId -> tabId of its latest attach (to attribute chrome.downloads items). */
-const attachedTabs = new Map();
-/** sessionId -> why the workspace could not be listed for the open chooser. */
-const unavailable = new Map();
 
-function stateOf(sessionId) {
-  let s = states.get(sessionId);
-  if (!s) {
-    s = createTransferState();
-    states.set(sessionId, s);
-  }
-  return s;
-}
+/** The session's Upload and Download state (agent_sessions.js openSession: transfer). */
+const transferOf = (sessionId) => mustSession(sessionId).transfer;
 
 function note(sessionId, text) {
-  try { agent.addNote(sessionId, text); } catch { /* the panel went away */ }
+  try { addNote(sessionId, text); } catch { /* the panel went away */ }
 }
 
-const cdp = (sessionId, method, params) => Promise.resolve().then(() => agent.sendCdp(sessionId, method, params));
+const cdp = (sessionId, method, params) => Promise.resolve().then(() => sendCdp(sessionId, method, params));
 
 /** How long a revoked blob: URL of a controlled page stays readable. */
 const BLOB_GRACE_MS = 60000;
@@ -167,7 +150,7 @@ async function interceptPageBuilt(sessionId, item, url, named) {
     }
   } catch (err) {
     const reason = String(err?.message || err);
-    stateOf(sessionId).downloadFailed({ suggestedName: name, reason });
+    findSession(sessionId)?.transfer.state.downloadFailed({ suggestedName: name, reason });
     note(sessionId, `The page started a download (${label}), but it could not be saved: ${reason}. Click its button again to retry, or tell the user (CallUser).`);
     return;
   }
@@ -184,20 +167,22 @@ function ownDownload(item, url) {
 const INLINE_DOCUMENTS = new Set(['application/pdf', 'application/octet-stream', 'application/zip', 'application/x-pdf']);
 
 async function onChooser(sessionId, params) {
-  const st = stateOf(sessionId);
-  st.chooserOpened(params);
+  const t = findSession(sessionId)?.transfer;
+  if (!t) return;
+  t.state.chooserOpened(params);
   try {
-    const notes = await st.requestNotes({ listInventory: () => workspace.list() });
-    unavailable.delete(sessionId);
+    const notes = await t.state.requestNotes({ listInventory: () => workspace.list() });
+    t.unavailable = '';
     if (notes[0]) note(sessionId, notes[0]);
   } catch (err) {
-    unavailable.set(sessionId, `${err.message}${err.code === CODES.NOT_CONFIGURED ? '; set "workspace": {"dir": ...} in the gnosis-host config' : ''}`);
+    t.unavailable = `${err.message}${err.code === CODES.NOT_CONFIGURED ? '; set "workspace": {"dir": ...} in the gnosis-host config' : ''}`;
     note(sessionId, `A file chooser is open, but the workspace folder is not available (${err.message}). ${err.code === CODES.NOT_CONFIGURED ? 'The user must set "workspace": {"dir": ...} in the gnosis-host config. ' : ''}Tell the user (CallUser) instead of trying Upload.`);
   }
 }
 
 async function intercepted(sessionId, download) {
-  const st = stateOf(sessionId);
+  const st = findSession(sessionId)?.transfer.state;
+  if (!st) return;
   st.downloadIntercepted(download);
   const notes = await st.requestNotes({ listInventory: () => workspace.list() }).catch(() => []);
   if (notes.length) note(sessionId, notes[notes.length - 1]);
@@ -235,7 +220,7 @@ async function onDocumentPaused(sessionId, p) {
  * left alone. Resolves {ours, named} (named: the tab's announcement, if any).
  */
 async function attribute(sessionId, tabId, item, url) {
-  const acting = agent.actingRecently(sessionId);
+  const acting = actingRecently(sessionId);
   const from = blobOrigin(url) || (item.referrer ? originOf(item.referrer) : '');
   if (from) {
     const tab = await chrome.tabs.get(tabId).catch(() => null);
@@ -252,9 +237,9 @@ async function onDownloadCreated(item) {
   const pageBuilt = /^(blob|data):/i.test(url);
   if (!pageBuilt && !/^https?:/i.test(url)) return;
   if (pageBuilt && ownDownload(item, url)) return; // the panel's own exports pass
-  const candidates = [...attachedTabs].filter(([sessionId, tabId]) => agent.sessionForTab(tabId)?.sessionId === sessionId);
+  const candidates = attachedSessions();
   if (candidates.length !== 1) return; // not ours to stop, or ambiguous
-  const [sessionId, tabId] = candidates[0];
+  const { id: sessionId, tabId } = candidates[0];
   const taking = (async () => {
     const { ours, named } = await attribute(sessionId, tabId, item, url);
     if (!ours) return;
@@ -274,7 +259,7 @@ async function onDownloadCreated(item) {
     });
   })();
   // The next observation waits for this, so the note it queues reaches the very next request.
-  agent.holdObservation(sessionId, taking);
+  holdObservation(sessionId, taking);
   await taking;
 }
 
@@ -308,9 +293,9 @@ function refused(err) {
 export async function uploadAction(args, env, { directPath = true } = {}) {
   let r;
   try {
-    r = stateOf(env.sessionId).resolve({ name: 'Upload', args });
+    r = transferOf(env.sessionId).state.resolve({ name: 'Upload', args });
   } catch (err) {
-    const why = unavailable.get(env.sessionId);
+    const why = findSession(env.sessionId)?.transfer.unavailable;
     if (why && err instanceof TransferError) return { text: `Upload refused: the workspace folder is not available (${why}).`, error: true };
     return refused(err);
   }
@@ -344,7 +329,7 @@ export async function uploadAction(args, env, { directPath = true } = {}) {
 
 /** Download(filename='name.ext'): saves the intercepted download into the workspace. */
 export async function downloadAction(args, env) {
-  const st = stateOf(env.sessionId);
+  const st = transferOf(env.sessionId).state;
   let r;
   try { r = st.resolve({ name: 'Download', args }); } catch (err) { return refused(err); }
   try {
@@ -371,21 +356,11 @@ export async function downloadAction(args, env) {
 
 /**
  * Wires the interception hooks and the Upload and Download actions. Called
- * from agent_worker.js init() with its session hooks.
- * @param {{actingRecently: Function, addNote: Function, holdObservation: Function, onAttach: Function,
- *   onCdpEvent: Function, onSessionEnd: Function, sendCdp: Function, sessionForTab: Function}} hooks
+ * from agent_worker.js init(). What a session holds goes with its session
+ * (agent_sessions.js).
  */
-export function initTransfers(hooks) {
-  agent = hooks;
-  const { onAttach, onCdpEvent, onSessionEnd } = hooks;
-  // A closed panel's session never comes back: forget what it held.
-  onSessionEnd((sessionId) => {
-    states.delete(sessionId);
-    attachedTabs.delete(sessionId);
-    unavailable.delete(sessionId);
-  });
-  onAttach(async ({ sessionId, tabId }) => {
-    attachedTabs.set(sessionId, tabId);
+export function initTransfers() {
+  onAttach(async ({ sessionId }) => {
     await cdp(sessionId, 'Page.setInterceptFileChooserDialog', { enabled: true }).catch(() => {});
     await cdp(sessionId, 'Fetch.enable', { patterns: [{ resourceType: 'Document', requestStage: 'Response' }] }).catch(() => {});
     await cdp(sessionId, 'Page.addScriptToEvaluateOnNewDocument', { source: KEEP_BLOB_URLS }).catch(() => {});

@@ -8,7 +8,7 @@
 // cached health (tool count, providers' states) is read each second and the
 // grants read again when it changed. Where the agent cannot run (Firefox),
 // the view's tab is hidden.
-import { BRIDGE } from '../../shared/core/messages.js';
+import { HOST_CARD } from '../../shared/core/messages.js';
 import { $, send } from '../../shared/page.js';
 import { createDesktopGrants } from '../../shared/desktop_grants.js';
 import { AGENT_NEEDS_CHROMIUM, features } from '../../shared/browser.js';
@@ -21,7 +21,7 @@ let loading = false;
 let seen = null;
 
 async function healthKey() {
-  const r = await send(BRIDGE.HOST_STATUS, { refresh: false }).catch(() => null);
+  const r = await send(HOST_CARD.STATUS, { refresh: false }).catch(() => null);
   const h = r?.health;
   if (!h?.ok) return `down:${r?.error?.message || ''}`;
   return JSON.stringify([h.capabilities, (h.providers || []).map((p) => `${p.prefix}:${p.state}`)]);

@@ -10,7 +10,7 @@ import { $, changes, send, state } from './options_page.js';
 import { DECISIONS, DECISION_LABELS, DECISION_SHORT, initialChoices, setAll, summarize, titleOf } from '../core/grants.js';
 import { clashView, groupCapabilities, groupSummary, matchesFilter, setEach, startsFolded, uniformDecision } from '../core/grant_table.js';
 import { hintBadges } from '../../shared/hint_badges.js';
-import { BRIDGE } from '../../shared/core/messages.js';
+import { BRIDGE, HOST_CARD } from '../../shared/core/messages.js';
 
 let grantsLoading = false;
 /** Groups the user folded or unfolded, by group id (kept across reloads of the table). */
@@ -30,7 +30,7 @@ export async function loadGrants(origin) {
 let readAtCount = null;
 
 async function capabilityCount() {
-  const r = await send(BRIDGE.HOST_STATUS, { refresh: false }).catch(() => null);
+  const r = await send(HOST_CARD.STATUS, { refresh: false }).catch(() => null);
   return typeof r?.health?.capabilities === 'number' ? r.health.capabilities : null;
 }
 

@@ -28,7 +28,7 @@ import { approvals, answerApproval } from './approval_window.js';
 import { reportDelivery, serveReplyPort } from './reply_port.js';
 import { handlers as activityHandlers, initActivity } from './activity_log.js';
 import { forget, init as initRemembered, remembered } from './remembered_choices.js';
-import { BRIDGE, BRIDGE_PAGE } from '../../shared/core/messages.js';
+import { BRIDGE, BRIDGE_PAGE, HOST_CARD } from '../../shared/core/messages.js';
 
 /** Which preset fits the page in the tab: by its origin, else by its structure. */
 async function detectPreset(tabId, origin) {
@@ -106,7 +106,7 @@ export const handlers = {
   [BRIDGE.REMEMBERED]: { from: 'extension', run: ({ origin }) => remembered(requireOrigin(origin)) },
   [BRIDGE.FORGET_CHOICES]: { from: 'extension', run: ({ origin }) => forget(requireOrigin(origin)) },
   [BRIDGE.STOP]: { from: 'extension', run: ({ origin }) => stop(requireOrigin(origin)) },
-  [BRIDGE.HOST_STATUS]: { from: 'extension', run: ({ refresh, reconnect }) => hostStatus(!!refresh, !!reconnect) },
+  [HOST_CARD.STATUS]: { from: 'extension', run: ({ refresh, reconnect }) => hostStatus(!!refresh, !!reconnect) },
   [BRIDGE.CAPABILITY_PROMPT]: { from: 'extension', run: ({ origin, choices }) => capabilityPrompt(origin || undefined, choices) },
   [BRIDGE.INSERT_PROMPT]: {
     from: 'extension',

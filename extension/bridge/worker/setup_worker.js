@@ -10,7 +10,7 @@
 import { host } from '../../shared/host.js';
 import { PROTOCOL } from '../../shared/core/protocol.js';
 import { DEFAULT_LOCATION, checkLocation, safeLocation } from '../../shared/core/host_install.js';
-import { BRIDGE } from '../../shared/core/messages.js';
+import { BRIDGE, HOST_CARD } from '../../shared/core/messages.js';
 import { PROVIDER_FIELDS, opensSetup } from '../core/setup_rules.js';
 import { diagnosticReport } from '../core/diagnostic.js';
 import { hostStatus } from './host_queries.js';
@@ -116,9 +116,9 @@ export const handlers = {
       return { ok: true, cancelled: !!ac };
     },
   },
-  [BRIDGE.DIAGNOSTIC_REPORT]: { from: 'extension', run: () => report() },
-  [BRIDGE.GET_DOWNLOAD_LOCATION]: { from: 'extension', run: async () => ({ ok: true, ...(await location()) }) },
-  [BRIDGE.SET_DOWNLOAD_LOCATION]: {
+  [HOST_CARD.DIAGNOSTIC_REPORT]: { from: 'extension', run: () => report() },
+  [HOST_CARD.GET_DOWNLOAD_LOCATION]: { from: 'extension', run: async () => ({ ok: true, ...(await location()) }) },
+  [HOST_CARD.SET_DOWNLOAD_LOCATION]: {
     from: 'extension',
     async run({ location: text }) {
       const s = String(text || '').trim();

@@ -17,23 +17,18 @@ export const BRIDGE = Object.freeze({
   SET_GRANTS: 'bridge.setGrants',
   APPROVAL: 'bridge.approval',
   APPROVE: 'bridge.approve',
-  HOST_STATUS: 'bridge.hostStatus',
   CAPABILITY_PROMPT: 'bridge.capabilityPrompt',
   INSERT_PROMPT: 'bridge.insertPrompt',
   DETECT_PRESET: 'bridge.detectPreset',
   PICK: 'bridge.pick',
   DETECT: 'bridge.detect',
   CHECK: 'bridge.check',
-  // The setup page and the Host section (bridge/worker/setup_worker.js): the
-  // host's MCP servers (providers.*), the diagnostic report, the download location.
+  // The setup page and the Host section (bridge/worker/setup_worker.js): the host's MCP servers (providers.*).
   PROVIDERS: 'bridge.providers',
   SET_PROVIDER: 'bridge.setProvider',
   REMOVE_PROVIDER: 'bridge.removeProvider',
   CHECK_PROVIDER: 'bridge.checkProvider',
   CANCEL_CHECK: 'bridge.cancelCheck',
-  DIAGNOSTIC_REPORT: 'bridge.diagnosticReport',
-  GET_DOWNLOAD_LOCATION: 'bridge.getDownloadLocation',
-  SET_DOWNLOAD_LOCATION: 'bridge.setDownloadLocation',
   // Remembered approval choices (bridge/worker/remembered_choices.js).
   REMEMBERED: 'bridge.remembered',
   FORGET_CHOICES: 'bridge.forgetChoices',
@@ -43,10 +38,23 @@ export const BRIDGE = Object.freeze({
 });
 
 /**
+ * What any extension page asks about the host (the host card of the options
+ * and setup pages, shared/host_card.js; the host banner; the Agent and grants
+ * views): its status, the diagnostic report, the release download location.
+ * Handled by the worker (bridge/worker/bridge_worker.js, setup_worker.js).
+ */
+export const HOST_CARD = Object.freeze({
+  STATUS: 'bridge.hostStatus',
+  DIAGNOSTIC_REPORT: 'bridge.diagnosticReport',
+  GET_DOWNLOAD_LOCATION: 'bridge.getDownloadLocation',
+  SET_DOWNLOAD_LOCATION: 'bridge.setDownloadLocation',
+});
+
+/**
  * The activity log's messages, handled by the bridge's worker half
  * (bridge/worker/activity_log.js) and sent only by extension pages: the options
  * page's Activity view lists and clears it, the Side Panel records each
- * agent task (shared/agent_activity.js).
+ * agent task (agent/core/panel_contract.js recordTask).
  */
 export const ACTIVITY = Object.freeze({
   LIST: 'activity.list',

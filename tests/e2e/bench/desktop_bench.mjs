@@ -2,20 +2,22 @@
 // bridge's): real Chromium with the extension, the real gnosis-host, and
 // computer-use-mcp (npm) on a 1920x1080 Xvfb display, a scripted model.
 //
-//  1. step overhead: from a step's start ("taking a screenshot…") until its
-//     model request is ready ("waiting for the model…"), on the desktop
-//     (the screenshot through the host: the agent's grants, the approval
-//     check, the MCP call, decoding, scaling to 1280x720, JPEG encoding)
-//     beside the tab's (CDP screenshot), in one run, batches alternated.
-//     Beside them, computer-use-mcp's own screenshot time, asked straight
-//     over MCP of a second instance (its 1 s settle wait, the grab, its PNG).
-//  2. what Gnosis adds to the desktop server's own screenshot time for a
-//     1920x1080 screenshot: the same steps with a server whose screenshot
-//     takes no time of its own (tests/e2e/fixtures/fixed_screen_mcp.mjs: a
-//     fixed 1920x1080 PNG), minus that server's time straight over MCP,
-//     batches alternated: the host hop, decoding, scaling, encoding and the
-//     request built. Target ≤ 80 ms p50. (computer-use-mcp's own times vary
-//     by a second under load, so they cannot be subtracted from.)
+//  1. a step: from its start ("Step N: taking a screenshot…") to the next
+//     step's, the model answering at once with TakeNote, on the tab (CDP
+//     screenshot, the action and the tab's settling after it) and on the
+//     desktop (the screenshot through the host: the agent's grants, the
+//     approval check, the MCP call, decoding, scaling to 1280x720, JPEG
+//     encoding), batches alternated in one run. Beside them the screenshot
+//     part alone (until "waiting for the model…"), and each desktop server's
+//     own screenshot time, asked straight over MCP of a second instance
+//     (computer-use-mcp's includes its 1 s settle wait).
+//  2. Gnosis's share of a desktop step, beside the tab's step: the desktop
+//     step less the server's own screenshot time, for a 1920x1080
+//     screenshot, with a server whose screenshot takes no time of its own
+//     (tests/e2e/fixtures/fixed_screen_mcp.mjs: a fixed 1920x1080 PNG). The
+//     goal is a ratio, not a time: at most half the tab's step, both measured
+//     in the same run. (computer-use-mcp's own times vary by a second under
+//     load, so its share is printed but not judged.)
 //
 //   node tests/e2e/bench/desktop_bench.mjs [--batches 4] [--batch 5]
 import os from 'node:os';
@@ -30,8 +32,9 @@ import { startModelServer } from '../lib/model_server.js';
 import { openPanelAndTarget, storeSettings } from '../lib/agent_fixture.js';
 import { COMPUTER_USE_MCP, computerUseProvider, desktopMissing, startDesktop } from '../lib/desktop.js';
 
-const { values: opt } = parseArgs({ options: { batches: { type: 'string', default: '4' }, batch: { type: 'string', default: '5' } } });
-const TARGET_MS = 80;
+const { values: opt } = parseArgs({ options: { batches: { type: 'string', default: '4' }, batch: { type: 'string', default: '6' } } });
+/** Gnosis's share of a desktop step, at most this part of the tab's step. */
+const MAX_SHARE = 0.5;
 const pct = (xs, p) => {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))];
@@ -86,7 +89,11 @@ try {
     }).observe(document.getElementById('status'), { childList: true, characterData: true, subtree: true });
   });
 
-  /** One task of opt.batch steps on surface; returns each step's overhead but the first (it attaches). */
+  /**
+   * One task of opt.batch TakeNote steps and a Finished on surface: each
+   * step's screenshot part and each whole step (to the next one's start),
+   * but the first (it attaches).
+   */
   async function batch(surface) {
     await panel.click('#new-conversation');
     await panel.check(`input[name="surface"][value="${surface}"]`);
@@ -95,11 +102,12 @@ try {
     await panel.click('#run');
     await panel.waitForSelector('#log li.outcome', { timeout: 120_000 });
     const marks = await panel.evaluate(() => window.marks);
-    const out = [];
+    const at = (s, phase) => marks.find((m) => m.step === s && m.phase === phase)?.at;
+    const out = { shot: [], step: [] };
     for (let s = 2; s <= Number(opt.batch); s++) {
-      const a = marks.find((m) => m.step === s && m.phase === 'taking a screenshot');
-      const b = marks.find((m) => m.step === s && m.phase === 'waiting for the model');
-      if (a && b) out.push(b.at - a.at);
+      const [a, b, next] = [at(s, 'taking a screenshot'), at(s, 'waiting for the model'), at(s + 1, 'taking a screenshot')];
+      if (a && b) out.shot.push(b - a);
+      if (a && next) out.step.push(next - a);
     }
     return out;
   }
@@ -117,40 +125,47 @@ try {
   /** The desktop server the agent uses: computer-use-mcp (the built-in choice), or the fixed screen (a profile of the person's). */
   const useServer = (prefix) => panel.evaluate((p) => (p ? chrome.storage.local.set({ desktopProfile: p }) : chrome.storage.local.remove('desktopProfile')),
     prefix === 'fixed' ? { prefix, profile: BUILTIN_PROFILES[0] } : null);
-  const tab = [];
-  const desktop = [];
+  const runs = { tab: { shot: [], step: [] }, desktop: { shot: [], step: [] }, fixed: { shot: [], step: [] } };
+  const add = (into, got) => { into.shot.push(...got.shot); into.step.push(...got.step); };
   const server = [];
-  const fixedSteps = [];
   const fixedOwn = [];
   const n = Number(opt.batch) - 1;
   for (let b = 0; b < Number(opt.batches); b++) {
-    tab.push(...await batch('tab'));
+    add(runs.tab, await batch('tab'));
     await useServer('desktop');
-    desktop.push(...await batch('desktop'));
+    add(runs.desktop, await batch('desktop'));
     server.push(...await own(direct, n));
     await useServer('fixed');
-    fixedSteps.push(...await batch('desktop'));
+    add(runs.fixed, await batch('desktop'));
     fixedOwn.push(...await own(directFixed, n));
   }
   await useServer('desktop');
   const line = (name, xs) => console.log(`  ${name.padEnd(64)} p50 ${ms(pct(xs, 50)).padStart(8)}  p95 ${ms(pct(xs, 95)).padStart(8)}  (n=${xs.length})`);
-  console.log(`\nstep overhead: a step's screenshot until its model request is ready (${opt.batches} alternating batches)`);
-  line('tab (CDP screenshot, JPEG 75)', tab);
-  line('desktop: computer-use-mcp through the host, scaled, JPEG 75', desktop);
-  line('  computer-use-mcp\'s own screenshot, straight over MCP', server);
-  console.log(`\nwhat Gnosis adds to the server's own time, for a ${desk.width}x${desk.height} screenshot (fixed-screen server)`);
-  line('desktop step overhead with the fixed 1920x1080 screen', fixedSteps);
+  console.log(`\na step, from its screenshot to the next step's (the model answers at once with TakeNote; ${opt.batches} alternating batches)`);
+  line('tab (CDP screenshot, JPEG 75; the action; the tab settling)', runs.tab.step);
+  line('desktop: fixed 1920x1080 screen through the host, scaled, JPEG 75', runs.fixed.step);
+  line('desktop: computer-use-mcp through the host', runs.desktop.step);
+  console.log('\nof it, the screenshot until the model request is ready');
+  line('tab', runs.tab.shot);
+  line('desktop: fixed 1920x1080 screen', runs.fixed.shot);
+  line('desktop: computer-use-mcp', runs.desktop.shot);
   line('  the fixed screen\'s own screenshot, straight over MCP', fixedOwn);
-  // The host call of each of those screenshots as the worker timed it (the activity log's entries).
+  line('  computer-use-mcp\'s own screenshot, straight over MCP', server);
+  // The host call of each fixed-screen screenshot as the worker timed it (the activity log's entries).
   const hostCalls = await panel.evaluate(async () => {
     const index = (await chrome.storage.local.get('activity')).activity || [];
     const entries = await chrome.storage.local.get(index.map((i) => `activity:${i.id}`));
-    return index.map((i) => entries[`activity:${i.id}`]).filter((e) => e.capability === 'fixed.computer').map((e) => e.ms);
+    return index.map((i) => entries[`activity:${i.id}`]).filter((e) => e?.capability === 'fixed.computer').map((e) => e.ms);
   });
   line('  its host call: the agent\'s grants, the host, the server (activity log)', hostCalls);
-  const added = pct(fixedSteps, 50) - pct(fixedOwn, 50);
-  console.log(`  Gnosis adds ${ms(added)} p50 (host hop, decoding, scaling to 1280x720, JPEG, the request built); target ≤ ${TARGET_MS} ms: ${added <= TARGET_MS ? 'PASS' : 'FAIL'}`);
-  process.exitCode = added <= TARGET_MS ? 0 : 1;
+  const tabStep = pct(runs.tab.step, 50);
+  const share = pct(runs.fixed.step, 50) - pct(fixedOwn, 50);
+  const cumShare = pct(runs.desktop.step, 50) - pct(server, 50);
+  const ratio = share / tabStep;
+  console.log('\nGnosis\'s share of a desktop step (the step less the server\'s own screenshot time), beside the tab\'s step, p50:');
+  console.log(`  fixed 1920x1080 screen: ${ms(pct(runs.fixed.step, 50))} − ${ms(pct(fixedOwn, 50))} = ${ms(share)}, ${ratio.toFixed(2)} × the tab's ${ms(tabStep)}; at most ${MAX_SHARE} ×: ${ratio <= MAX_SHARE ? 'PASS' : 'FAIL'}`);
+  console.log(`  computer-use-mcp (not judged: its own time varies by a second under load): ${ms(pct(runs.desktop.step, 50))} − ${ms(pct(server, 50))} = ${ms(cumShare)}, ${(cumShare / tabStep).toFixed(2)} × the tab's`);
+  process.exitCode = ratio <= MAX_SHARE ? 0 : 1;
 } finally {
   await direct.close().catch(() => {});
   await directFixed.close().catch(() => {});

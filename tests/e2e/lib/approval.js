@@ -1,6 +1,7 @@
 // The approval window as a person uses it: a deliberate click moves the
 // pointer into the window and onto the button in steps, as a mouse does,
-// pauses, then clicks (issue 29: a pointer that never moved never allows).
+// and clicks once the window has seen it there (issue 29: a pointer that
+// never moved never allows).
 // And the attack the window must withstand: clicks every 120 ms at one spot,
 // from the moment the window shows, with a pointer that stays put.
 
@@ -18,8 +19,8 @@ export function centreOf(win, selector) {
 
 /**
  * Clicks an Allow button the way a person does once it is armed: the pointer
- * comes in from the window's left edge in steps, rests, and clicks. The
- * window may close before the click returns.
+ * comes in from the window's left edge in steps, and once the window has seen
+ * it on the button, clicks. The window may close before the click returns.
  */
 export async function deliberateClick(win, selector) {
   await win.locator(`${selector}:enabled`).waitFor();
@@ -27,7 +28,8 @@ export async function deliberateClick(win, selector) {
   try {
     await win.mouse.move(2, at.y - 40);
     await win.mouse.move(at.x, at.y, { steps: 12 });
-    await sleep(250);
+    // The window has seen the pointer arrive on the button before it is pressed.
+    await win.waitForFunction((sel) => document.querySelector(sel)?.matches(':hover'), selector, { polling: 'raf' });
     await win.mouse.down();
     await win.mouse.up();
   } catch (err) {

@@ -74,3 +74,21 @@ export async function startDesktop({ width = 1280, height = 800, cwd, cols = 80,
 export function computerUseProvider(display, { prefix = 'desktop', name = 'computer-use-mcp' } = {}) {
   return { name, command: process.execPath, args: [COMPUTER_USE_MCP], prefix, timeout: '30s', env: { DISPLAY: display } };
 }
+
+/**
+ * The pids of the computer-use-mcp servers running on display (their
+ * DISPLAY), so a test kills only its own host's, never another test's.
+ */
+export function desktopServerPids(display) {
+  const out = [];
+  for (const name of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const cmd = fs.readFileSync(`/proc/${name}/cmdline`, 'utf8');
+      if (!cmd.includes(COMPUTER_USE_MCP)) continue;
+      const env = fs.readFileSync(`/proc/${name}/environ`, 'utf8').split('\0');
+      if (env.includes(`DISPLAY=${display}`)) out.push(Number(name));
+    } catch { /* gone, or not ours to read */ }
+  }
+  return out;
+}

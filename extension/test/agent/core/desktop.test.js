@@ -221,3 +221,116 @@ test('the agent loop on the desktop: the step limit, the three-screenshot budget
   assert.deepEqual(events.filter((e) => e.type === 'action').map((e) => e.surface), ['desktop', 'desktop', 'desktop', 'desktop']);
   assert.deepEqual(log, ['Click', 'Click', 'Click', 'Click', 'stop']);
 });
+
+test('a long Type and a long Scroll go in short pieces (the profile says how long), so a Stop lets at most one land after it', async () => {
+  const { textPieces, amountPieces } = await import('../../../agent/core/desktop_actions.js');
+  const shot = { width: 1464, height: 823, sentWidth: 1280, sentHeight: 720 };
+  const plan = (name, args, profile = CUM) => planDesktopAction({ name, args }, { profile, prefix: 'desktop', shot });
+  const text = `echo ${'x'.repeat(50)} 😀 done`;
+  const typed = plan('Type', { content: text });
+  assert.equal(CUM.typeChunk, 24);
+  assert.deepEqual(typed.calls.map((c) => c.arguments.text).join(''), text, 'the pieces make the text, in order');
+  assert.ok(typed.calls.every((c) => [...c.arguments.text].length <= 24 && c.arguments.action === 'type'));
+  assert.equal(typed.calls.length, 3);
+  assert.equal(typed.text, `typed ${[...text].length} characters on the desktop`);
+  assert.equal(plan('Type', { content: 'echo K-4821 > code.txt' }).calls.length, 1, 'a short text is one call');
+  // No piece splits a character made of two UTF-16 units.
+  assert.deepEqual(textPieces('ab😀cd', 3), ['ab😀', 'cd']);
+  // computer-use-mcp's scroll of 300 in pieces of 100; the tool-per-action profile scrolls 5 in one.
+  assert.deepEqual(plan('Scroll', { point: [500, 500], direction: 'down' }).calls.map((c) => c.arguments.text), ['down:100', 'down:100', 'down:100']);
+  assert.deepEqual(planDesktopAction({ name: 'Scroll', args: { point: [500, 500], direction: 'up' } }, { profile: MUNIM, prefix: 'computer', shot }).calls.map((c) => c.arguments), [{ to: { x: 733, y: 412 } }, { direction: 'up', amount: 5 }]);
+  assert.deepEqual(amountPieces(250, 100), [100, 100, 50]);
+  assert.deepEqual(amountPieces(5, undefined), [5]);
+  // A profile without pieces types in one call, as before.
+  const whole = { ...CUM, typeChunk: undefined, scrollChunk: undefined };
+  assert.equal(plan('Type', { content: text }, whole).calls.length, 1);
+  assert.deepEqual(plan('Scroll', { point: [1, 1], direction: 'down' }, whole).calls.map((c) => c.arguments.text), ['down:300']);
+  assert.deepEqual(profileProblems({ ...CUM, typeChunk: 0, scrollChunk: 2.5 }, 'desktop', cumCaps), ['typeChunk must be a whole number above 0', 'scrollChunk must be a whole number above 0']);
+});
+
+test('what a refused or failed desktop call says: the place that changes it, and a server\'s banner is never its last words', async () => {
+  const { refusalText, refusedResult, serverFailureText, tellingLines, withoutQuietStderr } = await import('../../../agent/core/desktop_failures.js');
+  const cases = [
+    [{ code: 'FORBIDDEN', message: 'origin "chrome-extension://abcdefgh" may not execute desktop.computer; allow it for this site on the Gnosis options page', details: { reason: 'not-granted' } },
+      'the agent may not use desktop.computer: allow it in Settings → Desktop'],
+    [{ code: 'FORBIDDEN', details: { reason: 'denied' } }, 'the person declined desktop.computer in the approval window'],
+    [{ code: 'FORBIDDEN', details: { reason: 'timeout' } }, 'nobody answered the approval window for desktop.computer in time'],
+  ];
+  for (const [reply, want] of cases) {
+    assert.equal(refusalText('desktop.computer', reply), want);
+    assert.doesNotMatch(refusedResult('desktop.computer', reply), /chrome-extension:|options page/);
+  }
+  assert.match(refusedResult('desktop.computer', cases[0][0]), /^refused: the agent may not use desktop\.computer: allow it in Settings → Desktop\. Nothing was done on the desktop\. Go on in the browser tab/);
+  const banner = 'Computer Use MCP server running on stdio';
+  const killed = { code: 'PROVIDER_UNAVAILABLE', message: `provider "computer-use-mcp" is down: exited (signal: killed); stderr: ${banner}`, details: { stderr: `${banner}\n${banner}` } };
+  const provider = { name: 'computer-use-mcp', prefix: 'desktop', stderr: `${banner}\n${banner}` };
+  const text = serverFailureText({ capability: 'desktop.computer', reply: killed, provider });
+  assert.equal(text, 'the desktop server "computer-use-mcp" (desktop.*) failed on desktop.computer: PROVIDER_UNAVAILABLE: provider "computer-use-mcp" is down: exited (signal: killed). Check it on the setup page, then run the task again.');
+  assert.match(serverFailureText({ capability: 'desktop.computer', reply: killed, provider, retried: 'failed' }), /failed on desktop\.computer, and again after the host restarted it: PROVIDER_UNAVAILABLE/);
+  // Words that read as an error are quoted, each once, the last three.
+  const crashed = { ...provider, stderr: `${banner}\nError: Cannot open display :99\n    at grab (x.js:1)\nError: Cannot open display :99\nfatal: giving up` };
+  assert.match(serverFailureText({ capability: 'desktop.computer', reply: { code: 'EXECUTION_ERROR', message: 'boom' }, provider: crashed }),
+    /: EXECUTION_ERROR: boom\. Its last words on stderr: Error: Cannot open display :99 \| fatal: giving up\. Check it/);
+  assert.equal(tellingLines(banner), '');
+  assert.equal(withoutQuietStderr('provider "x" is down: exited (exit status 1); stderr: Error: no display'), 'provider "x" is down: exited (exit status 1); stderr: Error: no display');
+});
+
+test('surfaces: moving to the desktop with nothing granted asks the person first, then goes on; "Not now" is the model\'s to read, or the end', async () => {
+  const { NOT_GRANTED } = await import('../../../agent/core/desktop_surface.js');
+  const grants = { configured: false, tools: ['desktop.computer'], suggested: { 'desktop.computer': 'ask' }, uses: {}, server: 'desktop' };
+  const deskWith = (log, g) => ({ ...fakeSurface('desktop', log), start: async () => { log.push('desktop.start'); return { title: 'Desktop (desktop)', url: '', server: 'desktop', grants: g() }; } });
+  const run = async ({ start, answer }) => {
+    const log = [];
+    let saved = false;
+    const asked = [];
+    const s = createSurfaces({
+      tab: fakeSurface('tab', log), desktop: deskWith(log, () => (saved ? { configured: true } : grants)), start, state: { offered: true, prefix: 'desktop' },
+      askGrants: async (g, signal) => { asked.push([g, signal]); saved = answer; return answer; },
+    });
+    return { s, log, asked };
+  };
+  // Started on the desktop, granted with one click: the task goes on, and is not asked again.
+  const a = await run({ start: 'desktop', answer: true });
+  const signal = new AbortController().signal;
+  assert.deepEqual(await a.s.start({ signal }), { title: 'Desktop (desktop)', url: '', server: 'desktop', surface: 'desktop' });
+  assert.deepEqual(a.asked, [[grants, signal]]);
+  await a.s.act({ name: 'SwitchSurface', args: { surface: 'tab' } });
+  await a.s.act({ name: 'SwitchSurface', args: { surface: 'desktop' } });
+  assert.equal(a.asked.length, 1);
+  // Started on the desktop, "Not now": the task ends saying so.
+  const b = await run({ start: 'desktop', answer: false });
+  await assert.rejects(b.s.start({}), (err) => err.code === 'FORBIDDEN' && err.message === NOT_GRANTED);
+  // Started in the tab, "Not now" on a switch: the model reads it, and stays in the tab.
+  const c = await run({ start: 'tab', answer: false });
+  await c.s.start({});
+  assert.deepEqual(await c.s.act({ name: 'SwitchSurface', args: { surface: 'desktop' } }), { text: `the desktop is not available: ${NOT_GRANTED}`, error: true, surface: 'tab' });
+  assert.equal((await c.s.observe()).surface, 'tab');
+  // Grants saved before (or the host could not say): no question.
+  for (const g of [{ configured: true }, undefined]) {
+    let asked = 0;
+    const s = createSurfaces({ tab: fakeSurface('tab', []), desktop: deskWith([], () => g), start: 'desktop', state: { offered: true }, askGrants: async () => { asked += 1; return false; } });
+    assert.equal((await s.start({})).surface, 'desktop');
+    assert.equal(asked, 0);
+  }
+});
+
+test('surfaces: a refused desktop screenshot sends a task that has the tab back there, its next observation saying why; a desktop-only task ends', async () => {
+  const refused = Object.assign(new Error('the agent may not use desktop.computer: allow it in Settings → Desktop'), { code: 'FORBIDDEN' });
+  const log = [];
+  const desktop = { ...fakeSurface('desktop', log), observe: async () => { throw refused; } };
+  const s = createSurfaces({ tab: fakeSurface('tab', log), desktop, start: 'tab', state: { offered: true, prefix: 'desktop' } });
+  await s.start({});
+  await s.act({ name: 'SwitchSurface', args: { surface: 'desktop' } });
+  const o = await s.observe();
+  assert.equal(o.surface, 'tab');
+  assert.equal(s.surface, 'tab');
+  assert.deepEqual(o.notes, ['The desktop screenshot was refused (the agent may not use desktop.computer: allow it in Settings → Desktop). You are on the browser tab again: go on here, or finish.']);
+  const only = createSurfaces({ tab: fakeSurface('tab', []), desktop, start: 'desktop', state: { offered: true, prefix: 'desktop' } });
+  await only.start({});
+  await assert.rejects(only.observe(), /may not use desktop\.computer/);
+  // Any other failure ends the task wherever it started.
+  const broken = createSurfaces({ tab: fakeSurface('tab', []), desktop: { ...desktop, observe: async () => { throw new Error('the desktop server failed'); } }, start: 'tab', state: { offered: true } });
+  await broken.start({});
+  await broken.act({ name: 'SwitchSurface', args: { surface: 'desktop' } });
+  await assert.rejects(broken.observe(), /the desktop server failed/);
+});

@@ -10,7 +10,8 @@ export function fakeBrowser({ log = [], tabId = 1 } = {}) {
   let shot = 0;
   return {
     log,
-    async start(opts) { log.push(['start', opts]); return { tabId, url: 'https://a.example/', title: 'A' }; },
+    // The run's signal goes with every start (a question the surface asks ends with it); the log keeps the rest.
+    async start({ signal, ...opts } = {}) { log.push(['start', opts]); if (!(signal instanceof AbortSignal)) throw new Error('start without the run\'s signal'); return { tabId, url: 'https://a.example/', title: 'A' }; },
     async observe() { shot++; log.push(['observe']); return { image: `IMG${shot}`, mime: 'image/jpeg', viewport: { width: 800, height: 600 }, url: 'https://a.example/', title: 'A' }; },
     async act(action) { log.push(['act', action.name]); return { text: `did ${action.name}` }; },
     async stop() { log.push(['stop']); },

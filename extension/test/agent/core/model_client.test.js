@@ -212,3 +212,54 @@ test('a retryable:false error while the body streams fails at once too', async (
   await assert.rejects(client.complete(req), (e) => e.code === 'relay_not_configured');
   assert.equal(calls.length, 1);
 });
+
+// ---- an error inside a 200 ------------------------------------------------
+
+const stream = (...events) => response(200, events.map((e) => `data: ${typeof e === 'string' ? e : JSON.stringify(e)}\n\n`).join(''), { 'content-type': 'text/event-stream' });
+
+test('an error event in a 200 stream: a request at fault ends at once with the server\'s words; a transient one is retried like a 5xx, its words in the retry', async () => {
+  const cases = [
+    // [what, events, final? (code), the words shown]
+    ['OpenAI-style context length', [{ error: { message: 'This model\'s maximum context length is 8192 tokens', type: 'invalid_request_error', code: 'context_length_exceeded' } }], 'stream_error', /maximum context length is 8192 tokens/],
+    ['a bare message about the context', [{ error: 'prompt is too long: 9000 tokens > 8192' }], 'stream_error', /prompt is too long/],
+    ['vLLM\'s error object with a 400', [{ object: 'error', message: 'max_tokens must be at least 1', type: 'BadRequestError', code: 400 }], 'stream_error', /\(400\): max_tokens must be at least 1/],
+    ['Anthropic-style overloaded', [{ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }], null, /the model server sent an error in its stream: Overloaded/],
+    ['a 503 after some content', [{ choices: [{ delta: { content: '<think>' } }] }, { error: { message: 'backend restarting', code: 503 } }], null, /backend restarting/],
+    ['an unknown error', [{ error: { message: 'something broke' } }], null, /something broke/],
+  ];
+  for (const [what, events, final, words] of cases) {
+    const { client, calls } = harness([stream(...events), okJson('after')]);
+    const retries = [];
+    const run = client.complete(req, { onRetry: (i) => retries.push(i.reason) });
+    if (final) {
+      await assert.rejects(run, (e) => e.code === final && words.test(e.message), what);
+      assert.equal(calls.length, 1, `${what}: no retry`);
+    } else {
+      assert.equal((await run).content, 'after', what);
+      assert.equal(calls.length, 2, what);
+      assert.equal(retries.length, 1, what);
+      assert.match(retries[0], words, what);
+      assert.doesNotMatch(retries[0], /without a reply/, what);
+    }
+  }
+});
+
+test('a server whose stream only ever says the context is too long is asked once, not forever', async () => {
+  const tooLong = () => stream({ error: { message: 'context length exceeded', type: 'invalid_request_error' } });
+  const { client, calls } = harness([tooLong(), tooLong(), tooLong()]);
+  await assert.rejects(client.complete(req), (e) => e.code === 'stream_error' && /context length exceeded/.test(e.message));
+  assert.equal(calls.length, 1);
+});
+
+test('an error body shaped {"detail": …} shows its text, not its braces', async () => {
+  const cases = [
+    ['{"detail":"Model venus-x not found"}', /HTTP 404 .*: Model venus-x not found$/],
+    ['{"detail":[{"loc":["body","messages"],"msg":"field required","type":"missing"}]}', /HTTP 422: body\.messages: field required$/],
+    ['{"detail":{"message":"quota used up"}}', /HTTP 402: quota used up$/],
+  ];
+  for (const [body, want] of cases) {
+    const status = Number(/HTTP (\d+)/.exec(want.source)[1]);
+    const { client } = harness([response(status, body, { 'content-type': 'application/json' })]);
+    await assert.rejects(client.complete(req), (e) => want.test(e.message) && !/[{}]/.test(e.message), body);
+  }
+});

@@ -1,10 +1,14 @@
 // The Side Panel <-> agent worker contract: both halves of
-// agent/core/panel_contract.js against each other over paired fake ports,
-// and the request and push readings each half relies on.
+// agent/core/panel_contract.js against each other (the panel's link against
+// handlers that read with the worker's readers; the port halves over paired
+// fake ports), and the request and push readings each half relies on.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { connectPanelPort, createBrowserLink, desktopPush, pagePush, readAct, readAttach, readPagePush, reply, servePanelPort } from '../../../agent/core/panel_contract.js';
-import { AGENT, AGENT_PORT } from '../../../shared/core/messages.js';
+import {
+  connectPanelPort, createPanelLink, desktopPush, LinkError, NOT_OFFERED, pagePush, readAct, readAttach, readDesktop, readDesktopAct, readDesktopStop,
+  readGrants, readPagePush, readProfileCheck, readRelay, readSetEnabled, reply, servePanelPort,
+} from '../../../agent/core/panel_contract.js';
+import { AGENT, AGENT_PORT, DESKTOP, PAGE_ASSISTANT } from '../../../shared/core/messages.js';
 
 /** Two connected fake runtime ports: what one posts, the other receives. */
 function portPair() {
@@ -21,7 +25,7 @@ function portPair() {
   return [a, b];
 }
 
-test('the browser link sends the worker the requests its handlers read, and returns their replies', async () => {
+test('the tab link sends the worker the requests its handlers read, and returns their replies', async () => {
   const sent = [];
   const answers = {
     [AGENT.ATTACH]: (m) => { const a = readAttach(m); return reply.attached({ id: a.preferTabId ?? 7, url: 'https://a.example/', title: 'A' }); },
@@ -29,7 +33,7 @@ test('the browser link sends the worker the requests its handlers read, and retu
     [AGENT.ACT]: (m) => reply.acted({ text: JSON.stringify(readAct(m)) }),
     [AGENT.DETACH]: () => reply.detached(),
   };
-  const link = createBrowserLink({ sessionId: 's1', windowId: 3, coordinateMode: 'absolute', send: async (m) => { sent.push(m); return answers[m.type](m); } });
+  const link = createPanelLink(async (m) => { sent.push(m); return answers[m.type](m); }).tab({ sessionId: 's1', windowId: 3, coordinateMode: 'absolute' });
   assert.deepEqual(await link.start({ resume: 1, preferTabId: 9 }), { tabId: 9, url: 'https://a.example/', title: 'A' });
   assert.deepEqual(await link.observe(), { image: 'IMG' });
   const acted = JSON.parse((await link.act({ name: 'Click' }, { step: 2 })).text);
@@ -40,8 +44,61 @@ test('the browser link sends the worker the requests its handlers read, and retu
   assert.equal(sent[0].windowId, 3);
 });
 
+test('the desktop link: its requests carry the session and the task\'s key, the worker reads them, a refusal keeps its code', async () => {
+  const sent = [];
+  let refuse = false;
+  const answers = {
+    [DESKTOP.STATE]: (m) => ({ ok: true, offered: true, prefix: 'desktop', ...(readDesktop(m).sessionId ? { grants: { configured: false, tools: ['desktop.computer'] } } : {}) }),
+    [DESKTOP.OBSERVE]: (m) => (refuse ? reply.failed('FORBIDDEN', 'the agent may not use desktop.computer') : reply.observed({ image: readDesktop(m).task })),
+    [DESKTOP.ACT]: (m) => reply.acted({ text: JSON.stringify(readDesktopAct(m)) }),
+    [DESKTOP.STOP]: (m) => ({ ok: true, read: readDesktopStop(m) }),
+  };
+  const link = createPanelLink(async (m) => { sent.push(m); return answers[m.type](m); });
+  const desk = link.desktop({ sessionId: 's2', coordinateMode: 'pixels', taskKey: () => 'conv:4' });
+  assert.deepEqual(await desk.start(), { title: 'Desktop (desktop)', url: '', server: 'desktop', grants: { configured: false, tools: ['desktop.computer'] } });
+  assert.equal((await desk.observe()).image, 'conv:4');
+  assert.deepEqual(JSON.parse((await desk.act({ name: 'Type' }, { step: 3 })).text),
+    { sessionId: 's2', task: 'conv:4', action: { name: 'Type' }, coordinateMode: 'normalized', step: 3 });
+  refuse = true;
+  await assert.rejects(desk.observe(), (err) => err instanceof LinkError && err.code === 'FORBIDDEN' && /may not use desktop\.computer/.test(err.message));
+  // Stop reaches the worker the moment the act's signal aborts, before the act answers.
+  let release;
+  answers[DESKTOP.ACT] = () => new Promise((r) => { release = r; });
+  const ac = new AbortController();
+  const acting = desk.act({ name: 'Type' }, { step: 4, signal: ac.signal });
+  await new Promise((r) => setTimeout(r, 0));
+  ac.abort();
+  assert.deepEqual(sent.at(-1), { type: DESKTOP.STOP, sessionId: 's2' });
+  release(reply.acted({ text: 'stopped' }));
+  await acting;
+  // The panel's own question carries no session; one not offered says why.
+  answers[DESKTOP.STATE] = () => ({ ok: true, offered: false, why: 'no screenshot tool' });
+  assert.deepEqual(await link.desktopState(), { ok: true, offered: false, why: 'no screenshot tool' });
+  assert.equal(sent.at(-1).sessionId, undefined);
+  await assert.rejects(desk.start(), (err) => err.code === NOT_OFFERED && err.message === 'no screenshot tool');
+});
+
+test('the views\' requests never throw: an unanswered or failed send is {ok: false, error}', async () => {
+  const sent = [];
+  const link = createPanelLink(async (m) => {
+    sent.push(m);
+    if (m.type === DESKTOP.GET_GRANTS) throw new Error('Receiving end does not exist.');
+    return m.type === PAGE_ASSISTANT.RELAY ? undefined : { ok: true };
+  });
+  assert.deepEqual(await link.desktopGrants(), { ok: false, error: 'Receiving end does not exist.' });
+  assert.deepEqual(await link.relayToPage(4, { type: 'step' }), { ok: false, error: `${PAGE_ASSISTANT.RELAY} got no answer` });
+  assert.deepEqual(await link.saveDesktopGrants({ 'desktop.computer': 'ask' }), { ok: true });
+  assert.deepEqual(await link.setPageAssistant(true), { ok: true });
+  assert.deepEqual(await link.checkProfile({ prefix: 'desktop', profile: null, save: true }), { ok: true });
+  // What each handler reads of them.
+  assert.deepEqual(readGrants(sent[2]), { grants: { 'desktop.computer': 'ask' } });
+  assert.deepEqual(readSetEnabled(sent[3]), { enabled: true });
+  assert.deepEqual(readProfileCheck(sent[4]), { prefix: 'desktop', profile: null, save: true });
+  assert.deepEqual(readRelay(sent[1]), { tabId: 4, event: { type: 'step' } });
+});
+
 test('a refused or unanswered request throws the worker\'s words', async () => {
-  const link = createBrowserLink({ sessionId: 's', send: async (m) => (m.type === AGENT.OBSERVE ? { ok: false, error: 'the debugger is not attached' } : undefined) });
+  const link = createPanelLink(async (m) => (m.type === AGENT.OBSERVE ? { ok: false, error: 'the debugger is not attached' } : undefined)).tab({ sessionId: 's' });
   await assert.rejects(link.observe(), /the debugger is not attached/);
   await assert.rejects(link.stop(), new RegExp(`${AGENT.DETACH} got no answer`));
 });
@@ -53,6 +110,18 @@ test('the worker reads requests defensively', () => {
   ];
   for (const [m, want] of cases) assert.deepEqual(readAct(m), want);
   assert.deepEqual(readAttach({ sessionId: 's', resume: 'yes', preferTabId: '4' }), { sessionId: 's', windowId: undefined, resume: false, tabId: undefined, preferTabId: undefined });
+  const reads = [
+    [readDesktop({}), { sessionId: undefined, task: undefined }],
+    [readDesktop({ sessionId: 7, task: 'k'.repeat(300) }), { sessionId: '7', task: 'k'.repeat(200) }],
+    [readDesktopStop({ sessionId: 's', end: true }), { sessionId: 's' }],
+    [readProfileCheck({ prefix: ' desktop ', profile: [1], save: 'yes' }), { prefix: 'desktop', profile: null, save: false }],
+    [readProfileCheck({ prefix: 3, profile: { actions: {} } }), { prefix: '', profile: { actions: {} }, save: false }],
+    [readGrants({ grants: 'all' }), { grants: {} }],
+    [readSetEnabled({ enabled: 'true' }), { enabled: false }],
+    [readRelay({ tabId: '4', event: { type: 'step' } }), null],
+    [readRelay({ tabId: 4, event: {} }), null],
+  ];
+  for (const [got, want] of reads) assert.deepEqual(got, want);
 });
 
 test('the port halves: HELLO registers once, READY resolves the panel, pushes arrive read, the end is reported', async () => {

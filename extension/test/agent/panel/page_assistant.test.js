@@ -157,6 +157,14 @@ test('Stop marks the run as stopping until its end arrives; it is ignored when i
   assert.equal(S.view(end).showInput, true);
 });
 
+test('a task waiting for the person\'s answer in the side panel (the desktop\'s grants) says where the question is, then goes on', () => {
+  const asking = run([...ready, SUBMIT, { type: 'step', step: 2, phase: 'act' }, { type: 'step', step: 2, phase: S.ASKING }]);
+  assert.equal(S.view(asking).status, 'Waiting for your answer in the side panel…');
+  assert.equal(S.view(run([...ready, SUBMIT, { type: 'step', step: 0, phase: S.ASKING }])).status, 'Waiting for your answer in the side panel…');
+  assert.equal(S.view(S.reduce(asking, { type: 'step', step: 2, phase: 'act' })).status, 'Step 2: acting…');
+  assert.equal(S.view(S.reduce(asking, { type: 'stop' })).status, 'Stopping…');
+});
+
 test('a retry shows its reason and a countdown to the next attempt, with Stop, until the run moves on', () => {
   const t0 = 1_000_000;
   const retry = { type: 'retry', step: 2, reason: 'HTTP 503', attempt: 1, until: t0 + 3000 };
