@@ -25,7 +25,7 @@ const pure = Object.fromEntries(Object.entries(globals['shared-node-browser'])
 const CONTENT_SCRIPT_APIS = 'runtime|storage|i18n|dom';
 
 export default [
-  { ignores: ['node_modules/', 'extension/hostbin/', 'dist/', 'bin/', 'tests/e2e/fixtures/realchat/dist/'] },
+  { ignores: ['node_modules/', 'extension/hostbin/', 'dist/', 'bin/', 'tests/e2e/fixtures/*/dist/'] },
   js.configs.recommended,
   {
     // The service worker (Chromium) or event page (Firefox): chrome.*, no DOM.
