@@ -8,7 +8,7 @@
 // under node --test without a network or real waiting.
 
 import { CodedError } from '../../shared/core/coded_error.js';
-import { abortableSleep as sleepUnlessStopped } from './abortable_sleep.js';
+import { abortableSleep as sleepUnlessStopped } from '../../shared/core/abortable_sleep.js';
 import { backoffDelay, classifyStatus, localForbiddenMessage, parseRetryAfter } from './retry_policy.js';
 import { errorDetail, maskKey } from './server_text.js';
 

@@ -24,7 +24,7 @@ import { DESKTOP } from '../../shared/core/messages.js';
 import { callsFor, chooseProfile, profileProblems, screenshotFrom, suggestedGrants, toolUses, toolsOf, whyNoDesktop } from '../core/desktop_profiles.js';
 import { planDesktopAction } from '../core/desktop_actions.js';
 import { encodeScreenshot } from './desktop_image.js';
-import { actionSleep, actionStopped } from '../core/cdp_input.js';
+import { actionSleep, actionStopped } from '../../shared/core/cdp_input.js';
 import { desktopPush } from '../core/panel_contract.js';
 import { toPanels } from './agent_sessions.js';
 

@@ -35,7 +35,7 @@
 // Rules live in core/file_transfer.js and the host; this file is chrome.* glue.
 
 import { host } from '../../shared/host.js';
-import { registerAction } from './executor.js';
+import { registerAction } from '../../shared/tab_executor.js';
 import { checkFileName, createTransferState, formatSize, suggestName, TransferError, TRANSFER_CODES } from '../core/file_transfer.js';
 import { createWorkspaceClient, WORKSPACE_CODES } from '../core/workspace_client.js';
 import { base64ToBytes, bytesToBase64 } from '../core/base64.js';
