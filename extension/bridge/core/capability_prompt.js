@@ -8,6 +8,7 @@
 // visible boundaries and reads as one name.
 import { checkGrants, titleOf } from './grants.js';
 import { groupOf } from './grant_table.js';
+import { browserPromptNotes } from './browser_tools.js';
 
 /**
  * The decisions a prompt is built from: the host's for the origin, with the
@@ -70,6 +71,8 @@ export function buildCapabilityPrompt(capabilities, { prefixes = ['computer'], d
   lines.push('- Tools marked [read-only] only look; tools marked [destructive] may delete or overwrite things: use them only when the task needs it.');
   if (tools.some(asks)) lines.push('- Tools marked [asks the user each time] run only once the user approves that exact call.');
   lines.push('- A FORBIDDEN result means this site may not run that tool, or the user said no: do not retry it; tell the user.');
+  const browser = browserPromptNotes(caps, tools);
+  if (browser.length) lines.push('', ...browser);
   lines.push('');
   lines.push(`Tools (${tools.length}):`);
   for (const c of tools) {

@@ -28,6 +28,7 @@ import { approvals, answerApproval } from './approval_window.js';
 import { reportDelivery, serveReplyPort } from './reply_port.js';
 import { handlers as activityHandlers, initActivity } from './activity_log.js';
 import { forget, init as initRemembered, remembered } from './remembered_choices.js';
+import { handlers as shareHandlers, initBrowserTabs } from './browser_tabs.js';
 import { BRIDGE, BRIDGE_PAGE } from '../../shared/core/messages.js';
 
 /** Which preset fits the page in the tab: by its origin, else by its structure. */
@@ -52,6 +53,7 @@ async function tabForOrigin(tabId, origin) {
 /** Message handlers, merged into background.js's single map. */
 export const handlers = {
   ...activityHandlers,
+  ...shareHandlers,
   [BRIDGE.GET_SITE]: {
     from: 'extension',
     async run({ origin }) {
@@ -184,6 +186,7 @@ export function init() {
   initSetup();
   initRemembered();
   initActivity();
+  initBrowserTabs();
   // Keep the cached health (prefixes for the gate, the options page's status) current.
   const refresh = () => host.health({ timeoutMs: 5000 }).catch(() => {});
   host.on('capabilities.changed', refresh);

@@ -54,6 +54,17 @@ export const ACTIVITY = Object.freeze({
   TASK: 'activity.task',
 });
 
+/**
+ * The share control's messages (the side panel's and Firefox's sidebar's,
+ * shared/share_card.js → bridge/worker/browser_tabs.js), from extension
+ * pages only: what a tab is shared with (or why it cannot be), and a share
+ * made or ended.
+ */
+export const BROWSER_SHARE = Object.freeze({
+  VIEW: 'browser.shareView',
+  SET: 'browser.share',
+});
+
 /** Messages the chat bridge's content script handles (tabs.sendMessage → bridge/page/content.js). */
 export const BRIDGE_PAGE = Object.freeze({
   CONFIGURE: 'bridge.configure',
