@@ -1,0 +1,132 @@
+// The browser.* tools' catalogue and schemas (bridge/core/browser_tools.js),
+// validated by the exact subset validator (bridge/core/schema_check.js):
+// every schema compiles (so no keyword is silently ignored), and each tool
+// takes the calls it should and refuses the others with the keyword that failed.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import {
+  BROWSER_NAMES, NO_DEBUGGER, browserCapabilities, browserPromptNotes, browserTool, isBrowserCapability,
+} from '../../../bridge/core/browser_tools.js';
+import { compileSchema, invalidArgumentsMessage, validate } from '../../../bridge/core/schema_check.js';
+import { suggestedDecision, isGrantName } from '../../../bridge/core/grants.js';
+import { groupCapabilities } from '../../../bridge/core/grant_table.js';
+import { buildCapabilityPrompt } from '../../../bridge/core/capability_prompt.js';
+
+const schemas = new Map(browserCapabilities().map((c) => [c.name, compileSchema(c.inputSchema)]));
+const keywords = (name, args) => validate(schemas.get(name), args).map((v) => `${v.path} ${v.keyword}`);
+
+test('every browser tool is named browser.<tool>, is a grant name, and its schema compiles in the validator', () => {
+  assert.deepEqual(BROWSER_NAMES, [
+    'browser.list_tabs', 'browser.screenshot', 'browser.read', 'browser.click', 'browser.double_click', 'browser.right_click',
+    'browser.hover', 'browser.drag', 'browser.type', 'browser.key', 'browser.scroll', 'browser.navigate', 'browser.open_tab',
+    'browser.close_tab', 'browser.wait',
+  ]);
+  for (const c of browserCapabilities()) {
+    assert.ok(isBrowserCapability(c.name) && isGrantName(c.name), c.name);
+    assert.equal(c.inputSchema.type, 'object', c.name);
+    assert.equal(c.inputSchema.additionalProperties, false, `${c.name} refuses arguments it does not know`);
+    assert.ok(c.title && c.description, c.name);
+    assert.equal(c.group, 'browser');
+    assert.ok(browserTool(c.name));
+  }
+  assert.equal(browserTool('computer.click'), null);
+  assert.equal(browserTool('browser.nope'), null);
+});
+
+test('suggested: Allow for listing, screenshots, reading and waiting; Ask for everything that acts', () => {
+  const suggested = Object.fromEntries(browserCapabilities().map((c) => [c.name, suggestedDecision(c.annotations)]));
+  const allow = Object.keys(suggested).filter((n) => suggested[n] === 'allow');
+  assert.deepEqual(allow, ['browser.list_tabs', 'browser.screenshot', 'browser.read', 'browser.wait']);
+  for (const n of Object.keys(suggested)) if (!allow.includes(n)) assert.equal(suggested[n], 'ask', n);
+});
+
+const cases = [
+  // [tool, arguments, the violations (path keyword) — none for a valid call]
+  ['browser.list_tabs', {}, []],
+  ['browser.list_tabs', { tabId: 1 }, ['/tabId additionalProperties']],
+  ['browser.screenshot', { tabId: 7 }, []],
+  ['browser.screenshot', {}, [' required']],
+  ['browser.screenshot', { tabId: '7' }, ['/tabId type']],
+  ['browser.screenshot', { tabId: 7.5 }, ['/tabId type']],
+  ['browser.screenshot', { tabId: -1 }, ['/tabId minimum']],
+  ['browser.click', { tabId: 1, x: 0, y: 999 }, []],
+  ['browser.click', { tabId: 1, ref: 'e12' }, []],
+  ['browser.click', { tabId: 1, x: 1000, y: 5 }, ['/x maximum']],
+  ['browser.click', { tabId: 1, x: 5 }, [' oneOf']],
+  ['browser.click', { tabId: 1 }, [' oneOf']],
+  ['browser.click', { tabId: 1, x: 5, y: 5, ref: 'e1' }, [' oneOf']],
+  ['browser.click', { tabId: 1, ref: 'button' }, ['/ref pattern']],
+  ['browser.click', { tabId: 1, ref: 'e1', button: 'left' }, ['/button additionalProperties']],
+  ['browser.hover', { tabId: 2, x: 10, y: 20 }, []],
+  ['browser.drag', { tabId: 1, from: { x: 1, y: 2 }, to: { ref: 'e3' } }, []],
+  ['browser.drag', { tabId: 1, from: { x: 1 }, to: { ref: 'e3' } }, ['/from oneOf']],
+  ['browser.drag', { tabId: 1, from: { x: 1, y: 1 } }, [' required']],
+  ['browser.type', { tabId: 1, text: 'Ada Lovelace' }, []],
+  ['browser.type', { tabId: 1, text: '' }, ['/text minLength']],
+  ['browser.type', { tabId: 1, text: 'x'.repeat(20_001) }, ['/text maxLength']],
+  ['browser.type', { tabId: 1, text: '😀'.repeat(20_000) }, []],
+  ['browser.key', { tabId: 1, keys: ['ctrl', 'a'] }, []],
+  ['browser.key', { tabId: 1, keys: ['Enter'], repeat: 3 }, []],
+  ['browser.key', { tabId: 1, keys: [] }, ['/keys minItems']],
+  ['browser.key', { tabId: 1, keys: ['a', 'b', 'c', 'd'] }, ['/keys maxItems']],
+  ['browser.key', { tabId: 1, keys: ['Enter', 5] }, ['/keys/1 type']],
+  ['browser.key', { tabId: 1, keys: ['Enter'], repeat: 0 }, ['/repeat minimum']],
+  ['browser.scroll', { tabId: 1, direction: 'down' }, []],
+  ['browser.scroll', { tabId: 1, direction: 'down', x: 500, y: 500 }, []],
+  ['browser.scroll', { tabId: 1, direction: 'up', ref: 'e9' }, []],
+  ['browser.scroll', { tabId: 1, direction: 'down', x: 500 }, [' oneOf']],
+  ['browser.scroll', { tabId: 1, direction: 'sideways' }, ['/direction enum']],
+  ['browser.scroll', { tabId: 1 }, [' required']],
+  ['browser.navigate', { tabId: 1, url: 'https://example.com/a?b=c' }, []],
+  ['browser.navigate', { tabId: 1, url: 'HTTP://EXAMPLE.COM/' }, []],
+  ['browser.navigate', { tabId: 1, url: 'chrome://settings' }, ['/url pattern']],
+  ['browser.navigate', { tabId: 1, url: 'javascript:alert(1)' }, ['/url pattern']],
+  ['browser.navigate', { tabId: 1, url: 'https://a.example/ b' }, ['/url pattern']],
+  ['browser.open_tab', { url: 'http://127.0.0.1:8000/form.html' }, []],
+  ['browser.open_tab', { url: 'file:///etc/passwd' }, ['/url pattern']],
+  ['browser.close_tab', { tabId: 3 }, []],
+  ['browser.wait', { seconds: 1.5 }, []],
+  ['browser.wait', { seconds: 31 }, ['/seconds maximum']],
+  ['browser.wait', { seconds: 'soon' }, ['/seconds type']],
+];
+
+for (const [name, args, want] of cases) {
+  test(`${name} ${JSON.stringify(args).slice(0, 60)} → ${want.length ? want.join(', ') : 'valid'}`, () => {
+    assert.deepEqual(keywords(name, args), want);
+  });
+}
+
+test('an invalid call is said as the host says its own: the first violation and how many more', () => {
+  const vs = validate(schemas.get('browser.click'), { tabId: 'x', x: 2000, y: 1 });
+  assert.equal(invalidArgumentsMessage('browser.click', vs), 'arguments do not match the input schema of "browser.click": /tabId: must be integer, not string (and 1 more)');
+});
+
+test('in a browser without chrome.debugger the tools that need it are unavailable, with the reason; the others are not', () => {
+  const caps = browserCapabilities({ debugger: false });
+  const cannot = caps.filter((c) => c.unavailable).map((c) => c.name);
+  assert.deepEqual(cannot, ['browser.screenshot', 'browser.read', 'browser.click', 'browser.double_click', 'browser.right_click', 'browser.hover', 'browser.drag', 'browser.type', 'browser.key', 'browser.scroll']);
+  for (const c of caps.filter((x) => x.unavailable)) assert.equal(c.unavailable, NO_DEBUGGER);
+  assert.deepEqual(browserCapabilities({ debugger: true }).filter((c) => c.unavailable), []);
+});
+
+test('the grants table shows the browser tools as one group, Browser, those this browser cannot run among them', () => {
+  const host = [{ name: 'computer.screenshot', annotations: { readOnlyHint: true } }, { name: 'computer.x', unavailable: 'needs MCP tasks' }];
+  const groups = groupCapabilities([...host, ...browserCapabilities({ debugger: false })]);
+  assert.deepEqual(groups.map((g) => [g.id, g.capabilities.length]), [['read-only', 1], ['unavailable', 1], ['browser', 15]]);
+  assert.equal(groups.at(-1).title, 'Browser');
+});
+
+test('the capability prompt explains the browser tools it lists, and names those this browser cannot run', () => {
+  const caps = [{ name: 'computer.click', inputSchema: { type: 'object', properties: {} } }, ...browserCapabilities({ debugger: false })];
+  const decisions = Object.fromEntries(caps.map((c) => [c.name, 'allow']));
+  const text = buildCapabilityPrompt(caps, { prefixes: ['computer', 'browser'], decisions });
+  assert.match(text, /Browser tools \("browser\.\*"\) work only on the browser tabs the user shares with this chat/);
+  assert.match(text, /In this browser "browser\.click", .*"browser\.screenshot", .* cannot run: it has no chrome\.debugger/);
+  assert.match(text, /"browser\.list_tabs" \(List shared tabs\) \[read-only\]/);
+  assert.doesNotMatch(text, /^"browser\.click"/m, 'a tool this browser cannot run is never offered');
+  const chromium = buildCapabilityPrompt(browserCapabilities(), { prefixes: ['browser'], decisions: { 'browser.screenshot': 'allow', 'browser.click': 'ask' } });
+  assert.match(chromium, /x and y in the other browser tools are 0 to 999 across the tab's last screenshot/);
+  assert.match(chromium, /"browser\.click" \(Click in a shared tab\) \[destructive\] \[asks the user each time\]/);
+  assert.doesNotMatch(chromium, /cannot run/);
+  assert.deepEqual(browserPromptNotes(browserCapabilities(), [{ name: 'computer.click' }]), [], 'no browser tool listed, no notes');
+});
