@@ -43,9 +43,13 @@ export function groupCapabilities(capabilities) {
     .filter((g) => g.capabilities.length);
 }
 
-/** Whether a group starts folded. */
+/**
+ * Whether a group starts folded: a long one, and the Browser group (the
+ * extension's own tools, the same on every site), whose header's counts and
+ * bulk choice stand for it until it is opened.
+ */
 export function startsFolded(group) {
-  return group.capabilities.length > FOLD_ABOVE;
+  return group.id === 'browser' || group.capabilities.length > FOLD_ABOVE;
 }
 
 /**

@@ -157,7 +157,8 @@ function check(s, v, path, out) {
   }
   if (typeOf(v) === 'object') {
     for (const name of s.required || []) {
-      if (!Object.hasOwn(v, name)) out.push({ path, keyword: 'required', message: `needs ${JSON.stringify(name)}` });
+      // At the missing member's own path, as the host says it.
+      if (!Object.hasOwn(v, name)) out.push({ path: `${path}/${token(name)}`, keyword: 'required', message: `${JSON.stringify(name)} is required` });
     }
     for (const [name, value] of Object.entries(v)) {
       const where = `${path}/${token(name)}`;

@@ -129,14 +129,35 @@ async function loaded(tabId, signal, minMs = 250) {
 
 const text = (t) => ({ content: [{ type: 'text', text: t }] });
 
-/** Runs fn with the debugger attached to the tab for this site, and lets go of it after, however fn ends. */
+/**
+ * Runs fn with the debugger attached to the tab for this site, and lets go
+ * of it after, however fn ends. Meanwhile c.nav follows the main frame: a
+ * navigation an action starts (a form sent, a link followed) is waited for.
+ */
 async function withDebugger(c, fn) {
   await attachTab(c.tabId, `the chat site ${c.origin}`);
+  const nav = { main: null, requested: false, committed: false };
+  const onEvent = (source, method, params) => {
+    if (source.tabId !== c.tabId) return;
+    if ((method === 'Page.frameRequestedNavigation' || method === 'Page.frameStartedLoading') && params.frameId === nav.main) nav.requested = true;
+    if (method === 'Page.frameNavigated' && !params.frame?.parentId) nav.committed = true;
+  };
+  chrome.debugger.onEvent.addListener(onEvent);
   try {
+    nav.main = (await sendTo(c.tabId, 'Page.getFrameTree')).frameTree.frame.id;
+    c.nav = nav;
     return await fn((method, params) => sendTo(c.tabId, method, params));
   } finally {
+    chrome.debugger.onEvent.removeListener(onEvent);
     await detachTab(c.tabId);
   }
+}
+
+/** After an action: a navigation it started is waited for until its page has loaded (at most LOAD_WAIT_MS). */
+async function settled(c) {
+  await actionSleep(200, c.signal);
+  for (let waited = 0; c.nav?.requested && !c.nav.committed && waited < LOAD_WAIT_MS; waited += 50) await actionSleep(50, c.signal);
+  await loaded(c.tabId, c.signal, 0);
 }
 
 /** The CSS point a place ({x, y} on the last screenshot, or {ref}) names, with a note when something lies over it. */
@@ -161,7 +182,7 @@ async function act(c, send, action, note = '') {
       const t = await chrome.tabs.get(c.tabId).catch(() => null);
       return t ? t.pendingUrl || t.url || '' : '';
     },
-    settle: () => loaded(c.tabId, c.signal),
+    settle: () => settled(c),
   });
   if (r.error) throw new Refused(r.text);
   return text(`${r.text}${note}. Take browser.screenshot or browser.read to see the tab now.`);

@@ -11,6 +11,7 @@ import { compileSchema, invalidArgumentsMessage, validate } from '../../../bridg
 import { suggestedDecision, isGrantName } from '../../../bridge/core/grants.js';
 import { groupCapabilities } from '../../../bridge/core/grant_table.js';
 import { buildCapabilityPrompt } from '../../../bridge/core/capability_prompt.js';
+import { CASES } from './browser_cases.js';
 
 const schemas = new Map(browserCapabilities().map((c) => [c.name, compileSchema(c.inputSchema)]));
 const keywords = (name, args) => validate(schemas.get(name), args).map((v) => `${v.path} ${v.keyword}`);
@@ -40,57 +41,8 @@ test('suggested: Allow for listing, screenshots, reading and waiting; Ask for ev
   for (const n of Object.keys(suggested)) if (!allow.includes(n)) assert.equal(suggested[n], 'ask', n);
 });
 
-const cases = [
-  // [tool, arguments, the violations (path keyword) — none for a valid call]
-  ['browser.list_tabs', {}, []],
-  ['browser.list_tabs', { tabId: 1 }, ['/tabId additionalProperties']],
-  ['browser.screenshot', { tabId: 7 }, []],
-  ['browser.screenshot', {}, [' required']],
-  ['browser.screenshot', { tabId: '7' }, ['/tabId type']],
-  ['browser.screenshot', { tabId: 7.5 }, ['/tabId type']],
-  ['browser.screenshot', { tabId: -1 }, ['/tabId minimum']],
-  ['browser.click', { tabId: 1, x: 0, y: 999 }, []],
-  ['browser.click', { tabId: 1, ref: 'e12' }, []],
-  ['browser.click', { tabId: 1, x: 1000, y: 5 }, ['/x maximum']],
-  ['browser.click', { tabId: 1, x: 5 }, [' oneOf']],
-  ['browser.click', { tabId: 1 }, [' oneOf']],
-  ['browser.click', { tabId: 1, x: 5, y: 5, ref: 'e1' }, [' oneOf']],
-  ['browser.click', { tabId: 1, ref: 'button' }, ['/ref pattern']],
-  ['browser.click', { tabId: 1, ref: 'e1', button: 'left' }, ['/button additionalProperties']],
-  ['browser.hover', { tabId: 2, x: 10, y: 20 }, []],
-  ['browser.drag', { tabId: 1, from: { x: 1, y: 2 }, to: { ref: 'e3' } }, []],
-  ['browser.drag', { tabId: 1, from: { x: 1 }, to: { ref: 'e3' } }, ['/from oneOf']],
-  ['browser.drag', { tabId: 1, from: { x: 1, y: 1 } }, [' required']],
-  ['browser.type', { tabId: 1, text: 'Ada Lovelace' }, []],
-  ['browser.type', { tabId: 1, text: '' }, ['/text minLength']],
-  ['browser.type', { tabId: 1, text: 'x'.repeat(20_001) }, ['/text maxLength']],
-  ['browser.type', { tabId: 1, text: '😀'.repeat(20_000) }, []],
-  ['browser.key', { tabId: 1, keys: ['ctrl', 'a'] }, []],
-  ['browser.key', { tabId: 1, keys: ['Enter'], repeat: 3 }, []],
-  ['browser.key', { tabId: 1, keys: [] }, ['/keys minItems']],
-  ['browser.key', { tabId: 1, keys: ['a', 'b', 'c', 'd'] }, ['/keys maxItems']],
-  ['browser.key', { tabId: 1, keys: ['Enter', 5] }, ['/keys/1 type']],
-  ['browser.key', { tabId: 1, keys: ['Enter'], repeat: 0 }, ['/repeat minimum']],
-  ['browser.scroll', { tabId: 1, direction: 'down' }, []],
-  ['browser.scroll', { tabId: 1, direction: 'down', x: 500, y: 500 }, []],
-  ['browser.scroll', { tabId: 1, direction: 'up', ref: 'e9' }, []],
-  ['browser.scroll', { tabId: 1, direction: 'down', x: 500 }, [' oneOf']],
-  ['browser.scroll', { tabId: 1, direction: 'sideways' }, ['/direction enum']],
-  ['browser.scroll', { tabId: 1 }, [' required']],
-  ['browser.navigate', { tabId: 1, url: 'https://example.com/a?b=c' }, []],
-  ['browser.navigate', { tabId: 1, url: 'HTTP://EXAMPLE.COM/' }, []],
-  ['browser.navigate', { tabId: 1, url: 'chrome://settings' }, ['/url pattern']],
-  ['browser.navigate', { tabId: 1, url: 'javascript:alert(1)' }, ['/url pattern']],
-  ['browser.navigate', { tabId: 1, url: 'https://a.example/ b' }, ['/url pattern']],
-  ['browser.open_tab', { url: 'http://127.0.0.1:8000/form.html' }, []],
-  ['browser.open_tab', { url: 'file:///etc/passwd' }, ['/url pattern']],
-  ['browser.close_tab', { tabId: 3 }, []],
-  ['browser.wait', { seconds: 1.5 }, []],
-  ['browser.wait', { seconds: 31 }, ['/seconds maximum']],
-  ['browser.wait', { seconds: 'soon' }, ['/seconds type']],
-];
 
-for (const [name, args, want] of cases) {
+for (const [name, args, want] of CASES) {
   test(`${name} ${JSON.stringify(args).slice(0, 60)} → ${want.length ? want.join(', ') : 'valid'}`, () => {
     assert.deepEqual(keywords(name, args), want);
   });

@@ -43,7 +43,7 @@ const cases = [
   ['pattern searches anywhere', { pattern: 'b+' }, 'abbc', []],
   ['pattern is ECMA-262 with u', { pattern: '^\\p{Lu}' }, 'Édith', []],
   ['pattern refuses', { pattern: '^a$' }, 'ab', [' pattern']],
-  ['required and additionalProperties', { properties: { a: {} }, required: ['a', 'b'], additionalProperties: false }, { a: 1, c: 2 }, [' required', '/c additionalProperties']],
+  ['required and additionalProperties', { properties: { a: {} }, required: ['a', 'b'], additionalProperties: false }, { a: 1, c: 2 }, ['/b required', '/c additionalProperties']],
   ['additionalProperties as a schema', { additionalProperties: { type: 'string' } }, { x: 1 }, ['/x type']],
   ['a property name with / and ~ in the path', { properties: { 'a/b~': { type: 'string' } } }, { 'a/b~': 1 }, ['/a~1b~0 type']],
   ['items, at each index', { items: { type: 'integer' } }, [1, 'x', 2.5], ['/1 type', '/2 type']],
