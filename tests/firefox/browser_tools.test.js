@@ -83,8 +83,12 @@ test('a tab shared from the sidebar\'s strip: listed, navigated, a new tab opene
   await sidebar.activate();
   const name = site.origin.replace(/^https?:\/\//, '');
   await waitFor(async () => (await sidebar.evaluate(`[...document.querySelectorAll('#tab-share button')].map((b) => b.textContent)`)).includes(`Share with ${name}`), { what: 'the Share button' });
-  await sidebar.click('#tab-share button');
-  await waitFor(async () => (await sidebar.text('#tab-share .chip')) === `Shared with ${name}`, { what: 'shared' });
+  // The strip draws itself again as the tabs change: a click that met a button just replaced is made again.
+  await waitFor(async () => {
+    if ((await sidebar.text('#tab-share .chip')) === `Shared with ${name}`) return true;
+    if ((await sidebar.text('#tab-share button')) === `Share with ${name}`) await sidebar.click('#tab-share button').catch(() => {});
+    return false;
+  }, { what: 'shared' });
 
   const listed = await run('browser.list_tabs', {});
   assert.equal(listed.ok, true, JSON.stringify(listed));

@@ -224,7 +224,9 @@ export const NO_DEBUGGER = 'this browser has no chrome.debugger, which this tool
 /**
  * The browser.* capabilities as the host lists its own (name, title,
  * description, annotations, inputSchema), each with group "browser";
- * unavailable: why this browser cannot run it.
+ * unavailable: why this browser cannot run it. Each schema is a copy of its
+ * own, a tree (the catalogue shares parts between and within tools, which a
+ * structured clone — a message in Firefox — would keep as one object reached twice).
  * @param {{debugger?: boolean}} browser what this browser offers
  */
 export function browserCapabilities({ debugger: hasDebugger = true } = {}) {
@@ -233,7 +235,7 @@ export function browserCapabilities({ debugger: hasDebugger = true } = {}) {
     title: t.title,
     description: t.description,
     annotations: { title: t.title, ...t.annotations },
-    inputSchema: t.inputSchema,
+    inputSchema: JSON.parse(JSON.stringify(t.inputSchema)),
     group: 'browser',
     ...(t.needs === 'debugger' && !hasDebugger ? { unavailable: NO_DEBUGGER } : {}),
   }));

@@ -254,7 +254,7 @@ const RUN = {
   async open_tab(c) {
     const chat = await chrome.tabs.get(c.chatTabId).catch(() => null);
     const created = await chrome.tabs.create({ url: c.args.url, active: false, ...(chat ? { windowId: chat.windowId, index: chat.index + 1 } : {}) });
-    const shared = await shareTab(created.id, c.origin);
+    const shared = await shareTab(created.id, c.origin, { address: c.args.url });
     if (!shared.ok) {
       await chrome.tabs.remove(created.id).catch(() => {});
       throw new Refused(`the new tab could not be shared with this chat, so it was closed again: ${shared.error}`);

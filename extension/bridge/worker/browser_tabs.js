@@ -70,12 +70,16 @@ async function showShared(tabId, sites) {
 
 /**
  * Shares a tab with an armed chat site, or refuses saying why.
+ * @param {number} tabId
+ * @param {string} origin
+ * @param {{address?: string}} [o] address: where a tab just opened is going
+ *   (Firefox shows such a tab as about:blank until it starts loading)
  * @returns {Promise<{ok: true}|{ok: false, error: string}>}
  */
-export async function shareTab(tabId, origin) {
+export async function shareTab(tabId, origin, { address } = {}) {
   if (!(await armedOrigins())[origin]) return { ok: false, error: `${origin} is not armed: start it on its options page first` };
   const tab = await chrome.tabs.get(tabId).catch(() => null);
-  const v = shareVerdict(tab, origin);
+  const v = shareVerdict(tab && address ? { ...tab, url: address, pendingUrl: undefined } : tab, origin);
   if (!v.ok) return { ok: false, error: v.message };
   await change(tabId, (t) => share(t, tabId, origin, Date.now()));
   return { ok: true };

@@ -82,3 +82,15 @@ test('the capability prompt explains the browser tools it lists, and names those
   assert.doesNotMatch(chromium, /cannot run/);
   assert.deepEqual(browserPromptNotes(browserCapabilities(), [{ name: 'computer.click' }]), [], 'no browser tool listed, no notes');
 });
+
+test('each capability\'s schema is a tree of its own: no object reached twice (a structured clone, as Firefox messages are, keeps them apart)', () => {
+  const seen = new Set();
+  const walk = (v, where) => {
+    if (!v || typeof v !== 'object') return;
+    assert.ok(!seen.has(v), `${where} is reached twice`);
+    seen.add(v);
+    for (const [k, x] of Object.entries(v)) walk(x, `${where}/${k}`);
+  };
+  for (const c of browserCapabilities()) walk(c, c.name);
+  for (const c of browserCapabilities()) walk(c, `again ${c.name}`);
+});
