@@ -4,18 +4,14 @@
 // marker. Pure.
 
 import { TRANSPORT_CODES } from '../../shared/core/codes.js';
+import { base64Bytes } from '../../shared/core/images.js';
 
 /** Default cap on injected characters. */
 export const DEFAULT_MAX_CHARS = 20_000;
 const LONG_BASE64 = 2048;
 const BASE64 = /^[A-Za-z0-9+/=\s]+$/;
 
-/** Approximate decoded size of base64 text, in bytes. */
-export function base64Bytes(data) {
-  const clean = String(data).replace(/\s+/g, '');
-  const pad = clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0;
-  return Math.max(0, Math.floor((clean.length * 3) / 4) - pad);
-}
+export { base64Bytes };
 
 /** Returns a copy of value with binary payloads summarised. */
 export function summariseBinary(value) {
