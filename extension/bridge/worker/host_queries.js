@@ -4,7 +4,7 @@
 import { host } from '../../shared/host.js';
 import { buildCapabilityPrompt, promptDecisions, promptSummary, promptedTools } from '../core/capability_prompt.js';
 import { checkGrants, providerCapabilities } from '../core/grants.js';
-import { requireOrigin } from './site_state.js';
+import { loadSettings, requireOrigin } from './site_state.js';
 import { protocolFit } from '../../shared/core/protocol.js';
 
 export async function prefixes() {
@@ -116,7 +116,8 @@ export async function capabilityPrompt(origin, choices) {
     const d = await host.request('capabilities.describe', { name: c.name }, { timeoutMs: 10_000 });
     return d.ok ? { ...c, description: d.description ?? c.description, inputSchema: d.inputSchema } : c;
   }));
-  const text = buildCapabilityPrompt(described, { prefixes: await prefixes(), decisions });
+  const images = origin ? (await loadSettings(origin)).attachBy !== 'none' : true;
+  const text = buildCapabilityPrompt(described, { prefixes: await prefixes(), decisions, images });
   const tools = promptedTools(described, decisions);
   return { ok: true, text, count: tools.length, summary: promptSummary(tools, decisions) };
 }
