@@ -93,3 +93,22 @@ function fromPage(facts) {
   if (input) return { by: 'file', target: input.css, from: 'page', why: `the page’s one file input that takes images (${input.css})` };
   return { by: 'none', target: '', from: 'page', why: 'this page shows no way to attach images: no file input, drop zone or attach button near the input' };
 }
+
+/**
+ * What the options page's live check says under "Attach images by": the
+ * means in use and why, a means that cannot work here, or that the page
+ * takes no images. {text, kind: 'ok'|'bad'|'warn'|''}.
+ * @param {ReturnType<typeof attachMeans>} means as the page decided it
+ */
+export function attachMessage(means) {
+  if (!means) return { text: '', kind: '' };
+  if (means.by === 'none') {
+    return means.from === 'settings'
+      ? { text: 'Images are not attached on this site: the text names them, and the model cannot see them.', kind: '' }
+      : { text: `✗ This page takes no images: ${means.why.replace(/^this page shows /, 'it shows ')}. The text will say so; choose a way above if the page does take them.`, kind: 'warn' };
+  }
+  const how = describeMeans(means);
+  const auto = means.from === 'settings' ? '' : 'Automatic: ';
+  if (means.problem) return { text: `✗ ${auto}${how}: ${means.problem}. Pick the attach button or the drop zone, or choose another way.`, kind: 'bad' };
+  return { text: `✓ ${auto}${how} (${means.why})`, kind: 'ok' };
+}

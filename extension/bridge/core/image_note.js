@@ -1,13 +1,12 @@
 // What the model reads about the images of a result: after the result's JSON
-// (where each image's data reads "[image 1 of 2, attached]" or why not), one
+// (where each image's data reads "[image 1 of 2: see below]"), one
 // line per image in order — which tool made it, the size and type it was
 // attached at, the screen's size, and the exact rule that turns a point in the
 // image into the tool's coordinates — or plainly that it was not attached and
 // why. A model never reads "attached" for an image the page did not show.
 // Pure.
 
-import { formatBytes } from '../../shared/core/images.js';
-import { typeName } from './result_images.js';
+import { formatBytes, typeName } from '../../shared/core/images.js';
 
 /** Whether a tool's image is a picture of a screen (its name says so), which the text then calls "the screen". */
 export function isScreen(capability) {
@@ -35,10 +34,9 @@ export function pointRule({ width, height, sentWidth, sentHeight }, where = 'the
     + `that is (x × ${factor(width, sentWidth)}, y × ${factor(height, sentHeight)}), rounded to the nearest whole pixel.`;
 }
 
-/** What an image's data reads in the result's JSON. */
-export function imageLabel(image) {
-  if (image.attached) return `[image ${image.n} of ${image.of}, attached]`;
-  return `[image ${image.n} of ${image.of}, not attached: see below]`;
+/** What an image's data reads in the result's JSON: its number, the lines after the JSON say the rest. */
+export function imageLabel(n, of) {
+  return `[image ${n} of ${of}: see below]`;
 }
 
 /**
@@ -72,4 +70,12 @@ export function imageNote(capability, images) {
       ? `${attached} of the ${images.length} images of this result ${attached === 1 ? 'is' : 'are'} attached to this message, after this text:`
       : `The image${images.length === 1 ? '' : 's'} of this result could not be attached to this message:`;
   return [lead, ...images.map((i) => imageLine(capability, i))].join('\n');
+}
+
+/** What the Activity view says of a call's images: "image 1 attached (1280×720 JPEG, screenshot-1-x.jpg); image 2 not attached: why". */
+export function imagesFact(images) {
+  if (!Array.isArray(images) || !images.length) return '';
+  return images.map((i) => (i.attached
+    ? `image ${i.n} attached${i.sentWidth ? ` (${i.sentWidth}×${i.sentHeight} JPEG${i.name ? `, ${i.name}` : ''})` : ''}`
+    : `image ${i.n} not attached: ${i.why || 'no reason given'}`)).join('; ');
 }

@@ -7,7 +7,7 @@
 // MCP-shaped reply works, whoever produced it. Pure: the worker decodes and
 // encodes (shared/image_encode.js), the page attaches.
 
-import { MAX_SOURCE_IMAGE_BYTES, base64Bytes, fitInside, formatBytes } from '../../shared/core/images.js';
+import { MAX_SOURCE_IMAGE_BYTES, base64Bytes, fitInside, formatBytes, typeName } from '../../shared/core/images.js';
 import { imagesIn } from './result_format.js';
 
 /** The per-site image settings' defaults and bounds (site_settings.js keeps them in range). */
@@ -21,12 +21,6 @@ export const MAX_SENT_IMAGE_BYTES = 10 * 1024 * 1024;
 
 /** Image types the browser decodes, so the bridge can scale and re-encode them. */
 export const READABLE_TYPES = Object.freeze(['image/png', 'image/jpeg', 'image/webp', 'image/gif', 'image/bmp', 'image/avif']);
-
-/** The name a type reads as in the text: "PNG", "JPEG". */
-export function typeName(mime) {
-  const sub = String(mime || '').replace(/^image\//, '');
-  return sub ? sub.toUpperCase().replace('SVG+XML', 'SVG') : 'untyped';
-}
 
 /**
  * The images of a reply and what happens to each: {n, of, mime, bytes,

@@ -16,6 +16,12 @@ export function formatBytes(n) {
   return `${(n / MiB).toFixed(1)} MiB`;
 }
 
+/** The name an image type reads as for people: "PNG", "JPEG", "SVG". */
+export function typeName(mime) {
+  const sub = String(mime || '').replace(/^image\//, '');
+  return sub ? sub.toUpperCase().replace('SVG+XML', 'SVG') : 'untyped';
+}
+
 /** Decoded size of base64 text, in bytes (whitespace ignored). */
 export function base64Bytes(data) {
   const clean = String(data).replace(/\s+/g, '');

@@ -6,8 +6,8 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { IMAGE_SETTINGS, scaledSize, selectImages, toScreen } from '../../../bridge/core/result_images.js';
-import { imageLabel, imageLine, imageNote, pointRule } from '../../../bridge/core/image_note.js';
-import { acceptsType, attachMeans, describeMeans } from '../../../bridge/core/attach_means.js';
+import { imageLabel, imageLine, imageNote, imagesFact, pointRule } from '../../../bridge/core/image_note.js';
+import { acceptsType, attachMeans, attachMessage, describeMeans } from '../../../bridge/core/attach_means.js';
 import { formatReply, summariseBinary } from '../../../bridge/core/result_format.js';
 import { normalizeSettings } from '../../../bridge/core/site_settings.js';
 import { PRESETS, presetById } from '../../../bridge/core/presets.js';
@@ -43,13 +43,12 @@ test('past the per-message bound, images are left out and say so; an image over 
   assert.ok(small.base64, 'the image after an oversize one is attached in its place');
 });
 
-test('the injected JSON numbers images as selectImages does, each saying whether it was attached', () => {
+test('the injected JSON numbers images as selectImages does, and points to the lines about them', () => {
   const r = reply(image('image/png'), blob('image/jpeg'), { type: 'audio', mimeType: 'audio/wav', data: b64(9) });
-  const label = (n) => imageLabel({ n, of: 2, attached: n === 1 });
-  const text = formatReply(r, { imageLabel: label });
+  const text = formatReply(r, { imageLabel: (n) => imageLabel(n, 2) });
   const parsed = JSON.parse(text);
-  assert.equal(parsed.result.content[1].data, '[image 1 of 2, attached]');
-  assert.equal(parsed.result.content[2].resource.blob, '[image 2 of 2, not attached: see below]');
+  assert.equal(parsed.result.content[1].data, '[image 1 of 2: see below]');
+  assert.equal(parsed.result.content[2].resource.blob, '[image 2 of 2: see below]');
   assert.equal(parsed.result.content[3].data, '[audio omitted: audio/wav, 9 bytes]');
   assert.equal(parsed.id, undefined);
   // Without a label (the activity log), images are summarised as before.
@@ -176,4 +175,22 @@ test('the capability prompt says images arrive attached after the result text, o
   const caps = [{ name: 'computer.screenshot', inputSchema: { type: 'object', properties: {} } }];
   assert.match(buildCapabilityPrompt(caps), /Images a tool returns \(a screenshot\) arrive attached to that same message, after the result text\. .*maps to the tool's coordinates/);
   assert.match(buildCapabilityPrompt(caps, { images: false }), /This site takes no images: an image a tool returns is only named in the result text/);
+});
+
+test('the Activity view says what became of each image of a call', () => {
+  assert.equal(imagesFact([{ n: 1, attached: true, sentWidth: 1280, sentHeight: 720, name: 'screenshot-1-abcde.jpg' }, { n: 2, attached: false, why: 'the page showed no preview within 8 s after a paste into the input' }]),
+    'image 1 attached (1280×720 JPEG, screenshot-1-abcde.jpg); image 2 not attached: the page showed no preview within 8 s after a paste into the input');
+  assert.equal(imagesFact(undefined), '');
+});
+
+test('the live check under Attach images by says the means and why, or that the page takes no images', () => {
+  const cases = [
+    [{ by: 'paste', target: '', from: 'preset', why: 'what ChatGPT is known to take' }, '✓ Automatic: a paste into the input (what ChatGPT is known to take)', 'ok'],
+    [{ by: 'file', target: 'input#up', from: 'settings', why: 'chosen on the options page' }, '✓ the file input input#up (chosen on the options page)', 'ok'],
+    [{ by: 'file', target: '#x', from: 'settings', why: 'chosen', problem: '#x is not a file input' }, '✗ the file input #x: #x is not a file input. Pick the attach button or the drop zone, or choose another way.', 'bad'],
+    [{ by: 'none', target: '', from: 'page', why: 'this page shows no way to attach images: no file input, drop zone or attach button near the input' },
+      '✗ This page takes no images: it shows no way to attach images: no file input, drop zone or attach button near the input. The text will say so; choose a way above if the page does take them.', 'warn'],
+    [{ by: 'none', target: '', from: 'settings', why: 'x' }, 'Images are not attached on this site: the text names them, and the model cannot see them.', ''],
+  ];
+  for (const [means, text, kind] of cases) assert.deepEqual(attachMessage(means), { text, kind });
 });
