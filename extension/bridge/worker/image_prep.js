@@ -5,7 +5,7 @@
 // names them, so no single message carries more than one image (at most
 // MAX_SENT_IMAGE_BYTES). Any MCP-shaped result works, whoever produced it.
 import { encodeImage } from '../../shared/image_encode.js';
-import { base64Bytes, formatBytes, typeName } from '../../shared/core/images.js';
+import { base64Bytes, formatBytes } from '../../shared/core/images.js';
 import { MAX_SENT_IMAGE_BYTES, selectImages } from '../core/result_images.js';
 import { BRIDGE_CALL } from '../../shared/core/messages.js';
 
@@ -27,7 +27,7 @@ export async function prepareImages(result, settings, capability) {
       continue;
     }
     try {
-      const out = await encodeImage(base64, img.mime, { width: settings.imageMaxSide, height: settings.imageMaxSide }, `the ${typeName(img.mime)} image`);
+      const out = await encodeImage(base64, img.mime, { width: settings.imageMaxSide, height: settings.imageMaxSide });
       const sentBytes = base64Bytes(out.image);
       const sized = { ...base, width: out.width, height: out.height, sentWidth: out.sentWidth, sentHeight: out.sentHeight, sentMime: out.mime, sentBytes };
       if (sentBytes > MAX_SENT_IMAGE_BYTES) {
