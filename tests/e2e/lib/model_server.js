@@ -1,9 +1,10 @@
 // A scripted OpenAI-compatible Chat Completions server on 127.0.0.1 for the
 // browser agent's end-to-end tests, and the vision model behind the real chat
 // UI (fixtures/realchat with ?model=; it answers CORS preflights). It plays
-// no model: each request is handed to the test's script, which inspects what the extension sent (system prompt,
-// screenshots, viewport, previous results) and answers with the next action —
-// as SSE when asked to stream, or as plain JSON. Fault injection (status codes
+// no model: each request is handed to the test's script, which inspects what
+// the extension sent (system prompt, screenshots, viewport, previous results)
+// and answers with the next action — as SSE when asked to stream, or as plain
+// JSON. Fault injection (status codes
 // with Retry-After, non-JSON bodies, hung responses) is part of the script's
 // answer. Every request body is kept for the test to check.
 import http from 'node:http';
