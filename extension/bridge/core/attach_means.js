@@ -57,7 +57,7 @@ export function attachMeans(settings, preset, facts, check) {
     const p = chosen(preset.attach, 'preset', `what ${preset.name} is known to take`, facts, check);
     if (!p.problem) return p;
     const found = fromPage(facts);
-    return { ...found, why: `${found.why} (the ${preset.name} preset’s ${describeMeans(preset.attach)} is not on the page)` };
+    return { ...found, why: `${found.why} (the ${preset.name} preset’s way, ${describeMeans(preset.attach)}, does not work here: ${p.problem})` };
   }
   return fromPage(facts);
 }

@@ -55,29 +55,33 @@ function until(check, ms) {
   });
 }
 
-/** Records what the page adds while images are attached: new elements, and what it says. */
+/** Records what the page adds while images are attached: new elements, and what it says (as it says it: a toast goes soon). */
 function recorder() {
   const added = [];
+  const said = [];
+  const note = (node) => {
+    const el = node instanceof Element ? node : node?.parentElement;
+    const box = el?.closest(SAID) || (el instanceof Element ? el.querySelector(SAID) : null);
+    if (!box || box.closest('gnosis-notice')) return;
+    const text = norm(box.innerText || box.textContent || '');
+    if (text && said[said.length - 1] !== text) said.push(text.slice(0, 160));
+  };
   const observer = new MutationObserver((records) => {
     for (const r of records) {
-      for (const n of r.addedNodes) if (n instanceof Element && !n.localName.startsWith('gnosis-')) added.push(n);
+      for (const n of r.addedNodes) {
+        if (n instanceof Element && !n.localName.startsWith('gnosis-')) added.push(n);
+        note(n);
+      }
+      if (r.type === 'characterData') note(r.target);
       if (r.type === 'attributes' && r.target instanceof Element) added.push(r.target);
     }
   });
-  observer.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['src', 'style', 'class', 'hidden'] });
+  observer.observe(document.body, { childList: true, subtree: true, characterData: true, attributes: true, attributeFilter: ['src', 'style', 'class', 'hidden'] });
   return {
     added,
     stop: () => observer.disconnect(),
-    /** The newest thing the page said since recording started: an alert or a toast, as text. */
-    said() {
-      for (let i = added.length - 1; i >= 0; i--) {
-        const el = added[i];
-        const box = el.matches(SAID) ? el : el.querySelector(SAID);
-        const text = box && visible(box) ? norm(box.innerText || box.textContent || '') : '';
-        if (text) return text.slice(0, 160);
-      }
-      return '';
-    },
+    /** The last thing the page said since recording started (an alert, a toast), '' when nothing. */
+    said: () => said[said.length - 1] || '',
   };
 }
 

@@ -148,7 +148,7 @@ test('the attach decision: the person\'s choice, else the preset\'s, else what t
     for (const [k, v] of Object.entries(want)) assert.equal(got[k], v, `${name}: ${k} (${JSON.stringify(got)})`);
     assert.ok(got.why, `${name}: says why`);
   }
-  assert.match(attachMeans({}, claude, { attachButton: 'Attach file' }, none).why, /the Claude preset’s the file input input\[data-testid="file-upload"\] is not on the page/);
+  assert.match(attachMeans({}, claude, { attachButton: 'Attach file' }, none).why, /\(the Claude preset’s way, the file input input\[data-testid="file-upload"\], does not work here: input\[data-testid="file-upload"\] matches nothing on the page\)/);
   assert.match(attachMeans({}, null, {}, none).why, /no way to attach images/);
   assert.equal(describeMeans({ by: 'paste', target: '' }), 'a paste into the input');
   assert.equal(describeMeans({ by: 'drop', target: '[x]' }), 'a drop onto [x]');
