@@ -24,8 +24,9 @@ export const READABLE_TYPES = Object.freeze(['image/png', 'image/jpeg', 'image/w
 
 /**
  * The images of a reply and what happens to each: {n, of, mime, bytes,
- * base64, uri?} to attach, or {n, of, mime, bytes, leftOut: why}. The first
- * perMessage attachable ones are attached; the rest are left out.
+ * base64, uri?} to attach, or {n, of, mime, bytes, leftOut: why, byChoice?}.
+ * The first perMessage attachable ones are attached; the rest are left out
+ * (byChoice: by the site's own bound, which is no failure to report).
  * @param {object} reply the host's reply (or any MCP-shaped result)
  * @param {{perMessage?: number}} [options]
  */
@@ -36,7 +37,7 @@ export function selectImages(reply, { perMessage = IMAGE_SETTINGS.perMessage.def
     const base = { n: i + 1, of: found.length, mime: img.mime, bytes: base64Bytes(img.base64), ...(img.uri ? { uri: img.uri } : {}) };
     const why = problem(base);
     if (why) return { ...base, leftOut: why };
-    if (taken >= perMessage) return { ...base, leftOut: `over the bound of ${perMessage} image${perMessage === 1 ? '' : 's'} a message` };
+    if (taken >= perMessage) return { ...base, leftOut: `over the bound of ${perMessage} image${perMessage === 1 ? '' : 's'} a message`, byChoice: true };
     taken++;
     return { ...base, base64: img.base64.replace(/\s+/g, '') };
   });

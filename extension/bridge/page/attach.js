@@ -143,7 +143,8 @@ const busyNow = (composer, before) => queryAll(BUSY).filter((el) => visible(el) 
 /**
  * Attaches the images a verdict names (payloads: their data, by number).
  * Resolves {means, list, evidence}: list, for every image of the result in
- * order, {...its meta, attached, why?}; evidence, what shows each attached
+ * order, {...its meta, attached, why?, byChoice?} (byChoice: left out by the
+ * site's settings, no failure); evidence, what shows each attached
  * image (for the checks before and after the send).
  * @param {Array<object>} images the verdict's image list (bridge/worker/image_prep.js)
  * @param {Map<number, {mime: string, base64: string, name: string}>} payloads
@@ -167,9 +168,9 @@ export async function attachImages(images, payloads, config) {
         continue;
       }
       const payload = payloads.get(image.n);
-      const fail = (why) => list.push({ ...image, attached: false, why });
+      const fail = (why, byChoice = false) => list.push({ ...image, attached: false, why, ...(byChoice ? { byChoice } : {}) });
       if (!payload) fail('its data did not reach the page');
-      else if (means.by === 'none') fail(means.why);
+      else if (means.by === 'none') fail(means.why, means.from === 'settings');
       else if (means.problem) fail(`${how} cannot be used: ${means.problem} (Attach images by, on the options page)`);
       else if (!editor) fail(`the chat input (${config.destination}) is not on the page`);
       else if (stopWhy) fail(stopWhy);

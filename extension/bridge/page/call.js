@@ -76,8 +76,9 @@ function report(port, outcome) {
 async function deliver(text, autoSend, images = null, payloads = new Map()) {
   const outcome = images?.list?.length ? await attach.attachImages(images.list, payloads, pageState.config) : null;
   const full = () => (outcome ? `${text}\n\n${imageNote(images.capability, outcome.list)}` : text);
-  const said = () => outcome?.list.map(({ n, attached, why, name, sentWidth, sentHeight }) => ({ n, attached, ...(attached ? { name, sentWidth, sentHeight } : { why }) }));
-  const missing = () => outcome?.list.filter((i) => !i.attached) || [];
+  const said = () => outcome?.list.map(({ n, attached, why, byChoice, name, sentWidth, sentHeight }) => ({ n, attached, ...(attached ? { name, sentWidth, sentHeight } : { why, ...(byChoice ? { byChoice } : {}) }) }));
+  // Images left out by the site's own settings (not at all, the bound a message) are said in the text only.
+  const missing = () => outcome?.list.filter((i) => !i.attached && !i.byChoice) || [];
   if (missing().length) notice(`Gnosis could not attach ${missingText(missing(), images.capability)}: the text says so.`, 'error');
   let injected = await inject.inject(full(), pageState.config.destination);
   if (!injected.ok) {

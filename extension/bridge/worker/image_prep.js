@@ -23,7 +23,7 @@ export async function prepareImages(result, settings, capability) {
   for (const img of selectImages(result, { perMessage: settings.maxImages })) {
     const { base64, ...base } = img;
     if (img.leftOut || settings.attachBy === 'none') {
-      meta.push(img.leftOut ? base : { ...base, leftOut: 'Attach images by is set to “Not at all” for this site' });
+      meta.push(img.leftOut ? base : { ...base, leftOut: 'Attach images by is set to “Not at all” for this site', byChoice: true });
       continue;
     }
     try {

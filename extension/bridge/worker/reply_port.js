@@ -121,7 +121,7 @@ export async function reportDelivery(sender, { ok, stage, error, images }, faile
   if (!origin) return { ok: false };
   // Delivered with an image missing is said as such: on the Last line and as an error badge.
   const attached = images?.filter((i) => i.attached).length || 0;
-  const missing = ok && images?.some((i) => !i.attached) ? error : undefined;
+  const missing = ok && images?.some((i) => !i.attached && !i.byChoice) ? error : undefined;
   await setLastEvent(origin, ok ? { kind: 'delivered', stage, ...(images ? { attached } : {}), ...(missing ? { missing } : {}) } : { kind: 'failed', stage, error });
   if (await isArmed(origin)) await setBadge(sender.tab.id, ok && !failed && !missing ? 'armed' : 'error', ok ? failed || missing : error);
   return { ok: true };
@@ -135,6 +135,7 @@ function reportedImages(list) {
     ...(typeof i?.name === 'string' ? { name: i.name.slice(0, 100) } : {}),
     ...(Number.isInteger(i?.sentWidth) ? { sentWidth: i.sentWidth, sentHeight: Number(i.sentHeight) || 0 } : {}),
     ...(typeof i?.why === 'string' ? { why: i.why.slice(0, 300) } : {}),
+    ...(i?.byChoice === true ? { byChoice: true } : {}),
   }));
 }
 

@@ -36,6 +36,7 @@ test('past the per-message bound, images are left out and say so; an image over 
   assert.deepEqual(many.map((i) => i.leftOut || 'attach'), ['attach', 'attach', 'attach', 'attach', 'over the bound of 4 images a message', 'over the bound of 4 images a message']);
   const one = selectImages(reply(image('image/png'), image('image/png')), { perMessage: 1 });
   assert.equal(one[1].leftOut, 'over the bound of 1 image a message');
+  assert.equal(one[1].byChoice, true, 'left out by the site\'s own bound: no failure');
   assert.equal(IMAGE_SETTINGS.perMessage.default, 4);
   const huge = { type: 'image', mimeType: 'image/png', data: 'A'.repeat(Math.ceil(((MAX_SOURCE_IMAGE_BYTES + 3) * 4) / 3)) };
   const [big, small] = selectImages(reply(huge, image('image/png')), { perMessage: 1 });
