@@ -12,7 +12,7 @@
 
 import { CodedError } from '../../shared/core/coded_error.js';
 import { CODES, TRANSPORT_CODES } from '../../shared/core/codes.js';
-import { base64ToBytes, bytesToBase64 } from './base64.js';
+import { base64ToBytes, bytesToBase64 } from '../../shared/core/base64.js';
 
 const MiB = 1024 * 1024;
 /** Largest piece sent in one workspace.append (before base64). */

@@ -151,13 +151,16 @@ export const handlers = {
   },
   [BRIDGE.CHECK]: {
     from: 'extension',
-    async run({ tabId, origin, selectors }) {
+    async run({ tabId, origin, selectors, attach }) {
       await tabForOrigin(tabId, origin);
       if (!(await chrome.permissions.contains({ origins: [sitePattern(origin)] }))) return { ok: false, error: 'no access to the page yet' };
       await ensureContent(tabId);
       const css = {};
       for (const [k, v] of Object.entries(selectors || {})) css[k] = toCss(v);
-      const reply = await chrome.tabs.sendMessage(tabId, { type: BRIDGE_PAGE.CHECK, selectors: css });
+      // How the page takes images, for the form's choice (kept to what the settings allow).
+      const a = attach && normalizeSettings(attach).settings;
+      const means = a && { attachBy: a.attachBy, attachTarget: toCss(a.attachTarget) || '', preset: a.preset };
+      const reply = await chrome.tabs.sendMessage(tabId, { type: BRIDGE_PAGE.CHECK, selectors: css, attach: means });
       return { ...reply, css };
     },
   },

@@ -6,7 +6,7 @@
 import { host } from '../../shared/host.js';
 import { buildCapabilityPrompt, promptDecisions, promptSummary, promptedTools } from '../core/capability_prompt.js';
 import { checkGrants, providerCapabilities } from '../core/grants.js';
-import { requireOrigin } from './site_state.js';
+import { loadSettings, requireOrigin } from './site_state.js';
 import { protocolFit } from '../../shared/core/protocol.js';
 import { BROWSER_PREFIX, browserCapabilities, isBrowserCapability } from '../core/browser_tools.js';
 import { browserDecisions, setBrowserDecisions } from './browser_grants.js';
@@ -151,7 +151,8 @@ export async function capabilityPrompt(origin, choices) {
     return d.ok ? { ...c, description: d.description ?? c.description, inputSchema: d.inputSchema } : c;
   }));
   described.push(...ownCapabilities().filter((c) => !decisions || ['allow', 'ask'].includes(decisions[c.name]) || c.unavailable));
-  const text = buildCapabilityPrompt(described, { prefixes: await prefixes(), decisions });
+  const images = origin ? (await loadSettings(origin)).attachBy !== 'none' : true;
+  const text = buildCapabilityPrompt(described, { prefixes: await prefixes(), decisions, images });
   const tools = promptedTools(described, decisions);
   return { ok: true, text, count: tools.length, summary: promptSummary(tools, decisions) };
 }

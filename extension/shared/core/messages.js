@@ -147,9 +147,11 @@ export const BRIDGE_CALL = Object.freeze({
   EXTRACTED: 'bridge.extracted',
   /** Worker → content script: the reply is a call now running on the desktop ({capability, interrupted: the text to write if the port closes, why: the notice then}). */
   RUNNING: 'bridge.running',
-  /** Worker → content script: the verdict ({action: 'none'|'inject'|'stopped', reason?, text?, autoSend?}). */
+  /** Worker → content script, before the verdict: one image of the result to attach ({n, mime, base64, name}). */
+  IMAGE: 'bridge.image',
+  /** Worker → content script: the verdict ({action: 'none'|'inject'|'stopped', reason?, text?, autoSend?, images?: {capability, list}}). */
   VERDICT: 'bridge.verdict',
-  /** Content script → worker: the result was written (and sent), or why not ({ok, stage, error?}). */
+  /** Content script → worker: the result was written (and sent), or why not ({ok, stage, error?, images?: what became of each}). */
   DELIVERED: 'bridge.delivered',
 });
 
