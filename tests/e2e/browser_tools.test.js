@@ -18,7 +18,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { EXTENSION_ORIGIN, REPO, launch, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
-import { startModelServer } from './lib/model_server.js';
+import { jpegSize, startModelServer } from './lib/model_server.js';
 import { chatModel, sentCount } from './lib/chat_model.js';
 import { armFromOptions, armPreset, badgeText } from './lib/bridge.js';
 import { deliberateClick } from './lib/approval.js';
@@ -45,10 +45,27 @@ const lastText = (body) => {
   return typeof m.content === 'string' ? m.content : m.content.filter((p) => p.type === 'text').map((p) => p.text).join('\n');
 };
 
-/** A tool result the bridge sent, parsed: {ok, code?, message?, text} (text: the result's text parts). */
+/**
+ * A tool result the bridge sent, parsed: {ok, code?, message?, text, note}
+ * (text: the result's text parts; note: the lines about its images, after a blank line).
+ */
 function resultOf(sentText) {
-  const r = JSON.parse(sentText);
-  return { ...r, text: (r.result?.content || []).filter((p) => p.type === 'text').map((p) => p.text).join('\n') };
+  const [json, ...rest] = sentText.split('\n\n');
+  const r = JSON.parse(json);
+  return { ...r, text: (r.result?.content || []).filter((p) => p.type === 'text').map((p) => p.text).join('\n'), note: rest.join('\n\n') };
+}
+
+/**
+ * The screenshot as the model got it: the image part of the request that
+ * carried browser.screenshot's result (after the given request), its pixel
+ * size, and what the text said of it.
+ */
+function screenshotSeen(afterRequest = 0) {
+  const req = model.requests.slice(afterRequest).find((r) => /"capability":"browser\.screenshot"/.test(lastText(r.body)) && /"ok":true/.test(lastText(r.body)));
+  assert.ok(req, 'the model got the screenshot\'s result');
+  const last = req.body.messages[req.body.messages.length - 1];
+  const images = Array.isArray(last.content) ? last.content.filter((p) => p.type === 'image_url') : [];
+  return { images, text: lastText(req.body), size: images.length ? jpegSize(images[0].image_url.url) : null };
 }
 
 const call = (capability, args = {}) => JSON.stringify({ capability, arguments: args });
@@ -222,13 +239,13 @@ describe('browser.* for an armed chat site, on the tabs the person shares', () =
     assert.deepEqual(after.decisions, saved.decisions);
   });
 
-  test('the screenshot reaches the model as an image attached to the next message', { todo: 'waiting on images40: images from a tool result attached to the chat message' }, () => {
-    const req = model.requests.find((r) => /"capability":"browser\.screenshot"/.test(lastText(r.body)) && /"ok":true/.test(lastText(r.body)));
-    assert.ok(req, 'the model got the screenshot\'s result');
-    const last = req.body.messages[req.body.messages.length - 1];
-    const images = Array.isArray(last.content) ? last.content.filter((p) => p.type === 'image_url') : [];
-    assert.equal(images.length, 1, 'one image part, the screenshot');
-    assert.match(images[0].image_url.url, /^data:image\/(jpeg|png);base64,/);
+  test('the screenshot reaches the model as an image attached to the next message, with the 0..999 rule', () => {
+    const shot = screenshotSeen();
+    assert.equal(shot.images.length, 1, 'one image part, the screenshot');
+    assert.match(shot.images[0].image_url.url, /^data:image\/jpeg;base64,/);
+    const [, w, h] = /The view is (\d+)×(\d+) CSS pixels/.exec(shot.text).map(Number);
+    assert.ok(Math.abs(shot.size.width / shot.size.height - w / h) < 0.02, `the image has the view's shape: ${JSON.stringify(shot.size)} for ${w}×${h}`);
+    assert.match(shot.text, new RegExp(`image 1 of 1: browser\\.screenshot, ${shot.size.width}×${shot.size.height} JPEG, the tab's view\\. For the browser tools, a point in this image is x and y from 0 to 999 across it`));
   });
 
   test('the same calls on a tab that is not shared, on the chat\'s own tab and on a shared tab now showing chrome:// are refused, saying why', async () => {
@@ -327,9 +344,9 @@ describe('browser.* for an armed chat site, on the tabs the person shares', () =
 
 describe('browser.* on the real chat UI (assistant-ui, built from its source)', () => {
   test('the same task: list, look, read, click, type (one approval), send; the form gets exactly the text', async () => {
-    const chat = await env.newPage(realSite.url('/index.html'));
+    const asked = model.requests.length;
+    const chat = await env.newPage(realSite.url(`/index.html?model=${encodeURIComponent(model.url)}`));
     await chat.locator('.aui-composer-input').waitFor();
-    await chat.evaluate(() => window.realchat.hold(true));
     const options = await env.openOptions(`?origin=${encodeURIComponent(realSite.origin)}`);
     await options.locator('body[data-ready]').waitFor();
     await waitFor(async () => Object.keys(await browserChoices(options)).length === 15, { what: 'the Browser group in the grants table' });
@@ -338,6 +355,9 @@ describe('browser.* on the real chat UI (assistant-ui, built from its source)', 
     const { seen } = await fillTheForm(chat, 'realchat', realSite.origin, { formUrl: formSite.url('/browser_form.html?real') });
     assert.match(seen.read.text, /\[e\d+\] textbox "Your name" value "" at \d+,\d+/);
     assert.match(seen.sent.text, /^clicked button#send\[type=submit\] "Send" at CSS \(\d+,\d+\)/);
+    const shot = screenshotSeen(asked);
+    assert.equal(shot.images.length, 1, 'the screenshot reached the model attached by the real chat UI');
+    assert.match(shot.text, /image 1 of 1: browser\.screenshot, \d+×\d+ JPEG, the tab's view\./);
     await options.close();
   });
 });

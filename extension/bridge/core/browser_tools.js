@@ -8,16 +8,9 @@
 // a tool that needs chrome.debugger is unavailable in Firefox, with the
 // reason the grants table shows and the model is told. Pure: no chrome.*.
 
-/** The prefix of the extension's capabilities. */
-export const BROWSER_PREFIX = 'browser';
+import { BROWSER_PREFIX, POINT_MAX, isBrowserCapability } from './browser_point.js';
 
-/** Whether a capability name is one of the extension's (browser.*), which the host never sees. */
-export function isBrowserCapability(name) {
-  return typeof name === 'string' && name.startsWith(`${BROWSER_PREFIX}.`);
-}
-
-/** Largest coordinate of a point on the last screenshot: 0..999 on both axes. */
-export const POINT_MAX = 999;
+export { BROWSER_PREFIX, POINT_MAX, isBrowserCapability };
 
 /** Bounds of the arguments. */
 export const LIMITS = Object.freeze({ typeChars: 20_000, urlChars: 2048, waitSeconds: 30, keyRepeat: 50 });

@@ -7,6 +7,7 @@
 // Pure.
 
 import { formatBytes, typeName } from '../../shared/core/images.js';
+import { SHOT_POINT_RULE, isBrowserCapability } from './browser_point.js';
 
 /** Whether a tool's image is a picture of a screen (its name says so), which the text then calls "the screen". */
 export function isScreen(capability) {
@@ -48,6 +49,8 @@ export function imageLine(capability, image) {
   const head = `image ${image.n} of ${image.of}: ${capability}`;
   const where = isScreen(capability) ? 'the screen' : 'the original image';
   const size = image.width ? `${image.width}×${image.height}` : '';
+  // The browser tools point on the 0..999 scale of the image, not in pixels of a screen.
+  if (image.attached && isBrowserCapability(capability)) return `${head}, ${image.sentWidth}×${image.sentHeight} ${typeName(image.sentMime)}, the tab's view. ${SHOT_POINT_RULE}`;
   if (image.attached) {
     const of = `${where === 'the screen' ? 'the screen is' : 'the original is'} ${size}`;
     return `${head}, ${image.sentWidth}×${image.sentHeight} ${typeName(image.sentMime)}, ${of}. ${pointRule(image, where)}`;

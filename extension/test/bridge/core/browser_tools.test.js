@@ -94,3 +94,10 @@ test('each capability\'s schema is a tree of its own: no object reached twice (a
   for (const c of browserCapabilities()) walk(c, c.name);
   for (const c of browserCapabilities()) walk(c, `again ${c.name}`);
 });
+
+test('a browser.screenshot attached to the chat is described with the 0..999 rule the browser tools take, not screen pixels', async () => {
+  const { imageLine } = await import('../../../bridge/core/image_note.js');
+  const line = imageLine('browser.screenshot', { n: 1, of: 1, attached: true, sentMime: 'image/jpeg', width: 2560, height: 1440, sentWidth: 1568, sentHeight: 882 });
+  assert.equal(line, 'image 1 of 1: browser.screenshot, 1568×882 JPEG, the tab\'s view. For the browser tools, a point in this image is x and y from 0 to 999 across it, whatever its size: 0,0 is its top-left corner and 999,999 its bottom-right.');
+  assert.match(imageLine('browser.screenshot', { n: 1, of: 1, attached: false, mime: 'image/jpeg', bytes: 1000, why: 'the page took no image' }), /not attached: the page took no image\. You cannot see it\.$/);
+});
