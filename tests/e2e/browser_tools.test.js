@@ -146,6 +146,10 @@ function browserChoices(options) {
 async function fillTheForm(chat, kind, origin, { formUrl }) {
   const { tabId: form } = await openAndShare(formUrl, origin);
   assert.equal(await badgeText(env, formUrl), 'SH', 'the shared tab shows it is shared');
+  for (const width of [360, 400, 480]) {
+    await panel.setViewportSize({ width, height: 700 });
+    await env.screenshot(panel, `share_strip_${kind}_${width}`);
+  }
   const m = chatModel(chat, model, kind, { from: await sentCount(chat, kind) });
   const seen = {};
   script = (text) => {
@@ -195,6 +199,7 @@ async function fillTheForm(chat, kind, origin, { formUrl }) {
   const subject = await win.locator('#subject-text').textContent();
   assert.match(subject, new RegExp(`^tab ${form}: “Contact form txt\\.exe” — ${formUrl.replace(/[.?]/g, '\\$&')}$`), `the window names the tab, with the page's direction override gone: ${subject}`);
   assert.deepEqual(JSON.parse(await win.locator('#arguments').textContent()), { tabId: form, text: NAME });
+  await env.screenshot(win, `approval_browser_type_${kind}`);
   await deliberateClick(win, '#allow');
   await m.turn(); // the type's result: the model clicks Send
   await m.turn(); // the click's result: the model is done
