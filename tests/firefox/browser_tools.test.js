@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { serve } from '../e2e/lib/server.js';
-import { launchFirefox, waitFor } from './lib/firefox.js';
+import { armChat, launchFirefox, waitFor } from './lib/firefox.js';
 
 let site;
 let forms;
@@ -58,12 +58,7 @@ test('the grants table shows the Browser group, those that need chrome.debugger 
   // The person lets this site use the Browser tools (Allow for the whole group), then starts it.
   await options.click('#group-browser-title');
   await options.click('section.grant-group[data-group="browser"] .group-set button[data-decision="allow"]');
-  await options.fill('#source', '.assistant');
-  await options.fill('#destination', '#prompt');
-  await options.fill('#autoSend', true);
-  await options.fill('#sendButton', '#send');
-  await options.click('#start');
-  await waitFor(async () => (await options.text('#armed-state'))?.startsWith('Armed'), { what: 'armed' });
+  await armChat(ff, site.origin, { options });
 });
 
 test('the capability prompt offers what runs here and tells the model not to call the rest', async () => {
