@@ -88,12 +88,15 @@ describe('textarea chat', () => {
   test('a fenced call runs, and images in the result are summarised, not dumped', async () => {
     await chat.evaluate(() => window.chat.stream('```json\n{"capability": "computer.screenshot", "arguments": {"bytes": 5000}}\n```'));
     const replies = await waitForSent(chat, 3);
-    const reply = JSON.parse(replies[2]);
+    const [json, note] = replies[2].split('\n\n');
+    const reply = JSON.parse(json);
     assert.equal(reply.ok, true);
     const image = reply.result.content[0];
     assert.equal(image.type, 'image');
     assert.equal(image.bytes, 5000);
-    assert.match(image.data, /^\[image omitted: image\/png, 5000 bytes\]$/);
+    assert.equal(image.data, '[image 1 of 1: see below]');
+    // The lines after the result say what became of it (the fake Munim's bytes are no picture).
+    assert.match(note, /^The image of this result could not be attached to this message:\nimage 1 of 1: computer\.screenshot \(PNG 4\.9 KiB\), not attached: /);
   });
 
   test('invalid arguments inject INVALID_ARGUMENTS and run nothing', async () => {

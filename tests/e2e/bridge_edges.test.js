@@ -1,6 +1,7 @@
 // Edge cases of the chat bridge in the real browser. Large replies: the host splits them into chunk
 // frames (a small GNOSIS_MAX_FRAME forces it), the extension's native client
-// reassembles them, images are summarised, and the injected text is capped
+// reassembles them, images are summarised (and said not to be attached when
+// the browser cannot read them), and the injected text is capped
 // with a clear marker. Also: a send button that never enables, and two tabs of
 // one conversation.
 import assert from 'node:assert/strict';
@@ -23,14 +24,15 @@ after(async () => {
   await site?.close();
 });
 
-test('a chunked screenshot reply is reassembled and its image summarised', async () => {
+test('a chunked screenshot reply is reassembled and its image summarised; an image the browser cannot read is said not to be attached', async () => {
   await chat.evaluate(() => window.chat.stream('{"capability": "computer.screenshot", "arguments": {"bytes": 60000, "format": "jpeg"}}'));
   const [reply] = await waitForSent(chat, 1);
-  const parsed = JSON.parse(reply);
+  const [json, note] = reply.split('\n\n');
+  const parsed = JSON.parse(json);
   assert.equal(parsed.ok, true);
-  assert.deepEqual(parsed.result.content[0], {
-    type: 'image', mimeType: 'image/jpeg', bytes: 60000, data: '[image omitted: image/jpeg, 60000 bytes]',
-  });
+  assert.deepEqual(parsed.result.content[0], { type: 'image', mimeType: 'image/jpeg', bytes: 60000, data: '[image 1 of 1: see below]' });
+  // The fake Munim's "JPEG" is a pattern of bytes, not a picture.
+  assert.match(note, /^The image of this result could not be attached to this message:\nimage 1 of 1: computer\.screenshot \(JPEG 58\.6 KiB\), not attached: the image is not a readable image\/jpeg image \(.+\)\. You cannot see it\.$/);
 });
 
 test('a long text result is capped with a marker', async () => {

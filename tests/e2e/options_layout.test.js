@@ -21,6 +21,7 @@ const SCREEN = { width: 480, height: 900 };
 const WIDTHS = [360, 400, 480];
 const EXTRA_TOOLS = 36; // with the fake Munim's 18: 54 provider tools
 const TOOLS = 54;
+const ROWS = TOOLS + 15; // and the extension's own 15 Browser tools
 
 let site;
 let env;
@@ -51,7 +52,7 @@ before(async () => {
   await options.setViewportSize(SCREEN);
   await options.locator('body[data-ready]').waitFor();
   await waitFor(async () => (await options.locator('#host-chip').textContent()) === 'Connected', { what: 'connected', timeoutMs: 15_000 });
-  await waitFor(async () => (await options.locator('#grants-list li.grant').count()) === TOOLS, { what: `${TOOLS} rows`, timeoutMs: 15_000 });
+  await waitFor(async () => (await options.locator('#grants-list li.grant').count()) === ROWS, { what: `${ROWS} rows`, timeoutMs: 15_000 });
   await waitFor(async () => (await options.locator('#preset-state').textContent()) === 'preset: Claude', { what: 'the preset' });
   await waitFor(async () => /^Saved in the host/.test(await options.locator('#grants-state').textContent()), { what: 'the saved grants' });
   await waitFor(async () => /✓/.test(await options.locator('#destination-match').textContent()), { what: 'the live check' });
@@ -115,9 +116,9 @@ describe('the options page with a 54-tool server', () => {
       open: g.querySelector('.group-toggle').getAttribute('aria-expanded'), summary: g.querySelector('.group-summary').textContent,
     })));
     assert.deepEqual(groups.map((g) => [g.id, g.rows, g.open]),
-      [['read-only', 2, 'true'], ['destructive', 1, 'true'], ['other', 50, 'false'], ['unavailable', 1, 'true']]);
+      [['read-only', 2, 'true'], ['destructive', 1, 'true'], ['other', 50, 'false'], ['unavailable', 1, 'true'], ['browser', 15, 'false']]);
     assert.equal(groups.find((g) => g.id === 'other').summary, '10 allowed · 11 ask · 29 blocked');
-    assert.equal(await options.locator('#grants-summary').textContent(), '12 allowed, 12 ask, 30 blocked');
+    assert.equal(await options.locator('#grants-summary').textContent(), '12 allowed, 12 ask, 45 blocked');
     assert.equal(await options.getByRole('radiogroup', { name: 'computer.extra_000' }).count(), 0, 'folded rows are out of the way');
 
     await options.getByRole('button', { name: /^Other/ }).click();
@@ -141,14 +142,15 @@ describe('the options page with a 54-tool server', () => {
 
   test('the filter narrows by name, title or description; a group\'s bulk choice sets the rows it shows', async () => {
     const filter = options.getByRole('searchbox', { name: 'Filter tools' });
-    const shown = () => options.locator('#grants-list li.grant:visible').evaluateAll((lis) => lis.map((li) => li.dataset.name));
+    // The server's rows (the extension's Browser tools match words such as "screenshot" too).
+    const shown = () => options.locator('#grants-list li.grant:visible').evaluateAll((lis) => lis.map((li) => li.dataset.name).filter((n) => !n.startsWith('browser.')));
     await filter.fill('screenshot');
     assert.deepEqual(await shown(), ['computer.screenshot'], 'by name');
     await filter.fill('take a');
     assert.deepEqual(await shown(), ['computer.screenshot'], 'by title');
     await filter.fill('MILLISECONDS');
     assert.deepEqual(await shown(), ['computer.slow'], 'by description, case ignored');
-    assert.equal(await options.locator('#grants-filter-state').textContent(), `1 of ${TOOLS} tools match.`);
+    assert.equal(await options.locator('#grants-filter-state').textContent(), `1 of ${ROWS} tools match.`);
     await filter.fill('nothing-like-this');
     assert.deepEqual(await shown(), []);
     assert.match(await options.locator('#grants-filter-state').textContent(), /No tool matches/);
@@ -170,7 +172,7 @@ describe('the options page with a 54-tool server', () => {
     // Back to what the host holds.
     await options.reload();
     await options.locator('body[data-ready]').waitFor();
-    await waitFor(async () => (await options.locator('#grants-summary').textContent()) === '12 allowed, 12 ask, 30 blocked', { what: 'the saved grants again' });
+    await waitFor(async () => (await options.locator('#grants-summary').textContent()) === '12 allowed, 12 ask, 45 blocked', { what: 'the saved grants again' });
   });
 
   test('at 360 px no heading or label is clipped, no placeholder is cut, and every checkbox sits inline with its label', async () => {
@@ -225,7 +227,7 @@ describe('the options page with a 54-tool server', () => {
     assert.match(await options.locator('#streaming-hint').textContent(), /\bvisible\b/);
     await options.reload();
     await options.locator('body[data-ready]').waitFor();
-    await waitFor(async () => (await options.locator('#grants-list li.grant').count()) === TOOLS, { what: 'rows again' });
+    await waitFor(async () => (await options.locator('#grants-list li.grant').count()) === ROWS, { what: 'rows again' });
   });
 
   test('pictured at 360, 400 and 480 px, whole, with the run bar at its foot', async () => {

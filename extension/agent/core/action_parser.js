@@ -6,6 +6,8 @@
 // and range-checked arguments. Nothing here evaluates model text as code: the
 // argument list is tokenised by hand. Pure module, no chrome.* calls.
 
+import { COORD_MAX } from '../../shared/core/coords.js';
+
 /** Thrown-free result of parseReply: either {ok:true, think, action} or {ok:false, error}. */
 
 const DIRECTIONS = ['up', 'down', 'left', 'right'];
@@ -50,9 +52,6 @@ export const ACTIONS = Object.freeze({
   Finished: [P('content', 'string', { required: false, aliases: ['answer', 'text'] })],
   CallUser: [P('content', 'string', { aliases: ['question', 'text'] })],
 });
-
-/** Largest normalised coordinate on either axis. */
-export const COORD_MAX = 999;
 
 /**
  * Parses one model reply.

@@ -14,7 +14,7 @@
 // Pure module: the IndexedDB factory is injected (the extension passes
 // globalThis.indexedDB, tests fake-indexeddb), so it makes no chrome.* call.
 
-import { base64ToBytes, bytesToBase64 } from './base64.js';
+import { base64ToBytes, bytesToBase64 } from '../../shared/core/base64.js';
 
 const DB_VERSION = 2;
 const CONVERSATIONS = 'conversations';

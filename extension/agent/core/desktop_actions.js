@@ -9,7 +9,7 @@
 // server's screenshot size, never the sent one. Pure module.
 
 import { callsFor } from './desktop_profiles.js';
-import { toCss } from './coords.js';
+import { toCss } from '../../shared/core/coords.js';
 
 /** How long Wait waits on the desktop, as on the tab. */
 export const DESKTOP_WAIT_MS = 2500;

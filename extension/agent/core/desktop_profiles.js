@@ -25,6 +25,7 @@
 // tools one provider lists. Pure module.
 
 import { schemaProblems } from './desktop_schema.js';
+import { MAX_SOURCE_IMAGE_BYTES, base64Bytes } from '../../shared/core/images.js';
 
 /** The desktop verbs a profile maps, in the order Settings shows them. */
 export const DESKTOP_VERBS = Object.freeze(['screenshot', 'click', 'right_click', 'double_click', 'move', 'drag', 'type', 'key', 'scroll']);
@@ -265,15 +266,8 @@ const VERB_WORDS = Object.freeze({
   drag: 'drags', type: 'typing', key: 'keys', scroll: 'scrolling',
 });
 
-/** Bytes of a base64 payload. */
-function base64Bytes(b64) {
-  const n = b64.length;
-  const pad = b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0;
-  return Math.max(0, Math.floor((n * 3) / 4) - pad);
-}
-
 /** Largest screenshot accepted from a desktop server (decoded bytes). */
-export const MAX_SCREENSHOT_BYTES = 16 * 1024 * 1024;
+export const MAX_SCREENSHOT_BYTES = MAX_SOURCE_IMAGE_BYTES;
 
 /**
  * The screenshot in a tool's result: its first image content (PNG or JPEG).

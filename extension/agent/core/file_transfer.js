@@ -15,7 +15,7 @@
 // function (workspace_client.js list()).
 
 import { CodedError } from '../../shared/core/coded_error.js';
-import { formatBytes } from './image_data.js';
+import { formatBytes } from '../../shared/core/images.js';
 import { CODES } from '../../shared/core/codes.js';
 
 const MiB = 1024 * 1024;

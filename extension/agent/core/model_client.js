@@ -11,7 +11,7 @@
 // connection_test.js. fetch, sleep and the clock are injected, so the module
 // runs under node --test without a network or real waiting.
 
-import { abortableSleep as sleepUnlessStopped } from './abortable_sleep.js';
+import { abortableSleep as sleepUnlessStopped } from '../../shared/core/abortable_sleep.js';
 import { backoffDelay, classifyStatus, localForbiddenMessage, parseRetryAfter } from './retry_policy.js';
 import { errorDetail, maskKey } from './server_text.js';
 import { completionInit, deadline, HTTP_HINTS, ModelError, readAll, readJson, readStream, Retryable, stoppedError } from './model_reply.js';

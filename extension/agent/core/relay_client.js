@@ -13,7 +13,7 @@
 // Pure module: request is injected (host.request of the native client).
 
 import { CodedError } from '../../shared/core/coded_error.js';
-import { base64ToBytes } from './base64.js';
+import { base64ToBytes } from '../../shared/core/base64.js';
 import { CODES, TRANSPORT_CODES } from '../../shared/core/codes.js';
 
 /** Host error codes after which retrying cannot help (configuration, policy, bad request). */

@@ -6,7 +6,7 @@
 //
 // Pure module.
 
-import { imageSize, splitDataUrl } from './image_data.js';
+import { imageSize, splitDataUrl } from '../../shared/core/images.js';
 
 /** Characters counted as one token by the estimate. */
 export const CHARS_PER_TOKEN = 4;

@@ -12,7 +12,7 @@
 
 import { CodedError } from '../../shared/core/coded_error.js';
 import { CODES, TRANSPORT_CODES } from '../../shared/core/codes.js';
-import { base64ToBytes, bytesToBase64 } from './base64.js';
+import { base64ToBytes, bytesToBase64 } from '../../shared/core/base64.js';
 import { DOWNLOAD_MAX_BYTES } from './file_transfer.js';
 
 const MiB = 1024 * 1024;

@@ -12,7 +12,11 @@
 
 import { createTransferState } from '../core/file_transfer.js';
 
-const PROTOCOL = '1.3';
+import { attachTab, detachTab, sendTo } from '../../shared/tab_driver.js';
+
+/** How the chat bridge's refusals name the agent when it holds a tab. */
+const HOLDER = "the side panel's agent";
+
 /** sessionId -> the session (openSession) */
 const sessions = new Map();
 const cdpListeners = new Set();
@@ -164,7 +168,7 @@ export function toPanels(message) {
 export function sendCdp(sessionId, method, params = {}) {
   const s = mustSession(sessionId);
   if (!s.attached) throw new Error('the debugger is not attached (the task has ended)');
-  return chrome.debugger.sendCommand({ tabId: s.tabId }, method, params);
+  return sendTo(s.tabId, method, params);
 }
 
 /** Attaches the debugger of session s to tabId (refused when another session controls it). */
@@ -172,15 +176,10 @@ export async function attach(s, tabId) {
   for (const other of sessions.values()) {
     if (other !== s && other.attached && other.tabId === tabId) throw new Error('another agent task is already controlling that tab');
   }
-  try {
-    await chrome.debugger.attach({ tabId }, PROTOCOL);
-  } catch (err) {
-    throw new Error(`cannot control that tab: ${err?.message || err}`, { cause: err });
-  }
+  await attachTab(tabId, HOLDER);
   s.tabId = tabId;
   s.attached = true;
   s.follow = undefined;
-  await chrome.debugger.sendCommand({ tabId }, 'Page.enable').catch(() => {});
   for (const fn of attachListeners) {
     try { await fn({ sessionId: s.id, tabId }); } catch { /* a hook must not block the task */ }
   }
@@ -191,7 +190,7 @@ export async function detach(s) {
   const was = s.attached;
   s.attached = false;
   s.follow = undefined;
-  if (was) await chrome.debugger.detach({ tabId: s.tabId }).catch(() => {});
+  if (was) await detachTab(s.tabId);
 }
 
 /** Moves session s's debugger to tabId. */

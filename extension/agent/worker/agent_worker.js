@@ -10,10 +10,9 @@
 // agent_sessions.js toPanel(), from page_assistant_worker.js. Upload and
 // Download are transfer_worker.js, wired from init().
 
-import { platformOf } from '../core/hotkey.js';
 import { initTransfers } from './transfer_worker.js';
 import { watchDebugger } from './agent_sessions.js';
-import { handlers, releaseLeftovers, setPlatform } from './observe_act.js';
+import { handlers, releaseLeftovers } from './observe_act.js';
 import { servePorts } from './agent_ports.js';
 
 export { handlers };
@@ -23,7 +22,6 @@ export function init() {
   releaseLeftovers();
   initTransfers();
   chrome.sidePanel?.setPanelBehavior?.({ openPanelOnActionClick: true })?.catch?.(() => {});
-  chrome.runtime.getPlatformInfo?.().then((p) => { setPlatform(platformOf(p.os)); }).catch(() => {});
   servePorts();
   watchDebugger();
 }

@@ -27,7 +27,7 @@ import { callsFor, screenshotFrom } from '../core/desktop_profiles.js';
 import { planDesktopAction } from '../core/desktop_actions.js';
 import { refusalText, refusedResult, serverFailureText, serverGone } from '../core/desktop_failures.js';
 import { encodeScreenshot } from './desktop_image.js';
-import { actionSleep, actionStopped } from '../core/cdp_input.js';
+import { actionSleep, actionStopped } from '../../shared/core/cdp_input.js';
 
 /** Longest wait for the host to start a desktop server again after it went away. */
 export const RESTART_WAIT_MS = 15000;

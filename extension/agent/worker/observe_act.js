@@ -1,27 +1,23 @@
 // The browser agent's requests from its Side Panel (agent/core/panel_contract.js):
-// attach to a tab, observe it (screenshot + viewport), act on it
-// (executor.js), detach. The handlers accept only this extension's pages.
+// attach to a tab, observe it (screenshot + viewport), act on it, detach.
+// The looking and acting are the tab engine's (shared/tab_driver.js), which
+// the chat bridge's browser.* capabilities drive too; this module keeps what
+// is the agent's: its session's tab, the tabs it follows, the notes for the
+// next request. The handlers accept only this extension's pages.
 
-import { execute } from './executor.js';
-import { viewportFromMetrics } from '../core/cdp_input.js';
+import { captureTab, runAction } from '../../shared/tab_driver.js';
 import { readAct, readAttach, reply } from '../core/panel_contract.js';
 import { attach, detach, findSession, HOLD_MAX_MS, mustSession, switchTo } from './agent_sessions.js';
 import { AGENT } from '../../shared/core/messages.js';
 import { BLANK_GRACE_MS, followVerdict, stillBlank } from '../core/follow_tab.js';
-import { actionEnded, releaseWhatWasLeft, trackingSend } from './held_input.js';
+import { releaseWhatWasLeft } from '../../shared/tab_held_input.js';
 
-let platform = 'linux';
 /** What a stopped worker left (pressed buttons, a debugger attachment), released once at start-up before any attach. */
 let leftReleased = Promise.resolve();
 
-/** At the worker's start: releases what a stopped worker's action held and its attachments (held_input.js). */
+/** At the worker's start: releases what a stopped worker's action held and its attachments (shared/tab_held_input.js). */
 export function releaseLeftovers() {
   leftReleased = releaseWhatWasLeft().catch(() => {});
-}
-
-/** Sets the platform the hotkeys are spelled for (hotkey.js platformOf). */
-export function setPlatform(p) {
-  platform = p;
 }
 
 const isWeb = (url) => /^https?:\/\//i.test(url || '');
@@ -79,14 +75,12 @@ async function observe(s) {
   ensureAttached(s);
   await settle(s, 0);
   if (s.holds.size) await Promise.race([Promise.all([...s.holds]), sleep(HOLD_MAX_MS)]);
-  const target = { tabId: s.tabId };
-  const metrics = await chrome.debugger.sendCommand(target, 'Page.getLayoutMetrics');
-  const shot = await chrome.debugger.sendCommand(target, 'Page.captureScreenshot', { format: 'jpeg', quality: 75 });
+  const shot = await captureTab(s.tabId);
   const tab = await chrome.tabs.get(s.tabId);
   const notes = s.notes.splice(0);
   if (s.followRefused) notes.push(s.followRefused);
   s.followRefused = undefined;
-  return { image: shot.data, mime: 'image/jpeg', viewport: viewportFromMetrics(metrics), url: tab.url, title: tab.title, tabId: s.tabId, notes };
+  return { ...shot, url: tab.url, title: tab.title, tabId: s.tabId, notes };
 }
 
 // A tab created in the task's window while an action runs (or just after) was
@@ -103,16 +97,10 @@ async function act(s, { action, coordinateMode, step }) {
   s.actingUntil = Infinity;
   const abort = new AbortController();
   s.actionAbort = abort;
-  const target = () => ({ tabId: s.tabId });
-  const metrics = await chrome.debugger.sendCommand(target(), 'Page.getLayoutMetrics');
-  const env = {
-    sessionId: s.id,
-    tabId: s.tabId,
-    step,
+  const running = runAction({
+    tabOf: () => s.tabId,
+    action,
     signal: abort.signal,
-    send: trackingSend(() => s.tabId, (method, params) => chrome.debugger.sendCommand(target(), method, params)),
-    platform,
-    viewport: viewportFromMetrics(metrics),
     coordinateMode,
     currentUrl: () => currentUrl(s),
     settle: () => settle(s),
@@ -121,8 +109,8 @@ async function act(s, { action, coordinateMode, step }) {
       ensureAttached(s);
       await switchTo(s, t.id);
     },
-  };
-  const running = execute(action, env);
+    extra: { sessionId: s.id, step },
+  });
   s.acting = running.catch(() => {});
   try {
     const result = await running;
@@ -130,7 +118,6 @@ async function act(s, { action, coordinateMode, step }) {
     s.followRefused = undefined;
     return refused && result ? { ...result, text: `${result.text}. ${refused}` } : result;
   } finally {
-    await actionEnded(s.tabId);
     s.acting = null;
     if (s.actionAbort === abort) s.actionAbort = null;
     s.actingUntil = Date.now() + FOLLOW_WINDOW_MS;

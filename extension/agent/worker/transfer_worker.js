@@ -35,11 +35,11 @@
 // Rules live in core/file_transfer.js and the host; this file is chrome.* glue.
 
 import { host } from '../../shared/host.js';
-import { registerAction } from './executor.js';
+import { registerAction } from '../../shared/tab_executor.js';
 import { actingRecently, addNote, attachedSessions, findSession, holdObservation, mustSession, onAttach, onCdpEvent, sendCdp } from './agent_sessions.js';
 import { checkFileName, formatSize, suggestName, TransferError, TRANSFER_CODES } from '../core/file_transfer.js';
 import { createWorkspaceClient, WORKSPACE_CODES } from '../core/workspace_client.js';
-import { base64ToBytes, bytesToBase64 } from '../core/base64.js';
+import { base64ToBytes, bytesToBase64 } from '../../shared/core/base64.js';
 import { CODES } from '../../shared/core/codes.js';
 
 const hostRequest = (method, params, opts) => host.request(method, params, opts);

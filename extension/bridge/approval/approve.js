@@ -250,6 +250,9 @@ function render(v) {
   $('cap-title').hidden = titleOf(cap) === v.capability;
   $('cap-name').textContent = v.capability;
   $('cap-badges').replaceChildren(...hintBadges(v.annotations));
+  // What it acts on, when the call names it only by an id (a browser.* call's tab).
+  $('subject').hidden = !v.subject;
+  $('subject-text').textContent = v.subject || '';
   $('arguments').textContent = v.argumentsJson;
   const chars = v.argumentsJson.length;
   $('args-size').textContent = `${chars.toLocaleString()} character${chars === 1 ? '' : 's'}, shown in full`;

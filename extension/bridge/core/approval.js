@@ -174,7 +174,8 @@ export class PendingApprovals {
   /**
    * Records the host's approval event for a call from tabId; returns its token.
    * @param {{id: number|string, origin: string, capability: string, arguments?: object,
-   *   title?: string, annotations?: object, timeoutMs?: number}} event
+   *   title?: string, annotations?: object, timeoutMs?: number, subject?: string}} event
+   *   subject: what the call acts on, when it is not in the arguments alone (a browser.* call's tab)
    * @param {{tabId?: number}} [context]
    */
   add(event, { tabId } = {}) {
@@ -183,6 +184,7 @@ export class PendingApprovals {
     this._byToken.set(token, {
       executeId: event.id, origin: String(event.origin ?? ''), capability: String(event.capability ?? ''),
       arguments: event.arguments ?? {}, title: event.title, annotations: event.annotations,
+      ...(typeof event.subject === 'string' && event.subject ? { subject: event.subject } : {}),
       timeoutMs, deadline: this._now() + timeoutMs, tabId, windowId: null, answer: null,
     });
     return token;
@@ -235,6 +237,7 @@ export class PendingApprovals {
     return {
       origin: e.origin, capability: e.capability, title: e.title, annotations: e.annotations,
       argumentsJson: visibleJson(e.arguments), deadline: e.deadline, timeoutMs: e.timeoutMs, answer: e.answer,
+      ...(e.subject ? { subject: e.subject.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) } : {}),
     };
   }
 }

@@ -8,6 +8,7 @@
 // visible boundaries and reads as one name.
 import { checkGrants, titleOf } from './grants.js';
 import { groupOf } from './grant_table.js';
+import { browserPromptNotes } from './browser_tools.js';
 
 /**
  * The decisions a prompt is built from: the host's for the origin, with the
@@ -43,12 +44,13 @@ export function promptSummary(tools, decisions) {
 /**
  * Builds the prompt.
  * @param {Array<{name: string, title?: string, description?: string, annotations?: object, inputSchema?: object}>} capabilities
- * @param {{prefixes?: string[], decisions?: Record<string, 'allow'|'ask'|'deny'>}} [options]
+ * @param {{prefixes?: string[], decisions?: Record<string, 'allow'|'ask'|'deny'>, images?: boolean}} [options]
  *   decisions: the origin's, from policy.get; with them the prompt lists only
  *   the tools decided allow or ask (ask ones marked), never deny or undecided.
+ *   images: false when the site is set to take no images (its tools' images are then only named).
  * @returns {string}
  */
-export function buildCapabilityPrompt(capabilities, { prefixes = ['computer'], decisions } = {}) {
+export function buildCapabilityPrompt(capabilities, { prefixes = ['computer'], decisions, images = true } = {}) {
   const caps = [...(capabilities || [])].filter((c) => c && typeof c.name === 'string')
     .sort((a, b) => a.name.localeCompare(b.name));
   const asks = (c) => decisions?.[c.name] === 'ask';
@@ -66,10 +68,15 @@ export function buildCapabilityPrompt(capabilities, { prefixes = ['computer'], d
   lines.push('- "arguments" is an object that matches the tool\'s arguments; omit optional ones you do not need.');
   lines.push('- One call per message. No prose, no explanation, no second object. A Markdown ```json fence around the object is fine.');
   lines.push('- The result comes back as the next message, as JSON: {"ok": true, "result": ...} or {"ok": false, "code": "...", "message": "..."}. Read it before the next step.');
+  lines.push(images
+    ? '- Images a tool returns (a screenshot) arrive attached to that same message, after the result text. The text names each image in order, with its size and the screen\'s, and says how a point (x, y) in the image maps to the tool\'s coordinates: apply that rule before you pass a point to a tool. An image the text says was not attached is one you cannot see.'
+    : '- This site takes no images: an image a tool returns is only named in the result text, and you cannot see it.');
   lines.push('- When the task is done, or you need the user, answer in normal prose (no JSON object): that ends the tool loop.');
   lines.push('- Tools marked [read-only] only look; tools marked [destructive] may delete or overwrite things: use them only when the task needs it.');
   if (tools.some(asks)) lines.push('- Tools marked [asks the user each time] run only once the user approves that exact call.');
   lines.push('- A FORBIDDEN result means this site may not run that tool, or the user said no: do not retry it; tell the user.');
+  const browser = browserPromptNotes(caps, tools);
+  if (browser.length) lines.push('', ...browser);
   lines.push('');
   lines.push(`Tools (${tools.length}):`);
   for (const c of tools) {

@@ -1,6 +1,6 @@
 // How the options page lays out "What this site may run" for servers with
-// dozens of tools: the groups (read-only, destructive, other, and the tools
-// the host cannot run), which groups start folded, the filter, the counts a
+// dozens of tools: the groups (read-only, destructive, other, the tools
+// the host cannot run, and the extension's own Browser tools), which groups start folded, the filter, the counts a
 // group's header shows and its bulk choice, and the words for a policy whose
 // keys clash in the host's configuration. Pure: no chrome.* and no DOM.
 import { DECISIONS, hasHints, titleOf, toolHints } from './grants.js';
@@ -11,18 +11,21 @@ export const GROUPS = Object.freeze([
   { id: 'destructive', title: 'Destructive', hint: 'They say they may delete or overwrite things.' },
   { id: 'other', title: 'Other', hint: 'They change things without saying they destroy any, or give no hints at all.' },
   { id: 'unavailable', title: 'Cannot run', hint: 'The host cannot run these; the model is never offered them.' },
+  { id: 'browser', title: 'Browser', hint: 'Gnosis itself runs these, only on the tabs you share with this site (Share with, in the side panel or the toolbar menu).' },
 ]);
 
 /** A group longer than this starts folded: its header's counts and bulk choice stand for it. */
 export const FOLD_ABOVE = 20;
 
 /**
- * The group of a capability: 'unavailable' when the host says it cannot run
- * it, else by what its hints say (the same reading as its badges): read-only
+ * The group of a capability: 'browser' for the extension's own tools,
+ * 'unavailable' when the host says it cannot run it, else by what its hints say (the same reading as its badges): read-only
  * and not destructive, destructive, or other (which holds tools with no hints).
  * @param {{annotations?: object, unavailable?: string}} c
  */
 export function groupOf(c) {
+  // The extension's own tools stay together, those this browser cannot run among them with their reason.
+  if (c?.group === 'browser') return 'browser';
   if (c?.unavailable) return 'unavailable';
   if (!hasHints(c?.annotations)) return 'other';
   const h = toolHints(c.annotations);
@@ -40,9 +43,13 @@ export function groupCapabilities(capabilities) {
     .filter((g) => g.capabilities.length);
 }
 
-/** Whether a group starts folded. */
+/**
+ * Whether a group starts folded: a long one, and the Browser group (the
+ * extension's own tools, the same on every site), whose header's counts and
+ * bulk choice stand for it until it is opened.
+ */
 export function startsFolded(group) {
-  return group.capabilities.length > FOLD_ABOVE;
+  return group.id === 'browser' || group.capabilities.length > FOLD_ABOVE;
 }
 
 /**

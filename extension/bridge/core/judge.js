@@ -20,7 +20,8 @@
 
 import { parseToolCall } from './parser.js';
 import { admitCall, admitReply as admitSeen, arrivalReason } from './guard.js';
-import { formatReply, interruptedReply } from './result_format.js';
+import { formatReply, imagesIn, interruptedReply } from './result_format.js';
+import { imageLabel } from './image_note.js';
 
 /**
  * The storage.session key that asks the worker to acknowledge every verdict
@@ -124,7 +125,8 @@ function badgeDetail(capability, result) {
 
 /**
  * After the call ran: the verdict (nothing to write when the origin was
- * stopped meanwhile), the Last line and the badge.
+ * stopped meanwhile; each image of the result reads "[image n of N: see
+ * below]", the page adds what became of it), the Last line and the badge.
  * @param {object} go gateReply's go
  * @param {{result: object, armed: boolean, settings: {maxChars: number, autoSend: boolean}}} state
  */
@@ -134,7 +136,10 @@ export function ranReply(go, { result, armed, settings }) {
   return {
     lastEvent: { kind: 'executed', capability: go.capability, ok: !!result.ok, code: result.code },
     badge: [result.ok ? 'armed' : 'error', failed],
-    verdict: { action: 'inject', call: true, text: formatReply(result, { maxChars: settings.maxChars }), autoSend: settings.autoSend, page: go.page, reply: go.reply, failed },
+    verdict: {
+      action: 'inject', call: true, text: formatReply(result, { maxChars: settings.maxChars, imageLabel: (n) => imageLabel(n, imagesIn(result).length) }),
+      autoSend: settings.autoSend, page: go.page, reply: go.reply, failed,
+    },
   };
 }
 

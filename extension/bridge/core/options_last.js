@@ -1,6 +1,6 @@
 // The words of the options page's "Last" line: what the worker last reported
 // for a site (armed, stopped, a call run, a reply not run and why, a result
-// delivered, a failure, a call interrupted, an approval or progress), and
+// delivered (with its images, or saying which are missing), a failure, a call interrupted, an approval or progress), and
 // whether that report is an error the page also shows in its error line. A
 // capability's name is kept apart from the words around it ({name}) so the
 // page can show it with visible boundaries (a tool name may hold spaces); an
@@ -34,7 +34,8 @@ export function outcomeWords(ok, code) {
 /**
  * What happened, without the time, as parts: strings, and {name} for a
  * capability's name.
- * @param {{kind: string, capability?: string, ok?: boolean, code?: string, stage?: string, error?: string}} last
+ * @param {{kind: string, capability?: string, ok?: boolean, code?: string, stage?: string, error?: string, attached?: number, missing?: string}} last
+ *   attached: images attached with a delivered result; missing: which were not, and why
  * @returns {Array<string|{name: string}>}
  */
 export function lastEventParts(last) {
@@ -44,7 +45,11 @@ export function lastEventParts(last) {
     case 'stopped': return [last.error ? `stopped — ${last.error}` : 'stopped'];
     case 'executed': return [last.ok ? 'ran ' : 'called ', name, `: ${outcomeWords(last.ok, last.code)}`];
     case 'skipped': return ['did not run ', name, `: ${last.reason}`];
-    case 'delivered': return [`result delivered (${last.stage})`];
+    case 'delivered': {
+      const n = last.attached || 0;
+      if (last.missing) return [`result delivered (${last.stage}), but ${last.missing}`];
+      return [`result delivered (${last.stage})${n ? ` with ${n} image${n === 1 ? '' : 's'} attached` : ''}`];
+    }
     case 'failed': return [last.stage === 'preset' ? last.error : last.stage === 'interrupted' ? `interrupted: ${last.error}` : `failed at ${last.stage}: ${last.error}`];
     case 'approval': return ['waiting for your approval: ', name];
     case 'progress': {
@@ -63,5 +68,5 @@ export function lastEventWhat(last) {
 
 /** A failure, or a stop with a reason: the page shows it as an error too. */
 export function lastEventIsError(last) {
-  return last.kind === 'failed' || (last.kind === 'stopped' && !!last.error);
+  return last.kind === 'failed' || (last.kind === 'stopped' && !!last.error) || (last.kind === 'delivered' && !!last.missing);
 }

@@ -6,8 +6,10 @@
 // recognised. Pure: the content script counts the selectors, this module
 // decides. Every selector is written with CSS syntax, so the options page
 // uses it as is (two bare words would read as a class list: see toCss).
-// Selectors follow what is publicly known of each page's markup;
-// when a site changes, the options page says the preset no longer matches.
+// Selectors follow what is publicly known of each page's markup, and how
+// each site takes an image a person adds (paste, drop, file input) what is
+// publicly known of it; when a site changes, the options page says the
+// preset no longer matches.
 
 /**
  * @typedef {object} Preset
@@ -19,6 +21,8 @@
  * @property {string} destination the input (or a container holding it)
  * @property {string} sendButton the send button (matched only while it can send)
  * @property {string} streaming present while a reply is still being written ('' when the site shows none)
+ * @property {{by: 'paste'|'drop'|'file', target: string}} attach how the site takes an image a person adds
+ *   (core/attach_means.js): a paste into the input, a drop onto target (the input when ''), or the file input target
  */
 
 /** @type {ReadonlyArray<Preset>} Structural matches are tried in this order: more specific first. */
@@ -30,6 +34,7 @@ export const PRESETS = Object.freeze([
     destination: '#prompt-textarea',
     sendButton: 'button[data-testid="send-button"]',
     streaming: 'button[data-testid="stop-button"]',
+    attach: { by: 'paste', target: '' },
   },
   {
     id: 'claude', name: 'Claude', origins: ['https://claude.ai'],
@@ -38,6 +43,7 @@ export const PRESETS = Object.freeze([
     destination: 'fieldset div.ProseMirror[contenteditable="true"]',
     sendButton: 'button[aria-label="Send message"]',
     streaming: '[data-is-streaming="true"]',
+    attach: { by: 'file', target: 'input[data-testid="file-upload"]' },
   },
   {
     id: 'gemini', name: 'Gemini', origins: ['https://gemini.google.com'],
@@ -46,6 +52,7 @@ export const PRESETS = Object.freeze([
     destination: 'rich-textarea div.ql-editor',
     sendButton: 'button.send-button:not(.stop)',
     streaming: 'button.send-button.stop',
+    attach: { by: 'drop', target: '[xapfileselectordropzone]' },
   },
   {
     id: 'copilot', name: 'Microsoft Copilot', origins: ['https://copilot.microsoft.com'],
@@ -54,6 +61,7 @@ export const PRESETS = Object.freeze([
     destination: 'textarea#userInput',
     sendButton: 'button[data-testid="submit-button"]',
     streaming: 'button[data-testid="stop-button"]',
+    attach: { by: 'paste', target: '' },
   },
   {
     id: 'deepseek', name: 'DeepSeek', origins: ['https://chat.deepseek.com'],
@@ -62,6 +70,7 @@ export const PRESETS = Object.freeze([
     destination: 'textarea#chat-input',
     sendButton: 'div[role="button"][aria-disabled]',
     streaming: '',
+    attach: { by: 'file', target: 'input[type="file"]' },
   },
   {
     id: 'grok', name: 'Grok', origins: ['https://grok.com'],
@@ -70,6 +79,7 @@ export const PRESETS = Object.freeze([
     destination: 'form textarea[aria-label="Ask Grok anything"]',
     sendButton: 'form button[type="submit"]',
     streaming: 'button[aria-label="Stop model response"]',
+    attach: { by: 'file', target: 'input[type="file"]' },
   },
   {
     id: 'perplexity', name: 'Perplexity', origins: ['https://www.perplexity.ai', 'https://perplexity.ai'],
@@ -78,6 +88,7 @@ export const PRESETS = Object.freeze([
     destination: '#ask-input',
     sendButton: 'button[data-testid="submit-button"]',
     streaming: 'button[data-testid="stop-generating-response-button"]',
+    attach: { by: 'file', target: 'input[type="file"][multiple]' },
   },
   {
     id: 'mistral', name: 'Mistral Le Chat', origins: ['https://chat.mistral.ai'],
@@ -86,6 +97,7 @@ export const PRESETS = Object.freeze([
     destination: 'form div.ProseMirror[contenteditable="true"]',
     sendButton: 'button[aria-label="Send question"]',
     streaming: 'button[aria-label="Stop generation"]',
+    attach: { by: 'drop', target: '' },
   },
   {
     id: 'qwen', name: 'Qwen Chat', origins: ['https://chat.qwen.ai'],
@@ -94,6 +106,7 @@ export const PRESETS = Object.freeze([
     destination: 'textarea#chat-input',
     sendButton: 'button#send-message-button',
     streaming: 'button.stop-button',
+    attach: { by: 'drop', target: '' },
   },
   {
     id: 'kimi', name: 'Kimi', origins: ['https://www.kimi.com', 'https://kimi.com', 'https://kimi.moonshot.cn'],
@@ -102,6 +115,7 @@ export const PRESETS = Object.freeze([
     destination: 'div.chat-input-editor',
     sendButton: '.send-button-container:not(.disabled):not(.stop)',
     streaming: '.send-button-container.stop',
+    attach: { by: 'file', target: 'input[type="file"]' },
   },
   {
     id: 'aistudio', name: 'Google AI Studio', origins: ['https://aistudio.google.com'],
@@ -110,6 +124,7 @@ export const PRESETS = Object.freeze([
     destination: 'ms-prompt-input-wrapper :is(textarea)',
     sendButton: 'ms-run-button button:not(.stoppable)',
     streaming: 'ms-run-button button.stoppable',
+    attach: { by: 'drop', target: '' },
   },
   {
     id: 'poe', name: 'Poe', origins: ['https://poe.com'],
@@ -118,6 +133,7 @@ export const PRESETS = Object.freeze([
     destination: 'textarea[class*="GrowingTextArea_textArea"]',
     sendButton: 'button[class*="ChatMessageSendButton_sendButton"]',
     streaming: 'button[class*="ChatStopMessageButton_stopButton"]',
+    attach: { by: 'file', target: 'input[type="file"]' },
   },
   {
     id: 'huggingchat', name: 'HuggingChat', origins: ['https://huggingface.co'],
@@ -126,6 +142,7 @@ export const PRESETS = Object.freeze([
     destination: 'form textarea[enterkeyhint="send"]',
     sendButton: 'button[aria-label="Send message"]',
     streaming: 'button[aria-label="Stop generating"]',
+    attach: { by: 'paste', target: '' },
   },
   {
     id: 'openwebui', name: 'Open WebUI', origins: [],
@@ -134,6 +151,7 @@ export const PRESETS = Object.freeze([
     destination: '#chat-input',
     sendButton: 'button#send-message-button',
     streaming: 'button#stop-response-button',
+    attach: { by: 'paste', target: '' },
   },
   {
     id: 'librechat', name: 'LibreChat', origins: [],
@@ -142,6 +160,7 @@ export const PRESETS = Object.freeze([
     destination: 'textarea#prompt-textarea',
     sendButton: 'button[data-testid="send-button"]',
     streaming: 'button[data-testid="stop-generation-button"]',
+    attach: { by: 'drop', target: '' },
   },
 ]);
 

@@ -1,42 +1,88 @@
 // Turns the host's reply into the text injected into the chat: the whole reply
 // JSON (success or error), with images and other binary payloads summarised
-// (type, size) instead of dumped as base64, and the total capped with a clear
-// marker. Pure.
+// (type, size, or the number of the image attached to the message) instead
+// of dumped as base64, and the total capped with a clear marker; and finds
+// the images in a reply, in that same order. Pure.
 
 import { TRANSPORT_CODES } from '../../shared/core/codes.js';
+import { base64Bytes } from '../../shared/core/images.js';
 
 /** Default cap on injected characters. */
 export const DEFAULT_MAX_CHARS = 20_000;
 const LONG_BASE64 = 2048;
 const BASE64 = /^[A-Za-z0-9+/=\s]+$/;
 
-/** Approximate decoded size of base64 text, in bytes. */
-export function base64Bytes(data) {
-  const clean = String(data).replace(/\s+/g, '');
-  const pad = clean.endsWith('==') ? 2 : clean.endsWith('=') ? 1 : 0;
-  return Math.max(0, Math.floor((clean.length * 3) / 4) - pad);
+export { base64Bytes };
+
+/**
+ * An image in a tool's result: MCP image content ({type: 'image', data,
+ * mimeType}) or an embedded resource whose blob is an image; null for
+ * anything else. {mime, base64, uri?}.
+ */
+export function imagePart(value) {
+  if (!value || typeof value !== 'object') return null;
+  if (value.type === 'image' && typeof value.data === 'string') return { mime: String(value.mimeType || '').toLowerCase(), base64: value.data };
+  const r = value.type === 'resource' ? value.resource : null;
+  if (r && typeof r.blob === 'string' && /^image\//i.test(String(r.mimeType || ''))) {
+    return { mime: String(r.mimeType).toLowerCase(), base64: r.blob, ...(typeof r.uri === 'string' ? { uri: r.uri } : {}) };
+  }
+  return null;
 }
 
-/** Returns a copy of value with binary payloads summarised. */
-export function summariseBinary(value) {
-  if (Array.isArray(value)) return value.map(summariseBinary);
-  if (value && typeof value === 'object') {
-    if ((value.type === 'image' || value.type === 'audio') && typeof value.data === 'string') {
-      const { data, ...rest } = value;
-      return { ...summariseBinary(rest), bytes: base64Bytes(data), data: `[${value.type} omitted: ${value.mimeType || 'unknown type'}, ${base64Bytes(data)} bytes]` };
+/**
+ * Returns a copy of value with binary payloads summarised. Images are
+ * numbered in the order they appear (as imagesIn finds them); label(n, mime,
+ * bytes), when given, is what an image's data or blob reads instead of
+ * "[image omitted: …]" (the injected text names each attached image by n).
+ */
+export function summariseBinary(value, label) {
+  let n = 0;
+  const walk = (v) => {
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object') {
+      const image = imagePart(v);
+      if (image) n++;
+      const said = (kind, mime, data) => (image && label ? label(n, image.mime, base64Bytes(data)) : `[${kind} omitted: ${mime || 'unknown type'}, ${base64Bytes(data)} bytes]`);
+      if ((v.type === 'image' || v.type === 'audio') && typeof v.data === 'string') {
+        const { data, ...rest } = v;
+        return { ...walk(rest), bytes: base64Bytes(data), data: said(v.type, v.mimeType, data) };
+      }
+      if (v.type === 'resource' && v.resource && typeof v.resource.blob === 'string') {
+        const { blob, ...res } = v.resource;
+        return { ...v, resource: { ...res, blob: said('blob', res.mimeType, blob) } };
+      }
+      const out = {};
+      for (const [k, x] of Object.entries(v)) out[k] = walk(x);
+      return out;
     }
-    if (value.type === 'resource' && value.resource && typeof value.resource.blob === 'string') {
-      const { blob, ...res } = value.resource;
-      return { ...value, resource: { ...res, blob: `[blob omitted: ${res.mimeType || 'unknown type'}, ${base64Bytes(blob)} bytes]` } };
+    if (typeof v === 'string' && v.length >= LONG_BASE64 && looksBase64(v.slice(0, 4096))) {
+      return `[base64 data omitted: ${base64Bytes(v)} bytes]`;
     }
-    const out = {};
-    for (const [k, v] of Object.entries(value)) out[k] = summariseBinary(v);
-    return out;
-  }
-  if (typeof value === 'string' && value.length >= LONG_BASE64 && looksBase64(value.slice(0, 4096))) {
-    return `[base64 data omitted: ${base64Bytes(value)} bytes]`;
-  }
-  return value;
+    return v;
+  };
+  return walk(value);
+}
+
+/** Every image in value ({mime, base64, uri?}), in the order summariseBinary numbers them. */
+export function imagesIn(value) {
+  const out = [];
+  const walk = (v) => {
+    if (Array.isArray(v)) {
+      v.forEach(walk);
+      return;
+    }
+    if (!v || typeof v !== 'object') return;
+    const image = imagePart(v);
+    if (image) out.push(image);
+    if ((v.type === 'image' || v.type === 'audio') && typeof v.data === 'string') {
+      for (const [k, x] of Object.entries(v)) if (k !== 'data') walk(x);
+      return;
+    }
+    if (v.type === 'resource' && v.resource && typeof v.resource.blob === 'string') return;
+    for (const x of Object.values(v)) walk(x);
+  };
+  walk(value);
+  return out;
 }
 
 function looksBase64(head) {
@@ -46,12 +92,13 @@ function looksBase64(head) {
 /**
  * The text to inject for a host reply.
  * @param {object} reply the host's reply (ok true or false)
- * @param {{maxChars?: number}} [options]
+ * @param {{maxChars?: number, imageLabel?: (n: number, mime: string, bytes: number) => string}} [options]
+ *   imageLabel: what each image's data reads (summariseBinary)
  */
-export function formatReply(reply, { maxChars = DEFAULT_MAX_CHARS } = {}) {
+export function formatReply(reply, { maxChars = DEFAULT_MAX_CHARS, imageLabel } = {}) {
   const rest = { ...reply };
   delete rest.id;
-  const text = JSON.stringify(summariseBinary(rest));
+  const text = JSON.stringify(summariseBinary(rest, imageLabel));
   if (text.length <= maxChars) return text;
   const marker = `\n…[truncated by Gnosis: showing ${maxChars} of ${text.length} characters]`;
   return text.slice(0, Math.max(0, maxChars)) + marker;

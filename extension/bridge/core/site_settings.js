@@ -1,17 +1,22 @@
 // The per-origin settings of the chat bridge (source, destination,
 // auto-send and its button, or Enter in the input), the sign that a reply is still
 // streaming, the preset they came from, whether Start inserts the capability
-// prompt, plus the safety and timing knobs; auto-send follows the send button
+// prompt, how images from tool results are attached (by what means, the
+// longest side they are scaled to, how many a message), plus the safety and
+// timing knobs; auto-send follows the send button
 // until the person chooses it, and the run bar's word on sending.
 // Pure normalisation; the worker stores them in chrome.storage.local.
 import { toCss } from './selector.js';
 import { presetById } from './presets.js';
+import { ATTACH_BY } from './attach_means.js';
+import { IMAGE_SETTINGS } from './result_images.js';
 
 /** Settings of an origin that has none saved. */
 export function defaultSettings() {
   return {
     source: '', destination: '', autoSend: false, autoSendChosen: false, sendButton: '', sendWithEnter: false, streaming: '', preset: '', promptOnStart: false,
     debounceMs: 800, maxConsecutive: 25, maxChars: 20_000,
+    attachBy: '', attachTarget: '', imageMaxSide: IMAGE_SETTINGS.maxSide.default, maxImages: IMAGE_SETTINGS.perMessage.default,
   };
 }
 
@@ -30,9 +35,12 @@ export function normalizeSettings(input, { requireSelectors = false } = {}) {
     debounceMs: int(i.debounceMs, d.debounceMs, 100, 10_000),
     maxConsecutive: int(i.maxConsecutive, d.maxConsecutive, 1, 1000),
     maxChars: int(i.maxChars, d.maxChars, 1000, 1_000_000),
+    attachBy: ATTACH_BY.includes(str(i.attachBy)) ? str(i.attachBy) : '', attachTarget: str(i.attachTarget),
+    imageMaxSide: int(i.imageMaxSide, d.imageMaxSide, IMAGE_SETTINGS.maxSide.min, IMAGE_SETTINGS.maxSide.max),
+    maxImages: int(i.maxImages, d.maxImages, IMAGE_SETTINGS.perMessage.min, IMAGE_SETTINGS.perMessage.max),
   };
   const errors = {};
-  for (const field of ['source', 'destination', 'sendButton', 'streaming']) {
+  for (const field of ['source', 'destination', 'sendButton', 'streaming', 'attachTarget']) {
     if (s[field] && !toCss(s[field])) errors[field] = 'not a class, id or CSS selector';
   }
   if (requireSelectors) {

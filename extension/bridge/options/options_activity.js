@@ -12,6 +12,7 @@ import {
 import { ACTIVITY } from '../../shared/core/messages.js';
 import { $, breakable, h, send } from '../../shared/page.js';
 import './options_remembered.js';
+import { imagesFact } from '../core/image_note.js';
 
 const PAGE = 50;
 const view = { filter: { origin: '', capability: '', outcome: '' }, limit: PAGE, open: new Set(), rendering: null, again: false };
@@ -127,6 +128,7 @@ function entryItem(e) {
     fact('Outcome', e.outcome.replace('_', ' '));
   } else if (e.code) {
     fact('Result', `${e.code}${e.reason ? ` (${e.reason})` : ''} · ${sizeText(e.bytes)} · ${durationText(e.ms)}`);
+    fact('Images', imagesFact(e.images));
   }
   body.append(facts);
   if (e.kind === 'task') {

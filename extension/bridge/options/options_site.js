@@ -1,7 +1,8 @@
 // The options page's Page section: which site is being edited (the origin in
 // the URL, the current tab, or a saved page), its settings form (filled in
 // from a preset on the major chat sites and saved through the worker on each
-// change), Pick, the live check of its selectors against the open tab, and
+// change), Pick, the live check of its selectors against the open tab (and of
+// how the page takes images: "Attach images by"), and
 // the page's access to the site (chrome.permissions, asked from the click
 // that needs it).
 import { $, send, setError, show, state } from './options_page.js';
@@ -12,8 +13,10 @@ import { clearGrants, loadGrants } from './options_grants.js';
 import { setArmed, showLast, showSendState } from './options_status.js';
 import { BRIDGE } from '../../shared/core/messages.js';
 import { maybeDetect, wireDetect } from './options_detect.js';
+import { attachMessage } from '../core/attach_means.js';
 
-const FIELDS = ['source', 'destination', 'autoSend', 'sendButton', 'sendWithEnter', 'streaming', 'promptOnStart', 'debounceMs', 'maxConsecutive', 'maxChars'];
+const FIELDS = ['source', 'destination', 'autoSend', 'sendButton', 'sendWithEnter', 'streaming', 'promptOnStart', 'debounceMs', 'maxConsecutive', 'maxChars',
+  'attachBy', 'attachTarget', 'imageMaxSide', 'maxImages'];
 const SELECTOR_FIELDS = ['source', 'destination', 'sendButton', 'streaming'];
 
 // ---- the page being configured -------------------------------------------
@@ -190,12 +193,15 @@ export async function checkSelectors() {
     for (const f of SELECTOR_FIELDS) {
       $(`${f}-match`).textContent = state.origin && !state.tab ? 'open this page in a tab to check' : '';
     }
+    showAttach({ text: state.origin && !state.tab ? 'open this page in a tab to check' : '', kind: '' });
     return;
   }
   checking = true;
   try {
     const selectors = Object.fromEntries(SELECTOR_FIELDS.map((f) => [f, $(f).value]));
-    const r = await send(BRIDGE.CHECK, { tabId: state.tab.id, origin: state.origin, selectors });
+    const attach = { attachBy: $('attachBy').value, attachTarget: $('attachTarget').value, preset: state.preset };
+    const r = await send(BRIDGE.CHECK, { tabId: state.tab.id, origin: state.origin, selectors, attach });
+    showAttach(r.ok ? attachMessage(r.attach) : { text: r.error || '', kind: '' });
     for (const f of Object.keys(selectors)) {
       const el = $(`${f}-match`);
       el.classList.remove('ok', 'bad', 'warn');
@@ -218,6 +224,14 @@ export async function checkSelectors() {
   }
 }
 
+/** The live check under "Attach images by": the way the page takes images, and why. */
+function showAttach({ text, kind }) {
+  const el = $('attachTarget-match');
+  el.classList.remove('ok', 'bad', 'warn');
+  el.textContent = text;
+  if (kind) el.classList.add(kind);
+}
+
 // ---- wiring -----------------------------------------------------------------
 
 const detectHooks = { ensureAccess, save, check: () => checkSelectors() };
@@ -232,8 +246,10 @@ export function wireSiteForm() {
         if (!ok || !state.tab) return;
         $(`${field}-match`).textContent = 'Click the element in the page (Escape cancels)…';
         const r = await send(BRIDGE.PICK, { tabId: state.tab.id, origin: state.origin, field });
-        if (r?.ok && r.selector) {
-          $(field).value = r.selector;
+        if (r?.ok && (r.selector || r.by)) {
+          $(field).value = r.selector || '';
+          // What was picked for images says how: the file input behind an attach button, a drop zone, the input.
+          if (r.by) $('attachBy').value = r.by;
           await save();
         }
         checkSelectors();
@@ -244,7 +260,8 @@ export function wireSiteForm() {
   $('elements').querySelector('summary').addEventListener('click', () => { elements.touched = true; });
   $('autoSend').addEventListener('change', () => { state.autoSendChosen = true; });
   for (const f of FIELDS) $(f).addEventListener('change', () => state.origin && save());
-  for (const f of SELECTOR_FIELDS) $(f).addEventListener('input', () => checkSelectors());
+  for (const f of [...SELECTOR_FIELDS, 'attachTarget']) $(f).addEventListener('input', () => checkSelectors());
+  $('attachBy').addEventListener('change', () => checkSelectors());
 
   $('saved-pages').addEventListener('change', async () => {
     const origin = $('saved-pages').value;

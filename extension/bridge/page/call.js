@@ -2,7 +2,9 @@
 // (PORTS.BRIDGE_CALL) per reply, on which the worker says the call is running
 // (with the text to write should it go away), then its verdict; the result is
 // written into the chat (and sent), and the delivery reported back on the same
-// port. A port that closes before the verdict means the worker went away:
+// port; a result's images come first on the port, one message each, and are
+// attached to the chat message before its text is written (attach.js). A
+// port that closes before the verdict means the worker went away:
 // before the call ran, the reply is handed over once more (the worker's own
 // record says whether it ran); while it ran, the chat gets, once, the text
 // saying the call was interrupted and may have run on the desktop, and the
@@ -10,6 +12,8 @@
 
 import * as inject from './inject.js';
 import * as observe from './observe.js';
+import * as attach from './attach.js';
+import { imageNote } from '../core/image_note.js';
 import { notice } from './notice.js';
 import { pageState } from './page_state.js';
 import { send, tick } from './dom.js';
@@ -27,11 +31,13 @@ function exchange(message) {
     }
     let running = null;
     let settled = false;
+    const images = new Map(); // n -> {mime, base64, name}: the result's images, ahead of the verdict
     port.onMessage.addListener((m) => {
       if (m?.type === BRIDGE_CALL.RUNNING) running = m;
+      else if (m?.type === BRIDGE_CALL.IMAGE && Number.isInteger(m.n) && typeof m.base64 === 'string') images.set(m.n, { mime: String(m.mime), base64: m.base64, name: String(m.name) });
       else if (m?.type === BRIDGE_CALL.VERDICT && !settled) {
         settled = true;
-        resolve({ verdict: m, port, running });
+        resolve({ verdict: m, port, running, images });
       }
     });
     port.onDisconnect.addListener(() => {
@@ -61,30 +67,62 @@ function report(port, outcome) {
 
 /**
  * Writes text into the chat and, with autoSend, sends it; says why not when
- * it cannot. Resolves {ok, stage, error?, at}: at, when the result was
- * written or sent (a reply that arrives later answers it).
+ * it cannot. With images (the verdict's {capability, list} and their data),
+ * they are attached first, the text then says what became of each, and the
+ * send waits for the page's uploads. Resolves {ok, stage, error?, at,
+ * images?}: at, when the result was written or sent (a reply that arrives
+ * later answers it); images, what became of each ({n, attached, why?}).
  */
-async function deliver(text, autoSend) {
-  const injected = await inject.inject(text, pageState.config.destination);
+async function deliver(text, autoSend, images = null, payloads = new Map()) {
+  const outcome = images?.list?.length ? await attach.attachImages(images.list, payloads, pageState.config) : null;
+  const full = () => (outcome ? `${text}\n\n${imageNote(images.capability, outcome.list)}` : text);
+  const said = () => outcome?.list.map(({ n, attached, why, byChoice, name, sentWidth, sentHeight }) => ({ n, attached, ...(attached ? { name, sentWidth, sentHeight } : { why, ...(byChoice ? { byChoice } : {}) }) }));
+  // Images left out by the site's own settings (not at all, the bound a message) are said in the text only.
+  const missing = () => outcome?.list.filter((i) => !i.attached && !i.byChoice) || [];
+  if (missing().length) notice(`Gnosis could not attach ${missingText(missing(), images.capability)}: the text says so.`, 'error');
+  let injected = await inject.inject(full(), pageState.config.destination);
   if (!injected.ok) {
     notice(`Gnosis could not inject the result: ${injected.error}`, 'error');
-    return { ok: false, stage: 'inject', error: injected.error, at: Date.now() };
+    return { ok: false, stage: 'inject', error: injected.error, at: Date.now(), images: said() };
   }
   let at = Date.now();
   if (autoSend) {
+    // A page may drop an attachment before the send: the text then says so.
+    if (outcome && attach.recheck(outcome)) {
+      notice(`Gnosis: the page dropped ${missingText(missing(), images.capability)}: the text says so.`, 'error');
+      injected = await inject.inject(full(), pageState.config.destination);
+      if (!injected.ok) return { ok: false, stage: 'inject', error: injected.error, at: Date.now(), images: said() };
+    }
+    const waitMs = outcome?.list.some((i) => i.attached) ? attach.UPLOAD_MS : undefined;
     const onSend = () => {
       at = Date.now();
       observe.sent();
     };
     const { sendButton, sendWithEnter, destination } = pageState.config;
-    const sent = !sendButton && sendWithEnter ? await inject.enterSend(destination, onSend, text)
-      : await inject.clickSend(sendButton, onSend, text, destination);
+    const sent = !sendButton && sendWithEnter ? await inject.enterSend(destination, onSend, full())
+      : await inject.clickSend(sendButton, onSend, full(), destination, waitMs);
     if (!sent.ok) {
       notice(`Gnosis could not send: ${sent.error}`, 'error');
-      return { ok: false, stage: 'send', error: sent.error, at: Date.now() };
+      return { ok: false, stage: 'send', error: sent.error, at: Date.now(), images: said() };
+    }
+    if (outcome) {
+      const behind = await attach.leftBehind(outcome);
+      for (const item of behind) Object.assign(item, { attached: false, why: 'the message went without it: it stayed in the chat input' });
+      if (behind.length) {
+        const error = `the page sent the message without ${missingText(behind, images.capability)}: it stayed in the chat input`;
+        notice(`Gnosis: ${error}.`, 'error');
+        return { ok: false, stage: 'attach', error, at, images: said() };
+      }
     }
   }
-  return { ok: true, stage: autoSend ? 'send' : 'inject', at };
+  const lost = missing();
+  if (lost.length) return { ok: true, stage: autoSend ? 'send' : 'inject', at, images: said(), error: `not attached: ${missingText(lost, images.capability)}` };
+  return { ok: true, stage: autoSend ? 'send' : 'inject', at, ...(outcome ? { images: said() } : {}) };
+}
+
+/** "image 2 of 3 (computer.screenshot): why", for a notice or the badge. */
+function missingText(items, capability) {
+  return items.map((i) => `image ${i.n} of ${i.of} (${capability}): ${i.why}`).join('; ');
 }
 
 /**
@@ -120,7 +158,7 @@ async function run({ reply, text, index, baseline, ended = '' }) {
   const v = r.verdict;
   try {
     if (v.call) observe.consumed();
-    if (v.action === 'inject') report(r.port, await deliver(v.text, v.autoSend));
+    if (v.action === 'inject') report(r.port, await deliver(v.text, v.autoSend, v.images, r.images));
     else if (v.action === 'stopped') notice(v.reason, 'error');
   } finally {
     try {

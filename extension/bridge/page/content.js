@@ -2,9 +2,10 @@
 // (bridge/core/page_scripts.js), which imports the others, only into tabs of
 // armed origins, or of a page the options page is picking or checking on, and talks
 // to it here: configure (arm, or new settings), disarm, pick, check
-// selectors, insert text, show a notice, ping. The other files watch the page
+// selectors (and how the page takes images), insert text, show a notice, ping. The other files watch the page
 // (observe.js), decide when a reply is done (settle.js), hand it to the worker
-// and write the result (call.js, inject.js, sent.js), pick elements (pick.js,
+// and write the result (call.js, inject.js, sent.js) with its images
+// (attach.js, attach_detect.js), pick elements (pick.js,
 // pick_selector.js) and propose them (detect_page.js, detect_panel.js). It
 // keeps no settings of its own and never touches page storage or the
 // clipboard.
@@ -18,6 +19,7 @@ import * as observe from './observe.js';
 import * as pick from './pick.js';
 import * as detect from './detect_page.js';
 import * as settle from './settle.js';
+import { checkTarget, pageMeans } from './attach_detect.js';
 import { notice } from './notice.js';
 import { pageState } from './page_state.js';
 import { queryAll, send, visible } from './dom.js';
@@ -72,8 +74,11 @@ function holdsButton(all) {
   return all.find((el) => !el.matches(BUTTON) && el.querySelector(BUTTON))?.localName;
 }
 
-/** What each selector matches now: {count, visible, editable?, holdsButton?, empty?, withText?} or {error}. */
-async function check(selectors) {
+/**
+ * What each selector matches now: {count, visible, editable?, holdsButton?, empty?, withText?} or {error};
+ * with attach (the form's {attachBy, attachTarget, preset}), how the page takes images (attach_detect.js).
+ */
+async function check(selectors, attach) {
   const out = {};
   for (const [k, css] of Object.entries(selectors || {})) {
     if (!css) continue;
@@ -91,7 +96,9 @@ async function check(selectors) {
     };
   }
   if (out.sendButton && !out.sendButton.error && out.destination?.editable) Object.assign(out.sendButton, await detect.probeSend(selectors.sendButton, selectors.destination));
-  return { ok: true, results: out };
+  if (!attach) return { ok: true, results: out };
+  const means = pageMeans({ ...attach, destination: selectors?.destination, sendButton: selectors?.sendButton });
+  return { ok: true, results: out, attach: { ...means, target: means.target, count: means.target ? checkTarget(means.target).count : 0 } };
 }
 
 chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
@@ -102,7 +109,7 @@ chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
     // Pick closes the proposal panel first (the person chose to pick instead).
     [BRIDGE_PAGE.PICK]: () => (detect.cancel(), pick.pick(message.field)),
     [BRIDGE_PAGE.DETECT]: () => (message.show ? detect.start() : detect.peek()),
-    [BRIDGE_PAGE.CHECK]: () => check(message.selectors),
+    [BRIDGE_PAGE.CHECK]: () => check(message.selectors, message.attach),
     [BRIDGE_PAGE.INSERT]: async () => {
       const r = await inject.inject(message.text, message.destination);
       if (!r.ok) notice(`Gnosis could not insert: ${r.error}`, 'error');

@@ -86,11 +86,12 @@ function enabled(button) {
 }
 
 /**
- * Clicks the send button once it is enabled (before the click, onSend())
- * and waits for the page to show the text went out (sent.js). Resolves {ok, error?}.
+ * Clicks the send button once it is enabled, within waitMs (longer while a
+ * page uploads attached images; before the click, onSend()) and waits for
+ * the page to show the text went out (sent.js). Resolves {ok, error?}.
  */
-async function clickSend(css, onSend = () => {}, text = '', destination = '') {
-  const deadline = Date.now() + SEND_WAIT_MS;
+async function clickSend(css, onSend = () => {}, text = '', destination = '', waitMs = SEND_WAIT_MS) {
+  const deadline = Date.now() + waitMs;
   for (;;) {
     const buttons = queryAll(css);
     const button = buttons.find(enabled);
@@ -99,7 +100,7 @@ async function clickSend(css, onSend = () => {}, text = '', destination = '') {
       return clickAndConfirm(button, destinationEditor(destination), text);
     }
     if (Date.now() > deadline) {
-      return { ok: false, error: buttons.length ? `Send button stayed disabled for ${SEND_WAIT_MS / 1000} s` : `Send button: nothing matches ${css}` };
+      return { ok: false, error: buttons.length ? `Send button stayed disabled for ${waitMs / 1000} s` : `Send button: nothing matches ${css}` };
     }
     await tick(100);
   }

@@ -7,6 +7,7 @@ import * as pickSelector from './pick_selector.js';
 import { queryAll } from './dom.js';
 import { BUTTON, EDITABLE } from '../core/pick_rules.js';
 import { controlAt } from '../core/detect.js';
+import { attachPick } from './attach_detect.js';
 
 // ---- the overlay ----------------------------------------------------------------
 
@@ -62,7 +63,7 @@ function controlUnder(el, field, x, y) {
   return el;
 }
 
-const LABELS = { source: 'Extract from', destination: 'Inject into', sendButton: 'Send button', streaming: 'Still replying while' };
+const LABELS = { source: 'Extract from', destination: 'Inject into', sendButton: 'Send button', streaming: 'Still replying while', attachTarget: 'Attach images by' };
 
 /** Lets the person click an element; resolves {ok, selector, count} or {ok: false, cancelled}. */
 function pick(field) {
@@ -103,13 +104,15 @@ function pick(field) {
         removeEventListener('mousedown', swallow, true);
         removeEventListener('mouseup', swallow, true);
       }, 300);
-      if (result.ok) highlight(result.selector, LABELS[field] || field);
+      if (result.ok && result.selector) highlight(result.selector, LABELS[field] || field);
       resolve(result);
     };
     const down = (e) => {
       swallow(e);
       const el = under(e);
-      finish(el ? { ok: true, ...pickSelector.selectorFor(el, field) } : { ok: false, cancelled: true });
+      // For images, what the click means decides how they are attached (attach_detect.js).
+      const picked = el && (field === 'attachTarget' ? attachPick(el) : pickSelector.selectorFor(el, field));
+      finish(el ? { ok: true, ...picked } : { ok: false, cancelled: true });
     };
     const key = (e) => {
       if (e.key === 'Escape') {

@@ -75,11 +75,13 @@ const inflight = new Map(); // origin -> Set of the records of calls running now
 /**
  * Runs one call (run() → the host's reply) and records it with its time,
  * duration, decision and result, plus extra (an agent task's key, so the
- * log shows the call under its task). Returns the reply.
+ * log shows the call under its task); onEntry(id) learns the entry's id (the
+ * images attached later are added to it: recordImages). Returns the reply.
  */
-export async function recordCall(origin, call, run, extra = {}) {
+export async function recordCall(origin, call, run, extra = {}, { onEntry } = {}) {
   const started = Date.now();
   const rec = { id: newId(started), signature: callSignature(call), approval: null };
+  onEntry?.(rec.id);
   if (!inflight.has(origin)) inflight.set(origin, new Set());
   inflight.get(origin).add(rec);
   let reply;
@@ -93,6 +95,19 @@ export async function recordCall(origin, call, run, extra = {}) {
     const { approval } = rec;
     store(() => ({ ...callEntry({ origin, call, started, ended, reply, approval, summarise: summariseBinary, id: rec.id }), ...extra }));
   }
+}
+
+/**
+ * Adds to a call's entry what became of its result's images once the page
+ * delivered it ({n, attached, name?, sentWidth?, sentHeight?, why?} each).
+ */
+export function recordImages(entryId, images) {
+  if (!entryId || !Array.isArray(images) || !images.length) return Promise.resolve();
+  return afterWrites(async () => {
+    const key = entryKey(entryId);
+    const entry = (await local().get(key))[key];
+    if (entry) await local().set({ [key]: { ...entry, images: images.slice(0, 50) } });
+  });
 }
 
 /**

@@ -91,7 +91,10 @@ export async function answerApproval(token, allow, { remember = REMEMBER.ONCE, c
   if (entry.answer === 'allow' && !auto && keep === REMEMBER.SESSION) await rememberForSession(entry.origin, entry.capability, noted.entry);
   if (entry.answer === 'allow' && !auto && keep === REMEMBER.ALWAYS) kept = await rememberAlways(entry.origin, entry.capability, noted.entry);
   if (!kept.ok) noted.error = `could not save "always allow": ${kept.error}`;
-  const reply = await host.request('approve', { id: entry.executeId, allow: entry.answer === 'allow' }, { timeoutMs: 10_000 });
+  // A browser.* call waits here, not in the host (browser_calls.js): its entry takes the answer itself.
+  const reply = entry.settle
+    ? entry.settle(entry.answer === 'allow')
+    : await host.request('approve', { id: entry.executeId, allow: entry.answer === 'allow' }, { timeoutMs: 10_000 });
   if (!reply.ok) return { ok: false, error: hostError(reply) };
   return { ok: true, found: !!reply.found, answer: entry.answer, remember: keep, ...(kept.ok ? {} : { rememberError: kept.error }) };
 }

@@ -16,7 +16,7 @@ import { BRIDGE_PAGE } from '../../shared/core/messages.js';
 
 /**
  * The content script's settings: the selectors (user input → CSS), the
- * timing, and the text to write (and the notice to show) should the worker go
+ * timing, how images are attached, and the text to write (and the notice to show) should the worker go
  * away before the page learns which call it was running.
  */
 function contentConfig(settings) {
@@ -24,6 +24,7 @@ function contentConfig(settings) {
     source: toCss(settings.source), destination: toCss(settings.destination),
     sendButton: toCss(settings.sendButton), sendWithEnter: !!settings.sendWithEnter, streaming: toCss(settings.streaming) || '', autoSend: !!settings.autoSend,
     debounceMs: settings.debounceMs, preset: presetById(settings.preset)?.id || '', presetMismatch: PRESET_MISMATCH,
+    attachBy: settings.attachBy || '', attachTarget: toCss(settings.attachTarget) || '',
     lost: formatReply(interruptedReply(null), { maxChars: settings.maxChars }), lostWhy: workerStoppedWhile(null),
   };
 }

@@ -28,6 +28,7 @@ import { approvals, answerApproval } from './approval_window.js';
 import { reportDelivery, serveReplyPort } from './reply_port.js';
 import { handlers as activityHandlers, initActivity } from './activity_log.js';
 import { forget, init as initRemembered, remembered } from './remembered_choices.js';
+import { handlers as shareHandlers, initBrowserTabs } from './browser_tabs.js';
 import { BRIDGE, BRIDGE_PAGE, HOST_CARD } from '../../shared/core/messages.js';
 
 /** Which preset fits the page in the tab: by its origin, else by its structure. */
@@ -52,6 +53,7 @@ async function tabForOrigin(tabId, origin) {
 /** Message handlers, merged into background.js's single map. */
 export const handlers = {
   ...activityHandlers,
+  ...shareHandlers,
   [BRIDGE.GET_SITE]: {
     from: 'extension',
     async run({ origin }) {
@@ -149,13 +151,16 @@ export const handlers = {
   },
   [BRIDGE.CHECK]: {
     from: 'extension',
-    async run({ tabId, origin, selectors }) {
+    async run({ tabId, origin, selectors, attach }) {
       await tabForOrigin(tabId, origin);
       if (!(await chrome.permissions.contains({ origins: [sitePattern(origin)] }))) return { ok: false, error: 'no access to the page yet' };
       await ensureContent(tabId);
       const css = {};
       for (const [k, v] of Object.entries(selectors || {})) css[k] = toCss(v);
-      const reply = await chrome.tabs.sendMessage(tabId, { type: BRIDGE_PAGE.CHECK, selectors: css });
+      // How the page takes images, for the form's choice (kept to what the settings allow).
+      const a = attach && normalizeSettings(attach).settings;
+      const means = a && { attachBy: a.attachBy, attachTarget: toCss(a.attachTarget) || '', preset: a.preset };
+      const reply = await chrome.tabs.sendMessage(tabId, { type: BRIDGE_PAGE.CHECK, selectors: css, attach: means });
       return { ...reply, css };
     },
   },
@@ -184,6 +189,7 @@ export function init() {
   initSetup();
   initRemembered();
   initActivity();
+  initBrowserTabs();
   // Keep the cached health (prefixes for the gate, the options page's status) current.
   const refresh = () => host.health({ timeoutMs: 5000 }).catch(() => {});
   host.on('capabilities.changed', refresh);

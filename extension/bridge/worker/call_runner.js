@@ -1,6 +1,8 @@
 // Running one call through the host: its time limit, its progress on the
 // badge, the approval window when the host asks the person, and the calls in
-// flight per origin so that stopping an origin aborts them.
+// flight per origin so that stopping an origin aborts them. The extension's
+// own browser.* calls take the same path up to the host's door, then run
+// here instead (browser_calls.js).
 import { host } from '../../shared/host.js';
 import { makeTransportError } from '../../shared/native_client.js';
 import { TRANSPORT_CODES } from '../../shared/core/codes.js';
@@ -9,6 +11,8 @@ import { progressBadge } from '../core/badge.js';
 import { setLastEvent, showBadge } from './site_state.js';
 import { approvals, askPerson, closeApproval } from './approval_window.js';
 import { executeLimitMs } from '../core/call_limit.js';
+import { isBrowserCapability } from '../core/browser_tools.js';
+import { runBrowserCall } from './browser_calls.js';
 
 const inflight = new Map(); // origin -> Set<AbortController>
 
@@ -56,6 +60,9 @@ export async function execute(origin, tabId, call, { signal } = {}) {
   if (!inflight.has(origin)) inflight.set(origin, new Set());
   inflight.get(origin).add(ac);
   try {
+    if (isBrowserCapability(call.capability)) {
+      return await runBrowserCall(origin, tabId, call, { signal: ac.signal, timedOut: () => timedOut, extendLimit: (ms) => limit(ms + callMs) });
+    }
     return await host.request('execute', { capability: call.capability, arguments: call.arguments, origin },
       { timeoutMs: 0, signal: ac.signal, onEvent });
   } catch (err) {

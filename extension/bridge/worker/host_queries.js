@@ -1,11 +1,36 @@
 // What the bridge asks the host outside a call: the tool prefixes the gate
 // accepts, an origin's grants (read, and written only for the extension's
-// own pages), the capability prompt and the host's status.
+// own pages), the capability prompt and the host's status. The extension's
+// own browser.* tools stand beside the host's in each (their decisions are
+// browser_grants.js's, their descriptions core/browser_tools.js's).
 import { host } from '../../shared/host.js';
 import { buildCapabilityPrompt, promptDecisions, promptSummary, promptedTools } from '../core/capability_prompt.js';
 import { checkGrants, providerCapabilities } from '../core/grants.js';
-import { requireOrigin } from './site_state.js';
+import { loadSettings, requireOrigin } from './site_state.js';
 import { protocolFit } from '../../shared/core/protocol.js';
+import { BROWSER_PREFIX, browserCapabilities, isBrowserCapability } from '../core/browser_tools.js';
+import { browserDecisions, setBrowserDecisions } from './browser_grants.js';
+import { features } from '../../shared/browser.js';
+
+/** The browser.* capabilities as this browser offers them (Firefox: those that need chrome.debugger marked unavailable). */
+const ownCapabilities = () => browserCapabilities({ debugger: features().debugger });
+
+/** grants split into the host's and the extension's own (browser.*). */
+function split(grants) {
+  const hostPart = {};
+  const browserPart = {};
+  for (const [name, d] of Object.entries(grants)) (isBrowserCapability(name) ? browserPart : hostPart)[name] = d;
+  return { hostPart, browserPart };
+}
+
+/**
+ * An origin's decisions, the host's and the browser tools' together (the
+ * latter only once chosen: until then the site gets none of them).
+ */
+export async function allDecisions(origin, hostDecisions) {
+  const own = await browserDecisions(origin);
+  return { ...(hostDecisions || {}), ...own.decisions };
+}
 
 export async function prefixes() {
   let health = host.status().health;
@@ -17,7 +42,7 @@ export async function prefixes() {
     }
   }
   const list = (health?.providers || []).map((p) => p.prefix).filter((p) => typeof p === 'string' && p);
-  return list.length ? [...new Set(list)] : ['computer'];
+  return [...new Set([...(list.length ? list : ['computer']), BROWSER_PREFIX])];
 }
 
 /** Host reply → the page's error text. */
@@ -35,8 +60,8 @@ export async function readGrants(origin) {
   if (!list.ok) return { ok: false, error: hostError(list) };
   if (!policy.ok) return { ok: false, error: hostError(policy) };
   return {
-    ok: true, origin, configured: !!policy.configured, decisions: policy.decisions || {},
-    capabilities: providerCapabilities(list.capabilities),
+    ok: true, origin, configured: !!policy.configured, decisions: await allDecisions(origin, policy.decisions),
+    capabilities: [...providerCapabilities(list.capabilities), ...ownCapabilities()],
     ...(policy.clash ? { clash: policy.clash } : {}),
   };
 }
@@ -50,9 +75,18 @@ export async function readGrants(origin) {
  */
 export async function writeGrants(origin, grants) {
   requireOrigin(origin);
-  const shown = checkGrants(grants);
+  const { hostPart: shown, browserPart } = split(checkGrants(grants));
+  const reply = await writeHostGrants(origin, shown);
+  if (!reply.ok) return reply;
+  if (Object.keys(browserPart).length) await setBrowserDecisions(origin, browserPart);
+  return { ...reply, decisions: await allDecisions(origin, reply.decisions) };
+}
+
+/** The host's part of writeGrants (nothing is written when it holds no host tool). */
+async function writeHostGrants(origin, shown) {
   const now = await host.request('policy.get', { origin }, { timeoutMs: 10_000 });
   if (!now.ok) return { ok: false, error: hostError(now) };
+  if (!Object.keys(shown).length) return { ok: true, origin, configured: !!now.configured, decisions: now.decisions || {} };
   const merged = now.configured ? { ...now.decisions, ...shown } : shown;
   // Nothing to change: no write, so grants the host holds for capabilities not
   // registered right now (a provider still starting) are not dropped. A clash
@@ -104,7 +138,7 @@ export async function capabilityPrompt(origin, choices) {
     const policy = await host.request('policy.get', { origin }, { timeoutMs: 10_000 });
     if (!policy.ok) return { ok: false, error: hostError(policy) };
     try {
-      decisions = promptDecisions(policy.decisions, choices);
+      decisions = promptDecisions(await allDecisions(origin, policy.decisions), choices);
     } catch (err) {
       return { ok: false, error: err.message };
     }
@@ -116,7 +150,9 @@ export async function capabilityPrompt(origin, choices) {
     const d = await host.request('capabilities.describe', { name: c.name }, { timeoutMs: 10_000 });
     return d.ok ? { ...c, description: d.description ?? c.description, inputSchema: d.inputSchema } : c;
   }));
-  const text = buildCapabilityPrompt(described, { prefixes: await prefixes(), decisions });
+  described.push(...ownCapabilities().filter((c) => !decisions || ['allow', 'ask'].includes(decisions[c.name]) || c.unavailable));
+  const images = origin ? (await loadSettings(origin)).attachBy !== 'none' : true;
+  const text = buildCapabilityPrompt(described, { prefixes: await prefixes(), decisions, images });
   const tools = promptedTools(described, decisions);
   return { ok: true, text, count: tools.length, summary: promptSummary(tools, decisions) };
 }

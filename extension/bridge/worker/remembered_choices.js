@@ -13,7 +13,7 @@
 // Only the approval window (an extension page) writes them, through the
 // worker's handlers, which take those messages from extension pages only.
 import { host } from '../../shared/host.js';
-import { writeGrants, hostError } from './host_queries.js';
+import { allDecisions, writeGrants, hostError } from './host_queries.js';
 import { session } from './site_state.js';
 import { alwaysKey, sessionKey } from '../core/allow_choices.js';
 import { adoptFromLocal, trustedRemove, trustedSet } from '../../shared/trusted_store.js';
@@ -79,7 +79,7 @@ export async function remembered(origin) {
   let decisions = {};
   if (Object.keys(always).length) {
     const now = await host.request('policy.get', { origin }, { timeoutMs: 10_000 }).catch(() => null);
-    decisions = now?.ok ? now.decisions || {} : {};
+    decisions = now?.ok ? await allDecisions(origin, now.decisions) : {};
   }
   const listOf = (map, extra = () => ({})) => Object.entries(map).map(([capability, c]) => ({ capability, at: c.at, entry: c.entry, ...extra(capability) }))
     .sort((a, b) => a.capability.localeCompare(b.capability));
@@ -101,7 +101,8 @@ export async function forget(origin) {
   if (!names.length) return { ok: true };
   const now = await host.request('policy.get', { origin }, { timeoutMs: 10_000 });
   if (!now.ok) return { ok: false, error: hostError(now) };
-  const back = Object.fromEntries(names.filter((n) => now.decisions?.[n] === 'allow').map((n) => [n, 'ask']));
+  const decisions = await allDecisions(origin, now.decisions);
+  const back = Object.fromEntries(names.filter((n) => decisions[n] === 'allow').map((n) => [n, 'ask']));
   if (Object.keys(back).length) {
     const saved = await writeGrants(origin, { ...(now.decisions || {}), ...back });
     if (!saved.ok) return saved;

@@ -11,7 +11,8 @@ import { getSession, isArmed, loadSettings, senderOrigin, session, setBadge, set
 import { prefixes } from './host_queries.js';
 import { stop } from './arming.js';
 import { execute } from './call_runner.js';
-import { recordCall, recordNotACall, recordStopped } from './activity_log.js';
+import { postImages, prepareImages } from './image_prep.js';
+import { recordCall, recordImages, recordNotACall, recordStopped } from './activity_log.js';
 import { senderKind } from '../../shared/core/router.js';
 import { BRIDGE_CALL, PORTS } from '../../shared/core/messages.js';
 import { inTurn } from '../../shared/core/in_turn.js';
@@ -89,27 +90,53 @@ async function judge(m, sender, post) {
   if (!admitted.run) return apply(origin, tabId, admitted, go);
 
   let result;
+  let entry = '';
   try {
     post({ type: BRIDGE_CALL.RUNNING, ...runningNotice(go.capability, settings) });
     await setBadge(tabId, 'running', go.capability);
-    result = await recordCall(origin, go.call, () => execute(origin, tabId, go.call));
+    result = await recordCall(origin, go.call, () => execute(origin, tabId, go.call), {}, { onEntry: (id) => { entry = id; } });
   } finally {
     live.delete(liveKey(go));
   }
   await done(origin, go.page, go.reply);
-  return apply(origin, tabId, ranReply(go, { result, armed: await isArmed(origin), settings }), go);
+  const decision = ranReply(go, { result, armed: await isArmed(origin), settings });
+  if (decision.verdict.action === 'inject') {
+    // The result's images go to the page one message each, ahead of the verdict that names them.
+    const { meta, payloads } = await prepareImages(result, settings, go.capability);
+    if (meta.length) {
+      postImages(post, payloads);
+      decision.verdict.images = { capability: go.capability, list: meta };
+      decision.verdict.entry = entry;
+    }
+  }
+  return apply(origin, tabId, decision, go);
 }
 
 /**
  * How the page's delivery went: the Last line and the badge (a delivered
  * error result keeps the error badge: failed is what it says).
  */
-export async function reportDelivery(sender, { ok, stage, error }, failed) {
+export async function reportDelivery(sender, { ok, stage, error, images }, failed) {
   const origin = senderOrigin(sender);
   if (!origin) return { ok: false };
-  await setLastEvent(origin, { kind: ok ? 'delivered' : 'failed', stage, error });
-  if (await isArmed(origin)) await setBadge(sender.tab.id, ok && !failed ? 'armed' : 'error', ok ? failed : error);
+  // Delivered with an image missing is said as such: on the Last line and as an error badge.
+  const attached = images?.filter((i) => i.attached).length || 0;
+  const missing = ok && images?.some((i) => !i.attached && !i.byChoice) ? error : undefined;
+  await setLastEvent(origin, ok ? { kind: 'delivered', stage, ...(images ? { attached } : {}), ...(missing ? { missing } : {}) } : { kind: 'failed', stage, error });
+  if (await isArmed(origin)) await setBadge(sender.tab.id, ok && !failed && !missing ? 'armed' : 'error', ok ? failed || missing : error);
   return { ok: true };
+}
+
+/** What the page reported of each image ({n, attached, name?, sentWidth?, sentHeight?, why?}), checked: it comes from a page. */
+function reportedImages(list) {
+  if (!Array.isArray(list)) return undefined;
+  return list.slice(0, 50).map((i) => ({
+    n: Number.isInteger(i?.n) ? i.n : 0, attached: i?.attached === true,
+    ...(typeof i?.name === 'string' ? { name: i.name.slice(0, 100) } : {}),
+    ...(Number.isInteger(i?.sentWidth) ? { sentWidth: i.sentWidth, sentHeight: Number(i.sentHeight) || 0 } : {}),
+    ...(typeof i?.why === 'string' ? { why: i.why.slice(0, 300) } : {}),
+    ...(i?.byChoice === true ? { byChoice: true } : {}),
+  }));
 }
 
 /** Serves one call port from a content script. */
@@ -136,15 +163,17 @@ export function serveReplyPort(port, extensionOrigin) {
   port.onMessage.addListener(async (m) => {
     if (m?.type === BRIDGE_CALL.EXTRACTED && !verdict) {
       verdict = acknowledged(m, sender, judge(m, sender, post).catch((err) => ({ action: 'none', reason: String(err?.message || err) })));
-      const { page, reply, failed, ...v } = await verdict;
+      const { page, reply, failed, entry, ...v } = await verdict;
       post({ type: BRIDGE_CALL.VERDICT, ...v });
-      if (page) verdict = { page, reply, failed };
+      if (page) verdict = { page, reply, failed, entry };
     } else if (m?.type === BRIDGE_CALL.DELIVERED && verdict?.page) {
       // When the page delivered it, by the page's clock: a reply that arrived later is a new one, however
       // long this worker takes to get here.
       const origin = senderOrigin(sender);
       if (origin) await done(origin, verdict.page, verdict.reply, Number.isFinite(m.at) ? Math.min(m.at, Date.now()) : Date.now());
-      await reportDelivery(sender, { ok: m.ok === true, stage: String(m.stage || ''), error: typeof m.error === 'string' ? m.error : undefined }, verdict.failed);
+      const images = reportedImages(m.images);
+      await reportDelivery(sender, { ok: m.ok === true, stage: String(m.stage || ''), error: typeof m.error === 'string' ? m.error.slice(0, 1000) : undefined, images }, verdict.failed);
+      if (images) await recordImages(verdict.entry, images);
     }
   });
 }

@@ -62,6 +62,17 @@ export const ACTIVITY = Object.freeze({
   TASK: 'activity.task',
 });
 
+/**
+ * The share control's messages (the side panel's and Firefox's sidebar's,
+ * shared/share_card.js → bridge/worker/browser_tabs.js), from extension
+ * pages only: what a tab is shared with (or why it cannot be), and a share
+ * made or ended.
+ */
+export const BROWSER_SHARE = Object.freeze({
+  VIEW: 'browser.shareView',
+  SET: 'browser.share',
+});
+
 /** Messages the chat bridge's content script handles (tabs.sendMessage → bridge/page/content.js). */
 export const BRIDGE_PAGE = Object.freeze({
   CONFIGURE: 'bridge.configure',
@@ -144,9 +155,11 @@ export const BRIDGE_CALL = Object.freeze({
   EXTRACTED: 'bridge.extracted',
   /** Worker → content script: the reply is a call now running on the desktop ({capability, interrupted: the text to write if the port closes, why: the notice then}). */
   RUNNING: 'bridge.running',
-  /** Worker → content script: the verdict ({action: 'none'|'inject'|'stopped', reason?, text?, autoSend?}). */
+  /** Worker → content script, before the verdict: one image of the result to attach ({n, mime, base64, name}). */
+  IMAGE: 'bridge.image',
+  /** Worker → content script: the verdict ({action: 'none'|'inject'|'stopped', reason?, text?, autoSend?, images?: {capability, list}}). */
   VERDICT: 'bridge.verdict',
-  /** Content script → worker: the result was written (and sent), or why not ({ok, stage, error?}). */
+  /** Content script → worker: the result was written (and sent), or why not ({ok, stage, error?, images?: what became of each}). */
   DELIVERED: 'bridge.delivered',
 });
 

@@ -1,8 +1,10 @@
 // A scripted OpenAI-compatible Chat Completions server on 127.0.0.1 for the
-// browser agent's end-to-end tests. It plays no model: each request is handed
-// to the test's script, which inspects what the extension sent (system prompt,
-// screenshots, viewport, previous results) and answers with the next action —
-// as SSE when asked to stream, or as plain JSON. Fault injection (status codes
+// browser agent's end-to-end tests, and the vision model behind the real chat
+// UI (fixtures/realchat with ?model=; it answers CORS preflights). It plays
+// no model: each request is handed to the test's script, which inspects what
+// the extension sent (system prompt, screenshots, viewport, previous results)
+// and answers with the next action — as SSE when asked to stream, or as plain
+// JSON. Fault injection (status codes
 // with Retry-After, non-JSON bodies, hung responses) is part of the script's
 // answer. Every request body is kept for the test to check.
 import http from 'node:http';
@@ -22,6 +24,12 @@ export async function startModelServer(script) {
   const requests = [];
   const hung = new Set();
   const server = http.createServer((req, res) => {
+    // A web page may call it too (the real chat UI's model, fixtures/realchat): CORS, preflight answered here.
+    res.setHeader('access-control-allow-origin', '*');
+    if (req.method === 'OPTIONS') {
+      res.writeHead(204, { 'access-control-allow-methods': 'POST', 'access-control-allow-headers': 'content-type, authorization' });
+      return res.end();
+    }
     let raw = '';
     req.setEncoding('utf8');
     req.on('data', (c) => { raw += c; });

@@ -215,10 +215,10 @@ export async function launchFirefox({ sites = [], policy, host = true, extension
 /**
  * Arms a chat page from the options page as the suites do: the host
  * connected, the fields filled, Start clicked (a trusted click, which
- * permissions.request needs). Returns the options page.
+ * permissions.request needs). Returns the options page (options: one already open).
  */
-export async function armChat(ff, origin) {
-  const options = await ff.openExtensionPage(`bridge/options/options.html?origin=${encodeURIComponent(origin)}`);
+export async function armChat(ff, origin, { options: open } = {}) {
+  const options = open || await ff.openExtensionPage(`bridge/options/options.html?origin=${encodeURIComponent(origin)}`);
   await waitFor(() => options.evaluate('document.body.dataset.ready !== undefined'), { what: 'options page ready' });
   await waitFor(async () => /connected/i.test(await options.text('#host-state')) && !/not connected|checking/i.test(await options.text('#host-state')), { what: 'host connected' });
   await options.fill('#source', '.assistant');

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { buildRequestMessages } from '../../../agent/core/context_builder.js';
 import { applyCompaction, KEEP_ROUNDS, planCompaction } from '../../../agent/core/context_compaction.js';
-import { imageSize } from '../../../agent/core/image_data.js';
+import { imageSize } from '../../../shared/core/images.js';
 import { createMeter, formatMeter, meterFromRecords } from '../../../agent/core/task_meter.js';
 import { estimateTokens, imageTokens, usageOrEstimate } from '../../../agent/core/token_estimate.js';
 

@@ -1,9 +1,8 @@
 // A worker stopped in the middle of an action (issue 29 item 6): the
-// browser's words are recognised and replaced by the step's, and what an
-// action holds is tracked so a restarted worker can release it.
+// browser's words are recognised and replaced by the step's.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { INTERRUPTED_RESULT, WORKER_STOPPED, holdsAny, interruptedText, isWorkerGone, releases, track, workerStopped } from '../../../agent/core/worker_stop.js';
+import { INTERRUPTED_RESULT, WORKER_STOPPED, interruptedText, isWorkerGone, workerStopped } from '../../../agent/core/worker_stop.js';
 import { AgentSession } from '../../../agent/core/agent_session.js';
 
 test('the browser\'s words for a worker that went away are recognised; others are not', () => {
@@ -20,22 +19,6 @@ test('the words name the step, the action and what was done about it', () => {
     'Interrupted at step 3 (LongPress(point=(1,2), duration=5)) while acting: the browser stopped Gnosis\'s background worker. The action may have been done in part. Gnosis released the mouse buttons and keys it held and let go of the tab. Look at the page, then run the task again to go on.');
   assert.match(interruptedText({ phase: 'observe', step: 2 }), /^Interrupted at step 2 while taking the screenshot: .* Gnosis let go of the tab\./);
   assert.match(interruptedText({ phase: 'attach', step: 0 }), /^Interrupted at the start of the task while taking over the tab/);
-});
-
-test('what an action holds: presses are tracked and released where they were made, keys before buttons', () => {
-  let h = track(undefined, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x: 1, y: 1 });
-  assert.equal(holdsAny(h), false);
-  h = track(h, 'Input.dispatchMouseEvent', { type: 'mousePressed', x: 10, y: 20, button: 'left' });
-  h = track(h, 'Input.dispatchKeyEvent', { type: 'rawKeyDown', key: 'Shift', code: 'ShiftLeft', windowsVirtualKeyCode: 16 });
-  assert.equal(holdsAny(h), true);
-  assert.deepEqual(releases(h), [
-    ['Input.dispatchKeyEvent', { type: 'keyUp', key: 'Shift', code: 'ShiftLeft', windowsVirtualKeyCode: 16 }],
-    ['Input.dispatchMouseEvent', { type: 'mouseReleased', button: 'left', x: 10, y: 20, clickCount: 1 }],
-  ]);
-  h = track(h, 'Input.dispatchKeyEvent', { type: 'keyUp', key: 'Shift', code: 'ShiftLeft' });
-  h = track(h, 'Input.dispatchMouseEvent', { type: 'mouseReleased', x: 10, y: 20 });
-  assert.equal(holdsAny(h), false);
-  assert.deepEqual(releases(h), []);
 });
 
 test('the session: a worker stop during an action is an error with its step, said in words, and the step gets a result', async () => {

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import fs from 'node:fs';
-import { execute } from '../../../agent/worker/executor.js';
+import { execute } from '../../../shared/tab_executor.js';
 import { AgentSession, OUTCOME } from '../../../agent/core/agent_session.js';
 
 /** Sleeps of at least this long wait for the test; shorter ones pass at once. */

@@ -161,7 +161,7 @@ test('settings are normalised and arming requires the selectors', () => {
   const { settings, errors } = normalizeSettings({ source: ' .assistant ', destination: 'prompt', debounceMs: '50', maxConsecutive: 'x', autoSend: 1 }, { requireSelectors: true });
   assert.deepEqual(settings, {
     source: '.assistant', destination: 'prompt', autoSend: true, autoSendChosen: false, sendButton: '', sendWithEnter: false, streaming: '', preset: '', promptOnStart: false,
-    debounceMs: 100, maxConsecutive: 25, maxChars: 20000,
+    debounceMs: 100, maxConsecutive: 25, maxChars: 20000, attachBy: '', attachTarget: '', imageMaxSide: 1568, maxImages: 4,
   });
   assert.deepEqual(errors, { sendButton: 'required when Auto-send is on' });
   assert.deepEqual(normalizeSettings({ source: '9x' }, { requireSelectors: true }).errors, { source: 'not a class, id or CSS selector', destination: 'required' });

@@ -13,6 +13,9 @@ test('each kind of report reads as what happened', () => {
     [{ kind: 'executed', capability: 'fs_read', ok: false, code: 'FORBIDDEN' }, 'called fs_read: not allowed for this site, or you said no'],
     [{ kind: 'executed', capability: 'fs_read', ok: false, code: 'SOMETHING_NEW' }, 'called fs_read: failed'],
     [{ kind: 'delivered', stage: 'send' }, 'result delivered (send)'],
+    [{ kind: 'delivered', stage: 'send', attached: 2 }, 'result delivered (send) with 2 images attached'],
+    [{ kind: 'delivered', stage: 'send', attached: 0, missing: 'not attached: image 1 of 1 (computer.screenshot): the page showed no preview' },
+      'result delivered (send), but not attached: image 1 of 1 (computer.screenshot): the page showed no preview'],
     [{ kind: 'failed', stage: 'inject', error: 'no input' }, 'failed at inject: no input'],
     [{ kind: 'failed', stage: 'preset', error: 'the site changed' }, 'the site changed'],
     [{ kind: 'failed', stage: 'interrupted', error: 'the worker stopped' }, 'interrupted: the worker stopped'],
@@ -30,6 +33,8 @@ test('a failure or a stop with a reason is an error; other reports are not', () 
   assert.equal(lastEventIsError({ kind: 'stopped' }), false);
   assert.equal(lastEventIsError({ kind: 'executed', ok: false, code: 'FORBIDDEN' }), false);
   assert.equal(lastEventIsError({ kind: 'armed' }), false);
+  assert.equal(lastEventIsError({ kind: 'delivered', stage: 'send', attached: 1 }), false);
+  assert.equal(lastEventIsError({ kind: 'delivered', stage: 'send', missing: 'not attached: image 1 of 1' }), true, 'a result delivered without its image');
 });
 
 test('a capability name stands apart from the words around it, so the page can mark its boundaries', () => {

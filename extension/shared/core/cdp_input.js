@@ -1,4 +1,4 @@
-// The pure parts of the agent's actions (agent/worker/executor.js runs them
+// The pure parts of the tab engine's actions (shared/tab_executor.js runs them
 // through CDP): the viewport a screenshot covers, the stop error, the
 // pieces of a long Type, a Drag's path, a Scroll's wheel event and what it
 // did, and an action's result once the URL is known. Pure: no chrome.*, no DOM.

@@ -1,13 +1,13 @@
-// What the agent's actions hold on a tab (mouse buttons pressed, keys down),
+// What the tab engine's actions hold on a tab (mouse buttons pressed, keys down),
 // kept in chrome.storage.session before each press goes out, so that a
 // worker the browser stopped in the middle of an action (a LongPress, a
-// Drag, a held Hotkey) is followed by one that lets it all go: at start-up
+// Drag, a held Hotkey, a browser.drag) is followed by one that lets it all go: at start-up
 // it sends the releases through the debugger attachment the stopped worker
 // left, then detaches from every tab this extension still holds, so the
 // next task can take the tab. The rules (what a command holds, what
-// releases it) are core/worker_stop.js's; this is the chrome.* glue.
+// releases it) are core/input_holds.js's; this is the chrome.* glue.
 
-import { holdsAny, releases, track } from '../core/worker_stop.js';
+import { holdsAny, releases, track } from './core/input_holds.js';
 
 const KEY = 'agent.held';
 /** tabId -> what the running action holds there (mirrors storage.session). */

@@ -1,7 +1,7 @@
-// The pure parts of the agent's actions (agent/core/cdp_input.js).
+// The pure parts of the tab engine's actions (shared/core/cdp_input.js).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { actionSleep, dragPath, mouseEvent, scrollOutcome, TYPE_PIECE, typePieces, wheelEvent, withUrl } from '../../../agent/core/cdp_input.js';
+import { actionSleep, dragPath, mouseEvent, scrollOutcome, TYPE_PIECE, typePieces, wheelEvent, withUrl } from '../../../shared/core/cdp_input.js';
 
 test('a long Type goes in pieces of whole code points', () => {
   const text = '😀'.repeat(TYPE_PIECE + 1);

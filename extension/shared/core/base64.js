@@ -1,7 +1,8 @@
 // Standard base64 to and from bytes, for the host's workspace and relay
 // methods (which carry binary pieces as base64), the file transfers, the
-// desktop's screenshots and the conversation store. Pure. Where the engine has
-// Uint8Array's own base64 methods, each way is one native pass.
+// screenshots (the agent's and the images the chat bridge attaches) and the
+// conversation store. Pure. Where the engine has Uint8Array's own base64
+// methods, each way is one native pass.
 
 /** Standard base64 of bytes (in slices without the native method, so large buffers do not overflow the call stack). */
 export function bytesToBase64(bytes) {

@@ -1,9 +1,13 @@
-// Performing one parsed action on the attached tab through CDP.
+// The tab engine's action table: performing one action on an attached tab
+// through CDP, for the side-panel agent and the chat bridge's browser.*
+// capabilities alike (tab_driver.js runs it).
 //
 // Runs in the service worker. Every CDP call goes through env.send, so this
 // module holds the "how" of each action and nothing about chrome.debugger
-// bookkeeping (agent_sessions.js); what needs no browser (the events'
-// params, the result texts) is core/cdp_input.js. Each action returns a short
+// bookkeeping (tab_driver.js); what needs no browser (the events'
+// params, the result texts) is core/cdp_input.js. A point is the model's
+// [x, y] (read by env.coordinateMode against env.viewport: core/coords.js)
+// or a CSS point {x, y} already found in the page (an element's centre). Each action returns a short
 // result text — what was hit, what changed, the URL when it changed — that
 // the loop sends with the next request. Action-level failures (no <select> there, unknown key) are
 // results with error:true, fed back to the model; broken infrastructure throws.
@@ -15,9 +19,9 @@
 //
 // The file transfers (transfer_worker.js) register Upload/Download with registerAction.
 
-import { toCss } from '../core/coords.js';
-import { chordEvents } from '../core/hotkey.js';
-import { actionSleep, actionStopped, dragPath, formatPoint as fmt, mouseEvent, scrollOutcome, typePieces, wheelEvent, withUrl } from '../core/cdp_input.js';
+import { toCss } from './core/coords.js';
+import { chordEvents } from './core/hotkey.js';
+import { actionSleep, actionStopped, dragPath, formatPoint as fmt, mouseEvent, scrollOutcome, typePieces, wheelEvent, withUrl } from './core/cdp_input.js';
 
 const extraActions = new Map();
 
@@ -34,7 +38,8 @@ export function registerAction(name, fn) {
   extraActions.set(name, fn);
 }
 
-/* global document, window -- describeAt, describeFocus, scrollState, selectAt and the functions handed to evalIn run in the page (Runtime.evaluate), where the DOM is */
+// describeAt, describeFocus, scrollState, selectAt and the functions handed
+// to evalIn run in the page (Runtime.evaluate): their document and window are the page's.
 
 // Runs in the page: a short description of the element at a CSS point.
 function describeAt(x, y) {
@@ -246,6 +251,12 @@ const ACTIONS = {
   },
 };
 
+/** A point of an action in CSS pixels of the viewport: a model point through core/coords.js, a CSS point kept inside it. */
+function pointIn(pt, env) {
+  if (Array.isArray(pt)) return toCss(pt, env.viewport, env.coordinateMode);
+  return toCss([pt.x, pt.y], env.viewport, 'absolute');
+}
+
 /**
  * Runs one action.
  * @param {{name:string, args:object}} action parsed action (not Finished/CallUser)
@@ -259,7 +270,7 @@ const ACTIONS = {
 export async function execute(action, env) {
   const fn = extraActions.get(action.name) || ACTIONS[action.name];
   if (!fn) return { text: `${action.name} cannot be executed in the browser`, error: true };
-  const full = { ...env, sleep: (ms) => actionSleep(ms, env.signal, env.timers), point: (pt) => toCss(pt, env.viewport, env.coordinateMode) };
+  const full = { ...env, sleep: (ms) => actionSleep(ms, env.signal, env.timers), point: (pt) => pointIn(pt, env) };
   checkSignal(full);
   const urlBefore = await env.currentUrl();
   const r = await fn(action.args, full);

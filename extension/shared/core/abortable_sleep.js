@@ -1,5 +1,5 @@
 // The one sleep that a Stop cuts short, for the model client's retry waits
-// (model_client.js) and the actions' pauses (agent/worker/executor.js).
+// (model_client.js) and the tab engine's pauses (shared/tab_executor.js).
 // Pure.
 
 const TIMERS = { setTimeout: (fn, ms) => setTimeout(fn, ms), clearTimeout: (t) => clearTimeout(t) };

@@ -5,7 +5,8 @@
 // mode ('absolute' pixels of the sent image, as UI-TARS emits) is the
 // extension point. Pure module.
 
-import { COORD_MAX } from './action_parser.js';
+/** Largest normalised coordinate on either axis: models point with integers 0..COORD_MAX. */
+export const COORD_MAX = 999;
 
 /**
  * @param {[number, number]} point model point

@@ -1,8 +1,8 @@
 // Hotkey names to CDP key events, and model coordinates to CSS pixels.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { describeKey, chordEvents, platformOf, MODIFIER_BITS } from '../../../agent/core/hotkey.js';
-import { toCss, toNormalized } from '../../../agent/core/coords.js';
+import { describeKey, chordEvents, platformOf, MODIFIER_BITS } from '../../../shared/core/hotkey.js';
+import { toCss, toNormalized } from '../../../shared/core/coords.js';
 
 const keys = [
   ['ctrl', 'linux', { modifier: 'Control', key: 'Control' }],
@@ -106,7 +106,7 @@ test('toNormalized inverts toCss within a pixel', () => {
 });
 
 test('viewportFromMetrics reads the CSS visual viewport', async () => {
-  const { viewportFromMetrics } = await import('../../../agent/core/cdp_input.js');
+  const { viewportFromMetrics } = await import('../../../shared/core/cdp_input.js');
   const m = { cssVisualViewport: { clientWidth: 1280, clientHeight: 664.4, pageX: 0, pageY: 480 }, cssLayoutViewport: { clientWidth: 1265, clientHeight: 664 } };
   assert.deepEqual(viewportFromMetrics(m), { width: 1280, height: 664, pageX: 0, pageY: 480 });
   assert.deepEqual(viewportFromMetrics({ cssLayoutViewport: { clientWidth: 800, clientHeight: 600 } }), { width: 800, height: 600, pageX: 0, pageY: 0 });
