@@ -2,7 +2,6 @@ package schema
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sort"
 	"sync"
@@ -132,6 +131,3 @@ func (c *Compiler) compileSafely(schema []byte) (s *Schema, err error) {
 	}()
 	return compile(schema, &c.opts)
 }
-
-// IsUnusable reports whether err is a schema that cannot be used.
-func IsUnusable(err error) bool { return errors.Is(err, ErrUnusable) }
