@@ -121,9 +121,9 @@ func (b *builder) dependentSchema(kw, name string) error {
 		return err
 	}
 	if b.n.dependentSchemas == nil {
-		b.n.dependentSchemas = map[string]*node{}
+		b.n.dependentSchemas, b.n.dependentKw = map[string]*node{}, map[string]string{}
 	}
-	b.n.dependentSchemas[name] = sub
+	b.n.dependentSchemas[name], b.n.dependentKw[name] = sub, kw
 	return nil
 }
 
@@ -176,7 +176,7 @@ func (s *state) objects(n *node, o map[string]any, p *ipath, ev *evaluated) bool
 	if n.additionalProperties == nil && len(n.patternProperties) == 0 && ev == nil {
 		// The usual tool schema: only "properties" to look up.
 		for _, name := range n.propertyOrder {
-			if v, present := o[name]; present && bad(s.validate(n.properties[name], v, &ipath{parent: p, key: name}, nil)) {
+			if v, present := o[name]; present && bad(s.sub(n.properties[name], v, &ipath{parent: p, key: name}, nil, "properties", name)) {
 				return false
 			}
 		}
@@ -185,13 +185,13 @@ func (s *state) objects(n *node, o map[string]any, p *ipath, ev *evaluated) bool
 	}
 	if n.propertyNames != nil {
 		for name := range o {
-			if bad(s.validate(n.propertyNames, name, &ipath{parent: p, key: name}, nil)) {
+			if bad(s.sub(n.propertyNames, name, &ipath{parent: p, key: name}, nil, "propertyNames")) {
 				return false
 			}
 		}
 	}
 	for name, sub := range n.dependentSchemas {
-		if _, present := o[name]; present && bad(s.validate(sub, o, p, ev)) {
+		if _, present := o[name]; present && bad(s.sub(sub, o, p, ev, n.dependentKw[name], name)) {
 			return false
 		}
 	}
@@ -212,7 +212,7 @@ func (s *state) eachProperty(n *node, o map[string]any, p *ipath, ev *evaluated)
 		covered := false
 		if sub, has := n.properties[name]; has {
 			covered = true
-			if !s.validate(sub, v, &ipath{parent: p, key: name}, nil) {
+			if !s.sub(sub, v, &ipath{parent: p, key: name}, nil, "properties", name) {
 				ok = false
 				if !s.collect {
 					return false
@@ -220,19 +220,16 @@ func (s *state) eachProperty(n *node, o map[string]any, p *ipath, ev *evaluated)
 			}
 		}
 		for _, pp := range n.patternProperties {
-			m, err := pp.re.match(name)
+			m, err := pp.re.re.Match(name, s.budget)
 			if err != nil {
-				ok = s.fail(&ipath{parent: p, key: name}, "patternProperties", pp.re.undecided(err))
-				if !s.collect {
-					return false
-				}
-				continue
+				s.stop(err, &ipath{parent: p, key: name}, "patternProperties")
+				return false
 			}
 			if !m {
 				continue
 			}
 			covered = true
-			if !s.validate(pp.sch, v, &ipath{parent: p, key: name}, nil) {
+			if !s.sub(pp.sch, v, &ipath{parent: p, key: name}, nil, "patternProperties", pp.re.src) {
 				ok = false
 				if !s.collect {
 					return false
@@ -241,12 +238,13 @@ func (s *state) eachProperty(n *node, o map[string]any, p *ipath, ev *evaluated)
 		}
 		if !covered && n.additionalProperties != nil {
 			covered = true
-			if !s.validate(n.additionalProperties, v, &ipath{parent: p, key: name}, nil) {
+			if !s.sub(n.additionalProperties, v, &ipath{parent: p, key: name}, nil, "additionalProperties") {
 				ok = false
-				if n.additionalProperties.isBool && s.collect {
+				if n.additionalProperties.isBool && s.collect && s.fatal == nil {
 					// Name the property, not only "false schema".
 					s.errs[len(s.errs)-1] = Violation{Path: (&ipath{parent: p, key: name}).String(), Keyword: "additionalProperties",
-						Message: fmt.Sprintf("%q is not allowed (additionalProperties is false); allowed: %s", name, allowed(n))}
+						Message:         fmt.Sprintf("%q is not allowed (additionalProperties is false); allowed: %s", name, allowed(n)),
+						KeywordLocation: s.location("additionalProperties")}
 				}
 				if !s.collect {
 					return false
@@ -286,11 +284,12 @@ func (s *state) unevaluatedProperties(n *node, o map[string]any, p *ipath, ev *e
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		if !s.validate(n.unevaluatedProperties, o[name], &ipath{parent: p, key: name}, nil) {
+		if !s.sub(n.unevaluatedProperties, o[name], &ipath{parent: p, key: name}, nil, "unevaluatedProperties") {
 			ok = false
-			if n.unevaluatedProperties.isBool && s.collect {
+			if n.unevaluatedProperties.isBool && s.collect && s.fatal == nil {
 				s.errs[len(s.errs)-1] = Violation{Path: (&ipath{parent: p, key: name}).String(), Keyword: "unevaluatedProperties",
-					Message: fmt.Sprintf("%q is not allowed (unevaluatedProperties is false)", name)}
+					Message:         fmt.Sprintf("%q is not allowed (unevaluatedProperties is false)", name),
+					KeywordLocation: s.location("unevaluatedProperties")}
 			}
 			if !s.collect {
 				return false

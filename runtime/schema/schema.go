@@ -8,21 +8,30 @@ import (
 )
 
 // Violation is one way a value breaks a schema, as sent in
-// INVALID_ARGUMENTS details: {"errors": [{"path", "keyword", "message"}]}.
+// INVALID_ARGUMENTS details: {"errors": [{"path", "keyword", "message",
+// "keywordLocation"}]}, in the spirit of the specification's Basic output.
 type Violation struct {
-	// Path is a JSON pointer to the offending value ("" is the whole value).
+	// Path is a JSON pointer to the offending value ("" is the whole value):
+	// the instance location.
 	Path string `json:"path"`
 	// Keyword is the schema keyword that failed ("type", "required",
 	// "oneOf", "format", ...), so a client can act on it without parsing
 	// Message.
 	Keyword string `json:"keyword"`
 	Message string `json:"message"`
+	// KeywordLocation is the path of the keyword through the schema as it
+	// was applied ("/properties/to/$ref/required"): "$ref"s and the branch
+	// of an anyOf or oneOf appear in it, so a client can tell which
+	// alternative an error belongs to.
+	KeywordLocation string `json:"keywordLocation"`
 }
 
 // Schema is a compiled schema. It is immutable and safe for concurrent use.
 type Schema struct {
 	root     *node
 	warnings []string
+	asserted []string // format names asserted somewhere in the schema, sorted
+	ignored  []string // format names left as annotations, sorted
 }
 
 // Warnings lists the parts of the schema that are not checked (references
@@ -30,23 +39,32 @@ type Schema struct {
 // ": " after the schema's name.
 func (s *Schema) Warnings() []string { return s.warnings }
 
+// Formats lists the "format" values the schema uses: those it asserts (a
+// value must have the format) and those that are annotations only (any
+// string passes), each sorted. A format the validator does not check is
+// always an annotation.
+func (s *Schema) Formats() (asserted, annotations []string) { return s.asserted, s.ignored }
+
 // Validate decodes data (any valid JSON number included, exactly) and
-// checks it. It returns every violation, none when valid; an error means
-// data is not JSON or the schema could not be evaluated on it.
+// checks it with the budget of its size (StepsFor). It returns every
+// violation, none when valid; an error means data is not JSON, or the
+// validation ran past its budget (ErrTooCostly).
 func (s *Schema) Validate(data json.RawMessage) ([]Violation, error) {
 	v, err := Decode(data)
 	if err != nil {
 		return nil, err
 	}
-	return s.ValidateValue(v)
+	return s.ValidateValue(v, &Budget{Steps: StepsFor(len(data))})
 }
 
-// ValidateValue checks a value as Decode returns it.
-func (s *Schema) ValidateValue(v any) ([]Violation, error) {
-	st := state{collect: true}
+// ValidateValue checks a value as Decode returns it, spending b. The
+// error is a *CostError (ErrTooCostly) when b ran out, or ErrStopped when
+// b.Done closed.
+func (s *Schema) ValidateValue(v any, b *Budget) ([]Violation, error) {
 	if s.root.isBool && s.root.accept {
 		return nil, nil
 	}
+	st := state{collect: true, budget: b, steps: b.Steps}
 	st.validate(s.root, v, nil, nil)
 	if st.fatal != nil {
 		return nil, st.fatal
@@ -57,8 +75,8 @@ func (s *Schema) ValidateValue(v any) ([]Violation, error) {
 			if a.Path != b.Path {
 				return a.Path < b.Path
 			}
-			if a.Keyword != b.Keyword {
-				return a.Keyword < b.Keyword
+			if a.KeywordLocation != b.KeywordLocation {
+				return a.KeywordLocation < b.KeywordLocation
 			}
 			return a.Message < b.Message
 		})
@@ -93,7 +111,7 @@ const (
 // NewCompiler returns a Compiler. It never touches the network or the
 // disk, whatever a schema refers to.
 func NewCompiler(opts ...Option) *Compiler {
-	c := &Compiler{opts: options{draft: draft2020, matchTimeout: DefaultMatchTimeout}}
+	c := &Compiler{opts: options{draft: draft2020}}
 	for _, o := range opts {
 		o(&c.opts)
 	}

@@ -1,25 +1,84 @@
 package schema
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/gnosis/gnosis/runtime/schema/regex"
 )
 
-// maxRefDepth bounds the "$ref"s one validation follows inside each
-// other. Recursion that follows the instance's nesting stays far below it
-// (decoding bounds nesting); a cycle the compile-time check missed would
-// otherwise grow the stack until the process dies.
-const maxRefDepth = 2000
+// MaxEvalDepth bounds how deep schemas apply inside each other while one
+// value is checked: the value's own nesting, times the references a
+// schema follows in place at each level (which compile.go bounds). Past
+// it the value is refused, with a violation at the place that is too
+// deep: the value may be valid, but the host does not check it further.
+const MaxEvalDepth = 10_000
 
 // state is one validation: the violations found so far, the dynamic scope
 // and the bounds.
 type state struct {
-	collect  bool // record violations (false inside anyOf, oneOf, not, if, contains)
-	errs     []Violation
-	scope    []*resource
-	refDepth int
-	fatal    error
+	collect bool // record violations (false inside anyOf, oneOf, not, if, contains)
+	errs    []Violation
+	scope   []*resource
+	depth   int
+	kpath   []string // the keyword location being applied, token by token
+	budget  *Budget
+	steps   int64 // the budget's steps at the start, for CostError
+	fatal   error
+}
+
+// spend takes n steps of the budget; false (with s.fatal set) when it is
+// spent or stopped.
+func (s *state) spend(n int64, p *ipath, keyword string) bool {
+	if s.fatal != nil {
+		return false
+	}
+	if err := s.budget.Spend(n); err != nil {
+		s.stop(err, p, keyword)
+		return false
+	}
+	return true
+}
+
+// stop ends the validation on a budget error of the budget or of a
+// pattern match.
+func (s *state) stop(err error, p *ipath, keyword string) {
+	if s.fatal != nil {
+		return
+	}
+	if errors.Is(err, regex.ErrStopped) {
+		s.fatal = ErrStopped
+		return
+	}
+	s.fatal = &CostError{Budget: s.steps, Path: p.String(), Keyword: keyword, Memory: errors.Is(err, regex.ErrMemory)}
+}
+
+// push and pop move the keyword location.
+func (s *state) push(toks ...string) { s.kpath = append(s.kpath, toks...) }
+func (s *state) pop(n int)           { s.kpath = s.kpath[:len(s.kpath)-n] }
+
+// sub validates v against the subschema n of the keyword at toks.
+func (s *state) sub(n *node, v any, p *ipath, ev *evaluated, toks ...string) bool {
+	s.push(toks...)
+	ok := s.validate(n, v, p, ev)
+	s.pop(len(toks))
+	return ok
+}
+
+// location is the keyword location of keyword under the current one.
+func (s *state) location(keyword string) string {
+	var b strings.Builder
+	for _, t := range s.kpath {
+		b.WriteByte('/')
+		b.WriteString(escapeToken(t))
+	}
+	if keyword != "" {
+		b.WriteByte('/')
+		b.WriteString(escapeToken(keyword))
+	}
+	return b.String()
 }
 
 // evaluated is what in-place subschemas evaluated of one instance, for
@@ -106,7 +165,7 @@ func (p *ipath) String() string {
 // fail records a violation (when collecting) and returns false.
 func (s *state) fail(p *ipath, keyword, msg string) bool {
 	if s.collect {
-		s.errs = append(s.errs, Violation{Path: p.String(), Keyword: keyword, Message: msg})
+		s.errs = append(s.errs, Violation{Path: p.String(), Keyword: keyword, Message: msg, KeywordLocation: s.location(keyword)})
 	}
 	return false
 }
@@ -124,15 +183,22 @@ func (s *state) quiet(f func() bool) bool {
 // validate checks v against n. ev, when not nil, receives what n
 // evaluated of v (only if v is valid against n).
 func (s *state) validate(n *node, v any, p *ipath, ev *evaluated) bool {
+	if !s.spend(1, p, lastToken(s.kpath)) {
+		return false
+	}
 	if n.isBool {
 		if n.accept {
 			return true
 		}
-		return s.fail(p, "false", "no value is allowed here (the schema is false)")
-	}
-	if s.fatal != nil {
+		if s.collect {
+			s.errs = append(s.errs, Violation{Path: p.String(), Keyword: "false", Message: "no value is allowed here (the schema is false)", KeywordLocation: s.location("")})
+		}
 		return false
 	}
+	if s.depth >= MaxEvalDepth {
+		return s.fail(p, lastToken(s.kpath), fmt.Sprintf("the value is nested too deep here to be checked: the host applies schemas to at most %d levels (the value's nesting times the references followed at each level)", MaxEvalDepth))
+	}
+	s.depth++
 	pushed := len(s.scope) == 0 || s.scope[len(s.scope)-1] != n.res
 	if pushed {
 		s.scope = append(s.scope, n.res)
@@ -145,10 +211,18 @@ func (s *state) validate(n *node, v any, p *ipath, ev *evaluated) bool {
 	if pushed {
 		s.scope = s.scope[:len(s.scope)-1]
 	}
+	s.depth--
 	if ok && ev != nil {
 		ev.merge(local)
 	}
-	return ok
+	return ok && s.fatal == nil
+}
+
+func lastToken(toks []string) string {
+	if len(toks) == 0 {
+		return ""
+	}
+	return toks[len(toks)-1]
 }
 
 // keywords runs every keyword of n, stopping at the first failure when
@@ -203,17 +277,9 @@ func (s *state) keywords(n *node, v any, p *ipath, ev *evaluated) bool {
 
 // refs follows "$ref" and "$dynamicRef".
 func (s *state) refs(n *node, v any, p *ipath, ev *evaluated) bool {
-	s.refDepth++
-	defer func() { s.refDepth-- }()
-	if s.refDepth > maxRefDepth {
-		if s.fatal == nil {
-			s.fatal = fmt.Errorf("schema references nest deeper than %d", maxRefDepth)
-		}
-		return false
-	}
 	ok := true
 	if n.ref != nil {
-		ok = s.validate(n.ref, v, p, ev)
+		ok = s.sub(n.ref, v, p, ev, "$ref")
 		if !ok && !s.collect {
 			return false
 		}
@@ -223,8 +289,12 @@ func (s *state) refs(n *node, v any, p *ipath, ev *evaluated) bool {
 		if d.dynamic {
 			target = s.dynamicTarget(d)
 		}
+		kw := "$dynamicRef"
+		if d.recursive {
+			kw = "$recursiveRef"
+		}
 		if target != nil {
-			ok = s.validate(target, v, p, ev) && ok
+			ok = s.sub(target, v, p, ev, kw) && ok
 		}
 	}
 	return ok

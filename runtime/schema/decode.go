@@ -1,0 +1,324 @@
+package schema
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// MaxDepth bounds the nesting of a value Decode reads (encoding/json's
+// own bound): past it the value is refused with DepthError.
+const MaxDepth = 10_000
+
+// DepthError is a value nested deeper than MaxDepth.
+type DepthError struct {
+	// Offset is the byte where the nesting passed the bound.
+	Offset int
+}
+
+func (e *DepthError) Error() string {
+	return fmt.Sprintf("nested deeper than %d levels (at byte %d)", MaxDepth, e.Offset)
+}
+
+// SyntaxError is text that is not one JSON value, and where.
+type SyntaxError struct {
+	Offset int
+	Msg    string
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("not JSON: %s at byte %d", e.Msg, e.Offset) }
+
+// Decode reads one JSON value as the validator sees it: objects as
+// map[string]any (the last of repeated names wins), arrays as []any,
+// numbers as json.Number holding their literal text (so 1e309 and 2^64
+// stay exact and valid), strings, bools and nil. Anything after the value
+// but white space is an error. It reads data in place, with no copy of
+// it: what it allocates is the value itself. Invalid UTF-8 and lone
+// surrogate escapes in a string read as U+FFFD, as encoding/json reads
+// them.
+func Decode(data []byte) (any, error) {
+	d := decoder{b: data}
+	d.ws()
+	v, err := d.value(0)
+	if err != nil {
+		return nil, err
+	}
+	d.ws()
+	if d.i != len(d.b) {
+		return nil, d.errorf("text after the value")
+	}
+	return v, nil
+}
+
+type decoder struct {
+	b []byte
+	i int
+}
+
+func (d *decoder) errorf(format string, args ...any) error {
+	return &SyntaxError{Offset: d.i, Msg: fmt.Sprintf(format, args...)}
+}
+
+func (d *decoder) ws() {
+	for d.i < len(d.b) {
+		switch d.b[d.i] {
+		case ' ', '\t', '\n', '\r':
+			d.i++
+		default:
+			return
+		}
+	}
+}
+
+func (d *decoder) value(depth int) (any, error) {
+	if d.i >= len(d.b) {
+		return nil, d.errorf("unexpected end")
+	}
+	switch c := d.b[d.i]; {
+	case c == '{':
+		return d.object(depth + 1)
+	case c == '[':
+		return d.array(depth + 1)
+	case c == '"':
+		return d.str()
+	case c == 't':
+		return true, d.lit("true")
+	case c == 'f':
+		return false, d.lit("false")
+	case c == 'n':
+		return nil, d.lit("null")
+	case c == '-' || c >= '0' && c <= '9':
+		return d.num()
+	}
+	return nil, d.errorf("unexpected %q", d.b[d.i])
+}
+
+func (d *decoder) lit(s string) error {
+	if len(d.b)-d.i < len(s) || string(d.b[d.i:d.i+len(s)]) != s {
+		return d.errorf("invalid literal")
+	}
+	d.i += len(s)
+	return nil
+}
+
+func (d *decoder) object(depth int) (any, error) {
+	if depth > MaxDepth {
+		return nil, &DepthError{Offset: d.i}
+	}
+	d.i++ // '{'
+	m := map[string]any{}
+	d.ws()
+	if d.i < len(d.b) && d.b[d.i] == '}' {
+		d.i++
+		return m, nil
+	}
+	for {
+		if d.i >= len(d.b) || d.b[d.i] != '"' {
+			return nil, d.errorf("want a member name")
+		}
+		k, err := d.str()
+		if err != nil {
+			return nil, err
+		}
+		d.ws()
+		if d.i >= len(d.b) || d.b[d.i] != ':' {
+			return nil, d.errorf(`want ":"`)
+		}
+		d.i++
+		d.ws()
+		v, err := d.value(depth)
+		if err != nil {
+			return nil, err
+		}
+		m[k] = v
+		d.ws()
+		if d.i >= len(d.b) {
+			return nil, d.errorf("unexpected end")
+		}
+		switch d.b[d.i] {
+		case ',':
+			d.i++
+			d.ws()
+		case '}':
+			d.i++
+			return m, nil
+		default:
+			return nil, d.errorf(`want "," or "}"`)
+		}
+	}
+}
+
+func (d *decoder) array(depth int) (any, error) {
+	if depth > MaxDepth {
+		return nil, &DepthError{Offset: d.i}
+	}
+	d.i++ // '['
+	a := []any{}
+	d.ws()
+	if d.i < len(d.b) && d.b[d.i] == ']' {
+		d.i++
+		return a, nil
+	}
+	for {
+		v, err := d.value(depth)
+		if err != nil {
+			return nil, err
+		}
+		a = append(a, v)
+		d.ws()
+		if d.i >= len(d.b) {
+			return nil, d.errorf("unexpected end")
+		}
+		switch d.b[d.i] {
+		case ',':
+			d.i++
+			d.ws()
+		case ']':
+			d.i++
+			return a[:len(a):len(a)], nil
+		default:
+			return nil, d.errorf(`want "," or "]"`)
+		}
+	}
+}
+
+func (d *decoder) num() (any, error) {
+	start := d.i
+	if d.b[d.i] == '-' {
+		d.i++
+	}
+	digits := func() int {
+		s := d.i
+		for d.i < len(d.b) && d.b[d.i] >= '0' && d.b[d.i] <= '9' {
+			d.i++
+		}
+		return d.i - s
+	}
+	intStart := d.i
+	n := digits()
+	if n == 0 || n > 1 && d.b[intStart] == '0' {
+		return nil, d.errorf("invalid number")
+	}
+	if d.i < len(d.b) && d.b[d.i] == '.' {
+		d.i++
+		if digits() == 0 {
+			return nil, d.errorf("invalid number")
+		}
+	}
+	if d.i < len(d.b) && (d.b[d.i] == 'e' || d.b[d.i] == 'E') {
+		d.i++
+		if d.i < len(d.b) && (d.b[d.i] == '+' || d.b[d.i] == '-') {
+			d.i++
+		}
+		if digits() == 0 {
+			return nil, d.errorf("invalid number")
+		}
+	}
+	return json.Number(d.b[start:d.i]), nil
+}
+
+// str reads a string at its opening quote.
+func (d *decoder) str() (string, error) {
+	d.i++ // '"'
+	start := d.i
+	for d.i < len(d.b) {
+		c := d.b[d.i]
+		switch {
+		case c == '"':
+			s := string(d.b[start:d.i])
+			d.i++
+			return s, nil
+		case c == '\\':
+			return d.escaped(start)
+		case c < 0x20:
+			return "", d.errorf("control character in a string")
+		case c >= 0x80:
+			return d.escaped(start)
+		}
+		d.i++
+	}
+	return "", d.errorf("unterminated string")
+}
+
+// escaped reads the rest of a string that has escapes or bytes beyond
+// ASCII, from start.
+func (d *decoder) escaped(start int) (string, error) {
+	out := make([]byte, 0, d.i-start+16)
+	out = append(out, d.b[start:d.i]...)
+	for d.i < len(d.b) {
+		c := d.b[d.i]
+		switch {
+		case c == '"':
+			d.i++
+			return string(out), nil
+		case c < 0x20:
+			return "", d.errorf("control character in a string")
+		case c >= 0x80:
+			r, w := utf8.DecodeRune(d.b[d.i:])
+			out = utf8.AppendRune(out, r) // an invalid byte reads as U+FFFD
+			d.i += w
+			continue
+		case c != '\\':
+			out = append(out, c)
+			d.i++
+			continue
+		}
+		d.i++
+		if d.i >= len(d.b) {
+			break
+		}
+		e := d.b[d.i]
+		d.i++
+		switch e {
+		case '"', '\\', '/':
+			out = append(out, e)
+		case 'b':
+			out = append(out, '\b')
+		case 'f':
+			out = append(out, '\f')
+		case 'n':
+			out = append(out, '\n')
+		case 'r':
+			out = append(out, '\r')
+		case 't':
+			out = append(out, '\t')
+		case 'u':
+			r, ok := d.hex4()
+			if !ok {
+				return "", d.errorf(`invalid \u escape`)
+			}
+			if utf16.IsSurrogate(r) {
+				save := d.i
+				if d.i+1 < len(d.b) && d.b[d.i] == '\\' && d.b[d.i+1] == 'u' {
+					d.i += 2
+					if lo, ok := d.hex4(); ok {
+						if p := utf16.DecodeRune(r, lo); p != utf8.RuneError {
+							out = utf8.AppendRune(out, p)
+							continue
+						}
+					}
+				}
+				d.i = save
+				r = utf8.RuneError
+			}
+			out = utf8.AppendRune(out, r)
+		default:
+			return "", d.errorf("invalid escape")
+		}
+	}
+	return "", d.errorf("unterminated string")
+}
+
+func (d *decoder) hex4() (rune, bool) {
+	if len(d.b)-d.i < 4 {
+		return 0, false
+	}
+	v, err := strconv.ParseUint(string(d.b[d.i:d.i+4]), 16, 32)
+	if err != nil {
+		return 0, false
+	}
+	d.i += 4
+	return rune(v), true
+}
