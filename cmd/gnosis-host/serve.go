@@ -115,6 +115,9 @@ func newRuntime(cfg config.Config, problem error, build providers.Build, log zer
 	}
 	for _, p := range cfg.Providers {
 		opts = append(opts, runtime.WithProvider(build(p)))
+		if p.AssertFormats {
+			opts = append(opts, runtime.WithFormatAssertion(p.Name))
+		}
 	}
 	rt := runtime.New(opts...)
 	if problem != nil {

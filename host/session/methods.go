@@ -145,6 +145,13 @@ func describe(rt Runtime, c *Call) (any, error) {
 		}
 		out = append(append(out, `,"unavailable":`...), u...)
 	}
+	if capability.Checks != nil {
+		c, err := marshal(capability.Checks)
+		if err != nil {
+			return nil, err
+		}
+		out = append(append(out, `,"checks":`...), c...)
+	}
 	if len(capability.Tool) > 0 {
 		out = append(append(out, `,"tool":`...), capability.Tool...)
 	}
