@@ -12,8 +12,11 @@ import (
 	"unicode/utf8"
 )
 
-// maxDepth matches encoding/json's nesting limit.
-const maxDepth = 10000
+// MaxDepth is the deepest nesting Valid and Object accept, encoding/json's
+// own limit.
+const MaxDepth = 10000
+
+const maxDepth = MaxDepth
 
 // Valid reports whether b is one JSON value, like json.Valid.
 func Valid(b []byte) bool {
