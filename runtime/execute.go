@@ -373,8 +373,12 @@ func summarise(vs []Violation) string {
 	if v.Path != "" {
 		s = v.Path + ": " + s
 	}
-	if len(vs) > 1 {
-		s += fmt.Sprintf(" (and %d more)", len(vs)-1)
+	more := len(vs) - 1
+	if n := schema.Unlisted(vs); n > 0 {
+		more += n - 1 // the last one only counts the others
+	}
+	if more > 0 {
+		s += fmt.Sprintf(" (and %d more)", more)
 	}
 	return s
 }

@@ -61,8 +61,12 @@ func TestAThousandCatastrophicItemsAreDecidedOrRefusedWithinTheBudget(t *testing
 		t.Fatal(err)
 	}
 	vs, err := linear.Validate(args)
-	if err != nil || len(vs) != 1000 {
-		t.Errorf("linear: %d violations, err %v; want 1000", len(vs), err)
+	if err != nil || len(vs) != MaxViolations+1 || vs[99].Path != "/items/99" ||
+		vs[100] != (Violation{Message: "900 more violations are not listed (only the first 100 found are)"}) {
+		t.Errorf("linear: %d violations, err %v; want the first 100 and how many more", len(vs), err)
+	}
+	if n := Unlisted(vs); n != 900 {
+		t.Errorf("Unlisted = %d, want 900", n)
 	}
 	back, err := NewCompiler().Compile(json.RawMessage(`{"properties":{"items":{"items":{"pattern":"^(?=a)(a+)+$"}}}}`))
 	if err != nil {

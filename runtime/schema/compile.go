@@ -208,14 +208,6 @@ func inDocument(r *resource) string {
 	return " in " + r.doc.uri
 }
 
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
 
 // unescapeFragment decodes a URI fragment's percent escapes.
 func unescapeFragment(f string) string {

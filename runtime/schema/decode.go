@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"unicode/utf16"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // MaxDepth bounds the nesting of a value Decode reads (encoding/json's
@@ -34,10 +35,14 @@ func (e *SyntaxError) Error() string { return fmt.Sprintf("not JSON: %s at byte 
 // map[string]any (the last of repeated names wins), arrays as []any,
 // numbers as json.Number holding their literal text (so 1e309 and 2^64
 // stay exact and valid), strings, bools and nil. Anything after the value
-// but white space is an error. It reads data in place, with no copy of
-// it: what it allocates is the value itself. Invalid UTF-8 and lone
-// surrogate escapes in a string read as U+FFFD, as encoding/json reads
-// them.
+// but white space is an error. Invalid UTF-8 and lone surrogate escapes in
+// a string read as U+FFFD, as encoding/json reads them.
+//
+// It reads data in place: a number, and a string without escapes (or
+// bytes beyond ASCII), is the very text of data, not a copy, so that the
+// value of a 50 MB argument costs its structure, not its text twice.
+// data must therefore not change while the value is in use (the host's
+// requests and schemas never do).
 func Decode(data []byte) (any, error) {
 	d := decoder{b: data}
 	d.ws()
@@ -55,6 +60,15 @@ func Decode(data []byte) (any, error) {
 type decoder struct {
 	b []byte
 	i int
+}
+
+// text is data[from:to] as a string that shares data's memory (see
+// Decode).
+func (d *decoder) text(from, to int) string {
+	if from == to {
+		return ""
+	}
+	return unsafe.String(&d.b[from], to-from)
 }
 
 func (d *decoder) errorf(format string, args ...any) error {
@@ -216,7 +230,7 @@ func (d *decoder) num() (any, error) {
 			return nil, d.errorf("invalid number")
 		}
 	}
-	return json.Number(d.b[start:d.i]), nil
+	return json.Number(d.text(start, d.i)), nil
 }
 
 // str reads a string at its opening quote.
@@ -227,7 +241,7 @@ func (d *decoder) str() (string, error) {
 		c := d.b[d.i]
 		switch {
 		case c == '"':
-			s := string(d.b[start:d.i])
+			s := d.text(start, d.i)
 			d.i++
 			return s, nil
 		case c == '\\':

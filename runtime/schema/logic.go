@@ -198,11 +198,11 @@ func (s *state) noBranch(branches []*node, titles []string, kw string, v any, p 
 	best := 0
 	here := p.String()
 	for i, b := range branches {
-		saved := s.errs
+		saved, more := s.errs, s.more
 		s.errs = nil
 		s.sub(b, v, p, nil, kw, strconv.Itoa(i))
 		errs := s.errs
-		s.errs = saved
+		s.errs, s.more = saved, more
 		if s.fatal != nil {
 			return false
 		}
@@ -250,7 +250,13 @@ func (s *state) noBranch(branches []*node, titles []string, kw string, v any, p 
 	if len(errs) > maxBranchErrors {
 		errs = errs[:maxBranchErrors]
 	}
-	s.errs = append(s.errs, errs...)
+	for _, e := range errs {
+		if len(s.errs) >= MaxViolations {
+			s.more++
+			continue
+		}
+		s.errs = append(s.errs, e)
+	}
 	return false
 }
 

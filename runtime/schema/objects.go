@@ -163,7 +163,8 @@ func (s *state) objects(n *node, o map[string]any, p *ipath, ev *evaluated) bool
 	if n.maxProperties >= 0 && len(o) > n.maxProperties && bad(s.fail(p, "maxProperties", fmt.Sprintf("must have at most %d properties, not %d", n.maxProperties, len(o)))) {
 		return false
 	}
-	for name, deps := range n.dependentRequired {
+	for _, name := range sortedKeys(n.dependentRequired) {
+		deps := n.dependentRequired[name]
 		if _, present := o[name]; !present {
 			continue
 		}
@@ -184,14 +185,14 @@ func (s *state) objects(n *node, o map[string]any, p *ipath, ev *evaluated) bool
 		return false
 	}
 	if n.propertyNames != nil {
-		for name := range o {
+		for _, name := range sortedKeys(o) {
 			if bad(s.sub(n.propertyNames, name, &ipath{parent: p, key: name}, nil, "propertyNames")) {
 				return false
 			}
 		}
 	}
-	for name, sub := range n.dependentSchemas {
-		if _, present := o[name]; present && bad(s.sub(sub, o, p, ev, n.dependentKw[name], name)) {
+	for _, name := range sortedKeys(n.dependentSchemas) {
+		if _, present := o[name]; present && bad(s.sub(n.dependentSchemas[name], o, p, ev, n.dependentKw[name], name)) {
 			return false
 		}
 	}
@@ -238,9 +239,10 @@ func (s *state) eachProperty(n *node, o map[string]any, p *ipath, ev *evaluated)
 		}
 		if !covered && n.additionalProperties != nil {
 			covered = true
+			before := len(s.errs)
 			if !s.sub(n.additionalProperties, v, &ipath{parent: p, key: name}, nil, "additionalProperties") {
 				ok = false
-				if n.additionalProperties.isBool && s.collect && s.fatal == nil {
+				if n.additionalProperties.isBool && len(s.errs) == before+1 {
 					// Name the property, not only "false schema".
 					s.errs[len(s.errs)-1] = Violation{Path: (&ipath{parent: p, key: name}).String(), Keyword: "additionalProperties",
 						Message:         fmt.Sprintf("%q is not allowed (additionalProperties is false); allowed: %s", name, allowed(n)),
@@ -284,9 +286,10 @@ func (s *state) unevaluatedProperties(n *node, o map[string]any, p *ipath, ev *e
 	}
 	sort.Strings(names)
 	for _, name := range names {
+		before := len(s.errs)
 		if !s.sub(n.unevaluatedProperties, o[name], &ipath{parent: p, key: name}, nil, "unevaluatedProperties") {
 			ok = false
-			if n.unevaluatedProperties.isBool && s.collect && s.fatal == nil {
+			if n.unevaluatedProperties.isBool && len(s.errs) == before+1 {
 				s.errs[len(s.errs)-1] = Violation{Path: (&ipath{parent: p, key: name}).String(), Keyword: "unevaluatedProperties",
 					Message:         fmt.Sprintf("%q is not allowed (unevaluatedProperties is false)", name),
 					KeywordLocation: s.location("unevaluatedProperties")}
@@ -298,4 +301,15 @@ func (s *state) unevaluatedProperties(n *node, o map[string]any, p *ipath, ev *e
 	}
 	ev.allProps = true
 	return ok
+}
+
+// sortedKeys is m's keys in order, so that violations come in the same
+// order every time (and the same ones are kept past MaxViolations).
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

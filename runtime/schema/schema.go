@@ -81,7 +81,31 @@ func (s *Schema) ValidateValue(v any, b *Budget) ([]Violation, error) {
 			return a.Message < b.Message
 		})
 	}
+	if st.more > 0 {
+		st.errs = append(st.errs, Violation{Message: fmt.Sprintf(unlistedFormat, st.more, MaxViolations)})
+	}
 	return st.errs, nil
+}
+
+// unlistedFormat is the message of the violation that ends a list cut at
+// MaxViolations.
+const unlistedFormat = "%d more violations are not listed (only the first %d found are)"
+
+// Unlisted is how many violations a list leaves out past MaxViolations
+// (the number its last one gives), 0 when it is whole.
+func Unlisted(vs []Violation) int {
+	if len(vs) == 0 {
+		return 0
+	}
+	last := vs[len(vs)-1]
+	var n, max int
+	if last.Path != "" || last.Keyword != "" || last.KeywordLocation != "" {
+		return 0
+	}
+	if k, err := fmt.Sscanf(last.Message, unlistedFormat, &n, &max); err != nil || k != 2 || max != MaxViolations {
+		return 0
+	}
+	return n
 }
 
 // Compiler compiles schemas and remembers them by their text: servers give
@@ -119,7 +143,8 @@ func NewCompiler(opts ...Option) *Compiler {
 }
 
 // Compile compiles schema. An error (wrapping ErrUnusable) says why the
-// schema cannot be used.
+// schema cannot be used. The compiled schema may share schema's memory
+// (Decode): schema must not change afterwards.
 func (c *Compiler) Compile(schema json.RawMessage) (*Schema, error) {
 	c.mu.Lock()
 	m, ok := c.memo[string(schema)]

@@ -21,6 +21,7 @@ const MaxEvalDepth = 10_000
 type state struct {
 	collect bool // record violations (false inside anyOf, oneOf, not, if, contains)
 	errs    []Violation
+	more    int // violations past MaxViolations, not recorded
 	scope   []*resource
 	depth   int
 	kpath   []string // the keyword location being applied, token by token
@@ -162,9 +163,19 @@ func (p *ipath) String() string {
 	return b.String()
 }
 
+// MaxViolations bounds the violations one validation lists: a value of
+// millions of items, each wrong, would otherwise cost a violation each in
+// memory and in the reply. Past it they are counted, and the list ends
+// with one that says how many more there are.
+const MaxViolations = 100
+
 // fail records a violation (when collecting) and returns false.
 func (s *state) fail(p *ipath, keyword, msg string) bool {
 	if s.collect {
+		if len(s.errs) >= MaxViolations {
+			s.more++
+			return false
+		}
 		s.errs = append(s.errs, Violation{Path: p.String(), Keyword: keyword, Message: msg, KeywordLocation: s.location(keyword)})
 	}
 	return false
@@ -191,6 +202,10 @@ func (s *state) validate(n *node, v any, p *ipath, ev *evaluated) bool {
 			return true
 		}
 		if s.collect {
+			if len(s.errs) >= MaxViolations {
+				s.more++
+				return false
+			}
 			s.errs = append(s.errs, Violation{Path: p.String(), Keyword: "false", Message: "no value is allowed here (the schema is false)", KeywordLocation: s.location("")})
 		}
 		return false
