@@ -208,7 +208,6 @@ func inDocument(r *resource) string {
 	return " in " + r.doc.uri
 }
 
-
 // unescapeFragment decodes a URI fragment's percent escapes.
 func unescapeFragment(f string) string {
 	if !strings.Contains(f, "%") {
