@@ -27,7 +27,7 @@ type handler struct {
 // size, the reader never validates: the runtime decodes and checks an
 // execute's arguments on a goroutine of its own, so a starting execute
 // costs the reader its admission checks alone.
-const maxInlineStart = 64 << 10
+const maxInlineStart = 16 << 10
 
 // dispatch decodes one request and answers it, at once or when its method
 // ends. The size bytes it holds in the in-flight budget are given back once

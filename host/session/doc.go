@@ -10,7 +10,7 @@
 // at the call's step budget, or at a cancel) and writes the request to the
 // provider; the provider's reader, on the server's answer, runs the rest
 // and writes the reply. So an execute in flight holds no goroutine, and
-// none is woken to answer it. A request larger than 64 KiB starts on a
+// none is woken to answer it. A request larger than 16 KiB starts on a
 // pooled goroutine instead, so reading it never holds up the requests
 // behind it, and so do the methods other parts of the host add
 // (WithMethod), which run and reply there: a slow method never holds up

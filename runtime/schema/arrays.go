@@ -94,9 +94,9 @@ func (s *state) arrays(n *node, a []any, p *ipath, ev *evaluated) bool {
 		var ok bool
 		switch {
 		case i < len(n.prefixItems):
-			ok = s.sub(n.prefixItems[i], item, &ipath{parent: p, idx: i, isIdx: true}, nil, n.prefixKw, strconv.Itoa(i))
+			ok = s.subItem(n.prefixItems[i], item, p, i, nil, n.prefixKw, strconv.Itoa(i))
 		case n.items != nil:
-			ok = s.sub(n.items, item, &ipath{parent: p, idx: i, isIdx: true}, nil, n.itemsKw)
+			ok = s.subItem(n.items, item, p, i, nil, n.itemsKw)
 		default:
 			continue
 		}
@@ -124,7 +124,7 @@ func (s *state) contains(n *node, a []any, p *ipath, ev *evaluated) bool {
 	all := ev != nil && n.containsAnnotates || n.maxContains >= 0 || n.minContains != 1
 	s.quiet(func() bool {
 		for i, item := range a {
-			if s.sub(n.contains, item, &ipath{parent: p, idx: i, isIdx: true}, nil, "contains") {
+			if s.subItem(n.contains, item, p, i, nil, "contains") {
 				count++
 				if ev != nil && n.containsAnnotates {
 					if ev.itemIdx == nil {
@@ -162,7 +162,7 @@ func (s *state) unevaluatedItems(n *node, a []any, p *ipath, ev *evaluated) bool
 		if ev.hasItem(i) {
 			continue
 		}
-		if !s.sub(n.unevaluatedItems, item, &ipath{parent: p, idx: i, isIdx: true}, nil, "unevaluatedItems") {
+		if !s.subItem(n.unevaluatedItems, item, p, i, nil, "unevaluatedItems") {
 			ok = false
 			if !s.collect {
 				return false

@@ -44,7 +44,7 @@ func (e *SyntaxError) Error() string { return fmt.Sprintf("not JSON: %s at byte 
 // data must therefore not change while the value is in use (the host's
 // requests and schemas never do).
 func Decode(data []byte) (any, error) {
-	d := decoder{b: data}
+	d := decoder{b: data, sizes: countMembers(data)}
 	d.ws()
 	v, err := d.value(0)
 	if err != nil {
@@ -60,6 +60,21 @@ func Decode(data []byte) (any, error) {
 type decoder struct {
 	b []byte
 	i int
+	// sizes holds the members of each object and array in the order
+	// they open (countMembers), so each is allocated at its size once;
+	// nil when data is not JSON (the decoder then reports where).
+	sizes []int32
+	next  int
+}
+
+// size is the member count of the object or array that opens next.
+func (d *decoder) size() int {
+	if d.next >= len(d.sizes) {
+		return 0
+	}
+	n := d.sizes[d.next]
+	d.next++
+	return int(n)
 }
 
 // text is data[from:to] as a string that shares data's memory (see
@@ -122,7 +137,7 @@ func (d *decoder) object(depth int) (any, error) {
 		return nil, &DepthError{Offset: d.i}
 	}
 	d.i++ // '{'
-	m := map[string]any{}
+	m := make(map[string]any, d.size())
 	d.ws()
 	if d.i < len(d.b) && d.b[d.i] == '}' {
 		d.i++
@@ -169,7 +184,7 @@ func (d *decoder) array(depth int) (any, error) {
 		return nil, &DepthError{Offset: d.i}
 	}
 	d.i++ // '['
-	a := []any{}
+	a := make([]any, 0, d.size())
 	d.ws()
 	if d.i < len(d.b) && d.b[d.i] == ']' {
 		d.i++
@@ -191,7 +206,7 @@ func (d *decoder) array(depth int) (any, error) {
 			d.ws()
 		case ']':
 			d.i++
-			return a[:len(a):len(a)], nil
+			return a, nil
 		default:
 			return nil, d.errorf(`want "," or "]"`)
 		}
@@ -335,4 +350,62 @@ func (d *decoder) hex4() (rune, bool) {
 	}
 	d.i += 4
 	return rune(v), true
+}
+
+// countMembers reads data once, without allocating for its values, and
+// returns the member count of each object and array in the order they
+// open, so that Decode allocates each at its size: a 5-million-item array
+// then costs its items, not the copies of a growing slice. It returns nil
+// when data is not well nested (Decode then finds the error), or when it
+// opens more than a value can (past MaxDepth).
+func countMembers(data []byte) []int32 {
+	var sizes []int32
+	var open []int32 // indexes into sizes of the containers open
+	empty := true    // the innermost open container has no member yet
+	for i := 0; i < len(data); i++ {
+		switch data[i] {
+		case '"':
+			for i++; i < len(data) && data[i] != '"'; i++ {
+				if data[i] == '\\' {
+					i++
+				}
+			}
+			if i >= len(data) {
+				return nil
+			}
+			if len(open) > 0 && empty {
+				sizes[open[len(open)-1]]++
+				empty = false
+			}
+		case '{', '[':
+			if len(open) > 0 && empty {
+				sizes[open[len(open)-1]]++
+				empty = false
+			}
+			if len(open) >= MaxDepth {
+				return nil
+			}
+			open = append(open, int32(len(sizes)))
+			sizes = append(sizes, 0)
+			empty = true
+		case '}', ']':
+			if len(open) == 0 {
+				return nil
+			}
+			open = open[:len(open)-1]
+			empty = false
+		case ',':
+			if len(open) > 0 {
+				sizes[open[len(open)-1]]++
+				empty = false
+			}
+		case ' ', '\t', '\n', '\r', ':':
+		default:
+			if len(open) > 0 && empty {
+				sizes[open[len(open)-1]]++
+				empty = false
+			}
+		}
+	}
+	return sizes
 }

@@ -153,8 +153,11 @@ func (s *state) objects(n *node, o map[string]any, p *ipath, ev *evaluated) bool
 		return !r && !s.collect
 	}
 	for _, name := range n.required {
-		if _, present := o[name]; !present && bad(s.fail(&ipath{parent: p, key: name}, "required", fmt.Sprintf("%q is required", name))) {
-			return false
+		if _, present := o[name]; !present {
+			msg := fmt.Sprintf("%q is required", name)
+			if bad(s.fail(&ipath{parent: p, key: name}, "required", msg)) {
+				return false
+			}
 		}
 	}
 	if n.minProperties > 0 && len(o) < n.minProperties && bad(s.fail(p, "minProperties", fmt.Sprintf("must have at least %d properties, not %d", n.minProperties, len(o)))) {
@@ -169,15 +172,18 @@ func (s *state) objects(n *node, o map[string]any, p *ipath, ev *evaluated) bool
 			continue
 		}
 		for _, d := range deps {
-			if _, has := o[d]; !has && bad(s.fail(&ipath{parent: p, key: d}, "dependentRequired", fmt.Sprintf("%q is required when %q is present", d, name))) {
-				return false
+			if _, has := o[d]; !has {
+				msg := fmt.Sprintf("%q is required when %q is present", d, name)
+				if bad(s.fail(&ipath{parent: p, key: d}, "dependentRequired", msg)) {
+					return false
+				}
 			}
 		}
 	}
 	if n.additionalProperties == nil && len(n.patternProperties) == 0 && ev == nil {
 		// The usual tool schema: only "properties" to look up.
 		for _, name := range n.propertyOrder {
-			if v, present := o[name]; present && bad(s.sub(n.properties[name], v, &ipath{parent: p, key: name}, nil, "properties", name)) {
+			if v, present := o[name]; present && bad(s.subMember(n.properties[name], v, p, name, nil, "properties", name)) {
 				return false
 			}
 		}
@@ -186,7 +192,7 @@ func (s *state) objects(n *node, o map[string]any, p *ipath, ev *evaluated) bool
 	}
 	if n.propertyNames != nil {
 		for _, name := range sortedKeys(o) {
-			if bad(s.sub(n.propertyNames, name, &ipath{parent: p, key: name}, nil, "propertyNames")) {
+			if bad(s.subMember(n.propertyNames, name, p, name, nil, "propertyNames")) {
 				return false
 			}
 		}
@@ -213,7 +219,7 @@ func (s *state) eachProperty(n *node, o map[string]any, p *ipath, ev *evaluated)
 		covered := false
 		if sub, has := n.properties[name]; has {
 			covered = true
-			if !s.sub(sub, v, &ipath{parent: p, key: name}, nil, "properties", name) {
+			if !s.subMember(sub, v, p, name, nil, "properties", name) {
 				ok = false
 				if !s.collect {
 					return false
@@ -230,7 +236,7 @@ func (s *state) eachProperty(n *node, o map[string]any, p *ipath, ev *evaluated)
 				continue
 			}
 			covered = true
-			if !s.sub(pp.sch, v, &ipath{parent: p, key: name}, nil, "patternProperties", pp.re.src) {
+			if !s.subMember(pp.sch, v, p, name, nil, "patternProperties", pp.re.src) {
 				ok = false
 				if !s.collect {
 					return false
@@ -240,7 +246,7 @@ func (s *state) eachProperty(n *node, o map[string]any, p *ipath, ev *evaluated)
 		if !covered && n.additionalProperties != nil {
 			covered = true
 			before := len(s.errs)
-			if !s.sub(n.additionalProperties, v, &ipath{parent: p, key: name}, nil, "additionalProperties") {
+			if !s.subMember(n.additionalProperties, v, p, name, nil, "additionalProperties") {
 				ok = false
 				if n.additionalProperties.isBool && len(s.errs) == before+1 {
 					// Name the property, not only "false schema".
@@ -287,7 +293,7 @@ func (s *state) unevaluatedProperties(n *node, o map[string]any, p *ipath, ev *e
 	sort.Strings(names)
 	for _, name := range names {
 		before := len(s.errs)
-		if !s.sub(n.unevaluatedProperties, o[name], &ipath{parent: p, key: name}, nil, "unevaluatedProperties") {
+		if !s.subMember(n.unevaluatedProperties, o[name], p, name, nil, "unevaluatedProperties") {
 			ok = false
 			if n.unevaluatedProperties.isBool && len(s.errs) == before+1 {
 				s.errs[len(s.errs)-1] = Violation{Path: (&ipath{parent: p, key: name}).String(), Keyword: "unevaluatedProperties",

@@ -25,6 +25,7 @@ type state struct {
 	scope   []*resource
 	depth   int
 	kpath   []string // the keyword location being applied, token by token
+	paths   pathSlab
 	budget  *Budget
 	steps   int64 // the budget's steps at the start, for CostError
 	fatal   error
@@ -66,6 +67,46 @@ func (s *state) sub(n *node, v any, p *ipath, ev *evaluated, toks ...string) boo
 	ok := s.validate(n, v, p, ev)
 	s.pop(len(toks))
 	return ok
+}
+
+// subItem validates item i of the array at p against n, and subMember
+// member name of the object at p: the child's instance location comes
+// from the state's slab of path nodes, freed when it returns, so that a
+// million items cost no allocation each (a node's address never outlives
+// the call: a violation keeps its path as a string).
+func (s *state) subItem(n *node, item any, p *ipath, i int, ev *evaluated, toks ...string) bool {
+	q := s.child(ipath{parent: p, idx: i, isIdx: true})
+	ok := s.sub(n, item, q, ev, toks...)
+	s.paths.top--
+	return ok
+}
+
+func (s *state) subMember(n *node, v any, p *ipath, name string, ev *evaluated, toks ...string) bool {
+	q := s.child(ipath{parent: p, key: name})
+	ok := s.sub(n, v, q, ev, toks...)
+	s.paths.top--
+	return ok
+}
+
+// pathChunk is the size of the slab's chunks of path nodes.
+const pathChunk = 256
+
+// pathSlab holds the path nodes of the values being validated, a stack:
+// chunks never move, so a node's address stays valid while it is in use.
+type pathSlab struct {
+	chunks [][]ipath
+	top    int
+}
+
+func (s *state) child(v ipath) *ipath {
+	c, o := s.paths.top/pathChunk, s.paths.top%pathChunk
+	if c == len(s.paths.chunks) {
+		s.paths.chunks = append(s.paths.chunks, make([]ipath, pathChunk))
+	}
+	n := &s.paths.chunks[c][o]
+	*n = v
+	s.paths.top++
+	return n
 }
 
 // location is the keyword location of keyword under the current one.
@@ -147,20 +188,43 @@ func (p *ipath) String() string {
 	if p == nil {
 		return ""
 	}
-	var segs []string
+	// Written back to front into one buffer, so that no part of the path
+	// is kept anywhere: the path's nodes live on the validation's stack.
+	var num [20]byte
+	n := 0
 	for q := p; q != nil; q = q.parent {
 		if q.isIdx {
-			segs = append(segs, strconv.Itoa(q.idx))
+			n += 1 + len(strconv.AppendInt(num[:0], int64(q.idx), 10))
 		} else {
-			segs = append(segs, escapeToken(q.key))
+			n += 1 + len(q.key) + strings.Count(q.key, "~") + strings.Count(q.key, "/")
 		}
 	}
-	var b strings.Builder
-	for i := len(segs) - 1; i >= 0; i-- {
-		b.WriteByte('/')
-		b.WriteString(segs[i])
+	b := make([]byte, n)
+	i := n
+	for q := p; q != nil; q = q.parent {
+		if q.isIdx {
+			d := strconv.AppendInt(num[:0], int64(q.idx), 10)
+			i -= len(d)
+			copy(b[i:], d)
+		} else {
+			for k := len(q.key) - 1; k >= 0; k-- {
+				switch c := q.key[k]; c {
+				case '~':
+					i -= 2
+					b[i], b[i+1] = '~', '0'
+				case '/':
+					i -= 2
+					b[i], b[i+1] = '~', '1'
+				default:
+					i--
+					b[i] = c
+				}
+			}
+		}
+		i--
+		b[i] = '/'
 	}
-	return b.String()
+	return string(b)
 }
 
 // MaxViolations bounds the violations one validation lists: a value of
