@@ -57,17 +57,23 @@ func (r *Runtime) Execute(ctx context.Context, c Call) (json.RawMessage, error) 
 }
 
 // ExecuteAsync is Execute without the wait: it runs the checks of steps 1
-// to 3 and returns; the arguments are decoded and validated (step 4) on a
-// goroutine of their own, so that however long a hostile schema or value
-// makes that (up to its budget), the caller (the host's request reader)
-// goes on at once. done receives what Execute returns, exactly once: on
-// this goroutine when a check of steps 1 to 3 fails; otherwise from the
-// goroutine that checked the arguments, or the one that ends the call
-// (for an MCP provider, the one reading the server's messages), so done
-// must not block for long. A call that needs the user's approval waits
-// for it on a goroutine of its own, and so does a call whose provider is
-// starting (startwait.go). A result checked against an outputSchema is
-// checked on a goroutine of its own too, never on the provider's reader.
+// to 3, and step 4 (the arguments decoded and validated) where it cannot
+// hold the caller (the host's request reader): on this goroutine only when
+// it is sure to be quick (arguments of at most inlineArgs bytes, a schema
+// already compiled, a verdict within inlineSteps steps, which is every
+// everyday tool call: no goroutine is woken for it), and otherwise on a
+// goroutine of its own, so that however long a hostile schema or value
+// makes it (up to its budget), the caller goes on at once. The verdict is
+// the same either way: a validation that runs past inlineSteps here is
+// started again, whole, with its full budget, there. done receives what
+// Execute returns, exactly once: on this goroutine when a check fails
+// here; otherwise from the goroutine that checked the arguments, or the
+// one that ends the call (for an MCP provider, the one reading the
+// server's messages), so done must not block for long. A call that needs
+// the user's approval waits for it on a goroutine of its own, and so does
+// a call whose provider is starting (startwait.go). A result checked
+// against an outputSchema is checked on a goroutine of its own too, never
+// on the provider's reader.
 func (r *Runtime) ExecuteAsync(ctx context.Context, c Call, done func(json.RawMessage, error)) {
 	start := time.Now()
 	o := &outcome{log: r.log, done: func(result json.RawMessage, err error) {
@@ -97,16 +103,41 @@ func (r *Runtime) ExecuteAsync(ctx context.Context, c Call, done func(json.RawMe
 		o.finish(nil, err)
 		return
 	}
+	if len(c.Arguments) <= inlineArgs && e.input.compiled() && (e.output == nil || e.output.compiled()) {
+		if args, err := r.checkArguments(ctx, e, c.Arguments, inlineSteps); !errors.Is(err, errTooLongHere) {
+			r.proceed(ctx, c, e, p, decision, o, args, err)
+			return
+		}
+	}
 	go func() {
 		defer o.recover()
 		r.run(ctx, c, e, p, decision, o)
 	}()
 }
 
+// A call's arguments are checked on the goroutine that starts it when
+// they are at most inlineArgs bytes and their verdict takes at most
+// inlineSteps steps: tens of microseconds at most, less than waking a
+// goroutine costs. A typical tool schema takes a few dozen.
+const (
+	inlineArgs  = 4 << 10
+	inlineSteps = 2048
+)
+
+// errTooLongHere is a validation that needs more than the steps it was
+// allowed where it started: it must run again, elsewhere, in full.
+var errTooLongHere = errors.New("validation needs more steps than it may take here")
+
 // run is ExecuteAsync once the capability and its provider are admitted:
 // the arguments, the approval if asked, the call.
 func (r *Runtime) run(ctx context.Context, c Call, e *entry, p Provider, decision Decision, o *outcome) {
-	args, err := r.checkArguments(ctx, e, c.Arguments)
+	args, err := r.checkArguments(ctx, e, c.Arguments, 0)
+	r.proceed(ctx, c, e, p, decision, o, args, err)
+}
+
+// proceed goes on once the arguments are checked: the approval if asked,
+// the call.
+func (r *Runtime) proceed(ctx context.Context, c Call, e *entry, p Provider, decision Decision, o *outcome, args json.RawMessage, err error) {
 	if err != nil {
 		o.finish(nil, err)
 		return
@@ -269,8 +300,10 @@ func unavailable(p Provider) *wire.Error {
 }
 
 // checkArguments defaults nil arguments to {} and validates them, with the
-// budget of their size; ctx's end stops the validation.
-func (r *Runtime) checkArguments(ctx context.Context, e *entry, raw json.RawMessage) (json.RawMessage, error) {
+// budget of their size; ctx's end stops the validation. With within > 0
+// it takes at most that many steps, and fails with errTooLongHere when
+// the verdict needs more (the budget's own end is then unknown).
+func (r *Runtime) checkArguments(ctx context.Context, e *entry, raw json.RawMessage, within int64) (json.RawMessage, error) {
 	args := bytes.TrimSpace(raw)
 	if len(args) == 0 || bytes.Equal(args, []byte("null")) {
 		args = []byte("{}")
@@ -300,8 +333,15 @@ func (r *Runtime) checkArguments(ctx context.Context, e *entry, raw json.RawMess
 			return nil, schemaUnusable(e.cap.Name, e.output.kind, err, nil)
 		}
 	}
-	vs, err := input.Validate(doc, &schema.Budget{Steps: schema.StepsFor(len(args)), Done: ctx.Done()})
+	steps := schema.StepsFor(len(args))
+	if within > 0 && within < steps {
+		steps = within
+	}
+	vs, err := input.Validate(doc, &schema.Budget{Steps: steps, Done: ctx.Done()})
 	if err != nil {
+		if within > 0 && errors.Is(err, schema.ErrTooCostly) {
+			return nil, errTooLongHere
+		}
 		return nil, validationFailed(ctx, e.cap.Name, e.input.kind, len(args), err, nil)
 	}
 	if len(vs) > 0 {

@@ -64,6 +64,9 @@ func (r *Runtime) compile(ls *lazySchema) (Schema, error) {
 	return c.schema, c.err
 }
 
+// compiled reports whether ls has been compiled (it may have failed).
+func (ls *lazySchema) compiled() bool { return ls.done.Load() != nil }
+
 // checks is what the compiled schema tells of its checks; nil before it
 // has compiled, or when it did not.
 func (ls *lazySchema) checks() *Checks {
