@@ -1,6 +1,9 @@
 package regex
 
-import "errors"
+import (
+	"errors"
+	"runtime"
+)
 
 // Budget is the work a caller lets matches do, in steps, shared by every
 // match (and, for the validator, every schema evaluation) of one call. A
@@ -40,6 +43,9 @@ func (b *Budget) Spend(n int64) error {
 	b.Steps -= n
 	if b.poll += n; b.poll >= pollEvery {
 		b.poll = 0
+		// A long validation shares its processor: whatever waits to run
+		// there (a reply to write) runs now, not at the next preemption.
+		runtime.Gosched()
 		if b.Done != nil {
 			select {
 			case <-b.Done:
