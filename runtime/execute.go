@@ -360,9 +360,10 @@ type CostDetails struct {
 	Reason string `json:"reason"`
 	// Steps is the budget the value was given (schema.StepsFor its size).
 	Steps int64 `json:"steps"`
-	// Path and Keyword are where the validation stopped.
-	Path    string `json:"path"`
-	Keyword string `json:"keyword"`
+	// Path, Keyword and KeywordLocation are where the validation stopped.
+	Path            string `json:"path"`
+	Keyword         string `json:"keyword"`
+	KeywordLocation string `json:"keywordLocation"`
 	// Result is the tool's result, for a result checked against its
 	// outputSchema.
 	Result json.RawMessage `json:"result,omitempty"`
@@ -383,7 +384,7 @@ func validationFailed(ctx context.Context, capability, kind string, size int, er
 		}
 		return &wire.Error{Code: wire.CodeTooCostly,
 			Message: fmt.Sprintf("%s: checking %s costs more than the host gives a value of %d bytes: %v; the call was refused rather than let it hold the host (an exponential schema or pattern, or a value that makes one so)", capability, what, size, ce),
-			Details: CostDetails{Reason: "validation-budget", Steps: ce.Budget, Path: ce.Path, Keyword: ce.Keyword, Result: result}}
+			Details: CostDetails{Reason: "validation-budget", Steps: ce.Budget, Path: ce.Path, Keyword: ce.Keyword, KeywordLocation: ce.KeywordLocation, Result: result}}
 	case errors.Is(err, schema.ErrStopped):
 		return callError(ctx, cmpErr(ctx.Err(), err))
 	}

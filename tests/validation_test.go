@@ -354,3 +354,38 @@ func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// Issue 39, item 1: a result is checked against its outputSchema apart
+// from the goroutine that reads its server, with the budget of its size:
+// another call of the same server is answered while an exponential
+// outputSchema is being checked, and the call then ends TOO_COSTLY with
+// the tool's result in its details.
+func TestAResultIsCheckedApartFromItsServersOtherReplies(t *testing.T) {
+	testshort.Parallel(t)
+	structured, _ := json.Marshal(map[string]any{"pad": strings.Repeat("x", 60_000)})
+	h, _ := schemaHost(t, map[string]schemaTool{
+		"slowout": {InputSchema: json.RawMessage(`{"type":"object"}`), OutputSchema: exponentialSchema(40), StructuredContent: structured},
+		"quick":   {InputSchema: json.RawMessage(`{"type":"object"}`)},
+	}, false)
+	slow := h.send("execute", executeParams("s.slowout", map[string]any{}, ""))
+	// The slow call's result is being checked once the server has
+	// answered it; calls of the same server sent now are answered first.
+	for range 3 {
+		wantOK(t, h.execute("s.quick", map[string]any{}))
+	}
+	if h.has(slow) {
+		t.Fatalf("the call whose result is checked was answered before the others: %s", clip(h.await(slow).raw))
+	}
+	r := h.await(slow)
+	wantError(t, r, "TOO_COSTLY")
+	var d struct {
+		Reason string
+		Result json.RawMessage
+	}
+	if err := json.Unmarshal(r.Details, &d); err != nil || d.Reason != "validation-budget" || !strings.Contains(string(d.Result), `"structuredContent"`) {
+		t.Errorf("details: %.300s", r.Details)
+	}
+	if !strings.Contains(r.Message, "s.slowout: checking its result against its outputSchema costs more than the host gives") {
+		t.Errorf("message %q", r.Message)
+	}
+}

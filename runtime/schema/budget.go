@@ -45,8 +45,9 @@ var ErrStopped = regex.ErrStopped
 type CostError struct {
 	// Budget is the steps the value was given.
 	Budget int64
-	// Path and Keyword are where it stopped.
-	Path, Keyword string
+	// Path, Keyword and KeywordLocation are where it stopped: the value,
+	// the keyword applied to it, and the schema as applied.
+	Path, Keyword, KeywordLocation string
 	// Memory is set when a pattern match needed more memory than its
 	// value allows, rather than more steps.
 	Memory bool

@@ -140,3 +140,29 @@ func TestUniqueItemsOnLongArrays(t *testing.T) {
 		t.Errorf("1,000,000 items: allocated %d bytes (%v), want at most 14 per item", n, err)
 	}
 }
+
+func TestACostErrorNamesTheKeywordItStoppedIn(t *testing.T) {
+	s, err := NewCompiler().Compile(exponentialSchema(30))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = s.ValidateValue(map[string]any{}, &Budget{Steps: 1000})
+	var ce *CostError
+	if !errors.As(err, &ce) || ce.Keyword != "$ref" && ce.Keyword != "allOf" || !strings.HasPrefix(ce.KeywordLocation, "/$ref/allOf/0/$ref/allOf/") {
+		t.Errorf("%+v", ce)
+	}
+	for _, tt := range []struct {
+		toks []string
+		want string
+	}{
+		{[]string{"properties", "items", "items"}, "items"},
+		{[]string{"properties", "allOf"}, "properties"},
+		{[]string{"allOf", "1"}, "allOf"},
+		{[]string{"items", "0", "$ref"}, "$ref"},
+		{[]string{"items", "0"}, "items"},
+	} {
+		if got := lastKeyword(tt.toks); got != tt.want {
+			t.Errorf("lastKeyword(%q) = %q, want %q", tt.toks, got, tt.want)
+		}
+	}
+}

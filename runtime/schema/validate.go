@@ -54,7 +54,7 @@ func (s *state) stop(err error, p *ipath, keyword string) {
 		s.fatal = ErrStopped
 		return
 	}
-	s.fatal = &CostError{Budget: s.steps, Path: p.String(), Keyword: keyword, Memory: errors.Is(err, regex.ErrMemory)}
+	s.fatal = &CostError{Budget: s.steps, Path: p.String(), Keyword: keyword, KeywordLocation: s.location(""), Memory: errors.Is(err, regex.ErrMemory)}
 }
 
 // push and pop move the keyword location.
@@ -258,7 +258,7 @@ func (s *state) quiet(f func() bool) bool {
 // validate checks v against n. ev, when not nil, receives what n
 // evaluated of v (only if v is valid against n).
 func (s *state) validate(n *node, v any, p *ipath, ev *evaluated) bool {
-	if !s.spend(1, p, lastToken(s.kpath)) {
+	if !s.spend(1, p, lastKeyword(s.kpath)) {
 		return false
 	}
 	if n.isBool {
@@ -275,7 +275,7 @@ func (s *state) validate(n *node, v any, p *ipath, ev *evaluated) bool {
 		return false
 	}
 	if s.depth >= MaxEvalDepth {
-		return s.fail(p, lastToken(s.kpath), fmt.Sprintf("the value is nested too deep here to be checked: the host applies schemas to at most %d levels (the value's nesting times the references followed at each level)", MaxEvalDepth))
+		return s.fail(p, lastKeyword(s.kpath), fmt.Sprintf("the value is nested too deep here to be checked: the host applies schemas to at most %d levels (the value's nesting times the references followed at each level)", MaxEvalDepth))
 	}
 	s.depth++
 	pushed := len(s.scope) == 0 || s.scope[len(s.scope)-1] != n.res
@@ -297,11 +297,35 @@ func (s *state) validate(n *node, v any, p *ipath, ev *evaluated) bool {
 	return ok && s.fatal == nil
 }
 
-func lastToken(toks []string) string {
-	if len(toks) == 0 {
-		return ""
+// lastKeyword is the keyword of a keyword location's tokens that is
+// applied last: the tokens that name a member of a keyword (a property
+// name, a branch's index) are not keywords.
+func lastKeyword(toks []string) string {
+	kw := ""
+	for i := 0; i < len(toks); i++ {
+		kw = toks[i]
+		switch kw {
+		case "properties", "patternProperties", "dependentSchemas", "dependencies", "allOf", "anyOf", "oneOf", "prefixItems":
+			i++ // its member's name or index
+		case "items":
+			if i+1 < len(toks) && isIndex(toks[i+1]) {
+				i++ // draft-07's array form
+			}
+		}
 	}
-	return toks[len(toks)-1]
+	return kw
+}
+
+func isIndex(t string) bool {
+	if t == "" {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		if !isDigit(t[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // keywords runs every keyword of n, stopping at the first failure when
