@@ -46,7 +46,22 @@ type backtracker struct {
 }
 
 func backtrack(p *prog, s string, anchoredAtStart bool, b *Budget) (bool, error) {
-	m := &backtracker{p: p, s: s, b: b, regs: make([]int32, p.regs), limit: maxFrames(s)}
+	return newBacktracker(p).match(s, anchoredAtStart, b)
+}
+
+// newBacktracker makes the state of a run of p, which the Regexp keeps
+// for its next match.
+func newBacktracker(p *prog) *backtracker {
+	return &backtracker{p: p, regs: make([]int32, p.regs)}
+}
+
+func (m *backtracker) match(s string, anchoredAtStart bool, b *Budget) (bool, error) {
+	m.s, m.b, m.limit, m.err, m.depth = s, b, maxFrames(s), nil, 0
+	defer func() {
+		if cap(m.stack) > 1<<16 {
+			m.stack = nil // a long value's stack is not kept
+		}
+	}()
 	for start := 0; start <= len(s); {
 		for i := range m.regs {
 			m.regs[i] = -1

@@ -84,3 +84,16 @@ func mustCompile(t *testing.T, p string) *Regexp {
 	}
 	return re
 }
+
+// A match allocates nothing once its Regexp has run one: a million
+// values each checked against a pattern cost no garbage each.
+func TestAMatchAllocatesNothing(t *testing.T) {
+	for _, p := range []string{`^[a-z]+(?:-[a-z]+)*$`, `^(?=.*\d)\w+$`} {
+		re := mustCompile(t, p)
+		b := &Budget{Steps: 1 << 40}
+		re.Match("warm-up-1", b)
+		if n := testing.AllocsPerRun(100, func() { re.Match("some-value-1", b) }); n != 0 {
+			t.Errorf("%s: %v allocations per match", p, n)
+		}
+	}
+}

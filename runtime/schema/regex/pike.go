@@ -6,9 +6,11 @@ import "unicode/utf8"
 // at most one thread per instruction, so it takes at most one step per
 // instruction per character (and as many again following jumps). It
 // reports whether a match exists anywhere in s.
-func pike(p *prog, s string, anchoredAtStart bool, b *Budget) (bool, error) {
-	n := len(p.insts)
-	m := &pikeRun{p: p, s: s, b: b, cur: newSparse(n), next: newSparse(n), stack: make([]int, 0, 16)}
+func pike(m *pikeRun, s string, anchoredAtStart bool, b *Budget) (bool, error) {
+	p := m.p
+	m.s, m.b = s, b
+	m.cur.clear()
+	m.next.clear()
 	if found, err := m.add(m.cur, 0, 0); found || err != nil {
 		return found, err
 	}
@@ -42,6 +44,13 @@ func pike(p *prog, s string, anchoredAtStart bool, b *Budget) (bool, error) {
 		}
 	}
 	return false, nil
+}
+
+// newPikeRun makes the state of a run of p, which the Regexp keeps for
+// its next match (a match allocates nothing).
+func newPikeRun(p *prog) *pikeRun {
+	n := len(p.insts)
+	return &pikeRun{p: p, cur: newSparse(n), next: newSparse(n), stack: make([]int, 0, 16)}
 }
 
 type pikeRun struct {

@@ -1,12 +1,15 @@
 package regex
 
+import "sync"
+
 // Regexp is a compiled pattern. It is immutable and safe for concurrent
 // use.
 type Regexp struct {
 	src      string
-	linear   *prog // the linear engine's program, or nil
-	back     *prog // the backtracking engine's, when linear is nil
-	anchored bool  // every match starts at the beginning of the input
+	linear   *prog     // the linear engine's program, or nil
+	back     *prog     // the backtracking engine's, when linear is nil
+	anchored bool      // every match starts at the beginning of the input
+	runs     sync.Pool // *pikeRun or *backtracker, kept between matches
 }
 
 // Compile parses src as an ECMA-262 pattern with the u flag. The error is
@@ -41,7 +44,19 @@ func (re *Regexp) Linear() bool { return re.linear != nil }
 // The error is ErrSteps, ErrMemory or ErrStopped when it could not tell.
 func (re *Regexp) Match(s string, b *Budget) (bool, error) {
 	if re.linear != nil {
-		return pike(re.linear, s, re.anchored, b)
+		m, _ := re.runs.Get().(*pikeRun)
+		if m == nil {
+			m = newPikeRun(re.linear)
+		}
+		defer re.runs.Put(m)
+		defer func() { m.s, m.b = "", nil }()
+		return pike(m, s, re.anchored, b)
 	}
-	return backtrack(re.back, s, re.anchored, b)
+	m, _ := re.runs.Get().(*backtracker)
+	if m == nil {
+		m = newBacktracker(re.back)
+	}
+	defer re.runs.Put(m)
+	defer func() { m.s, m.b = "", nil }()
+	return m.match(s, re.anchored, b)
 }
