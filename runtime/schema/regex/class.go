@@ -188,8 +188,9 @@ func isWordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_'
 }
 
-// properties caches the Unicode properties by name.
-var properties sync.Map // string -> *syntax.CharSet (nil: not a property)
+// properties caches the Unicode properties by name (only names that are
+// properties: a finite set, so the cache cannot grow without bound).
+var properties sync.Map // string -> *syntax.CharSet
 
 // property returns the set of \p{name}, or false when name is not a
 // property ECMA-262 knows (exact names and aliases only: no loose
@@ -198,8 +199,7 @@ var properties sync.Map // string -> *syntax.CharSet (nil: not a property)
 // properties and Script_Extensions); its parser resolves the name.
 func property(name string) (*syntax.CharSet, bool) {
 	if v, ok := properties.Load(name); ok {
-		s := v.(*syntax.CharSet)
-		return s, s != nil
+		return v.(*syntax.CharSet), true
 	}
 	for i := 0; i < len(name); i++ {
 		c := name[i]
@@ -211,8 +211,11 @@ func property(name string) (*syntax.CharSet, bool) {
 	if t, err := syntax.Parse(`\p{`+name+`}`, syntax.ParseOptions{RegexOptions: syntax.ECMAScript | syntax.Unicode}); err == nil {
 		set = findSet(t.Root)
 	}
+	if set == nil {
+		return nil, false
+	}
 	properties.Store(name, set)
-	return set, set != nil
+	return set, true
 }
 
 func findSet(n *syntax.RegexNode) *syntax.CharSet {
