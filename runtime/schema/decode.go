@@ -7,6 +7,8 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/gnosis/gnosis/runtime/rawjson"
 )
 
 // MaxDepth bounds the nesting of a value Decode reads (encoding/json's
@@ -44,7 +46,12 @@ func (e *SyntaxError) Error() string { return fmt.Sprintf("not JSON: %s at byte 
 // data must therefore not change while the value is in use (the host's
 // requests and schemas never do).
 func Decode(data []byte) (any, error) {
-	d := decoder{b: data, sizes: countMembers(data)}
+	d := decoder{b: data}
+	if rawjson.Valid(data) {
+		// Only then: the counts of text that is not JSON could ask for
+		// far more room than its values would take.
+		d.sizes = countMembers(data)
+	}
 	d.ws()
 	v, err := d.value(0)
 	if err != nil {

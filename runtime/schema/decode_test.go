@@ -54,3 +54,13 @@ func TestDecodeRefusesNestingPastItsBoundAndSaysSo(t *testing.T) {
 		t.Errorf("error %v, want a DepthError at byte 50000", err)
 	}
 }
+
+// Text that is not JSON is refused before anything is allocated at the
+// size its separators would suggest.
+func TestDecodeOfTextThatIsNotJSONAllocatesLittle(t *testing.T) {
+	bad := []byte("[" + strings.Repeat(",", 1<<20))
+	n := allocated(func() { _, _ = Decode(bad) })
+	if n > 64<<10 {
+		t.Errorf("decoding 1 MiB of commas allocated %d bytes", n)
+	}
+}
