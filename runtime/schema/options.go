@@ -10,22 +10,6 @@ type options struct {
 	formats       map[string]formatCheck // nil: formatChecks
 }
 
-// WithDefaultDraft sets the dialect of a schema without "$schema":
-// "draft-07", "2019-09" or "2020-12" (the default, MCP's). A test suite
-// written for one draft uses it; the host does not.
-func WithDefaultDraft(name string) Option {
-	return func(o *options) {
-		switch name {
-		case "draft-07", "draft7":
-			o.draft = draft7
-		case "2019-09", "draft2019-09":
-			o.draft = draft2019
-		default:
-			o.draft = draft2020
-		}
-	}
-}
-
 // WithLoader lets "$ref"s to other documents resolve: load returns a
 // document's bytes by its URI (no fragment), or false. Without one, only
 // the schema itself and the embedded draft metaschemas resolve; the host
