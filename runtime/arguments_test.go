@@ -76,7 +76,7 @@ func TestNumbersOfAnySizeReachTheServerAsWritten(t *testing.T) {
 	if !errors.As(err, &we) || we.Code != wire.CodeInvalidArguments {
 		t.Fatalf("2^63 against a maximum of 2^63-1: %v, want INVALID_ARGUMENTS", err)
 	}
-	want := ValidationDetails{Errors: []Violation{{Path: "/n", Keyword: "maximum", Message: "must be at most 9223372036854775807"}}}
+	want := ValidationDetails{Errors: []Violation{{Path: "/n", Keyword: "maximum", Message: "must be at most 9223372036854775807", KeywordLocation: "/properties/n/maximum"}}}
 	if diff := cmp.Diff(want, we.Details); diff != "" {
 		t.Errorf("details (-want +got):\n%s", diff)
 	}

@@ -23,6 +23,10 @@ type Capability struct {
 	// (as Summary.Unavailable: its input or output schema cannot be used,
 	// and why), "" when it can.
 	Unavailable string
+	// Checks says what the host checks of its arguments, once its
+	// inputSchema has compiled (nil before, or when there is nothing to
+	// say: no format, every part checked).
+	Checks *Checks
 }
 
 // Summary is a capability as capabilities.list shows it: what a grant UI

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -58,13 +57,23 @@ func (r *Runtime) Execute(ctx context.Context, c Call) (json.RawMessage, error) 
 }
 
 // ExecuteAsync is Execute without the wait: it runs the checks of steps 1
-// to 4, starts the call and returns. done receives what Execute returns,
-// exactly once: on this goroutine when a check fails or for a
-// meta-capability; otherwise from the goroutine that ends the call (for an
-// MCP provider, the one reading the server's messages), so done must not
-// block for long. A call that needs the user's approval waits for it on a
-// goroutine of its own, and so does a call whose provider is starting
-// (startwait.go).
+// to 3, and step 4 (the arguments decoded and validated) where it cannot
+// hold the caller (the host's request reader): on this goroutine only when
+// it is sure to be quick (arguments of at most inlineArgs bytes, a schema
+// already compiled, a verdict within inlineSteps steps, which is every
+// everyday tool call: no goroutine is woken for it), and otherwise on a
+// goroutine of its own, so that however long a hostile schema or value
+// makes it (up to its budget), the caller goes on at once. The verdict is
+// the same either way: a validation that runs past inlineSteps here is
+// started again, whole, with its full budget, there. done receives what
+// Execute returns, exactly once: on this goroutine when a check fails
+// here; otherwise from the goroutine that checked the arguments, or the
+// one that ends the call (for an MCP provider, the one reading the
+// server's messages), so done must not block for long. A call that needs
+// the user's approval waits for it on a goroutine of its own, and so does
+// a call whose provider is starting (startwait.go). A result checked
+// against an outputSchema is checked on a goroutine of its own too, never
+// on the provider's reader.
 func (r *Runtime) ExecuteAsync(ctx context.Context, c Call, done func(json.RawMessage, error)) {
 	start := time.Now()
 	o := &outcome{log: r.log, done: func(result json.RawMessage, err error) {
@@ -94,13 +103,41 @@ func (r *Runtime) ExecuteAsync(ctx context.Context, c Call, done func(json.RawMe
 		o.finish(nil, err)
 		return
 	}
-	r.run(ctx, c, e, p, decision, o)
+	if len(c.Arguments) <= inlineArgs && e.input.compiled() && (e.output == nil || e.output.compiled()) {
+		if args, err := r.checkArguments(ctx, e, c.Arguments, inlineSteps); !errors.Is(err, errTooLongHere) {
+			r.proceed(ctx, c, e, p, decision, o, args, err)
+			return
+		}
+	}
+	go func() {
+		defer o.recover()
+		r.run(ctx, c, e, p, decision, o)
+	}()
 }
+
+// A call's arguments are checked on the goroutine that starts it when
+// they are at most inlineArgs bytes and their verdict takes at most
+// inlineSteps steps: tens of microseconds at most, less than waking a
+// goroutine costs. A typical tool schema takes a few dozen.
+const (
+	inlineArgs  = 4 << 10
+	inlineSteps = 2048
+)
+
+// errTooLongHere is a validation that needs more than the steps it was
+// allowed where it started: it must run again, elsewhere, in full.
+var errTooLongHere = errors.New("validation needs more steps than it may take here")
 
 // run is ExecuteAsync once the capability and its provider are admitted:
 // the arguments, the approval if asked, the call.
 func (r *Runtime) run(ctx context.Context, c Call, e *entry, p Provider, decision Decision, o *outcome) {
-	args, err := r.checkArguments(e, c.Arguments)
+	args, err := r.checkArguments(ctx, e, c.Arguments, 0)
+	r.proceed(ctx, c, e, p, decision, o, args, err)
+}
+
+// proceed goes on once the arguments are checked: the approval if asked,
+// the call.
+func (r *Runtime) proceed(ctx context.Context, c Call, e *entry, p Provider, decision Decision, o *outcome, args json.RawMessage, err error) {
 	if err != nil {
 		o.finish(nil, err)
 		return
@@ -206,6 +243,15 @@ func (r *Runtime) call(ctx context.Context, c Call, e *entry, p Provider, args j
 	}
 	ended := func(result json.RawMessage, err error) {
 		defer o.recover()
+		if err == nil && e.output != nil {
+			// Validation may take long: not on the goroutine that reads
+			// the provider's other replies.
+			go func() {
+				defer o.recover()
+				o.finish(r.checkResult(ctx, c, e, result, nil))
+			}()
+			return
+		}
 		o.finish(r.checkResult(ctx, c, e, result, err))
 	}
 	if a, ok := p.(AsyncCaller); ok {
@@ -225,7 +271,7 @@ func (r *Runtime) checkResult(ctx context.Context, c Call, e *entry, result json
 	if e.output != nil {
 		// One decode of the result serves the isError check and the
 		// outputSchema check.
-		return r.checkOutput(c, e, result)
+		return r.checkOutput(ctx, c, e, result)
 	}
 	if isToolError(result) {
 		return nil, toolError(c.Capability, result)
@@ -253,8 +299,11 @@ func unavailable(p Provider) *wire.Error {
 	return &wire.Error{Code: wire.CodeProviderUnavailable, Message: msg, Details: details}
 }
 
-// checkArguments defaults nil arguments to {} and validates them.
-func (r *Runtime) checkArguments(e *entry, raw json.RawMessage) (json.RawMessage, error) {
+// checkArguments defaults nil arguments to {} and validates them, with the
+// budget of their size; ctx's end stops the validation. With within > 0
+// it takes at most that many steps, and fails with errTooLongHere when
+// the verdict needs more (the budget's own end is then unknown).
+func (r *Runtime) checkArguments(ctx context.Context, e *entry, raw json.RawMessage, within int64) (json.RawMessage, error) {
 	args := bytes.TrimSpace(raw)
 	if len(args) == 0 || bytes.Equal(args, []byte("null")) {
 		args = []byte("{}")
@@ -262,6 +311,12 @@ func (r *Runtime) checkArguments(e *entry, raw json.RawMessage) (json.RawMessage
 	// Decoded once, for the object check and for validation; numbers
 	// keep their literal text (1e309 and 2^64 are numbers like any other).
 	doc, decodeErr := schema.Decode(args)
+	var deep *schema.DepthError
+	if errors.As(decodeErr, &deep) {
+		msg := fmt.Sprintf("arguments are %v: the host checks no deeper", deep)
+		return nil, &wire.Error{Code: wire.CodeInvalidArguments, Message: msg,
+			Details: violationDetails([]Violation{{Path: "", Keyword: "", Message: msg}})}
+	}
 	if _, isObject := doc.(map[string]any); decodeErr != nil || !isObject {
 		return nil, &wire.Error{
 			Code:    wire.CodeInvalidArguments,
@@ -278,18 +333,18 @@ func (r *Runtime) checkArguments(e *entry, raw json.RawMessage) (json.RawMessage
 			return nil, schemaUnusable(e.cap.Name, e.output.kind, err, nil)
 		}
 	}
-	var vs []Violation
-	if vv, ok := input.(valueValidator); ok {
-		vs, err = vv.ValidateValue(doc)
-	} else {
-		vs, err = input.Validate(args)
+	steps := schema.StepsFor(len(args))
+	if within > 0 && within < steps {
+		steps = within
 	}
+	vs, err := input.Validate(doc, &schema.Budget{Steps: steps, Done: ctx.Done()})
 	if err != nil {
-		return nil, schemaUnusable(e.cap.Name, e.input.kind, fmt.Errorf("cannot be evaluated: %w", err), nil)
+		if within > 0 && errors.Is(err, schema.ErrTooCostly) {
+			return nil, errTooLongHere
+		}
+		return nil, validationFailed(ctx, e.cap.Name, e.input.kind, len(args), err, nil)
 	}
 	if len(vs) > 0 {
-		// Deterministic order for clients and tests: by path, root first.
-		sort.SliceStable(vs, func(i, j int) bool { return vs[i].Path < vs[j].Path })
 		return nil, &wire.Error{
 			Code:    wire.CodeInvalidArguments,
 			Message: fmt.Sprintf("arguments do not match the input schema of %q: %s", e.cap.Name, summarise(vs)),
@@ -297,6 +352,53 @@ func (r *Runtime) checkArguments(e *entry, raw json.RawMessage) (json.RawMessage
 		}
 	}
 	return args, nil
+}
+
+// CostDetails is the Details of a TOO_COSTLY error.
+type CostDetails struct {
+	// Reason is always "validation-budget".
+	Reason string `json:"reason"`
+	// Steps is the budget the value was given (schema.StepsFor its size).
+	Steps int64 `json:"steps"`
+	// Path, Keyword and KeywordLocation are where the validation stopped.
+	Path            string `json:"path"`
+	Keyword         string `json:"keyword"`
+	KeywordLocation string `json:"keywordLocation"`
+	// Result is the tool's result, for a result checked against its
+	// outputSchema.
+	Result json.RawMessage `json:"result,omitempty"`
+}
+
+// validationFailed is the error of a validation that did not end with a
+// verdict: TOO_COSTLY past its budget, the call's own end (CANCELLED or
+// TIMEOUT) when ctx ended it, EXECUTION_ERROR (invalid-schema) for a
+// schema that could not be evaluated. what is "arguments" or "result";
+// size the bytes of the value.
+func validationFailed(ctx context.Context, capability, kind string, size int, err error, result json.RawMessage) error {
+	var ce *schema.CostError
+	switch {
+	case errors.As(err, &ce):
+		what := "its arguments against its " + kind
+		if result != nil {
+			what = "its result against its " + kind
+		}
+		return &wire.Error{Code: wire.CodeTooCostly,
+			Message: fmt.Sprintf("%s: checking %s costs more than the host gives a value of %d bytes: %v; the call was refused rather than let it hold the host (an exponential schema or pattern, or a value that makes one so)", capability, what, size, ce),
+			Details: CostDetails{Reason: "validation-budget", Steps: ce.Budget, Path: ce.Path, Keyword: ce.Keyword, KeywordLocation: ce.KeywordLocation, Result: result}}
+	case errors.Is(err, schema.ErrStopped):
+		return callError(ctx, cmpErr(ctx.Err(), err))
+	}
+	return schemaUnusable(capability, kind, fmt.Errorf("cannot be evaluated: %w", err), result)
+}
+
+// cmpErr is the first of errs that is not nil.
+func cmpErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
 }
 
 // ValidationDetails is the Details of an INVALID_ARGUMENTS error.
@@ -312,8 +414,12 @@ func summarise(vs []Violation) string {
 	if v.Path != "" {
 		s = v.Path + ": " + s
 	}
-	if len(vs) > 1 {
-		s += fmt.Sprintf(" (and %d more)", len(vs)-1)
+	more := len(vs) - 1
+	if n := schema.Unlisted(vs); n > 0 {
+		more += n - 1 // the last one only counts the others
+	}
+	if more > 0 {
+		s += fmt.Sprintf(" (and %d more)", more)
 	}
 	return s
 }
@@ -349,13 +455,15 @@ type Description struct {
 	InputSchema json.RawMessage `json:"inputSchema"`
 	Title       string          `json:"title,omitempty"`
 	Annotations json.RawMessage `json:"annotations,omitempty"`
-	Tool        json.RawMessage `json:"tool,omitempty"`
+	// Checks says what the host checks of the arguments (Capability.Checks).
+	Checks *Checks         `json:"checks,omitempty"`
+	Tool   json.RawMessage `json:"tool,omitempty"`
 }
 
 // DescribeResult turns a Capability into the capabilities.describe payload.
 func DescribeResult(c Capability) Description {
 	return Description{Name: c.Name, Description: c.Description, InputSchema: c.InputSchema,
-		Title: c.Title, Annotations: c.Annotations, Tool: c.Tool}
+		Title: c.Title, Annotations: c.Annotations, Checks: c.Checks, Tool: c.Tool}
 }
 
 // callError gives a provider's error its protocol code, once.

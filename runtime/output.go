@@ -2,10 +2,12 @@ package runtime
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
-	"sort"
 
+	"github.com/gnosis/gnosis/runtime/rawjson"
+	"github.com/gnosis/gnosis/runtime/schema"
 	"github.com/gnosis/gnosis/runtime/wire"
 )
 
@@ -43,63 +45,46 @@ func outputSchemaOf(tool json.RawMessage) json.RawMessage {
 
 // checkOutput checks the result of a tool that declares an outputSchema:
 // an "isError" result is the tool's error; otherwise its structuredContent
-// must match the schema. The result is decoded once, for both, and the
-// decoded structuredContent is validated as it is (valueValidator).
-func (r *Runtime) checkOutput(c Call, e *entry, result json.RawMessage) (json.RawMessage, error) {
-	var res struct {
-		IsError           bool `json:"isError"`
-		StructuredContent any  `json:"structuredContent"`
+// must match the schema, checked with the budget of the result's size. The
+// result is split into its members without a copy, and only
+// structuredContent is decoded.
+func (r *Runtime) checkOutput(ctx context.Context, c Call, e *entry, result json.RawMessage) (json.RawMessage, error) {
+	var isError, structured []byte
+	if !rawjson.Object(result, func(key, val []byte) {
+		switch k, _ := rawjson.Key(key); k {
+		case "isError":
+			isError = val
+		case "structuredContent":
+			structured = val
+		}
+	}) {
+		return nil, &wire.Error{Code: wire.CodeExecutionError, Message: e.cap.Name + " returned a result that is not a JSON object"}
 	}
-	// Numbers as json.Number, so that the outputSchema compares them
-	// exactly.
-	d := json.NewDecoder(bytes.NewReader(result))
-	d.UseNumber()
-	if err := d.Decode(&res); err != nil {
-		return nil, &wire.Error{Code: wire.CodeExecutionError, Message: e.cap.Name + " returned a result that is not a JSON object", Err: err}
-	}
-	if res.IsError {
+	if bytes.Equal(isError, []byte("true")) {
 		return nil, toolError(c.Capability, result)
 	}
 	var vs []Violation
-	if res.StructuredContent == nil {
+	if structured == nil || bytes.Equal(structured, []byte("null")) {
 		vs = []Violation{{Path: "", Keyword: "required", Message: "structuredContent is missing, but the tool declares an outputSchema"}}
 	} else {
 		s, err := r.compile(e.output)
-		if err == nil {
-			vs, err = validateValue(s, res.StructuredContent)
-		}
 		if err != nil {
 			return nil, schemaUnusable(e.cap.Name, e.output.kind, err, result)
+		}
+		v, err := schema.Decode(structured)
+		if err != nil {
+			return nil, &wire.Error{Code: wire.CodeExecutionError, Message: fmt.Sprintf("%s returned structuredContent that cannot be checked: %v", e.cap.Name, err)}
+		}
+		if vs, err = s.Validate(v, &schema.Budget{Steps: schema.StepsFor(len(structured)), Done: ctx.Done()}); err != nil {
+			return nil, validationFailed(ctx, e.cap.Name, e.output.kind, len(structured), err, result)
 		}
 	}
 	if len(vs) == 0 {
 		return result, nil
 	}
-	sort.SliceStable(vs, func(i, j int) bool { return vs[i].Path < vs[j].Path })
 	return nil, &wire.Error{
 		Code:    wire.CodeExecutionError,
 		Message: fmt.Sprintf("%s returned structuredContent that does not match its outputSchema: %s", e.cap.Name, summarise(vs)),
 		Details: OutputMismatch{Reason: "output-schema", Errors: vs, Result: result},
 	}
-}
-
-// valueValidator is a Schema that checks a value already decoded by
-// encoding/json (into any), so that a caller that decoded it does not
-// encode it or parse it again. runtime/schema's Schema is one; it expects
-// numbers as json.Number (decoded with UseNumber), so that they stay exact.
-type valueValidator interface {
-	ValidateValue(v any) ([]Violation, error)
-}
-
-// validateValue checks v against s, re-encoding it only for a Schema that
-// is not a valueValidator.
-func validateValue(s Schema, v any) ([]Violation, error) {
-	if vv, ok := s.(valueValidator); ok {
-		return vv.ValidateValue(v)
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, err
-	}
-	return s.Validate(b)
 }

@@ -59,7 +59,7 @@ func (r *Runtime) buildRegistry(prev *registry) (*registry, []*lazySchema) {
 		if old := prevEntry(prev, m.Name); old != nil {
 			e.input = old.input
 		} else {
-			e.input = newLazySchema(m.InputSchema, m.Name, "inputSchema")
+			e.input = newLazySchema(m.InputSchema, m.Name, "inputSchema", false)
 		}
 		reg.byName[m.Name] = e
 	}
@@ -79,17 +79,18 @@ func (r *Runtime) buildRegistry(prev *registry) (*registry, []*lazySchema) {
 				tool: t.Name,
 			}
 			old := prevEntry(prev, name)
-			if old != nil && old.cap.Provider == p.Name() && bytes.Equal(old.input.raw, schema) {
+			assert := r.assertFormats[p.Name()]
+			if old != nil && old.cap.Provider == p.Name() && old.input.same(schema, assert) {
 				e.input = old.input
 			} else {
-				e.input = newLazySchema(schema, name, "inputSchema")
+				e.input = newLazySchema(schema, name, "inputSchema", assert)
 				fresh = append(fresh, e.input)
 			}
 			if out := outputSchemaOf(t.Raw); out != nil {
-				if old != nil && old.cap.Provider == p.Name() && old.output != nil && bytes.Equal(old.output.raw, out) {
+				if old != nil && old.cap.Provider == p.Name() && old.output.same(out, assert) {
 					e.output = old.output
 				} else {
-					e.output = newLazySchema(out, name, "outputSchema")
+					e.output = newLazySchema(out, name, "outputSchema", assert)
 					fresh = append(fresh, e.output)
 				}
 			}
@@ -168,5 +169,6 @@ func (r *Runtime) Describe(name string) (Capability, error) {
 	}
 	c := e.cap
 	c.Unavailable = e.unavailable
+	c.Checks = e.input.checks()
 	return c, nil
 }

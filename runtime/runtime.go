@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 
 	"github.com/rs/zerolog"
+
+	"github.com/gnosis/gnosis/runtime/schema"
 )
 
 // Runtime is the Agent Capability Runtime. Create it with New, Start it once,
@@ -19,10 +21,15 @@ type Runtime struct {
 	index     atomic.Pointer[providerIndex]
 	policy    atomic.Pointer[Policy]
 	validator Validator
-	log       zerolog.Logger
-	events    func(Event)
-	degraded  []string
-	problems  map[string]string // SetProblem's reasons by source, under mu
+	asserting Validator // the validator of the providers that assert formats
+	custom    bool      // WithValidator set validator (and asserting)
+	// assertFormats names the providers whose schemas assert formats in
+	// every dialect (WithFormatAssertion).
+	assertFormats map[string]bool
+	log           zerolog.Logger
+	events        func(Event)
+	degraded      []string
+	problems      map[string]string // SetProblem's reasons by source, under mu
 
 	live  sync.Mutex // serialises Start, SetProvider, RemoveProvider and Close
 	mu    sync.Mutex // serialises registry rebuilds and provider state
@@ -125,8 +132,25 @@ func WithProvider(p Provider) Option {
 // the zero Policy) every provider capability is denied to every caller.
 func WithPolicy(p Policy) Option { return func(r *Runtime) { r.policy.Store(&p) } }
 
-// WithValidator replaces the schema validator (default NewValidator()).
-func WithValidator(v Validator) Option { return func(r *Runtime) { r.validator = v } }
+// WithValidator replaces the schema validator (default NewValidator()),
+// for every provider.
+func WithValidator(v Validator) Option {
+	return func(r *Runtime) { r.validator, r.asserting, r.custom = v, v, true }
+}
+
+// WithFormatAssertion makes the schemas of the named provider assert
+// "format" in every dialect, for the formats runtime/schema checks
+// exactly (a provider's configuration asks for it: "assertFormats").
+// Without it, 2019-09 and 2020-12 schemas leave formats as annotations,
+// as those drafts say by default.
+func WithFormatAssertion(provider string) Option {
+	return func(r *Runtime) {
+		if r.assertFormats == nil {
+			r.assertFormats = map[string]bool{}
+		}
+		r.assertFormats[provider] = true
+	}
+}
 
 // WithLogger sets the logger (default: disabled).
 func WithLogger(l zerolog.Logger) Option { return func(r *Runtime) { r.log = l } }
@@ -152,6 +176,9 @@ func New(opts ...Option) *Runtime {
 	}
 	for _, o := range opts {
 		o(r)
+	}
+	if !r.custom {
+		r.asserting = NewValidator(schema.WithFormatAssertion(true))
 	}
 	for _, p := range r.providers {
 		r.state[p.Name()] = &providerState{status: Status{State: StateStarting}}

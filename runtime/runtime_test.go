@@ -140,7 +140,7 @@ func TestExecuteChecksInProtocolOrder(t *testing.T) {
 		{"provider that has not listed its tools yet", Call{Capability: "later.anything"}, wire.CodeProviderUnavailable, nil},
 		{"provider down before invalid arguments", Call{Capability: "broken.type_text", Arguments: json.RawMessage(`[]`)}, wire.CodeProviderUnavailable, nil},
 		{"schema violation", Call{Capability: "computer.click", Arguments: json.RawMessage(`{"x":-1}`)}, wire.CodeInvalidArguments,
-			ValidationDetails{Errors: []Violation{{Path: "/x", Keyword: "minimum", Message: "must be at least 0"}, {Path: "/y", Keyword: "required", Message: `"y" is required`}}}},
+			ValidationDetails{Errors: []Violation{{Path: "/x", Keyword: "minimum", Message: "must be at least 0", KeywordLocation: "/properties/x/minimum"}, {Path: "/y", Keyword: "required", Message: `"y" is required`, KeywordLocation: "/required"}}}},
 		{"arguments that are an array", Call{Capability: "computer.click", Arguments: json.RawMessage(`[1,2]`)}, wire.CodeInvalidArguments,
 			ValidationDetails{Errors: []Violation{{Path: "", Keyword: "type", Message: "arguments must be a JSON object"}}}},
 		{"arguments that are a string", Call{Capability: "computer.click", Arguments: json.RawMessage(`"x"`)}, wire.CodeInvalidArguments, nil},

@@ -1,6 +1,7 @@
 package runtime
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"sync"
@@ -16,11 +17,12 @@ import (
 // it. A schema that does not compile makes its tool unavailable: a call is
 // never run with its arguments, or returned with its result, unchecked.
 type lazySchema struct {
-	raw  json.RawMessage
-	name string // the capability's, for the log
-	kind string // "inputSchema" or "outputSchema"
-	once sync.Once
-	done atomic.Pointer[compileResult]
+	raw    json.RawMessage
+	name   string // the capability's, for the log
+	kind   string // "inputSchema" or "outputSchema"
+	assert bool   // its provider's configuration asserts formats in every dialect
+	once   sync.Once
+	done   atomic.Pointer[compileResult]
 }
 
 type compileResult struct {
@@ -28,8 +30,14 @@ type compileResult struct {
 	err    error
 }
 
-func newLazySchema(raw json.RawMessage, capability, kind string) *lazySchema {
-	return &lazySchema{raw: raw, name: capability, kind: kind}
+func newLazySchema(raw json.RawMessage, capability, kind string, assert bool) *lazySchema {
+	return &lazySchema{raw: raw, name: capability, kind: kind, assert: assert}
+}
+
+// same reports whether ls is compiled from raw as asked, so that a new
+// registry may keep it.
+func (ls *lazySchema) same(raw json.RawMessage, assert bool) bool {
+	return ls != nil && ls.assert == assert && bytes.Equal(ls.raw, raw)
 }
 
 // compile returns ls compiled, compiling it the first time. The outcome is
@@ -37,7 +45,11 @@ func newLazySchema(raw json.RawMessage, capability, kind string) *lazySchema {
 // (Warnings).
 func (r *Runtime) compile(ls *lazySchema) (Schema, error) {
 	ls.once.Do(func() {
-		s, err := r.validator.Compile(ls.raw)
+		v := r.validator
+		if ls.assert {
+			v = r.asserting
+		}
+		s, err := v.Compile(ls.raw)
 		if err != nil {
 			s = nil
 			r.log.Warn().Err(err).Str("capability", ls.name).Msg(ls.kind + " cannot be used; the tool is unavailable")
@@ -50,6 +62,21 @@ func (r *Runtime) compile(ls *lazySchema) (Schema, error) {
 	})
 	c := ls.done.Load()
 	return c.schema, c.err
+}
+
+// compiled reports whether ls has been compiled (it may have failed).
+func (ls *lazySchema) compiled() bool { return ls.done.Load() != nil }
+
+// checks is what the compiled schema tells of its checks; nil before it
+// has compiled, or when it did not.
+func (ls *lazySchema) checks() *Checks {
+	if ls == nil {
+		return nil
+	}
+	if c := ls.done.Load(); c != nil && c.err == nil {
+		return checksOf(c.schema)
+	}
+	return nil
 }
 
 // failed is the compile error of ls once it has been compiled; nil before,

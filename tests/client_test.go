@@ -46,6 +46,9 @@ type ProviderConfig struct {
 	Timeout string            `json:"timeout,omitempty"`
 	// StartTimeout bounds the server's start-up (spawn, initialize, tools/list).
 	StartTimeout string `json:"startTimeout,omitempty"`
+	// AssertFormats asserts "format" in the server's schemas whatever
+	// their dialect.
+	AssertFormats bool `json:"assertFormats,omitempty"`
 }
 
 // Policy is the per-origin capability policy. A rule is a list of patterns

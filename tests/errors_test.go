@@ -71,7 +71,7 @@ func TestErrorCodes(t *testing.T) {
 		{name: "params a string", frame: `{"id":"ps","method":"health","params":"x"}`, wantID: `"ps"`, code: "INVALID_REQUEST"},
 		{name: "unknown params fields are ignored", frame: `{"id":"pu","method":"health","params":{"verbose":true}}`, wantID: `"pu"`},
 		{name: "id longer than 256 bytes", frame: `{"id":"` + strings.Repeat("x", 300) + `","method":"health"}`, wantID: `null`, code: "INVALID_REQUEST"},
-		{name: "invalid UTF-8 inside a string", frame: "{\"id\":\"u1\",\"method\":\"health\",\"params\":{\"x\":\"\xff\"}}", wantID: `null`, code: "INVALID_REQUEST"},
+		{name: "invalid UTF-8 inside a string is answered under the request's id", frame: "{\"id\":\"u1\",\"method\":\"health\",\"params\":{\"x\":\"\xff\"}}", wantID: `"u1"`, code: "INVALID_REQUEST"},
 		{name: "cancel without id", frame: `{"id":"k2","method":"cancel","params":{}}`, wantID: `"k2"`, code: "INVALID_REQUEST"},
 		{name: "cancel with an object id", frame: `{"id":"k3","method":"cancel","params":{"id":{}}}`, wantID: `"k3"`, code: "INVALID_REQUEST"},
 		{name: "unknown method", frame: `{"id":42,"method":"tools/call","params":{}}`, wantID: `42`, code: "UNKNOWN_METHOD"},
@@ -247,13 +247,22 @@ func TestExactly64MiBIsAccepted(t *testing.T) {
 }
 
 // TestMalformedFrames: zero-length frames and bodies that are not JSON
-// objects get INVALID_REQUEST with id null; the host keeps serving.
+// objects get INVALID_REQUEST, with id null when no id can be found in
+// them and under that id when one can; the host keeps serving.
 func TestMalformedFrames(t *testing.T) {
 	testshort.Parallel(t)
 	h, _ := startStandard(t)
-	for _, body := range []string{"", " ", "{", `{"id":1,"method":"health"`, "\xff\xfe\x00", "123", "true", `{"id":1}{"id":2}`} {
+	for _, body := range []string{"", " ", "{", "\xff\xfe\x00", "123", "true", `{"id":null,"method":"health"`} {
 		h.writeFrame([]byte(body))
 		r := h.awaitNull()
+		if r.Code != "INVALID_REQUEST" {
+			t.Errorf("body %q: got %s, want INVALID_REQUEST", body, clip(r.raw))
+		}
+		stillServing(t, h)
+	}
+	for _, body := range []string{`{"id":1,"method":"health"`, `{"id":1}{"id":2}`, "{\"id\":1,\"method\":\"health\xff\"}"} {
+		h.writeFrame([]byte(body))
+		r := h.await(`1`)
 		if r.Code != "INVALID_REQUEST" {
 			t.Errorf("body %q: got %s, want INVALID_REQUEST", body, clip(r.raw))
 		}

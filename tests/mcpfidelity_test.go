@@ -43,8 +43,8 @@ func TestStructuredContentMustMatchTheOutputSchema(t *testing.T) {
 		}
 	})
 	for mode, want := range map[string][]map[string]string{
-		"wrong": {{"path": "/temperature", "keyword": "type", "message": "must be number, not string"}},
-		"none":  {{"path": "", "keyword": "required", "message": "structuredContent is missing, but the tool declares an outputSchema"}},
+		"wrong": {{"path": "/temperature", "keyword": "type", "message": "must be number, not string", "keywordLocation": "/properties/temperature/type"}},
+		"none":  {{"path": "", "keyword": "required", "message": "structuredContent is missing, but the tool declares an outputSchema", "keywordLocation": ""}},
 	} {
 		t.Run("mode "+mode+" is EXECUTION_ERROR with the violations", func(t *testing.T) {
 			r := h.execute("computer.weather", map[string]any{"mode": mode})
@@ -122,8 +122,8 @@ func TestInvalidArgumentsNameTheFailingKeyword(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []map[string]string{
-		{"path": "/extra", "keyword": "additionalProperties", "message": `"extra" is not allowed (additionalProperties is false); allowed: delay_ms, message, steps`},
-		{"path": "/steps", "keyword": "minimum", "message": "must be at least 0"},
+		{"path": "/extra", "keyword": "additionalProperties", "message": `"extra" is not allowed (additionalProperties is false); allowed: delay_ms, message, steps`, "keywordLocation": "/additionalProperties"},
+		{"path": "/steps", "keyword": "minimum", "message": "must be at least 0", "keywordLocation": "/properties/steps/minimum"},
 	}
 	if diff := cmp.Diff(want, d.Errors); diff != "" {
 		t.Errorf("details.errors (-want +got):\n%s", diff)

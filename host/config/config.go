@@ -92,6 +92,10 @@ type Provider struct {
 	// 0 means the provider's default (30 s). A server slow to start (a
 	// cold npx download) needs more; a test wants less.
 	StartTimeout Duration `json:"startTimeout,omitempty"`
+	// AssertFormats makes "format" an assertion in the server's schemas
+	// whatever their dialect (2019-09 and 2020-12 make it an annotation by
+	// default), for the formats the host checks exactly.
+	AssertFormats bool `json:"assertFormats,omitempty"`
 }
 
 // Policy says which capabilities each web origin may execute, and which only

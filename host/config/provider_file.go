@@ -135,6 +135,7 @@ func fill(entry map[string]json.RawMessage, p Provider) error {
 		{"prefix", p.Prefix, false},
 		{"timeout", time.Duration(p.Timeout).String(), p.Timeout <= 0},
 		{"startTimeout", time.Duration(p.StartTimeout).String(), p.StartTimeout <= 0},
+		{"assertFormats", p.AssertFormats, !p.AssertFormats},
 	} {
 		if err := set(f.key, f.v, f.empty); err != nil {
 			return err

@@ -22,9 +22,12 @@ type handler struct {
 }
 
 // maxInlineStart is the largest request the reader starts itself. A larger
-// one starts on a pooled goroutine: decoding and validating its arguments
-// takes long enough to hold up the requests behind it (a cancel among them).
-const maxInlineStart = 64 << 10
+// one starts on a pooled goroutine: reading its params takes long enough
+// to hold up the requests behind it (a cancel among them). Whatever the
+// size, the reader never validates: the runtime decodes and checks an
+// execute's arguments on a goroutine of its own, so a starting execute
+// costs the reader its admission checks alone.
+const maxInlineStart = 16 << 10
 
 // dispatch decodes one request and answers it, at once or when its method
 // ends. The size bytes it holds in the in-flight budget are given back once

@@ -4,14 +4,18 @@
 // One goroutine reads frames and decodes requests. The built-in methods
 // that cannot block (health, capabilities.list, capabilities.describe and
 // cancel) are answered by the reader itself. execute is an AsyncMethod: the
-// reader starts it (the runtime's checks, then the request written to the
-// provider) and goes back to reading; the provider's reader, on the
-// server's answer, runs the rest and writes the reply. So an execute in
-// flight holds no goroutine, and none is woken to answer it. A request
-// larger than 64 KiB starts on a pooled goroutine instead, so decoding it
-// never holds up the requests behind it, and so do the methods other parts
-// of the host add (WithMethod), which run and reply there: a slow method
-// never holds up health or cancel.
+// reader starts it (the runtime's admission checks) and goes back to
+// reading; the runtime validates the arguments on a goroutine of its own
+// (never the reader's, however long a hostile schema makes that: it ends
+// at the call's step budget, or at a cancel) and writes the request to the
+// provider; the provider's reader, on the server's answer, runs the rest
+// and writes the reply. So an execute in flight holds no goroutine, and
+// none is woken to answer it. A request larger than 16 KiB starts on a
+// pooled goroutine instead, so reading it never holds up the requests
+// behind it, and so do the methods other parts of the host add
+// (WithMethod), which run and reply there: a slow method never holds up
+// health or cancel. A request that cannot be decoded (not UTF-8, nested
+// too deep) is answered under its own id when a scan of it finds one.
 //
 // Output goes through one mutex-guarded writer: a request that has left the
 // reader writes its own events and reply, and a writer goroutine writes what

@@ -1,13 +1,15 @@
 package session
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
-	"strings"
+	"fmt"
 	"time"
 
 	"github.com/gnosis/gnosis/host/redact"
 	"github.com/gnosis/gnosis/runtime"
+	"github.com/gnosis/gnosis/runtime/rawjson"
 	"github.com/gnosis/gnosis/runtime/wire"
 )
 
@@ -145,6 +147,13 @@ func describe(rt Runtime, c *Call) (any, error) {
 		}
 		out = append(append(out, `,"unavailable":`...), u...)
 	}
+	if capability.Checks != nil {
+		c, err := marshal(capability.Checks)
+		if err != nil {
+			return nil, err
+		}
+		out = append(append(out, `,"checks":`...), c...)
+	}
 	if len(capability.Tool) > 0 {
 		out = append(append(out, `,"tool":`...), capability.Tool...)
 	}
@@ -152,18 +161,50 @@ func describe(rt Runtime, c *Call) (any, error) {
 }
 
 type executeParams struct {
-	Capability *string         `json:"capability"`
-	Arguments  json.RawMessage `json:"arguments"`
-	Origin     *string         `json:"origin"`
+	Capability *string
+	Arguments  json.RawMessage
+	Origin     *string
+}
+
+// decodeExecute reads execute's params (an object, as DecodeRequest
+// checked): the capability and origin decoded, the arguments left as the
+// very bytes of the request (they may be tens of megabytes: no copy).
+func decodeExecute(params json.RawMessage) (executeParams, error) {
+	var p executeParams
+	var err error
+	rawjson.Object(params, func(key, val []byte) {
+		k, _ := rawjson.Key(key)
+		str := func(dst **string) {
+			if bytes.Equal(val, []byte("null")) {
+				*dst = nil
+				return
+			}
+			var v string
+			if e := json.Unmarshal(val, &v); e != nil {
+				err = fmt.Errorf("params.%s must be a string", k)
+				return
+			}
+			*dst = &v
+		}
+		switch k {
+		case "capability":
+			str(&p.Capability)
+		case "origin":
+			str(&p.Origin)
+		case "arguments":
+			p.Arguments = val[:len(val):len(val)]
+		}
+	})
+	return p, err
 }
 
 // execute starts the call and replies when it ends. Its reply is built by
 // hand: result can be many megabytes of provider JSON, and re-encoding it
 // would cost as much as the chunking that follows.
 func execute(ctx context.Context, rt Runtime, approver Approver, c *Call, reply func(any, error)) {
-	var p executeParams
-	if err := json.Unmarshal(c.Params, &p); err != nil {
-		reply(nil, wire.Errorf(wire.CodeInvalidRequest, "params of execute: %v", strings.TrimPrefix(err.Error(), "json: ")))
+	p, err := decodeExecute(c.Params)
+	if err != nil {
+		reply(nil, wire.Errorf(wire.CodeInvalidRequest, "params of execute: %v", err))
 		return
 	}
 	if p.Capability == nil {

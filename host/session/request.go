@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
+	"github.com/gnosis/gnosis/host/framing"
 	"github.com/gnosis/gnosis/runtime/rawjson"
 	"github.com/gnosis/gnosis/runtime/wire"
 )
@@ -29,16 +30,17 @@ var emptyObject = json.RawMessage("{}")
 
 // DecodeRequest decodes a request frame's body. On failure it returns a
 // *wire.Error with code INVALID_REQUEST, and the Request's ID is set when
-// the id itself was valid, so the error can be answered to it; otherwise the
-// reply's id is null.
+// the id itself was valid, so the error can be answered to it (even in a
+// body that is not UTF-8 or is nested too deep: unreadable); otherwise
+// the reply's id is null.
 func DecodeRequest(body []byte) (Request, error) {
 	var req Request
 	if !utf8.Valid(body) {
-		return req, invalid("request is not valid UTF-8")
+		return unreadable(body)
 	}
 	fields, ok := topLevel(body)
 	if !ok {
-		return req, invalid("request must be a JSON object")
+		return unreadable(body)
 	}
 	id, err := decodeID(fields["id"])
 	if err != nil {
@@ -58,6 +60,26 @@ func DecodeRequest(body []byte) (Request, error) {
 		req.Params = p
 	}
 	return req, nil
+}
+
+// unreadable is the error of a request body that is not a JSON object the
+// host can read: it says what is wrong (not UTF-8, nested too deep, not an
+// object) and where, and it carries the caller's id when a scan of the body
+// finds one (framing.RequestID), so the caller hears of it under its own
+// id rather than null.
+func unreadable(body []byte) (Request, error) {
+	var req Request
+	raw, damage := framing.RequestID(body, rawjson.MaxDepth)
+	if id, err := decodeID(raw); err == nil && json.Valid(id) && utf8.Valid(id) {
+		req.ID = id
+	}
+	switch {
+	case damage.InvalidUTF8 >= 0:
+		return req, invalid(fmt.Sprintf("request is not valid UTF-8 (byte %d is not)", damage.InvalidUTF8))
+	case damage.TooDeep >= 0:
+		return req, invalid(fmt.Sprintf("request is nested deeper than %d levels (at byte %d)", rawjson.MaxDepth, damage.TooDeep))
+	}
+	return req, invalid("request must be a JSON object")
 }
 
 // decodeID checks an id is a JSON string or number of bounded size.

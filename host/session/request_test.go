@@ -46,9 +46,12 @@ func TestDecodeRequest(t *testing.T) {
 		{"array", `[{"id":1,"method":"m"}]`, want{Invalid: true}},
 		{"null", `null`, want{Invalid: true}},
 		{"empty", ``, want{Invalid: true}},
-		{"trailing garbage", `{"id":1,"method":"m"}x`, want{Invalid: true}},
-		{"two objects", `{"id":1,"method":"m"}{"id":2,"method":"m"}`, want{Invalid: true}},
-		{"invalid utf-8", "{\"id\":\"\xff\",\"method\":\"m\"}", want{Invalid: true}},
+		{"trailing garbage keeps the id", `{"id":1,"method":"m"}x`, want{ID: `1`, Invalid: true}},
+		{"two objects keep the first one's id", `{"id":1,"method":"m"}{"id":2,"method":"m"}`, want{ID: `1`, Invalid: true}},
+		{"invalid utf-8 in the id", "{\"id\":\"\xff\",\"method\":\"m\"}", want{Invalid: true}},
+		{"invalid utf-8 elsewhere keeps the id", "{\"id\":\"a\",\"method\":\"m\xff\"}", want{ID: `"a"`, Invalid: true}},
+		{"an id that is not JSON is not kept", `{"id":"\x41","method":`, want{Invalid: true}},
+		{"nesting past the bound keeps the id", `{"id":3,"params":` + strings.Repeat("[", 10_001) + `]}`, want{ID: `3`, Invalid: true}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

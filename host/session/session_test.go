@@ -121,8 +121,26 @@ func TestRequestsAndReplies(t *testing.T) {
 			want:    map[string]any{"id": "u", "ok": false, "error": true, "code": "UNKNOWN_METHOD"},
 		},
 		{
-			name:    "not JSON gets id null",
+			name:    "cut-short JSON is answered under the id it carries",
 			request: `{"id":1,"method":`,
+			keys:    []string{"id", "code", "message"},
+			want:    map[string]any{"id": 1.0, "code": "INVALID_REQUEST", "message": "request must be a JSON object"},
+		},
+		{
+			name:    "nesting past the bound is answered under the request's id",
+			request: `{"id":"deep","method":"execute","params":{"arguments":` + strings.Repeat("[", 10_001) + strings.Repeat("]", 10_001) + `}}`,
+			keys:    []string{"id", "code", "message"},
+			want:    map[string]any{"id": "deep", "code": "INVALID_REQUEST", "message": "request is nested deeper than 10000 levels (at byte 10052)"},
+		},
+		{
+			name:    "invalid UTF-8 is answered under the request's id",
+			request: "{\"id\":42,\"method\":\"execute\",\"params\":{\"arguments\":{\"s\":\"\xff\"}}}",
+			keys:    []string{"id", "code", "message"},
+			want:    map[string]any{"id": 42.0, "code": "INVALID_REQUEST", "message": "request is not valid UTF-8 (byte 56 is not)"},
+		},
+		{
+			name:    "text that is not JSON at all gets id null",
+			request: `hello`,
 			keys:    []string{"id", "code"},
 			want:    map[string]any{"id": nil, "code": "INVALID_REQUEST"},
 		},

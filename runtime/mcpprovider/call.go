@@ -86,6 +86,7 @@ func (c *toolCall) params(args json.RawMessage, n int64) func(*bytes.Buffer) err
 		b.WriteString(`{"name":`)
 		b.Write(appendString(b.AvailableBuffer(), c.tool))
 		b.WriteString(`,"arguments":`)
+		b.Grow(len(args) + 64) // once, not doubling through tens of megabytes
 		if len(args) == 0 {
 			b.WriteString("null")
 		} else if err := json.Compact(b, args); err != nil {

@@ -28,12 +28,11 @@ type Config struct {
 	// Timeout bounds each tool call (default runtime.DefaultCallTimeout).
 	Timeout time.Duration
 	// StartTimeout bounds start-up: spawn, initialize and the first
-	// tools/list (default DefaultStartTimeout; WithStartTimeout overrides it).
+	// tools/list (default DefaultStartTimeout).
 	StartTimeout time.Duration
 }
 
-// DefaultStartTimeout bounds start-up when neither Config.StartTimeout nor
-// WithStartTimeout sets it.
+// DefaultStartTimeout bounds start-up when Config.StartTimeout does not set it.
 const DefaultStartTimeout = 30 * time.Second
 
 // Option configures a Provider.
@@ -48,10 +47,6 @@ func WithLogger(l zerolog.Logger) Option { return func(p *Provider) { p.log = l 
 func WithBackoff(initial, max, healthy time.Duration) Option {
 	return func(p *Provider) { p.backoffInitial, p.backoffMax, p.healthyAfter = initial, max, healthy }
 }
-
-// WithStartTimeout bounds start-up: spawn, initialize and the first
-// tools/list (default DefaultStartTimeout).
-func WithStartTimeout(d time.Duration) Option { return func(p *Provider) { p.startTimeout = d } }
 
 // WithMaxMessage bounds one message from the server, and so the largest
 // result a call can return (default DefaultMaxMessage).

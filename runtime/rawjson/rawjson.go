@@ -8,12 +8,16 @@ package rawjson
 
 import (
 	"bytes"
+	"encoding/binary"
 	"encoding/json"
 	"unicode/utf8"
 )
 
-// maxDepth matches encoding/json's nesting limit.
-const maxDepth = 10000
+// MaxDepth is the deepest nesting Valid and Object accept, encoding/json's
+// own limit.
+const MaxDepth = 10000
+
+const maxDepth = MaxDepth
 
 // Valid reports whether b is one JSON value, like json.Valid.
 func Valid(b []byte) bool {
@@ -181,11 +185,34 @@ func (s *scanner) array(depth int) bool {
 	}
 }
 
+// Eight bytes at a time, as one word: each byte 0x01, and each 0x80.
+const (
+	ones  = 0x0101010101010101
+	highs = 0x8080808080808080
+)
+
+// plain8 reports whether none of the eight bytes of v needs a look in a
+// string: no '"', no '\\', no control character. (x-ones)&^x&highs is
+// nonzero exactly when a byte of x is zero; subtracting n instead of one
+// finds a byte below n.
+func plain8(v uint64) bool {
+	q := v ^ ('"' * ones)
+	bs := v ^ ('\\' * ones)
+	return ((q-ones)&^q|(bs-ones)&^bs|(v-0x20*ones)&^v)&highs == 0
+}
+
 // str scans a string starting at its opening quote.
 func (s *scanner) str() bool {
 	b := s.b
 	i := s.i + 1
 	for i < len(b) {
+		// Most of a long string is plain text: skip it a word at a time.
+		for i+8 <= len(b) && plain8(binary.LittleEndian.Uint64(b[i:])) {
+			i += 8
+		}
+		if i >= len(b) {
+			break
+		}
 		c := b[i]
 		switch {
 		case c == '"':

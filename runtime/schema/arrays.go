@@ -2,7 +2,7 @@ package schema
 
 import (
 	"fmt"
-	"strings"
+	"strconv"
 )
 
 // arrays reads the array keywords in the node's draft: 2020-12's
@@ -14,6 +14,7 @@ func (b *builder) arrays() error {
 	_, isArr := b.m["items"].([]any)
 	switch {
 	case isArr:
+		n.prefixKw, n.itemsKw = "items", "additionalItems"
 		if n.prefixItems, err = b.subs("items"); err != nil {
 			return err
 		}
@@ -23,6 +24,7 @@ func (b *builder) arrays() error {
 			}
 		}
 	default:
+		n.prefixKw, n.itemsKw = "prefixItems", "items"
 		if b.draft == draft2020 {
 			if n.prefixItems, err = b.subs("prefixItems"); err != nil {
 				return err
@@ -80,21 +82,25 @@ func (s *state) arrays(n *node, a []any, p *ipath, ev *evaluated) bool {
 		return false
 	}
 	if n.uniqueItems {
-		if i, j, dup := duplicate(a); dup && bad(s.fail(p, "uniqueItems", fmt.Sprintf("items %d and %d are equal; items must be unique", i, j))) {
+		i, j, dup := s.duplicate(a, p)
+		if s.fatal != nil {
+			return false
+		}
+		if dup && bad(s.fail(p, "uniqueItems", fmt.Sprintf("items %d and %d are equal; items must be unique", i, j))) {
 			return false
 		}
 	}
 	for i, item := range a {
-		var sub *node
+		var ok bool
 		switch {
 		case i < len(n.prefixItems):
-			sub = n.prefixItems[i]
+			ok = s.subItem(n.prefixItems[i], item, p, i, nil, n.prefixKw, strconv.Itoa(i))
 		case n.items != nil:
-			sub = n.items
+			ok = s.subItem(n.items, item, p, i, nil, n.itemsKw)
 		default:
 			continue
 		}
-		if bad(s.validate(sub, item, &ipath{parent: p, idx: i, isIdx: true}, nil)) {
+		if bad(ok) {
 			return false
 		}
 	}
@@ -118,7 +124,7 @@ func (s *state) contains(n *node, a []any, p *ipath, ev *evaluated) bool {
 	all := ev != nil && n.containsAnnotates || n.maxContains >= 0 || n.minContains != 1
 	s.quiet(func() bool {
 		for i, item := range a {
-			if s.validate(n.contains, item, &ipath{parent: p, idx: i, isIdx: true}, nil) {
+			if s.subItem(n.contains, item, p, i, nil, "contains") {
 				count++
 				if ev != nil && n.containsAnnotates {
 					if ev.itemIdx == nil {
@@ -156,7 +162,7 @@ func (s *state) unevaluatedItems(n *node, a []any, p *ipath, ev *evaluated) bool
 		if ev.hasItem(i) {
 			continue
 		}
-		if !s.validate(n.unevaluatedItems, item, &ipath{parent: p, idx: i, isIdx: true}, nil) {
+		if !s.subItem(n.unevaluatedItems, item, p, i, nil, "unevaluatedItems") {
 			ok = false
 			if !s.collect {
 				return false
@@ -165,30 +171,4 @@ func (s *state) unevaluatedItems(n *node, a []any, p *ipath, ev *evaluated) bool
 	}
 	ev.allItems = true
 	return ok
-}
-
-// duplicate finds two equal items: pairwise for short arrays, by a
-// canonical text for long ones.
-func duplicate(a []any) (int, int, bool) {
-	if len(a) <= 16 {
-		for i := range a {
-			for j := i + 1; j < len(a); j++ {
-				if equal(a[i], a[j]) {
-					return i, j, true
-				}
-			}
-		}
-		return 0, 0, false
-	}
-	seen := make(map[string]int, len(a))
-	var b strings.Builder
-	for i, v := range a {
-		b.Reset()
-		canonicalKey(&b, v)
-		if j, ok := seen[b.String()]; ok {
-			return j, i, true
-		}
-		seen[b.String()] = i
-	}
-	return 0, 0, false
 }

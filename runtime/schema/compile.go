@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dlclark/regexp2/v2"
+	"github.com/gnosis/gnosis/runtime/schema/regex"
 )
 
 // ErrUnusable matches (errors.Is) every error of a schema that cannot be
@@ -31,8 +31,10 @@ type compiler struct {
 	resources map[string]*resource
 	info      map[string]locInfo
 	nodes     map[string]*node
-	patterns  map[string]*regexp2.Regexp // each source compiled once per schema
+	patterns  map[string]*regex.Regexp // each source compiled once per schema
 	warnings  []string
+	asserted  map[string]bool // format names asserted, and left as annotations
+	ignored   map[string]bool
 }
 
 // compile parses and compiles one schema document.
@@ -48,7 +50,8 @@ func compile(raw []byte, o *options) (*Schema, error) {
 		return nil, unusable(err)
 	}
 	c := &compiler{opts: o, docs: map[string]*document{}, resources: map[string]*resource{},
-		info: map[string]locInfo{}, nodes: map[string]*node{}, patterns: map[string]*regexp2.Regexp{}}
+		info: map[string]locInfo{}, nodes: map[string]*node{}, patterns: map[string]*regex.Regexp{},
+		asserted: map[string]bool{}, ignored: map[string]bool{}}
 	doc := &document{uri: defaultBase, root: root}
 	c.docs[doc.uri] = doc
 	if err := c.scan(doc, o.draft); err != nil {
@@ -64,15 +67,19 @@ func compile(raw []byte, o *options) (*Schema, error) {
 	if cyc := findCycle(n); cyc != "" {
 		return nil, unusable(errors.New(cyc))
 	}
+	if deep := inPlaceTooDeep(n); deep != "" {
+		return nil, unusable(errors.New(deep))
+	}
 	sort.Strings(c.warnings)
-	return &Schema{root: n, warnings: c.warnings}, nil
+	return &Schema{root: n, warnings: c.warnings, asserted: sortedKeys(c.asserted), ignored: sortedKeys(c.ignored)}, nil
 }
 
 // load returns the document at uri: one compiled already, one of the
-// embedded metaschemas, or one the Loader serves.
-func (c *compiler) load(uri string) (*document, bool) {
-	if d, ok := c.docs[uri]; ok {
-		return d, true
+// embedded metaschemas, or one the Loader serves. A document without
+// "$schema" is read in the dialect d of the schema that refers to it.
+func (c *compiler) load(uri string, d draft) (*document, bool) {
+	if doc, ok := c.docs[uri]; ok {
+		return doc, true
 	}
 	b, ok := metaschema(uri)
 	if !ok && c.opts.loader != nil {
@@ -85,12 +92,12 @@ func (c *compiler) load(uri string) (*document, bool) {
 	if err != nil {
 		return nil, false
 	}
-	d := &document{uri: uri, root: v}
-	c.docs[uri] = d
-	if err := c.scan(d, c.opts.draft); err != nil {
+	doc := &document{uri: uri, root: v}
+	c.docs[uri] = doc
+	if err := c.scan(doc, d); err != nil {
 		return nil, false
 	}
-	return d, true
+	return doc, true
 }
 
 // node compiles the schema at ptr in doc, once.
@@ -141,9 +148,11 @@ func (c *compiler) nearestInfo(doc *document, ptr string) locInfo {
 	}
 }
 
-// resolve finds the schema ref names from base: a node, or nil with a
-// warning when it is in a document the compiler does not have.
-func (c *compiler) resolve(base, ref, at string) (*node, *resource, string, error) {
+// resolve finds the schema ref names from base. A reference into a
+// document the compiler has (the schema itself, a metaschema, what the
+// Loader serves) must land on a schema, or the schema cannot be used; one
+// to any other document (the host never fetches) is nil, with a warning.
+func (c *compiler) resolve(base, ref, at string, d draft) (*node, *resource, string, error) {
 	u, err := resolveURI(base, ref)
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("%s: reference %q: %w", at, ref, err)
@@ -152,7 +161,7 @@ func (c *compiler) resolve(base, ref, at string) (*node, *resource, string, erro
 	frag = unescapeFragment(frag)
 	res, ok := c.resources[uri]
 	if !ok {
-		if _, loaded := c.load(uri); loaded {
+		if _, loaded := c.load(uri, d); loaded {
 			res, ok = c.resources[uri]
 		}
 	}
@@ -169,20 +178,34 @@ func (c *compiler) resolve(base, ref, at string) (*node, *resource, string, erro
 	default:
 		p, ok := res.anchors[frag]
 		if !ok {
-			c.warnings = append(c.warnings, fmt.Sprintf(": %s refers to the anchor %q, which %s does not define: that part accepts anything", at, frag, uri))
-			return nil, nil, "", nil
+			return nil, nil, "", fmt.Errorf("%s: reference %q: %s defines no anchor %q", at, ref, resourceName(res), frag)
 		}
 		ptr, anchor = p, frag
 	}
 	if _, ok := lookup(res.doc.root, ptr); !ok {
-		c.warnings = append(c.warnings, fmt.Sprintf(": %s refers to %s, where there is nothing: that part accepts anything", at, ptrOrRoot(ptr)))
-		return nil, nil, "", nil
+		return nil, nil, "", fmt.Errorf("%s: reference %q: there is nothing at %s%s", at, ref, ptrOrRoot(ptr), inDocument(res))
 	}
 	n, err := c.node(res.doc, ptr)
 	if err != nil {
 		return nil, nil, "", fmt.Errorf("%s: reference %q: %w", at, ref, err)
 	}
 	return n, res, anchor, nil
+}
+
+// resourceName names a resource in a message: "the schema" for the
+// schema's own document, else its URI.
+func resourceName(r *resource) string {
+	if r.doc.uri == defaultBase && r.ptr == "" {
+		return "the schema"
+	}
+	return r.uri
+}
+
+func inDocument(r *resource) string {
+	if r.doc.uri == defaultBase {
+		return ""
+	}
+	return " in " + r.doc.uri
 }
 
 // unescapeFragment decodes a URI fragment's percent escapes.

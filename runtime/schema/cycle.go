@@ -2,6 +2,50 @@ package schema
 
 import "fmt"
 
+// MaxInPlaceDepth bounds how many schemas a schema applies inside each
+// other to one value (allOf in allOf, a "$ref" to a schema with a "$ref",
+// ...). Real schemas nest a handful; past the bound the schema cannot be
+// used, so that every value may be nested MaxEvalDepth/MaxInPlaceDepth
+// levels at least.
+const MaxInPlaceDepth = 200
+
+// inPlaceTooDeep finds a chain of in-place subschemas longer than
+// MaxInPlaceDepth (there is no cycle: findCycle ran), and says where it
+// starts, or is "".
+func inPlaceTooDeep(root *node) string {
+	depth := map[*node]int{}
+	var walk func(n *node) int
+	walk = func(n *node) int {
+		if d, ok := depth[n]; ok {
+			return d
+		}
+		d := 1
+		for _, next := range inPlace(n) {
+			d = max(d, 1+walk(next))
+		}
+		depth[n] = d
+		return d
+	}
+	seen := map[*node]bool{}
+	var all func(n *node) string
+	all = func(n *node) string {
+		if n == nil || seen[n] {
+			return ""
+		}
+		seen[n] = true
+		if d := walk(n); d > MaxInPlaceDepth {
+			return fmt.Sprintf("the schema at %s applies %d schemas inside each other to one value (allOf, anyOf, $ref, ...), more than the %d allowed", ptrOrRoot(n.ptr), d, MaxInPlaceDepth)
+		}
+		for _, next := range children(n) {
+			if c := all(next); c != "" {
+				return c
+			}
+		}
+		return ""
+	}
+	return all(root)
+}
+
 // findCycle finds a loop of in-place references that never descends into
 // the instance ({"$ref": "#"}, or two $defs that allOf each other): it
 // would recurse without end on any value. It names the loop, or is "".

@@ -3,11 +3,13 @@ package schema
 import (
 	"net/netip"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/dlclark/regexp2/v2"
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/gnosis/gnosis/runtime/schema/regex"
 )
 
 // formatCheck is a format the validator asserts: its check, what a valid
@@ -22,8 +24,8 @@ type formatCheck struct {
 // defines it; any other format is an annotation only (docs/validation.md
 // names them). "date-time" and "time" take leap seconds (RFC 3339 allows
 // 23:59:60) and refuse offsets such as +24:00; "ipv4" refuses an
-// IPv4-mapped IPv6 address; "email" is RFC 5322's addr-spec, address
-// literals included; "regex" is ECMA-262; "hostname" and "idn-hostname"
+// IPv4-mapped IPv6 address; "email" is RFC 5322's addr-spec, RFC 5321's
+// address literals included; "regex" is ECMA-262 with the u flag; "hostname" and "idn-hostname"
 // follow IDNA 2008 for their A-labels and U-labels (hostname.go).
 var formatChecks = map[string]formatCheck{
 	"date-time":             {validDateTime, "an RFC 3339 date-time such as 2024-05-01T13:45:00Z", 0},
@@ -62,7 +64,8 @@ func validJSONPointer(s string) bool {
 }
 
 // validRelativeJSONPointer is a non-negative integer (no leading zero),
-// an optional index adjustment (+n or -n), then "#" or a JSON pointer.
+// an optional index manipulation ("+" or "-" and a non-negative integer,
+// so "-0" too), then "#" or a JSON pointer.
 func validRelativeJSONPointer(s string) bool {
 	i := 0
 	for i < len(s) && isDigit(s[i]) {
@@ -76,7 +79,7 @@ func validRelativeJSONPointer(s string) bool {
 		for j < len(s) && isDigit(s[j]) {
 			j++
 		}
-		if j == i+1 || (j > i+2 && s[i+1] == '0') || s[i+1:j] == "0" && s[i] == '-' {
+		if j == i+1 || (j > i+2 && s[i+1] == '0') {
 			return false
 		}
 		i = j
@@ -85,50 +88,9 @@ func validRelativeJSONPointer(s string) bool {
 	return rest == "#" || validJSONPointer(rest)
 }
 
-// validRegex compiles s as an ECMA-262 regular expression with the "u"
-// flag, whose grammar has no Annex B leniency (\a is no escape there).
-func validRegex(s string) bool {
-	if !ecmaSyntax(s) {
-		return false
-	}
-	_, err := regexp2.Compile(s, regexp2.ECMAScript|regexp2.Unicode)
-	return err == nil
-}
-
-// ecmaSyntax refuses what regexp2 takes from .NET but ECMA-262 (with "u")
-// does not have: group forms other than (?:, (?=, (?!, (?<=, (?<! and
-// (?<name>, such as (?i) and (?#...), and escapes of letters it does not
-// define, such as \a and \e.
-func ecmaSyntax(s string) bool {
-	inClass := false
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; {
-		case c == '\\':
-			if i+1 >= len(s) {
-				return false
-			}
-			i++
-			e := s[i]
-			if (e >= 'a' && e <= 'z' || e >= 'A' && e <= 'Z') && !strings.ContainsRune("fnrtvcdDsSwWbBxupPk", rune(e)) {
-				return false
-			}
-		case c == '[' && !inClass:
-			inClass = true
-		case c == ']' && inClass:
-			inClass = false
-		case c == '(' && !inClass && i+1 < len(s) && s[i+1] == '?':
-			rest := s[i+2:]
-			switch {
-			case strings.HasPrefix(rest, ":"), strings.HasPrefix(rest, "="), strings.HasPrefix(rest, "!"),
-				strings.HasPrefix(rest, "<="), strings.HasPrefix(rest, "<!"):
-			case strings.HasPrefix(rest, "<") && strings.Contains(rest, ">"):
-			default:
-				return false
-			}
-		}
-	}
-	return true
-}
+// validRegex is an ECMA-262 regular expression with the "u" flag, the
+// grammar pattern and patternProperties are compiled with (package regex).
+func validRegex(s string) bool { return regex.Valid(s) }
 
 var (
 	uuidPattern = regexp.MustCompile(`^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$`)
@@ -177,13 +139,7 @@ func validMailbox(s string, idn bool) bool {
 	}
 	if lit, ok := strings.CutPrefix(domain, "["); ok {
 		lit, ok = strings.CutSuffix(lit, "]")
-		if !ok {
-			return false
-		}
-		if v6, ok := strings.CutPrefix(lit, "IPv6:"); ok {
-			return validIPv6(v6)
-		}
-		return validIPv4(lit)
+		return ok && validAddressLiteral(lit)
 	}
 	if idn {
 		// RFC 6531 compares domains after normalisation; the suite takes
@@ -191,6 +147,54 @@ func validMailbox(s string, idn bool) bool {
 		return validIDNHostname(norm.NFC.String(domain))
 	}
 	return validHostname(domain)
+}
+
+// validAddressLiteral is RFC 5321's address-literal between the
+// brackets: an IPv4 address whose parts (Snum) are one to three digits
+// worth 0 to 255, leading zeros allowed ([01.2.3.4]), or "IPv6:" (an ABNF
+// literal, so in any case: [ipv6:::1]) and an IPv6 address, whose last
+// 32 bits may be such an IPv4 address.
+func validAddressLiteral(lit string) bool {
+	if len(lit) > 5 && strings.EqualFold(lit[:5], "IPv6:") {
+		v6 := lit[5:]
+		if i := strings.LastIndexByte(v6, ':'); i >= 0 && strings.Contains(v6[i:], ".") {
+			v4, ok := snumQuad(v6[i+1:])
+			if !ok {
+				return false
+			}
+			v6 = v6[:i+1] + v4
+		}
+		return validIPv6(v6)
+	}
+	_, ok := snumQuad(lit)
+	return ok
+}
+
+// snumQuad reads RFC 5321's IPv4-address-literal and returns it without
+// leading zeros.
+func snumQuad(s string) (string, bool) {
+	parts := strings.Split(s, ".")
+	if len(parts) != 4 {
+		return "", false
+	}
+	out := make([]string, 4)
+	for i, p := range parts {
+		if len(p) == 0 || len(p) > 3 {
+			return "", false
+		}
+		v := 0
+		for j := 0; j < len(p); j++ {
+			if !isDigit(p[j]) {
+				return "", false
+			}
+			v = v*10 + int(p[j]-'0')
+		}
+		if v > 255 {
+			return "", false
+		}
+		out[i] = strconv.Itoa(v)
+	}
+	return strings.Join(out, "."), true
 }
 
 // validLocalPart is a dot-atom or a quoted string; with idn, any

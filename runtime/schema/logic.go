@@ -21,14 +21,7 @@ func (b *builder) applicators() error {
 	if b.n.oneOf, err = b.subs("oneOf"); err != nil {
 		return err
 	}
-	if arr, ok := b.m["oneOf"].([]any); ok {
-		b.n.oneOfTitles = make([]string, len(arr))
-		for i, s := range arr {
-			if m, ok := s.(map[string]any); ok {
-				b.n.oneOfTitles[i], _ = m["title"].(string)
-			}
-		}
-	}
+	b.n.anyOfTitles, b.n.oneOfTitles = titles(b.m["anyOf"]), titles(b.m["oneOf"])
 	if b.n.not, err = b.one("not"); err != nil {
 		return err
 	}
@@ -46,11 +39,24 @@ func (b *builder) applicators() error {
 	return nil
 }
 
+// titles lists the "title" of each schema of an anyOf or oneOf ("" for
+// none), to name the branches in messages.
+func titles(v any) []string {
+	arr, _ := v.([]any)
+	out := make([]string, len(arr))
+	for i, s := range arr {
+		if m, ok := s.(map[string]any); ok {
+			out[i], _ = m["title"].(string)
+		}
+	}
+	return out
+}
+
 // applicators checks allOf, anyOf, oneOf, not and if/then/else.
 func (s *state) applicators(n *node, v any, p *ipath, ev *evaluated) bool {
 	ok := true
-	for _, sub := range n.allOf {
-		if !s.validate(sub, v, p, ev) {
+	for i, sub := range n.allOf {
+		if !s.sub(sub, v, p, ev, "allOf", strconv.Itoa(i)) {
 			ok = false
 			if !s.collect {
 				return false
@@ -70,7 +76,7 @@ func (s *state) applicators(n *node, v any, p *ipath, ev *evaluated) bool {
 		}
 	}
 	if n.not != nil {
-		if s.quiet(func() bool { return s.validate(n.not, v, p, nil) }) {
+		if s.quiet(func() bool { return s.sub(n.not, v, p, nil, "not") }) && s.fatal == nil {
 			ok = s.fail(p, "not", "must not match the schema in \"not\"")
 			if !s.collect {
 				return false
@@ -82,14 +88,14 @@ func (s *state) applicators(n *node, v any, p *ipath, ev *evaluated) bool {
 		if ev != nil {
 			ifEv = &evaluated{}
 		}
-		if s.quiet(func() bool { return s.validate(n.ifNode, v, p, ifEv) }) {
+		if s.quiet(func() bool { return s.sub(n.ifNode, v, p, ifEv, "if") }) {
 			if ev != nil {
 				ev.merge(ifEv)
 			}
-			if n.then != nil && !s.validate(n.then, v, p, ev) {
+			if n.then != nil && !s.sub(n.then, v, p, ev, "then") {
 				ok = false
 			}
-		} else if n.elseN != nil && !s.validate(n.elseN, v, p, ev) {
+		} else if n.elseN != nil && !s.sub(n.elseN, v, p, ev, "else") {
 			ok = false
 		}
 	}
@@ -101,12 +107,12 @@ func (s *state) applicators(n *node, v any, p *ipath, ev *evaluated) bool {
 func (s *state) anyOf(n *node, v any, p *ipath, ev *evaluated) bool {
 	matched := false
 	s.quiet(func() bool {
-		for _, sub := range n.anyOf {
+		for i, sub := range n.anyOf {
 			var bev *evaluated
 			if ev != nil {
 				bev = &evaluated{}
 			}
-			if s.validate(sub, v, p, bev) {
+			if s.sub(sub, v, p, bev, "anyOf", strconv.Itoa(i)) {
 				matched = true
 				if ev == nil {
 					return true
@@ -120,7 +126,7 @@ func (s *state) anyOf(n *node, v any, p *ipath, ev *evaluated) bool {
 		return false
 	}
 	if !matched {
-		return s.fail(p, "anyOf", fmt.Sprintf("must match at least one of the %d anyOf schemas, matched none", len(n.anyOf)))
+		return s.noBranch(n.anyOf, n.anyOfTitles, "anyOf", v, p, fmt.Sprintf("must match at least one of the %d anyOf schemas", len(n.anyOf)))
 	}
 	return true
 }
@@ -136,7 +142,7 @@ func (s *state) oneOf(n *node, v any, p *ipath, ev *evaluated) bool {
 			if ev != nil {
 				bev = &evaluated{}
 			}
-			if s.validate(sub, v, p, bev) {
+			if s.sub(sub, v, p, bev, "oneOf", strconv.Itoa(i)) {
 				matched = append(matched, i)
 				first = bev
 			}
@@ -153,15 +159,113 @@ func (s *state) oneOf(n *node, v any, p *ipath, ev *evaluated) bool {
 		}
 		return true
 	case 0:
-		return s.fail(p, "oneOf", fmt.Sprintf("must match exactly one of the %d oneOf schemas, matched none", len(n.oneOf)))
+		return s.noBranch(n.oneOf, n.oneOfTitles, "oneOf", v, p, fmt.Sprintf("must match exactly one of the %d oneOf schemas", len(n.oneOf)))
 	}
 	names := make([]string, len(matched))
 	for j, i := range matched {
-		names[j] = strconv.Itoa(i)
-		if i < len(n.oneOfTitles) && n.oneOfTitles[i] != "" {
-			names[j] += " (" + strconv.Quote(n.oneOfTitles[i]) + ")"
-		}
+		names[j] = branchName(i, n.oneOfTitles)
 	}
 	return s.fail(p, "oneOf", fmt.Sprintf("must match exactly one of the %d oneOf schemas, matched %d: branches %s",
 		len(n.oneOf), len(matched), strings.Join(names, ", ")))
+}
+
+// maxBranchErrors bounds the errors reported of the closest branch of a
+// failed anyOf or oneOf, and maxBranches the other branches its message
+// sums up.
+const (
+	maxBranchErrors = 20
+	maxBranches     = 8
+)
+
+// noBranch records an anyOf or oneOf none of whose branches matched: the
+// violation names the closest branch, whose own errors follow it (under
+// its keyword location, /anyOf/i/...), and sums up why each other branch
+// failed, so a model can repair the value toward the alternative it
+// meant. The closest branch is the one whose errors are fewest, counting
+// a type mismatch of the value itself as the farthest and a const or enum
+// mismatch (a discriminator) as far; each other branch is summed up by its
+// farthest error.
+func (s *state) noBranch(branches []*node, titles []string, kw string, v any, p *ipath, msg string) bool {
+	if !s.collect {
+		return false
+	}
+	type outcome struct {
+		errs  []Violation
+		score int
+		worst int // the error that sets the branch farthest apart, to sum it up
+	}
+	outs := make([]outcome, len(branches))
+	best := 0
+	here := p.String()
+	for i, b := range branches {
+		saved, more := s.errs, s.more
+		s.errs = nil
+		s.sub(b, v, p, nil, kw, strconv.Itoa(i))
+		errs := s.errs
+		s.errs, s.more = saved, more
+		if s.fatal != nil {
+			return false
+		}
+		score, worst, worstWeight := 0, 0, 0
+		for j, e := range errs {
+			w := 1
+			switch {
+			case e.Keyword == "type" && e.Path == here:
+				w = 1000
+			case e.Keyword == "const" || e.Keyword == "enum":
+				w = 10
+			}
+			score += w
+			if w > worstWeight {
+				worst, worstWeight = j, w
+			}
+		}
+		outs[i] = outcome{errs, score, worst}
+		if score < outs[best].score {
+			best = i
+		}
+	}
+	var others []string
+	for i, o := range outs {
+		if i == best || len(o.errs) == 0 {
+			continue
+		}
+		if len(others) == maxBranches {
+			others = append(others, "…")
+			break
+		}
+		e := o.errs[o.worst]
+		at := ""
+		if e.Path != here {
+			at = " at " + e.Path
+		}
+		others = append(others, fmt.Sprintf("%s%s: %s", branchName(i, titles), at, e.Message))
+	}
+	msg += fmt.Sprintf("; the closest is %s, whose errors follow (under %s)", branchName(best, titles), s.location(kw)+"/"+strconv.Itoa(best))
+	if len(others) > 0 {
+		msg += "; the others fail as " + strings.Join(others, "; ")
+	}
+	s.fail(p, kw, msg)
+	errs := outs[best].errs
+	if len(errs) > maxBranchErrors {
+		errs = errs[:maxBranchErrors]
+	}
+	for _, e := range errs {
+		if len(s.errs) >= MaxViolations {
+			s.more++
+			continue
+		}
+		s.errs = append(s.errs, e)
+	}
+	return false
+}
+
+// branchName names branch i of an anyOf or oneOf: its index, and its
+// title when it has one.
+func branchName(i int, titles []string) string {
+	name := "#" + strconv.Itoa(i)
+	if i < len(titles) && titles[i] != "" {
+		name += " (" + strconv.Quote(titles[i]) + ")"
+	}
+	return name
 }

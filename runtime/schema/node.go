@@ -1,7 +1,7 @@
 package schema
 
 import (
-	"github.com/dlclark/regexp2/v2"
+	"github.com/gnosis/gnosis/runtime/schema/regex"
 )
 
 // draft is a JSON Schema dialect, chosen by "$schema".
@@ -72,7 +72,9 @@ type node struct {
 
 	// Arrays.
 	prefixItems       []*node
-	items             *node // every item after prefixItems
+	prefixKw          string // "prefixItems", or "items" in its array form
+	items             *node  // every item after prefixItems
+	itemsKw           string // "items", or "additionalItems" after the array form
 	minItems          int
 	maxItems          int
 	uniqueItems       bool
@@ -93,15 +95,16 @@ type node struct {
 	maxProperties         int
 	dependentRequired     map[string][]string
 	dependentSchemas      map[string]*node
+	dependentKw           map[string]string // "dependentSchemas" or "dependencies", by name
 	unevaluatedProperties *node
 
 	// In-place applicators.
-	allOf, anyOf, oneOf []*node
-	oneOfTitles         []string
-	not                 *node
-	ifNode, then, elseN *node
-	ref                 *node
-	dynamicRef          *dynamicRef
+	allOf, anyOf, oneOf      []*node
+	anyOfTitles, oneOfTitles []string
+	not                      *node
+	ifNode, then, elseN      *node
+	ref                      *node
+	dynamicRef               *dynamicRef
 }
 
 // patternNode is one entry of patternProperties.
@@ -122,6 +125,6 @@ type dynamicRef struct {
 // pattern is an ECMA-262 regular expression with its source, for messages.
 type pattern struct {
 	src string
-	re  *regexp2.Regexp
+	re  *regex.Regexp
 	at  string // the schema location of the keyword
 }

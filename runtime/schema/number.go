@@ -265,15 +265,3 @@ func numbersEqual(a, b json.Number) bool {
 	db, _ := parseDecimal(string(b))
 	return da.cmp(db) == 0
 }
-
-// canonical is a decimal's text in one form per value, for hashing.
-func (d decimal) canonical() string {
-	if d.isZero() {
-		return "0"
-	}
-	s := d.digits + "e" + strconv.FormatInt(d.exp, 10)
-	if d.neg {
-		return "-" + s
-	}
-	return s
-}

@@ -121,9 +121,9 @@ func (b *builder) dependentSchema(kw, name string) error {
 		return err
 	}
 	if b.n.dependentSchemas == nil {
-		b.n.dependentSchemas = map[string]*node{}
+		b.n.dependentSchemas, b.n.dependentKw = map[string]*node{}, map[string]string{}
 	}
-	b.n.dependentSchemas[name] = sub
+	b.n.dependentSchemas[name], b.n.dependentKw[name] = sub, kw
 	return nil
 }
 
@@ -153,8 +153,11 @@ func (s *state) objects(n *node, o map[string]any, p *ipath, ev *evaluated) bool
 		return !r && !s.collect
 	}
 	for _, name := range n.required {
-		if _, present := o[name]; !present && bad(s.fail(&ipath{parent: p, key: name}, "required", fmt.Sprintf("%q is required", name))) {
-			return false
+		if _, present := o[name]; !present {
+			msg := fmt.Sprintf("%q is required", name)
+			if bad(s.fail(&ipath{parent: p, key: name}, "required", msg)) {
+				return false
+			}
 		}
 	}
 	if n.minProperties > 0 && len(o) < n.minProperties && bad(s.fail(p, "minProperties", fmt.Sprintf("must have at least %d properties, not %d", n.minProperties, len(o)))) {
@@ -163,20 +166,24 @@ func (s *state) objects(n *node, o map[string]any, p *ipath, ev *evaluated) bool
 	if n.maxProperties >= 0 && len(o) > n.maxProperties && bad(s.fail(p, "maxProperties", fmt.Sprintf("must have at most %d properties, not %d", n.maxProperties, len(o)))) {
 		return false
 	}
-	for name, deps := range n.dependentRequired {
+	for _, name := range sortedKeys(n.dependentRequired) {
+		deps := n.dependentRequired[name]
 		if _, present := o[name]; !present {
 			continue
 		}
 		for _, d := range deps {
-			if _, has := o[d]; !has && bad(s.fail(&ipath{parent: p, key: d}, "dependentRequired", fmt.Sprintf("%q is required when %q is present", d, name))) {
-				return false
+			if _, has := o[d]; !has {
+				msg := fmt.Sprintf("%q is required when %q is present", d, name)
+				if bad(s.fail(&ipath{parent: p, key: d}, "dependentRequired", msg)) {
+					return false
+				}
 			}
 		}
 	}
 	if n.additionalProperties == nil && len(n.patternProperties) == 0 && ev == nil {
 		// The usual tool schema: only "properties" to look up.
 		for _, name := range n.propertyOrder {
-			if v, present := o[name]; present && bad(s.validate(n.properties[name], v, &ipath{parent: p, key: name}, nil)) {
+			if v, present := o[name]; present && bad(s.subMember(n.properties[name], v, p, name, nil, "properties", name)) {
 				return false
 			}
 		}
@@ -184,14 +191,14 @@ func (s *state) objects(n *node, o map[string]any, p *ipath, ev *evaluated) bool
 		return false
 	}
 	if n.propertyNames != nil {
-		for name := range o {
-			if bad(s.validate(n.propertyNames, name, &ipath{parent: p, key: name}, nil)) {
+		for _, name := range sortedKeys(o) {
+			if bad(s.subMember(n.propertyNames, name, p, name, nil, "propertyNames")) {
 				return false
 			}
 		}
 	}
-	for name, sub := range n.dependentSchemas {
-		if _, present := o[name]; present && bad(s.validate(sub, o, p, ev)) {
+	for _, name := range sortedKeys(n.dependentSchemas) {
+		if _, present := o[name]; present && bad(s.sub(n.dependentSchemas[name], o, p, ev, n.dependentKw[name], name)) {
 			return false
 		}
 	}
@@ -212,7 +219,7 @@ func (s *state) eachProperty(n *node, o map[string]any, p *ipath, ev *evaluated)
 		covered := false
 		if sub, has := n.properties[name]; has {
 			covered = true
-			if !s.validate(sub, v, &ipath{parent: p, key: name}, nil) {
+			if !s.subMember(sub, v, p, name, nil, "properties", name) {
 				ok = false
 				if !s.collect {
 					return false
@@ -220,19 +227,16 @@ func (s *state) eachProperty(n *node, o map[string]any, p *ipath, ev *evaluated)
 			}
 		}
 		for _, pp := range n.patternProperties {
-			m, err := pp.re.match(name)
+			m, err := pp.re.re.Match(name, s.budget)
 			if err != nil {
-				ok = s.fail(&ipath{parent: p, key: name}, "patternProperties", pp.re.undecided(err))
-				if !s.collect {
-					return false
-				}
-				continue
+				s.stop(err, &ipath{parent: p, key: name}, "patternProperties")
+				return false
 			}
 			if !m {
 				continue
 			}
 			covered = true
-			if !s.validate(pp.sch, v, &ipath{parent: p, key: name}, nil) {
+			if !s.subMember(pp.sch, v, p, name, nil, "patternProperties", pp.re.src) {
 				ok = false
 				if !s.collect {
 					return false
@@ -241,12 +245,14 @@ func (s *state) eachProperty(n *node, o map[string]any, p *ipath, ev *evaluated)
 		}
 		if !covered && n.additionalProperties != nil {
 			covered = true
-			if !s.validate(n.additionalProperties, v, &ipath{parent: p, key: name}, nil) {
+			before := len(s.errs)
+			if !s.subMember(n.additionalProperties, v, p, name, nil, "additionalProperties") {
 				ok = false
-				if n.additionalProperties.isBool && s.collect {
+				if n.additionalProperties.isBool && len(s.errs) == before+1 {
 					// Name the property, not only "false schema".
 					s.errs[len(s.errs)-1] = Violation{Path: (&ipath{parent: p, key: name}).String(), Keyword: "additionalProperties",
-						Message: fmt.Sprintf("%q is not allowed (additionalProperties is false); allowed: %s", name, allowed(n))}
+						Message:         fmt.Sprintf("%q is not allowed (additionalProperties is false); allowed: %s", name, allowed(n)),
+						KeywordLocation: s.location("additionalProperties")}
 				}
 				if !s.collect {
 					return false
@@ -286,11 +292,13 @@ func (s *state) unevaluatedProperties(n *node, o map[string]any, p *ipath, ev *e
 	}
 	sort.Strings(names)
 	for _, name := range names {
-		if !s.validate(n.unevaluatedProperties, o[name], &ipath{parent: p, key: name}, nil) {
+		before := len(s.errs)
+		if !s.subMember(n.unevaluatedProperties, o[name], p, name, nil, "unevaluatedProperties") {
 			ok = false
-			if n.unevaluatedProperties.isBool && s.collect {
+			if n.unevaluatedProperties.isBool && len(s.errs) == before+1 {
 				s.errs[len(s.errs)-1] = Violation{Path: (&ipath{parent: p, key: name}).String(), Keyword: "unevaluatedProperties",
-					Message: fmt.Sprintf("%q is not allowed (unevaluatedProperties is false)", name)}
+					Message:         fmt.Sprintf("%q is not allowed (unevaluatedProperties is false)", name),
+					KeywordLocation: s.location("unevaluatedProperties")}
 			}
 			if !s.collect {
 				return false
@@ -299,4 +307,15 @@ func (s *state) unevaluatedProperties(n *node, o map[string]any, p *ipath, ev *e
 	}
 	ev.allProps = true
 	return ok
+}
+
+// sortedKeys is m's keys in order, so that violations come in the same
+// order every time (and the same ones are kept past MaxViolations).
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
 }

@@ -12,7 +12,7 @@ func (b *builder) refs() error {
 		if !ok {
 			return fmt.Errorf("%s: must be a string", b.at("$ref"))
 		}
-		n, _, _, err := b.c.resolve(base, s, b.at("$ref"))
+		n, _, _, err := b.c.resolve(base, s, b.at("$ref"), b.draft)
 		if err != nil {
 			return err
 		}
@@ -20,7 +20,7 @@ func (b *builder) refs() error {
 	}
 	if b.draft == draft2020 {
 		if ref, ok := b.m["$dynamicRef"].(string); ok {
-			n, res, anchor, err := b.c.resolve(base, ref, b.at("$dynamicRef"))
+			n, res, anchor, err := b.c.resolve(base, ref, b.at("$dynamicRef"), b.draft)
 			if err != nil || n == nil {
 				return err
 			}
@@ -36,7 +36,7 @@ func (b *builder) refs() error {
 	}
 	if b.draft == draft2019 {
 		if ref, ok := b.m["$recursiveRef"].(string); ok {
-			n, res, _, err := b.c.resolve(base, ref, b.at("$recursiveRef"))
+			n, res, _, err := b.c.resolve(base, ref, b.at("$recursiveRef"), b.draft)
 			if err != nil || n == nil {
 				return err
 			}

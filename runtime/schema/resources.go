@@ -34,8 +34,8 @@ type resource struct {
 }
 
 // vocabularies says which vocabularies a resource's metaschema turns on;
-// nil is all of them.
-type vocabularies struct{ validation, applicator bool }
+// nil is all of them (and format as an annotation).
+type vocabularies struct{ validation, applicator, formatAssertion bool }
 
 // locInfo is what the scan learned of one subschema location.
 type locInfo struct {
@@ -83,6 +83,9 @@ func (c *compiler) scanAt(doc *document, v any, ptr string, res *resource, d dra
 			return fmt.Errorf("%s: $id %q: %w", ptrOrRoot(ptr), id, err)
 		}
 		base, frag, _ := strings.Cut(u, "#")
+		if d != draft7 && frag != "" {
+			return fmt.Errorf("%s: $id %q has a fragment: in %s an $id names a resource, and a plain name is an \"$anchor\" (write \"$anchor\": %q)", ptrOrRoot(ptr), id, d, frag)
+		}
 		switch {
 		case d == draft7 && strings.HasPrefix(id, "#"):
 			// A draft-07 "$id": "#name" is a plain-name anchor.
@@ -166,7 +169,7 @@ func (c *compiler) dialect(s string, enclosing draft) (draft, *vocabularies, err
 	case "http://json-schema.org/draft/2020-12/schema":
 		return draft2020, nil, nil
 	}
-	doc, ok := c.load(strings.TrimSuffix(s, "#"))
+	doc, ok := c.load(strings.TrimSuffix(s, "#"), enclosing)
 	if !ok {
 		return enclosing, nil, nil
 	}
@@ -184,6 +187,8 @@ func (c *compiler) dialect(s string, enclosing draft) (draft, *vocabularies, err
 				vocab.validation = true
 			case strings.HasSuffix(k, "/vocab/applicator"):
 				vocab.applicator = true
+			case strings.HasSuffix(k, "/vocab/format-assertion"):
+				vocab.formatAssertion = true
 			}
 		}
 	}

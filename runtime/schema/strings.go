@@ -30,7 +30,11 @@ func (b *builder) strings() error {
 }
 
 // formats reads "format" (its own vocabulary, apart from validation) and
-// draft-07's content keywords.
+// draft-07's content keywords. A format the validator checks is asserted
+// when the Compiler asserts formats (WithFormatAssertion), in draft-07,
+// and where the schema's metaschema declares the format-assertion
+// vocabulary; otherwise, as 2019-09 and 2020-12 say by default, it is an
+// annotation.
 func (b *builder) formats() error {
 	if f, ok := b.m["format"].(string); ok {
 		b.n.formatName = f
@@ -38,8 +42,13 @@ func (b *builder) formats() error {
 		if table == nil {
 			table = formatChecks
 		}
-		if c, ok := table[f]; ok && (c.since == 0 || b.draft >= c.since) {
+		c, known := table[f]
+		assert := b.c.opts.assertFormats || b.draft == draft7 || (b.vocab != nil && b.vocab.formatAssertion)
+		if known && (c.since == 0 || b.draft >= c.since) && assert {
 			b.n.format = &c
+			b.c.asserted[f] = true
+		} else {
+			b.c.ignored[f] = true
 		}
 	}
 	if b.draft == draft7 {
@@ -51,10 +60,14 @@ func (b *builder) formats() error {
 	return nil
 }
 
-// strings checks the string keywords; lengths count code points.
+// strings checks the string keywords; lengths count code points. Reading
+// a string costs a step per 16 bytes.
 func (s *state) strings(n *node, v string, p *ipath) bool {
 	ok := true
 	if n.minLength >= 0 || n.maxLength >= 0 {
+		if !s.spend(int64(len(v)/16), p, "maxLength") {
+			return false
+		}
 		l := utf8.RuneCountInString(v)
 		if n.minLength >= 0 && l < n.minLength {
 			ok = s.fail(p, "minLength", fmt.Sprintf("must be at least %d characters long, not %d", n.minLength, l))
@@ -70,24 +83,33 @@ func (s *state) strings(n *node, v string, p *ipath) bool {
 		}
 	}
 	if n.pattern != nil {
-		m, err := n.pattern.match(v)
-		switch {
-		case err != nil:
-			ok = s.fail(p, "pattern", n.pattern.undecided(err))
-		case !m:
-			ok = s.fail(p, "pattern", fmt.Sprintf("must match the pattern %q", n.pattern.src))
-		}
-		if !ok && !s.collect {
+		m, err := n.pattern.re.Match(v, s.budget)
+		if err != nil {
+			s.stop(err, p, "pattern")
 			return false
+		}
+		if !m {
+			ok = s.fail(p, "pattern", fmt.Sprintf("must match the pattern %q", n.pattern.src))
+			if !s.collect {
+				return false
+			}
 		}
 	}
-	if n.format != nil && !n.format.valid(v) {
-		ok = s.fail(p, "format", "invalid "+n.formatName+": must be "+n.format.want)
-		if !s.collect {
+	if n.format != nil {
+		if !s.spend(int64(len(v)/16), p, "format") {
 			return false
+		}
+		if !n.format.valid(v) {
+			ok = s.fail(p, "format", "invalid "+n.formatName+": must be "+n.format.want)
+			if !s.collect {
+				return false
+			}
 		}
 	}
 	if n.contentBase64 || n.contentJSON {
+		if !s.spend(int64(len(v)/16), p, "contentEncoding") {
+			return false
+		}
 		ok = s.content(n, v, p) && ok
 	}
 	return ok

@@ -17,12 +17,19 @@ import (
 // "http://localhost:1234/..." references name. ORIGIN.md says from where.
 const suiteDir = "testdata/json-schema-test-suite"
 
-// suiteDrafts are the suite's folders and the dialect each assumes of a
-// schema without "$schema".
-var suiteDrafts = []struct{ dir, draft string }{{"draft2020-12", "2020-12"}, {"draft7", "draft-07"}}
+// suiteDrafts are the suite's folders and the "$schema" a root schema
+// object of the folder gets when it has none: a draft-07 tool schema
+// carries its "$schema" (zod-to-json-schema writes it), while the host
+// reads a schema without one as 2020-12, so the 2019-09 and 2020-12
+// folders' schemas (which carry theirs) are taken as they are.
+var suiteDrafts = []struct{ dir, schema string }{
+	{"draft2020-12", ""},
+	{"draft2019-09", ""},
+	{"draft7", "http://json-schema.org/draft-07/schema#"},
+}
 
-// suiteLoader serves the suite's remotes from disk, as a test runner must:
-// the validator itself never fetches.
+// suiteLoader serves the suite's remotes from disk, as a test runner does
+// to tell which cases depend on them: the host itself never fetches.
 func suiteLoader(uri string) ([]byte, bool) {
 	path, ok := strings.CutPrefix(uri, "http://localhost:1234/")
 	if !ok || strings.Contains(path, "..") {
@@ -106,17 +113,66 @@ func formatOf(file string) string {
 	return strings.TrimSuffix(name, ".json")
 }
 
-// TestJSONSchemaTestSuite runs every case of the suite's draft2020-12 and
-// draft7 folders, optional/ included, through the compile and validate
-// the host uses. Two kinds of case are decided otherwise by design, each
-// counted as skipped with its reason: a format the host does not assert
-// (an annotation: an invalid value passes), and in 2020-12's format.json a
-// format the host asserts (there an annotation by default). Any other
-// case the host gets wrong fails the test unless skip.txt lists it with a
-// reason; an entry of skip.txt that matches no wrong case fails it too,
-// so the list stays true. It logs the table: pass, skip and wrong per draft.
+// readRemoteCases reads remotes.txt: the cases that depend on a document
+// the host does not fetch, one "file | group | test" a line.
+func readRemoteCases(t *testing.T) map[suiteCase]bool {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(suiteDir, "remotes.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[suiteCase]bool{}
+	for n, line := range strings.Split(string(b), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		parts := strings.Split(line, " | ")
+		if len(parts) != 3 {
+			t.Fatalf("remotes.txt:%d: want \"file | group | test\", got %q", n+1, line)
+		}
+		out[suiteCase{parts[0], parts[1], parts[2]}] = true
+	}
+	return out
+}
+
+// withSchema returns a root schema object with "$schema": uri added when
+// it has none.
+func withSchema(schema json.RawMessage, uri string) json.RawMessage {
+	if uri == "" {
+		return schema
+	}
+	var m map[string]json.RawMessage
+	if json.Unmarshal(schema, &m) != nil || m == nil || m["$schema"] != nil {
+		return schema
+	}
+	u, _ := json.Marshal(uri)
+	m["$schema"] = u
+	out, _ := json.Marshal(m)
+	return out
+}
+
+// TestJSONSchemaTestSuite runs every case of the suite's draft2020-12,
+// draft2019-09 and draft7 folders, optional/ included, on the host's own
+// path: the compiler the host uses, without remote documents (the host
+// never fetches), draft-07 roots with their "$schema", and the budget of
+// each value's size. The optional/format/ files, which test format
+// assertion, run with it turned on, as a provider's configuration does;
+// the mandatory format.json runs with the default (an annotation in
+// 2019-09 and 2020-12).
+//
+// Every case must get the suite's verdict, but those that remotes.txt
+// names: they depend on a document of the suite's remotes/ folder. Each
+// of those must get the wrong verdict on the host's path and the right
+// one with remotes/ served (so the list holds exactly the cases a fetch
+// would change), and a wrong case that remotes/ would set right must be
+// in it. skip.txt would list cases decided otherwise on purpose, with the
+// reason (none today). It logs the table: pass, remote and wrong per
+// draft.
 func TestJSONSchemaTestSuite(t *testing.T) {
 	skips := readSkips(t)
+	remote := readRemoteCases(t)
+	listed := map[suiteCase]bool{}
 	var table []string
 	for _, sd := range suiteDrafts {
 		root := filepath.Join(suiteDir, "tests", sd.dir)
@@ -131,7 +187,7 @@ func TestJSONSchemaTestSuite(t *testing.T) {
 			t.Fatalf("no suite files under %s: %v", root, err)
 		}
 		sort.Strings(files)
-		total, passed, skipped, wrong := 0, 0, map[string]int{}, 0
+		total, passed, remoteN, skipped, wrong := 0, 0, 0, 0, 0
 		for _, path := range files {
 			rel, _ := filepath.Rel(filepath.Join(suiteDir, "tests"), path)
 			rel = filepath.ToSlash(rel)
@@ -143,12 +199,25 @@ func TestJSONSchemaTestSuite(t *testing.T) {
 			if err := json.Unmarshal(b, &groups); err != nil {
 				t.Fatalf("%s: %v", rel, err)
 			}
+			var opts []Option
+			if formatOf(rel) != "" {
+				opts = append(opts, WithFormatAssertion(true))
+			}
 			for _, g := range groups {
-				s, compileErr := NewCompiler(WithDefaultDraft(sd.draft), WithLoader(suiteLoader)).Compile(g.Schema)
+				schema := withSchema(g.Schema, sd.schema)
+				s, compileErr := NewCompiler(opts...).Compile(schema)
+				var served *Schema
+				var servedErr error
+				servedOnce := false
 				for _, tc := range g.Tests {
 					total++
 					c := suiteCase{rel, g.Description, tc.Description}
 					got, why := suiteOutcome(s, compileErr, tc.Data)
+					if !servedOnce {
+						served, servedErr = NewCompiler(append(opts, WithLoader(suiteLoader))...).Compile(schema)
+						servedOnce = true
+					}
+					withRemotes, _ := suiteOutcome(served, servedErr, tc.Data)
 					var skip *skipEntry
 					for _, e := range skips {
 						if e.matches(c) {
@@ -156,20 +225,25 @@ func TestJSONSchemaTestSuite(t *testing.T) {
 							break
 						}
 					}
-					f := formatOf(rel)
-					_, asserted := formatChecks[f]
 					switch {
+					case remote[c]:
+						listed[c] = true
+						if got == tc.Valid {
+							t.Errorf("%s: right on the host's path, but remotes.txt lists it: remove the line", c)
+						} else if withRemotes != tc.Valid {
+							t.Errorf("%s: listed in remotes.txt, but wrong with remotes/ served too (%s)", c, why)
+						}
+						remoteN++
 					case got == tc.Valid && skip != nil && skip.test != "*":
 						t.Errorf("%s: passes, but skip.txt lists it: remove the entry", c)
 					case got == tc.Valid:
 						passed++
-					case f != "" && !asserted && got && !tc.Valid:
-						skipped["format "+f+" is not asserted"]++
-					case strings.HasSuffix(rel, "/format.json") && sd.dir == "draft2020-12" && !got && tc.Valid:
-						skipped["2020-12 format.json: the host asserts the formats it checks exactly"]++
 					case skip != nil:
 						skip.used = true
-						skipped[skip.reason[:min(60, len(skip.reason))]+"…"]++
+						skipped++
+					case withRemotes == tc.Valid:
+						wrong++
+						t.Errorf("%s: valid = %v, want %v (%s); right with remotes/ served: list it in remotes.txt", c, got, tc.Valid, why)
 					default:
 						wrong++
 						t.Errorf("%s: valid = %v, want %v (%s)", c, got, tc.Valid, why)
@@ -177,15 +251,12 @@ func TestJSONSchemaTestSuite(t *testing.T) {
 				}
 			}
 		}
-		n := 0
-		var why []string
-		for r, k := range skipped {
-			n += k
-			why = append(why, fmt.Sprintf("    %4d  %s", k, r))
+		table = append(table, fmt.Sprintf("%-13s %5d cases  %5d pass  %4d remote  %3d skip  %3d wrong", sd.dir, total, passed, remoteN, skipped, wrong))
+	}
+	for c := range remote {
+		if !listed[c] {
+			t.Errorf("remotes.txt: %s is no case of the suite: remove the line", c)
 		}
-		sort.Strings(why)
-		table = append(table, fmt.Sprintf("%-13s %5d cases  %5d pass  %4d skip  %3d wrong", sd.dir, total, passed, n, wrong))
-		table = append(table, why...)
 	}
 	for _, e := range skips {
 		if !e.used && e.test == "*" {
@@ -196,8 +267,8 @@ func TestJSONSchemaTestSuite(t *testing.T) {
 }
 
 // suiteOutcome is whether data is valid against the compiled schema as the
-// host decides it (a schema that cannot be used refuses everything), and
-// why not.
+// host decides it (a schema that cannot be used refuses everything, and so
+// does a validation past its budget), and why not.
 func suiteOutcome(s *Schema, compileErr error, data json.RawMessage) (bool, string) {
 	if compileErr != nil {
 		return false, "compile: " + compileErr.Error()

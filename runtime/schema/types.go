@@ -86,7 +86,7 @@ func (s *state) anyType(n *node, v any, p *ipath) bool {
 			return false
 		}
 	}
-	if n.hasConst && !equal(n.constVal, v) {
+	if n.hasConst && !s.equal(n.constVal, v, p, "const") {
 		ok = s.fail(p, "const", "must be "+short(n.constVal))
 		if !s.collect {
 			return false
@@ -95,7 +95,7 @@ func (s *state) anyType(n *node, v any, p *ipath) bool {
 	if n.hasEnum {
 		found := false
 		for _, e := range n.enum {
-			if equal(e, v) {
+			if s.equal(e, v, p, "enum") {
 				found = true
 				break
 			}

@@ -15,9 +15,22 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
+// validate checks args against schema as the host does by default.
 func validate(t *testing.T, schema, args string) []Violation {
 	t.Helper()
-	s, err := NewCompiler().Compile(json.RawMessage(schema))
+	return validateWith(t, schema, args)
+}
+
+// validateAsserting checks args against schema with format assertion on
+// (as a provider's configuration may ask), in every dialect.
+func validateAsserting(t *testing.T, schema, args string) []Violation {
+	t.Helper()
+	return validateWith(t, schema, args, WithFormatAssertion(true))
+}
+
+func validateWith(t *testing.T, schema, args string, opts ...Option) []Violation {
+	t.Helper()
+	s, err := NewCompiler(opts...).Compile(json.RawMessage(schema))
 	if err != nil {
 		t.Fatalf("compile %s: %v", schema, err)
 	}
@@ -128,7 +141,7 @@ func TestValidatorUnderstandsLocalRefsAndDraft201909(t *testing.T) {
 
 func TestValidatorPointsAtTheOffendingValue(t *testing.T) {
 	vs := validate(t, `{"type":"object","properties":{"pt":{"type":"object","properties":{"x":{"type":"integer"}}}}}`, `{"pt":{"x":"one"}}`)
-	want := []Violation{{Path: "/pt/x", Keyword: "type", Message: `must be integer, not string`}}
+	want := []Violation{{Path: "/pt/x", Keyword: "type", Message: `must be integer, not string`, KeywordLocation: "/properties/pt/properties/x/type"}}
 	if diff := cmp.Diff(want, vs); diff != "" {
 		t.Errorf("violations (-want +got):\n%s", diff)
 	}
@@ -186,7 +199,6 @@ func TestSelfReferentialSchemasAreRejectedNotFatal(t *testing.T) {
 		{"escaped pointer tokens", `{"$defs":{"a/b":{"$ref":"#/$defs/a~1b"}},"$ref":"#/$defs/a~1b"}`, true},
 		{"recursion through properties is fine", `{"type":"object","properties":{"child":{"$ref":"#"}}}`, false},
 		{"recursion through items is fine", `{"$defs":{"tree":{"type":"array","items":{"$ref":"#/$defs/tree"}}},"$ref":"#/$defs/tree"}`, false},
-		{"a ref to an unknown place is not a cycle", `{"$ref":"#/$defs/nope"}`, false},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -224,27 +236,30 @@ func FuzzCompileAndValidate(f *testing.F) {
 	})
 }
 
-func TestRefRecursionIsBoundedAtValidation(t *testing.T) {
-	// Compile rejects in-place cycles (findCycle); the depth bound is the
-	// last line of defence should one get through, here a dynamic
-	// reference that lands back on the schema that holds it.
-	s, err := NewCompiler().Compile(json.RawMessage(`{"$id":"https://x.example/r","$dynamicAnchor":"a","allOf":[{"$dynamicRef":"#a"}]}`))
-	if err == nil {
-		if _, err = s.Validate(json.RawMessage(`1`)); err == nil || !strings.Contains(err.Error(), "nest deeper") {
-			t.Errorf("Validate error = %v, want the depth bound", err)
-		}
-	} else if !strings.Contains(err.Error(), "refers to itself") {
-		t.Errorf("Compile error = %v", err)
-	}
-	// Legitimate recursion that follows the arguments is not bounded by it.
+// Values nested deeper than MaxEvalDepth are refused with a violation at
+// the place that is too deep, blaming the value, not the schema; values
+// up to it (2,001 levels of a recursive "$ref" among them) are checked.
+func TestDeepValuesAreBlamedNotTheSchema(t *testing.T) {
 	tree, err := NewCompiler().Compile(json.RawMessage(`{"type":"object","properties":{"c":{"$ref":"#"},"n":{"type":"integer"}}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	deep := strings.Repeat(`{"c":`, 500) + `{"n":"x"}` + strings.Repeat(`}`, 500)
-	vs, err := tree.Validate(json.RawMessage(deep))
-	if err != nil || len(vs) != 1 {
-		t.Errorf("deep arguments: violations %v, err %v; want one violation at the bottom", vs, err)
+	nest := func(n int, leaf string) json.RawMessage {
+		return json.RawMessage(strings.Repeat(`{"c":`, n) + leaf + strings.Repeat(`}`, n))
+	}
+	vs, err := tree.Validate(nest(2001, `{"n":1}`))
+	if err != nil || len(vs) != 0 {
+		t.Errorf("2,001 valid levels: violations %v, err %v", vs, err)
+	}
+	vs, err = tree.Validate(nest(2001, `{"n":"x"}`))
+	if err != nil || len(vs) != 1 || vs[0].Keyword != "type" {
+		t.Errorf("2,001 levels, invalid at the bottom: violations %v, err %v", vs, err)
+	}
+	// Each level applies two schemas (the property's and the one its
+	// "$ref" lands on): half of MaxEvalDepth levels is as deep as it goes.
+	vs, err = tree.Validate(nest(MaxEvalDepth/2+10, `{"n":1}`))
+	if err != nil || len(vs) != 1 || !strings.Contains(vs[0].Message, "nested too deep here to be checked") || strings.Count(vs[0].Path, "/c") < MaxEvalDepth/2-2 {
+		t.Errorf("past the bound: violations %.300v, err %v", vs, err)
 	}
 }
 
@@ -254,19 +269,23 @@ func TestViolationsNameTheFailingKeyword(t *testing.T) {
 		want               []Violation
 	}{
 		{"type", `{"type":"object","properties":{"a":{"type":"integer"}}}`, `{"a":"x"}`,
-			[]Violation{{Path: "/a", Keyword: "type", Message: "must be integer, not string"}}},
+			[]Violation{{Path: "/a", Keyword: "type", Message: "must be integer, not string", KeywordLocation: "/properties/a/type"}}},
 		{"required", `{"type":"object","required":["a"]}`, `{}`,
-			[]Violation{{Path: "/a", Keyword: "required", Message: `"a" is required`}}},
+			[]Violation{{Path: "/a", Keyword: "required", Message: `"a" is required`, KeywordLocation: "/required"}}},
 		{"enum inside a $ref", `{"type":"object","properties":{"k":{"$ref":"#/$defs/k"}},"$defs":{"k":{"enum":["a","b"]}}}`, `{"k":"c"}`,
-			[]Violation{{Path: "/k", Keyword: "enum", Message: `must be one of ["a","b"]`}}},
+			[]Violation{{Path: "/k", Keyword: "enum", Message: `must be one of ["a","b"]`, KeywordLocation: "/properties/k/$ref/enum"}}},
 		{"additionalProperties false", `{"type":"object","properties":{},"additionalProperties":false}`, `{"x":1}`,
-			[]Violation{{Path: "/x", Keyword: "additionalProperties", Message: `"x" is not allowed (additionalProperties is false); allowed: none`}}},
+			[]Violation{{Path: "/x", Keyword: "additionalProperties", Message: `"x" is not allowed (additionalProperties is false); allowed: none`, KeywordLocation: "/additionalProperties"}}},
 		{"anyOf", `{"type":"object","properties":{"a":{"anyOf":[{"type":"string"},{"type":"boolean"}]}}}`, `{"a":1}`,
-			[]Violation{{Path: "/a", Keyword: "anyOf", Message: "must match at least one of the 2 anyOf schemas, matched none"}}},
+			[]Violation{
+				{Path: "/a", Keyword: "anyOf", KeywordLocation: "/properties/a/anyOf",
+					Message: "must match at least one of the 2 anyOf schemas; the closest is #0, whose errors follow (under /properties/a/anyOf/0); the others fail as #1: must be boolean, not integer"},
+				{Path: "/a", Keyword: "type", Message: "must be string, not integer", KeywordLocation: "/properties/a/anyOf/0/type"},
+			}},
 		{"maximum and minLength together", `{"type":"object","properties":{"n":{"maximum":3},"s":{"minLength":2}}}`, `{"n":4,"s":"x"}`,
 			[]Violation{
-				{Path: "/n", Keyword: "maximum", Message: "must be at most 3"},
-				{Path: "/s", Keyword: "minLength", Message: "must be at least 2 characters long, not 1"},
+				{Path: "/n", Keyword: "maximum", Message: "must be at most 3", KeywordLocation: "/properties/n/maximum"},
+				{Path: "/s", Keyword: "minLength", Message: "must be at least 2 characters long, not 1", KeywordLocation: "/properties/s/minLength"},
 			}},
 	}
 	for _, tt := range tests {
@@ -284,11 +303,34 @@ func TestOneOfNamesTheBranchesAValueMatched(t *testing.T) {
 		want               []Violation
 	}{
 		{"two of two branches", `{"type":"object","properties":{"a":{"oneOf":[{"type":"integer"},{"type":"number"}]}}}`, `{"a":5}`,
-			[]Violation{{Path: "/a", Keyword: "oneOf", Message: "must match exactly one of the 2 oneOf schemas, matched 2: branches 0, 1"}}},
+			[]Violation{{Path: "/a", Keyword: "oneOf", Message: "must match exactly one of the 2 oneOf schemas, matched 2: branches #0, #1", KeywordLocation: "/properties/a/oneOf"}}},
 		{"titled branches are named by title too", `{"oneOf":[{"title":"has a","required":["a"]},{"required":["c"]},{"title":"has b","required":["b"]}]}`, `{"a":1,"b":2}`,
-			[]Violation{{Path: "", Keyword: "oneOf", Message: `must match exactly one of the 3 oneOf schemas, matched 2: branches 0 ("has a"), 2 ("has b")`}}},
+			[]Violation{{Path: "", Keyword: "oneOf", Message: `must match exactly one of the 3 oneOf schemas, matched 2: branches #0 ("has a"), #2 ("has b")`, KeywordLocation: "/oneOf"}}},
 		{"no branch", `{"type":"object","properties":{"a":{"oneOf":[{"type":"string"},{"type":"boolean"}]}}}`, `{"a":5}`,
-			[]Violation{{Path: "/a", Keyword: "oneOf", Message: "must match exactly one of the 2 oneOf schemas, matched none"}}},
+			[]Violation{
+				{Path: "/a", Keyword: "oneOf", KeywordLocation: "/properties/a/oneOf",
+					Message: "must match exactly one of the 2 oneOf schemas; the closest is #0, whose errors follow (under /properties/a/oneOf/0); the others fail as #1: must be boolean, not integer"},
+				{Path: "/a", Keyword: "type", Message: "must be string, not integer", KeywordLocation: "/properties/a/oneOf/0/type"},
+			}},
+		// A discriminated union: the branch whose "kind" matches is the
+		// closest, and its own errors are the ones given, with their
+		// keyword locations through the "$ref".
+		{"the closest branch of a tagged union", `{"oneOf":[{"$ref":"#/$defs/click"},{"$ref":"#/$defs/type"}],` +
+			`"$defs":{"click":{"type":"object","properties":{"kind":{"const":"click"},"x":{"type":"integer"},"y":{"type":"integer"}},"required":["kind","x","y"]},` +
+			`"type":{"type":"object","title":"type text","properties":{"kind":{"const":"type"},"text":{"type":"string"}},"required":["kind","text"]}}}`,
+			`{"kind":"click","x":"10"}`,
+			[]Violation{
+				{Path: "", Keyword: "oneOf", KeywordLocation: "/oneOf",
+					Message: `must match exactly one of the 2 oneOf schemas; the closest is #0, whose errors follow (under /oneOf/0); the others fail as #1 at /kind: must be "type"`},
+				{Path: "/x", Keyword: "type", Message: "must be integer, not string", KeywordLocation: "/oneOf/0/$ref/properties/x/type"},
+				{Path: "/y", Keyword: "required", Message: `"y" is required`, KeywordLocation: "/oneOf/0/$ref/required"},
+			}},
+		{"anyOf of a string or an object", `{"anyOf":[{"type":"string"},{"type":"object","required":["path"],"properties":{"path":{"type":"string"}}}]}`, `{"path":3}`,
+			[]Violation{
+				{Path: "", Keyword: "anyOf", KeywordLocation: "/anyOf",
+					Message: "must match at least one of the 2 anyOf schemas; the closest is #1, whose errors follow (under /anyOf/1); the others fail as #0: must be string, not object"},
+				{Path: "/path", Keyword: "type", Message: "must be string, not integer", KeywordLocation: "/anyOf/1/properties/path/type"},
+			}},
 		{"exactly one branch", `{"type":"object","properties":{"a":{"oneOf":[{"type":"string"},{"type":"integer"}]}}}`, `{"a":5}`,
 			nil},
 		{"one branch's properties count as evaluated", `{"type":"object","oneOf":[{"properties":{"a":{"type":"integer"}},"required":["a"]},{"required":["z"]}],"unevaluatedProperties":false}`, `{"a":1}`,
@@ -332,7 +374,7 @@ func TestUUIDAndDurationFormatsAreChecked(t *testing.T) {
 		t.Run(tt.format+" "+tt.value, func(t *testing.T) {
 			schema := `{"type":"object","properties":{"v":{"type":"string","format":"` + tt.format + `"}}}`
 			args, _ := json.Marshal(map[string]string{"v": tt.value})
-			vs := validate(t, schema, string(args))
+			vs := validateAsserting(t, schema, string(args))
 			if tt.valid && len(vs) > 0 {
 				t.Errorf("%q is a valid %s, got %v", tt.value, tt.format, vs)
 			}

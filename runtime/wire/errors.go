@@ -28,6 +28,7 @@ const (
 	CodeFileNotFound        Code = "FILE_NOT_FOUND"
 	CodeFileTooLarge        Code = "FILE_TOO_LARGE"
 	CodeOverloaded          Code = "OVERLOADED"
+	CodeTooCostly           Code = "TOO_COSTLY"
 )
 
 // Error is a failure that carries its protocol code. Front ends turn it into a

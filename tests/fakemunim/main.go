@@ -26,6 +26,7 @@
 //	--bad-schemas    FAKEMUNIM_BAD_SCHEMAS=1 add huge_schema (10 MB, 200,000 patterns) and cyclic_schema (a $ref cycle)
 //	--grandchild     FAKEMUNIM_GRANDCHILD=1 start an idle child process, so the server is a process tree
 //	--faults         FAKEMUNIM_FAULTS=1     add stop_reading and huge_line, which break the host's bounds (faults.go)
+//	--schemas FILE   FAKEMUNIM_SCHEMAS      add the tools a JSON file describes by name: {"inputSchema", "outputSchema"?, "structuredContent"?} (schemacases.go)
 //	--idle                                 just sleep until killed (the grandchild)
 package main
 
@@ -56,6 +57,7 @@ func main() {
 	withForecast := flag.Bool("forecast", os.Getenv("FAKEMUNIM_FORECAST") == "1", "add the forecast tool")
 	badSchemas := flag.Bool("bad-schemas", os.Getenv("FAKEMUNIM_BAD_SCHEMAS") == "1", "add tools whose input schemas cannot be used")
 	faults := flag.Bool("faults", os.Getenv("FAKEMUNIM_FAULTS") == "1", "add the tools that break the host's bounds")
+	schemas := flag.String("schemas", os.Getenv("FAKEMUNIM_SCHEMAS"), "add the tools this JSON file describes")
 	flag.Parse()
 
 	if *idle {
@@ -94,6 +96,12 @@ func main() {
 	}
 	if *badSchemas {
 		f.addBadSchemas()
+	}
+	if *schemas != "" {
+		if err := f.addSchemaTools(*schemas); err != nil {
+			fmt.Fprintf(os.Stderr, "fakemunim: --schemas: %v\n", err)
+			os.Exit(2)
+		}
 	}
 	if *names != "" {
 		if err := f.addNamed(*names); err != nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
@@ -14,7 +15,9 @@ import (
 // schema tests: forecast (FAKEMUNIM_FORECAST=1) declares an outputSchema
 // that describes every field of its ~8 KB structured result; huge_schema
 // and cyclic_schema (FAKEMUNIM_BAD_SCHEMAS=1) have input schemas a client
-// cannot use: 10 MB with 200,000 patterns, and a "$ref" cycle.
+// cannot use: 10 MB with 200,000 patterns, and a "$ref" cycle; and the
+// tools a test describes in a file (FAKEMUNIM_SCHEMAS) have the schemas it
+// chooses.
 
 // forecastOutput is forecast's outputSchema.
 var forecastOutput = json.RawMessage(`{"type":"object","properties":{"place":{"type":"string"},` +
@@ -76,4 +79,46 @@ func (f *fake) addBadSchemas() {
 		f.tool("huge_schema", "A 10 MB input schema with 200,000 patterns.", json.RawMessage(b.String()), echo),
 		f.tool("cyclic_schema", "An input schema whose $refs go round without consuming input.", cyclic, echo),
 	)
+}
+
+// schemaTool is one tool of a FAKEMUNIM_SCHEMAS file.
+type schemaTool struct {
+	InputSchema  json.RawMessage `json:"inputSchema"`
+	OutputSchema json.RawMessage `json:"outputSchema"`
+	// StructuredContent is what a call returns as structured content;
+	// without it, a call returns a line that says how many bytes of
+	// arguments it received (not the arguments: they may be 50 MB).
+	StructuredContent json.RawMessage `json:"structuredContent"`
+}
+
+// addSchemaTools adds the tools the JSON file at path describes, by name.
+func (f *fake) addSchemaTools(path string) error {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var tools map[string]schemaTool
+	if err := json.Unmarshal(b, &tools); err != nil {
+		return err
+	}
+	for name, st := range tools {
+		t := f.tool(name, "A tool with a schema a test chose.", st.InputSchema, received(st.StructuredContent))
+		if len(st.OutputSchema) > 0 {
+			t.Tool.RawOutputSchema = st.OutputSchema
+		}
+		f.server.AddTools(t)
+	}
+	return nil
+}
+
+// received answers a call with structured (when given) or with how many
+// bytes of arguments it got.
+func received(structured json.RawMessage) func(context.Context, json.RawMessage) (*mcp.CallToolResult, error) {
+	return func(_ context.Context, args json.RawMessage) (*mcp.CallToolResult, error) {
+		r := &mcp.CallToolResult{Content: []mcp.Content{mcp.NewTextContent(fmt.Sprintf("received %d bytes of arguments", len(args)))}}
+		if len(structured) > 0 {
+			r.StructuredContent = structured
+		}
+		return r, nil
+	}
 }

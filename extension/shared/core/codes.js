@@ -23,6 +23,7 @@ export const CODES = Object.freeze({
   FILE_NOT_FOUND: 'FILE_NOT_FOUND',
   FILE_TOO_LARGE: 'FILE_TOO_LARGE',
   OVERLOADED: 'OVERLOADED',
+  TOO_COSTLY: 'TOO_COSTLY',
 });
 
 /**
