@@ -23,6 +23,7 @@ const CODE_WORDS = {
   [CODES.MESSAGE_TOO_LARGE]: 'too large',
   [CODES.OVERLOADED]: 'the host is busy',
   [CODES.NOT_CONFIGURED]: 'not set up in the host',
+  [CODES.TOO_COSTLY]: 'too costly to check against the tool\'s schema',
 };
 
 /** A call's outcome in words: "ok", or what its error code means. */
