@@ -43,7 +43,15 @@ func fits(providers []Provider, p Provider, except string) error {
 // capabilities.changed when the replaced provider's tools went away. A
 // prefix that is reserved or used by another provider is an error, and
 // nothing changes.
-func (r *Runtime) SetProvider(p Provider) error {
+//
+// AssertingFormats(true) among opts makes p's schemas assert "format" in
+// every dialect, as WithFormatAssertion does for a provider the runtime
+// starts with; without it, p's schemas leave formats as their drafts say.
+func (r *Runtime) SetProvider(p Provider, opts ...SetOption) error {
+	var o setOptions
+	for _, opt := range opts {
+		opt(&o)
+	}
 	r.live.Lock()
 	defer r.live.Unlock()
 	r.mu.Lock()
@@ -67,6 +75,14 @@ func (r *Runtime) SetProvider(p Provider) error {
 		list = append(list, p)
 	}
 	toolsGone := old != nil && r.state[p.Name()].discovered
+	if o.assertFormats {
+		if r.assertFormats == nil {
+			r.assertFormats = map[string]bool{}
+		}
+		r.assertFormats[p.Name()] = true
+	} else {
+		delete(r.assertFormats, p.Name())
+	}
 	r.swap(list)
 	r.state[p.Name()] = &providerState{status: Status{State: StateStarting}}
 	if toolsGone {
@@ -174,3 +190,13 @@ func (r *Runtime) reasons() []string {
 	}
 	return out
 }
+
+// A SetOption changes how SetProvider takes its provider.
+type SetOption func(*setOptions)
+
+type setOptions struct{ assertFormats bool }
+
+// AssertingFormats makes the provider's schemas assert "format" in every
+// dialect when on (its configuration's "assertFormats"), so a server added
+// or edited while the host serves is judged as it would be at the next start.
+func AssertingFormats(on bool) SetOption { return func(o *setOptions) { o.assertFormats = on } }

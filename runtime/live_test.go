@@ -2,6 +2,7 @@ package runtime
 
 import (
 	"context"
+	"encoding/json"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -223,3 +224,34 @@ func TestSetProblem(t *testing.T) {
 }
 
 func isCode(err error, code wire.Code) bool { return err != nil && wire.CodeOf(err) == code }
+
+// A provider set while the runtime serves asserts "format" exactly when its
+// configuration asks (AssertingFormats), as one the runtime started with
+// does; an edit without it makes formats annotations again.
+func TestSetProviderAssertsFormatsAsAsked(t *testing.T) {
+	mailTool := Tool{Name: "mail", InputSchema: json.RawMessage(`{"type":"object","properties":{"to":{"type":"string","format":"email"}}}`)}
+	a := &closingFake{fakeProvider: newFake("munim", "computer", clickTool)}
+	r, _ := liveRuntime(t, a)
+	tests := []struct {
+		name    string
+		opts    []SetOption
+		refused bool
+	}{
+		{"asserting", []SetOption{AssertingFormats(true)}, true},
+		{"edited without it", nil, false},
+		{"asked off", []SetOption{AssertingFormats(false)}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p := &closingFake{fakeProvider: newFake("mailer", "mail", mailTool)}
+			if err := r.SetProvider(p, tt.opts...); err != nil {
+				t.Fatal(err)
+			}
+			p.set(Status{State: StateReady}, []Tool{mailTool})
+			_, err := r.Execute(context.Background(), Call{Capability: "mail.mail", Arguments: []byte(`{"to":"not an address"}`)})
+			if got := wire.CodeOf(err) == wire.CodeInvalidArguments; got != tt.refused {
+				t.Errorf("refused = %v (err %v), want %v", got, err, tt.refused)
+			}
+		})
+	}
+}

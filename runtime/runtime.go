@@ -24,7 +24,7 @@ type Runtime struct {
 	asserting Validator // the validator of the providers that assert formats
 	custom    bool      // WithValidator set validator (and asserting)
 	// assertFormats names the providers whose schemas assert formats in
-	// every dialect (WithFormatAssertion).
+	// every dialect (WithFormatAssertion, SetProvider with AssertingFormats); under mu.
 	assertFormats map[string]bool
 	log           zerolog.Logger
 	events        func(Event)

@@ -25,7 +25,7 @@ import (
 type Runtime interface {
 	Health() runtime.Health
 	List() []runtime.Summary
-	SetProvider(runtime.Provider) error
+	SetProvider(runtime.Provider, ...runtime.SetOption) error
 	RemoveProvider(name string) error
 }
 
@@ -235,7 +235,8 @@ func (p *Providers) set(params json.RawMessage) (any, error) {
 		return nil, err
 	}
 	entry := config.Provider{Name: e.Name, Command: e.Command, Args: e.Args, Env: env, Prefix: e.Prefix,
-		Timeout: config.Duration(e.Timeout), StartTimeout: config.Duration(e.StartTimeout)}
+		Timeout: config.Duration(e.Timeout), StartTimeout: config.Duration(e.StartTimeout),
+		AssertFormats: current != nil && current.AssertFormats} // a config-file setting: an edit keeps it
 	if entry.Timeout <= 0 {
 		entry.Timeout = config.Duration(runtime.DefaultCallTimeout)
 	}
@@ -246,7 +247,7 @@ func (p *Providers) set(params json.RawMessage) (any, error) {
 	p.secrets.AddEnv(env)
 	p.log.Info().Str("provider", e.Name).Str("prefix", e.Prefix).Str("command", e.Command).Int("args", len(e.Args)).
 		Strs("env", slices.Sorted(maps.Keys(env))).Bool("replaced", current != nil).Msg("provider saved")
-	if err := p.rt.SetProvider(p.build(entry)); err != nil {
+	if err := p.rt.SetProvider(p.build(entry), runtime.AssertingFormats(entry.AssertFormats)); err != nil {
 		return nil, wire.Errorf(wire.CodeExecutionError, "provider %q is saved in %s but could not start now: %v; it starts with the host next time", e.Name, p.configPath, err)
 	}
 	return p.listed(entry), nil

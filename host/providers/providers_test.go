@@ -280,3 +280,22 @@ func TestCheckRefusesWhatIsNotAProgram(t *testing.T) {
 		t.Errorf("something was started: %+v", f.built.entries)
 	}
 }
+
+// "assertFormats" is a config-file setting the setup page does not show:
+// editing the server there keeps it, in the file and in the runtime.
+func TestSetKeepsAssertFormatsAcrossAnEdit(t *testing.T) {
+	f := newFixture(t, `{"providers":[{"name":"munim","command":"EXE","prefix":"computer","assertFormats":true}]}`, nil)
+	if _, err := f.call("providers.set", map[string]any{"name": "munim", "command": f.exe, "args": []string{"--fast"}}); err != nil {
+		t.Fatal(err)
+	}
+	cfg, _, problem := config.Load(func(k string) string { return map[string]string{config.EnvConfig: f.path}[k] })
+	if problem != nil {
+		t.Fatal(problem)
+	}
+	if !cfg.Providers[0].AssertFormats {
+		t.Errorf("the edit dropped assertFormats: %+v", cfg.Providers[0])
+	}
+	if last := f.built.entries[len(f.built.entries)-1]; !last.AssertFormats {
+		t.Errorf("the runtime's provider was built without assertFormats: %+v", last)
+	}
+}
