@@ -130,14 +130,33 @@ func (s *Set) add(values []string, learned bool) {
 // Params without one (most calls) are not decoded; a plain byte search, as
 // the request path is the host's per-call latency.
 func mayNameSecret(raw []byte) bool {
-	lower := bytes.ToLower(raw)
-	for _, w := range nameParts {
-		if bytes.Contains(lower, w) {
-			return true
+	// Lower-cased a window at a time, the windows overlapping by the
+	// longest part, so a large request costs no copy of its size.
+	var buf [scanWindow + maxPart]byte
+	for start := 0; start < len(raw); start += scanWindow {
+		end := min(start+scanWindow+maxPart-1, len(raw))
+		lower := buf[:end-start]
+		for i, c := range raw[start:end] {
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			lower[i] = c
+		}
+		for _, w := range nameParts {
+			if bytes.Contains(lower, w) {
+				return true
+			}
 		}
 	}
 	return false
 }
+
+// scanWindow is how much of a request mayNameSecret lower-cases at once;
+// maxPart is the longest of nameParts.
+const (
+	scanWindow = 32 << 10
+	maxPart    = len("credential")
+)
 
 // nameParts are the parts, in lower case, of the names runtime.SecretName
 // accepts (TestNamePartsCoverSecretNames).

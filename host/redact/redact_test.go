@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -150,5 +151,34 @@ func BenchmarkAddJSONWithoutSecretNames(b *testing.B) {
 	params := []byte(`{"capability":"computer.click","arguments":{"x":100,"y":200,"button":"left"},"origin":"https://chat.example.com"}`)
 	for b.Loop() {
 		s.AddJSON(params)
+	}
+}
+
+// The quick check reads a large request a window at a time: a name part
+// across two windows, or at either end of the request, is still found, and
+// maxPart is the longest part (the windows' overlap).
+func TestTheQuickCheckFindsANameAcrossItsWindows(t *testing.T) {
+	for _, w := range nameParts {
+		if len(w) > maxPart {
+			t.Errorf("nameParts holds %q, longer than maxPart %d", w, maxPart)
+		}
+	}
+	filler := func(n int) string { return strings.Repeat("x", n) }
+	tests := []struct {
+		name string
+		raw  string
+		want bool
+	}{
+		{"none in a large request", filler(3 * scanWindow), false},
+		{"across the first boundary", filler(scanWindow-4) + "CREDENTIAL" + filler(100), true},
+		{"at the very end", filler(2*scanWindow+5) + "Token", true},
+		{"at the start", "pwd" + filler(scanWindow), true},
+		{"ending on a boundary", filler(scanWindow-3) + "key" + filler(10), true},
+		{"starting on a boundary", filler(scanWindow) + "secret", true},
+	}
+	for _, tt := range tests {
+		if got := mayNameSecret([]byte(tt.raw)); got != tt.want {
+			t.Errorf("%s: mayNameSecret = %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }

@@ -34,10 +34,14 @@ const maxInlineStart = 16 << 10
 // it is answered.
 func (s *Session) dispatch(ctx context.Context, body []byte, size int64, methods map[string]handler, handlers *sync.WaitGroup) {
 	req, err := DecodeRequest(body)
-	if err == nil && s.secrets != nil {
+	h, known := methods[req.Method]
+	// A large request that begins on a pooled goroutine has its secret
+	// values learned there, before it begins: the reader never scans its
+	// params. Every other request has them learned here.
+	learnLater := err == nil && known && s.forbidden == "" && !h.quick && size > maxInlineStart
+	if err == nil && s.secrets != nil && !learnLater {
 		s.secrets.AddJSON(req.Params)
 	}
-	h, known := methods[req.Method]
 	switch {
 	case s.forbidden != "":
 		err = &wire.Error{Code: wire.CodeForbidden, Message: s.forbidden}
@@ -61,6 +65,9 @@ func (s *Session) dispatch(ctx context.Context, body []byte, size int64, methods
 	}
 	s.mu.Unlock()
 	if closing || busy {
+		if learnLater && s.secrets != nil {
+			s.secrets.AddJSON(req.Params)
+		}
 		cancel()
 		s.bytes.Release(size)
 		if busy {
@@ -85,7 +92,12 @@ func (s *Session) dispatch(ctx context.Context, body []byte, size int64, methods
 	}
 	c := &Call{ID: req.ID, Params: req.Params, Emit: s.emitVia(req.ID, p.deliver)}
 	if h.start == nil || size > maxInlineStart {
-		s.workers.run(func() { p.begin(reqCtx, h, c) })
+		s.workers.run(func() {
+			if learnLater && s.secrets != nil {
+				s.secrets.AddJSON(req.Params)
+			}
+			p.begin(reqCtx, h, c)
+		})
 		return
 	}
 	p.inline.Store(true)
