@@ -1,17 +1,18 @@
 // The Side Panel's view of the desktop: RPC to the service worker's desktop
 // half (worker/desktop_worker.js). Implements the surface interface
 // core/desktop_surface.js drives: start, observe, act, stop. Each call
-// carries the task's activity key, so its host calls are logged under the task.
+// carries the task's activity key, so its host calls are logged under the
+// task, and its words, which the approval window shows.
 
 import { DESKTOP } from '../../shared/core/messages.js';
 
 /**
- * @param {{sessionId:string, coordinateMode?:string, taskKey?:() => string, send?:Function}} o
+ * @param {{sessionId:string, coordinateMode?:string, taskKey?:() => string, taskText?:() => string, send?:Function}} o
  */
 export function createDesktopBridge(o) {
   const send = o.send || ((m) => chrome.runtime.sendMessage(m));
   async function call(type, extra = {}) {
-    const res = await send({ type, sessionId: o.sessionId, task: o.taskKey?.(), ...extra });
+    const res = await send({ type, sessionId: o.sessionId, task: o.taskKey?.(), taskText: o.taskText?.(), ...extra });
     if (!res || res.ok === false) throw new Error(res?.error || `${type} got no answer`);
     return res;
   }

@@ -53,7 +53,7 @@ export function surfacesFor({ coordinateMode, surface }) {
   const tab = createBrowserBridge({ sessionId: panel.sessionId, windowId: panel.windowId, coordinateMode });
   const d = panel.desktop;
   const desktop = d?.offered
-    ? createDesktopBridge({ sessionId: panel.sessionId, coordinateMode, taskKey: () => panel.pipeline?.taskKey })
+    ? createDesktopBridge({ sessionId: panel.sessionId, coordinateMode, taskKey: () => panel.pipeline?.taskKey, taskText: () => panel.pipeline?.session?.task })
     : null;
   return createSurfaces({ tab, desktop, start: surface || chosenSurface(), why: d?.why, state: d });
 }

@@ -21,12 +21,17 @@
 import { host } from '../../shared/host.js';
 import { CODES } from '../../shared/core/codes.js';
 import { DESKTOP } from '../../shared/core/messages.js';
-import { callsFor, chooseProfile, profileProblems, screenshotFrom, suggestedGrants, toolUses, toolsOf, whyNoDesktop } from '../core/desktop_profiles.js';
+import { callsFor, chooseProfile, profileProblems, screenshotFrom, toolUses, toolsOf, whyNoDesktop } from '../core/desktop_profiles.js';
 import { planDesktopAction } from '../core/desktop_actions.js';
+import { kindOfCall, toolKinds } from '../core/desktop_call_kind.js';
+import {
+  DESKTOP_KINDS, SUGGESTED_KINDS, agreesWithHost, choicesAfterSave, hostDecisions, kindsFromHost, validKindGrants,
+} from '../../shared/core/desktop_kinds.js';
+import { desktopChoices, forgetDesktopChoices, keepDesktopChoices, kindGrantsOf, saveKindGrants } from '../../shared/desktop_decisions.js';
 import { encodeScreenshot } from './desktop_image.js';
 import { actionSleep, actionStopped } from '../core/cdp_input.js';
 import { desktopPush } from '../core/panel_contract.js';
-import { toPanels } from './agent_sessions.js';
+import { findSession, toPanels } from './agent_sessions.js';
 
 /** Where Settings keeps the person's own desktop profile: {prefix, profile}. */
 export const PROFILE_KEY = 'desktopProfile';
@@ -128,10 +133,26 @@ async function choiceOf(s) {
   return s.choice;
 }
 
+/**
+ * What the approval window and the kind grants need to know of a call: its
+ * kind (from its exact arguments, core/desktop_call_kind.js), the server,
+ * the task (its key and words), the page the task's tab shows and the
+ * browser window of its Side Panel (where the window opens).
+ */
+async function desktopContext(st, c, m) {
+  const ses = m.sessionId !== undefined ? findSession(String(m.sessionId)) : null;
+  const tab = ses?.tabId != null ? await chrome.tabs.get(ses.tabId).catch(() => null) : null;
+  return {
+    kind: kindOfCall(st.profile, st.prefix, c), prefix: st.prefix, task: typeof m.task === 'string' ? m.task : '',
+    taskText: typeof m.taskText === 'string' ? m.taskText.slice(0, 500) : '', page: tab?.url || '', pageTitle: tab?.title || '',
+    windowId: ses?.windowId ?? null,
+  };
+}
+
 /** One host call of a task; a refusal, a server failure or a broken host ends the task with its words. */
-async function call(s, c, task) {
+async function call(s, c, m, st) {
   const signal = s.abort.signal;
-  const reply = await runCall(c, { signal, task });
+  const reply = await runCall(c, { signal, task: m.task, desktop: await desktopContext(st, c, m) });
   if (signal.aborted) throw actionStopped();
   if (reply.ok) return reply.result;
   if (reply.code === CODES.FORBIDDEN) {
@@ -181,7 +202,7 @@ async function observe(m) {
   const st = await choiceOf(s);
   return withAbort(s, async () => {
     let result;
-    for (const c of callsFor(st.profile, st.prefix, 'screenshot', {})) result = await call(s, c, m.task);
+    for (const c of callsFor(st.profile, st.prefix, 'screenshot', {})) result = await call(s, c, m, st);
     const shot = screenshotFrom(result, `${st.prefix} screenshot`);
     if (!shot.ok) throw new Error(shot.error);
     const img = await encodeScreenshot(shot.base64, shot.mime);
@@ -202,7 +223,7 @@ async function act(m) {
   if (plan.error) return { text: plan.error, error: true };
   return withAbort(s, async (signal) => {
     for (const c of plan.calls) {
-      const result = await call(s, c, m.task);
+      const result = await call(s, c, m, st);
       if (result?.isError) return { text: `${c.capability} failed: ${toolErrorText(result) || 'the tool reported an error'}`, error: true };
     }
     if (plan.waitMs) await actionSleep(plan.waitMs, signal);
@@ -235,35 +256,64 @@ async function checkProfile({ prefix, profile, save }) {
   return { ok: true, problems };
 }
 
-/** The agent's grants for the desktop profile's tools: the host's decisions and the suggestion. */
+/**
+ * The agent's desktop grants by kind (looking, pointing, typing) for the
+ * server in use, as they stand: the ones saved in Settings when the host
+ * still decides what they say, else what the host's decisions amount to;
+ * the suggestion; and every choice remembered from the approval window.
+ */
 async function getGrants() {
   const st = await desktopState();
-  if (!st.offered) return { ok: true, offered: false, why: st.why };
+  if (!st.offered) return { ok: true, offered: false, why: st.why, choices: await desktopChoices() };
   const policy = await host.request('policy.get', { origin: agentOrigin }, { timeoutMs: 10_000 });
   if (!policy.ok) return { ok: false, error: `${policy.code}: ${policy.message}` };
-  const names = toolsOf(st.profile).map((t) => `${st.prefix}.${t}`);
+  const kinds = await kindsNow(st, policy);
   return {
-    ok: true, offered: true, origin: agentOrigin, configured: Boolean(policy.configured), tools: names,
-    decisions: policy.decisions || {}, suggested: suggestedGrants(st.profile, st.prefix), uses: toolUses(st.profile, st.prefix),
-    server: st.prefix, profile: st.custom ? 'your own' : st.profile.name,
+    ok: true, offered: true, origin: agentOrigin, configured: Boolean(policy.configured), kinds, suggested: { ...SUGGESTED_KINDS },
+    tools: toolsOf(st.profile).map((t) => `${st.prefix}.${t}`), toolKinds: toolKinds(st.profile, st.prefix), uses: toolUses(st.profile, st.prefix),
+    decisions: policy.decisions || {}, choices: await desktopChoices(), server: st.prefix, profile: st.custom ? 'your own' : st.profile.name,
   };
 }
 
-async function setGrants({ grants }) {
+/** The kind grants in force for the server of st, given the host's policy for the agent. */
+async function kindsNow(st, policy) {
+  const tk = toolKinds(st.profile, st.prefix);
+  const decisions = policy.decisions || {};
+  const saved = await kindGrantsOf(st.prefix);
+  if (saved && policy.configured && agreesWithHost(saved, decisions, tk)) return saved;
+  return policy.configured ? kindsFromHost(decisions, tk) : { look: 'deny', point: 'deny', type: 'deny' };
+}
+
+/**
+ * Saves the kind grants: the host is told Ask for every tool a kind not
+ * blocked uses (Block when all its kinds are), so each call is judged by its
+ * own kind; the grants go to the trusted store; the remembered choices they
+ * contradict are forgotten. Allowing typing needs typingConfirmed: the
+ * person read what it means.
+ */
+async function setGrants({ kinds, typingConfirmed }) {
+  if (!validKindGrants(kinds)) return { ok: false, error: `not a grant for each of ${DESKTOP_KINDS.join(', ')}: ${JSON.stringify(kinds)}` };
   const st = await mustChoice();
-  const names = new Set(toolsOf(st.profile).map((t) => `${st.prefix}.${t}`));
-  const chosen = {};
-  for (const [name, d] of Object.entries(grants || {})) {
-    if (!names.has(name) || !['allow', 'ask', 'deny'].includes(d)) return { ok: false, error: `not a desktop tool decision: ${name} → ${d}` };
-    chosen[name] = d;
-  }
   const now = await host.request('policy.get', { origin: agentOrigin }, { timeoutMs: 10_000 });
   if (!now.ok) return { ok: false, error: `${now.code}: ${now.message}` };
+  const before = await kindsNow(st, now);
+  if (kinds.type === 'allow' && before.type !== 'allow' && typingConfirmed !== true) {
+    return { ok: false, error: 'typing and keys without asking needs your confirmation: any page the agent reads could then make it type commands' };
+  }
+  const chosen = { look: kinds.look, point: kinds.point, type: kinds.type };
   // The agent's other decisions stay; Block is what every tool not named gets, so it is not written out per tool.
   const kept = now.configured ? Object.fromEntries(Object.entries(now.decisions || {}).filter(([, d]) => d !== 'deny')) : {};
-  const reply = await host.request('policy.set', { origin: agentOrigin, grants: { ...kept, ...chosen } }, { timeoutMs: 10_000 });
+  const reply = await host.request('policy.set', { origin: agentOrigin, grants: { ...kept, ...hostDecisions(chosen, toolKinds(st.profile, st.prefix)) } }, { timeoutMs: 10_000 });
   if (!reply.ok) return { ok: false, error: `${reply.code}: ${reply.message}` };
-  return { ok: true, decisions: reply.decisions || {} };
+  await saveKindGrants(st.prefix, chosen);
+  await keepDesktopChoices((c) => c.prefix !== st.prefix || choicesAfterSave([c], before, chosen).length > 0);
+  return { ok: true, decisions: reply.decisions || {}, kinds: chosen, choices: await desktopChoices() };
+}
+
+/** A task's typing choices end when it (re)enters the desktop and when it stops there. */
+function endTypingOf(task) {
+  if (typeof task !== 'string' || !task) return Promise.resolve();
+  return keepDesktopChoices((c) => !(c.scope === 'task' && c.task === task)).catch(() => {});
 }
 
 /** Message handlers in shared/core/router.js's shape. */
@@ -274,6 +324,7 @@ export const handlers = {
       const st = await desktopState();
       // A task's session keeps what it started with (observe, act); the panel's own questions carry no session.
       if (m.sessionId !== undefined) sessionOf(m.sessionId).choice = st.offered ? st : null;
+      if (m.sessionId !== undefined) await endTypingOf(m.task);
       return { ok: true, ...st };
     },
   },
@@ -285,12 +336,20 @@ export const handlers = {
       const s = sessions.get(String(m.sessionId));
       s?.abort?.abort();
       if (s && m.end) sessions.delete(String(m.sessionId));
+      endTypingOf(m.task);
       return { ok: true };
     },
   },
   [DESKTOP.CHECK_PROFILE]: { from: 'extension', run: (m) => checkProfile(m) },
   [DESKTOP.GET_GRANTS]: { from: 'extension', run: () => getGrants() },
   [DESKTOP.SET_GRANTS]: { from: 'extension', run: (m) => setGrants(m) },
+  [DESKTOP.FORGET_CHOICES]: {
+    from: 'extension',
+    async run({ ids }) {
+      await forgetDesktopChoices(Array.isArray(ids) ? ids.map(String) : null);
+      return { ok: true, choices: await desktopChoices() };
+    },
+  },
 };
 
 /**

@@ -1,6 +1,8 @@
-// The approval window as a person uses it: a deliberate click moves the
-// pointer into the window and onto the button in steps, as a mouse does,
-// pauses, then clicks (issue 29: a pointer that never moved never allows).
+// The approval window as a person uses it: the pointer comes into the
+// window from its edge, moves onto the button in steps, as a mouse does,
+// pauses, then clicks; every Allow is then confirmed with "Yes", placed
+// elsewhere in the window (issue 38: the buttons are scattered at random,
+// a click counts only once the pointer came in from outside and moved).
 // And the attack the window must withstand: clicks every 120 ms at one spot,
 // from the moment the window shows, with a pointer that stays put.
 
@@ -16,23 +18,33 @@ export function centreOf(win, selector) {
   }, selector).catch(() => null);
 }
 
+const at = new WeakMap(); // win -> where its pointer is
+
 /**
- * Clicks an Allow button the way a person does once it is armed: the pointer
- * comes in from the window's left edge in steps, rests, and clicks. The
- * window may close before the click returns.
+ * Clicks a button the way a person does once it is armed: the first time in
+ * a window the pointer comes in from the window's left edge, then it moves
+ * onto the button in steps, rests, and clicks. The window may close before
+ * the click returns.
  */
 export async function deliberateClick(win, selector) {
   await win.locator(`${selector}:enabled`).waitFor();
-  const at = await centreOf(win, selector);
+  const to = await centreOf(win, selector);
   try {
-    await win.mouse.move(2, at.y - 40);
-    await win.mouse.move(at.x, at.y, { steps: 12 });
+    if (!at.has(win)) await win.mouse.move(1, to.y);
+    await win.mouse.move(to.x, to.y, { steps: 12 });
+    at.set(win, to);
     await sleep(250);
     await win.mouse.down();
     await win.mouse.up();
   } catch (err) {
     if (!win.isClosed()) throw err;
   }
+}
+
+/** Allows in the window as a person does: the choice (Allow once, for this session, always), then Yes. */
+export async function approveIn(win, choice = '#allow') {
+  await deliberateClick(win, choice);
+  await deliberateClick(win, '#confirm-yes');
 }
 
 /**
