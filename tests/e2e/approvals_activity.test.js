@@ -14,7 +14,7 @@ import { after, before, describe, test } from 'node:test';
 import { EXTENSION_ORIGIN, launch, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
 import { armFromOptions, waitForProviders, waitForSent } from './lib/bridge.js';
-import { approveIn, deliberateClick } from './lib/approval.js';
+import { approveIn, deliberateClick, unfitPlacements } from './lib/approval.js';
 
 const settings = { source: '.assistant', destination: '#prompt', autoSend: true, sendButton: '#send', debounceMs: 300, maxConsecutive: 200 };
 const call = (capability, args) => JSON.stringify({ capability, arguments: args });
@@ -116,6 +116,7 @@ describe('approvals that remember, and the activity log', () => {
         await win.setViewportSize({ width, height: 700 });
         const o = await win.evaluate(() => ({ scroll: document.scrollingElement.scrollWidth, client: document.scrollingElement.clientWidth }));
         assert.ok(o.scroll <= o.client, `the approval window at ${width} px overflows: ${JSON.stringify(o)}`);
+        assert.deepEqual(await unfitPlacements(win), [], `at ${width} px the buttons' area fits above and below the details`);
         await env.screenshot(win, `approval_${width}`);
       }
       await answer(win, 'Allow once');

@@ -10,7 +10,7 @@
 import { CodedError } from '../../shared/core/coded_error.js';
 import { abortableSleep as sleepUnlessStopped } from './abortable_sleep.js';
 import { backoffDelay, classifyStatus, localForbiddenMessage, parseRetryAfter } from './retry_policy.js';
-import { errorDetail, maskKey } from './server_text.js';
+import { errorDetail, maskKey, maskKeyStreaming } from './server_text.js';
 
 /** An error the loop shows to the user; code is stable. */
 export class ModelError extends CodedError {}
@@ -84,10 +84,20 @@ export function createModelClient(deps = {}) {
    */
   async function complete(req, opts = {}) {
     const key = req.apiKey;
-    const onDelta = opts.onDelta && ((piece, full) => opts.onDelta(maskKey(piece, key), maskKey(full, key)));
+    // What is shown while it streams: the key masked, and a tail that may begin it held back until it is whole.
+    let shown = '';
+    const onDelta = opts.onDelta && ((_piece, full) => {
+      const safe = maskKeyStreaming(full, key);
+      const piece = safe.startsWith(shown) ? safe.slice(shown.length) : safe;
+      shown = safe;
+      opts.onDelta(piece, safe);
+    });
     try {
       const r = await completeRaw(req, { ...opts, onDelta });
-      return { ...r, content: maskKey(r.content, key) };
+      const content = maskKey(r.content, key);
+      // What was held back shows once the reply is whole.
+      if (onDelta && shown !== content) opts.onDelta(content.startsWith(shown) ? content.slice(shown.length) : content, content);
+      return { ...r, content };
     } catch (err) {
       if (err instanceof ModelError) err.message = maskKey(err.message, key, { error: true });
       throw err;

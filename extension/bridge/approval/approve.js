@@ -364,7 +364,7 @@ function renderDesktop(v) {
   $('approval-title').textContent = 'Act on your computer’s desktop?';
   $('who-wants').textContent = `wants to ${words.verb}`;
   $('desktop-context').hidden = false;
-  $('desktop-what').textContent = `This acts on your computer’s desktop, outside the browser: ${words.name.toLowerCase()} (${words.what}), through the desktop server “${d.prefix}”, on whatever window is there.${d.kind === 'type' ? ' Typed into a terminal, text can run commands.' : ''}`;
+  $('desktop-what').textContent = `This acts on your computer’s desktop, outside the browser: ${words.name.toLowerCase()}, through the desktop server “${d.prefix}”, on whatever window is there.${d.kind === 'type' ? ' Typed into a terminal, text can run commands.' : ''}`;
   $('desktop-task').textContent = d.taskText ? `“${d.taskText}”` : 'Not known: the task that asked gave no words.';
   $('desktop-page').textContent = d.page ? `${d.pageTitle ? `${d.pageTitle} — ` : ''}${d.page}` : 'None: the task has not opened a page.';
   // The tool's own title and hints are the desktop server's words: not shown here.

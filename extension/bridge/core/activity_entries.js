@@ -4,7 +4,7 @@
 // 30 days). Arguments, results and texts are redacted by the host's rules
 // (redact.js) before they are kept. The worker stores the entries
 // (bridge/worker/activity_log.js); the options page shows them. Pure.
-import { redactJSON, redactRaw, redactText, truncate, utf8Length } from './redact.js';
+import { redactFreeText, redactJSON, redactKnowing, redactRaw, truncate, utf8Length } from './redact.js';
 import { REMEMBER } from './allow_choices.js';
 import { CODES, TRANSPORT_CODES } from '../../shared/core/codes.js';
 import { KIND_WORDS, REMEMBER_SCOPE as KIND_SCOPE } from '../../shared/core/desktop_kinds.js';
@@ -106,13 +106,13 @@ export function callEntry({ origin, call, started, ended, reply, approval = null
     e.rememberedFrom = { at: approval.auto.at, entry: approval.auto.entry };
     if (approval.auto.kind) Object.assign(e.rememberedFrom, { kind: String(approval.auto.kind), scope: String(approval.auto.scope || '') });
   }
-  if (approval?.error) e.rememberError = truncate(redactText(approval.error), MAX_TEXT_BYTES);
+  if (approval?.error) e.rememberError = truncate(redactFreeText(approval.error), MAX_TEXT_BYTES);
   if (reply?.ok) {
     e.bytes = jsonBytes(reply.result);
     e.result = redactJSON(summarise(reply.result));
   } else {
     e.bytes = jsonBytes(reply);
-    e.message = truncate(redactText(String(reply?.message ?? '')), MAX_TEXT_BYTES);
+    e.message = truncate(redactFreeText(String(reply?.message ?? '')), MAX_TEXT_BYTES);
     if (typeof reply?.details?.reason === 'string') e.reason = reply.details.reason.slice(0, 100);
   }
   return e;
@@ -160,18 +160,19 @@ export function stoppedEntry({ origin, call, reason, at = Date.now(), id = newId
 
 /**
  * The entry of one browser-agent task: its text, how many steps it took,
- * how it ended, and the conversation it belongs to. A task that asked you a
+ * how it ended, and the conversation it belongs to; known: secrets masked
+ * by value in its texts (the agent's API key, in any form). A task that asked you a
  * question and then went on has one entry, kept under `key` and replaced.
  */
-export function taskEntry({ conversation, seq: taskSeq, task, steps, outcome, text, url, at = Date.now(), id = newId(at) }) {
+export function taskEntry({ conversation, seq: taskSeq, task, steps, outcome, text, url, known = [], at = Date.now(), id = newId(at) }) {
   return {
     id, kind: 'task', at, origin: originOf(url),
     key: `${String(conversation).slice(0, 100)}:${Number.isInteger(taskSeq) ? taskSeq : ''}`,
     conversation: String(conversation ?? '').slice(0, 100),
-    task: truncate(redactText(String(task ?? '')), MAX_TEXT_BYTES),
+    task: truncate(redactKnowing(String(task ?? ''), known), MAX_TEXT_BYTES),
     steps: Number.isInteger(steps) && steps >= 0 ? steps : 0,
     outcome: String(outcome ?? '').slice(0, 40),
-    text: truncate(redactText(String(text ?? '')), MAX_TEXT_BYTES),
+    text: truncate(redactKnowing(String(text ?? ''), known), MAX_TEXT_BYTES),
   };
 }
 

@@ -111,3 +111,28 @@ export async function clickGame(context, win, target, fallback = { x: 270, y: 56
   };
   return game;
 }
+
+/**
+ * Whether the window's answer area and everything else fit its viewport with
+ * the answer area above the details and below them (the window picks one at
+ * random): for each, the page's scroll height and where the area is.
+ * Returns the placements that do not fit ([] when both do).
+ */
+export function unfitPlacements(win) {
+  return win.evaluate(() => {
+    const main = document.getElementById('approval');
+    const pad = document.getElementById('pad');
+    const details = document.getElementById('details');
+    const home = pad.nextSibling;
+    const bad = [];
+    for (const where of ['top', 'bottom']) {
+      if (where === 'top') main.insertBefore(pad, details);
+      else main.append(pad);
+      const r = pad.getBoundingClientRect();
+      const s = document.scrollingElement;
+      if (r.top < 0 || r.bottom > window.innerHeight || s.scrollHeight > s.clientHeight) bad.push({ where, pad: [r.top, r.bottom], height: window.innerHeight, scroll: s.scrollHeight });
+    }
+    main.insertBefore(pad, home);
+    return bad;
+  });
+}

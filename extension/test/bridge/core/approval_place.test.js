@@ -52,7 +52,7 @@ test('the places to try: the random one first, then the other side, then each si
 });
 
 test('scattered buttons: inside the pad, apart from each other and from what to avoid, at places that vary over more than their size', () => {
-  const pad = { width: 504, height: 220 };
+  const pad = { width: 504, height: 200 };
   const boxes = [{ id: 'deny', width: 80, height: 36 }, { id: 'allow', width: 118, height: 36 }, { id: 'allow-session', width: 190, height: 36 }, { id: 'allow-always', width: 220, height: 36 }];
   const avoid = [{ left: 0, top: 0, right: 200, bottom: 100 }];
   const lefts = [];
@@ -88,12 +88,12 @@ test('a pad too small to scatter: the buttons are stacked, in a random order, st
  * two clicks that win most often: the spot where Allow once is most often
  * found, then, among the windows where that found it, the spot where Yes is
  * most often found (a third press in the buttons' area would be the second
- * stray, which denies). The model: approve.css's answer area (504 x 220
+ * stray, which denies). The model: approve.css's answer area (504 x 200
  * above or below the details, at random), the confirmation's (504 x 430),
  * buttons of the sizes they have at 540 px.
  */
 test('the best two clicks a player who knows the window but cannot read it can make allow far below 1 % of windows', () => {
-  const PAD1 = { width: 504, height: 220 };
+  const PAD1 = { width: 504, height: 200 };
   const PAD2 = { width: 504, height: 430 };
   const boxes = [{ id: 'deny', width: 80, height: 36 }, { id: 'allow', width: 118, height: 36 }, { id: 'allow-session', width: 190, height: 36 }, { id: 'allow-always', width: 220, height: 36 }];
   const YES = { id: 'yes', width: 64, height: 36 };
@@ -103,7 +103,7 @@ test('the best two clicks a player who knows the window but cannot read it can m
   const H = 700;
   const windows = [];
   for (let n = 0; n < N; n++) {
-    const padTop = Math.random() < 0.5 ? 95 : 445;
+    const padTop = Math.random() < 0.5 ? 95 : 465;
     const a = scatterButtons(PAD1, boxes).allow;
     const allow = { left: 18 + a.left, top: padTop + a.top, right: 18 + a.left + 118, bottom: padTop + a.top + 36 };
     const inPad2 = { left: allow.left - 18, top: allow.top - 200, right: allow.right - 18, bottom: allow.bottom - 200 };
