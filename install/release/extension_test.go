@@ -101,8 +101,9 @@ func TestChromeManifests(t *testing.T) {
 }
 
 // The Firefox package's manifest keeps what Firefox reads, gives the
-// background as scripts only, and leaves out Chrome's key, the Side Panel and
-// the permissions Firefox does not offer.
+// background as scripts only, and leaves out Chrome's key, the Side Panel,
+// the permissions Firefox does not offer and those only the browser agent
+// (not in the package) uses: webRequest and unlimitedStorage.
 func TestFirefoxManifest(t *testing.T) {
 	x := sourceExtension(t, DefaultDownloadURL)
 	m, _ := flavourOf(t, x, firefoxManifest)
@@ -122,9 +123,12 @@ func TestFirefoxManifest(t *testing.T) {
 	}
 	var perms []any
 	for _, p := range src["permissions"].([]any) {
-		if p != "debugger" && p != "sidePanel" {
+		if p != "debugger" && p != "sidePanel" && p != "webRequest" && p != "unlimitedStorage" {
 			perms = append(perms, p)
 		}
+	}
+	if len(perms) == len(src["permissions"].([]any)) {
+		t.Fatalf("the source manifest asks for none of debugger, sidePanel, webRequest, unlimitedStorage: %v", src["permissions"])
 	}
 	if d := cmp.Diff(perms, m["permissions"]); d != "" {
 		t.Errorf("Firefox permissions (-want +got):\n%s", d)
