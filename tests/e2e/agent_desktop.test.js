@@ -153,14 +153,14 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
       await runTask(panel, 'Write the code shown on the page into code.txt in the terminal, then type "saved <code>" into the form');
       // The screenshots run (looking is allowed); the click asks, answered for this session.
       const nextWindow = () => env.context.waitForEvent('page', { predicate: (p) => p.url().startsWith(APPROVE_URL), timeout: 60_000 });
-      /** What a window says once answered (it closes 1.2 s later): caught as it is written. */
+      /** What a window will say once answered (it closes 1.2 s later): {said}, caught as it is written, once watching. */
       const saidIn = async (win) => {
         const said = new Promise((resolve) => win.on('console', (m) => { if (m.text().startsWith('outcome:')) resolve(m.text().slice('outcome:'.length)); }));
         await win.evaluate(() => {
           const el = document.getElementById('outcome');
           new MutationObserver(() => { if (el.textContent) console.log(`outcome:${el.textContent}`); }).observe(el, { childList: true, characterData: true, subtree: true });
         });
-        return said;
+        return { said };
       };
       const win = await nextWindow();
       await win.locator('#allow-session:enabled').waitFor();
@@ -173,7 +173,7 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
       assert.match(await win.locator('#desktop-page').textContent(), /^Code page — http:\/\/127\.0\.0\.1:\d+\/code\.html$/);
       assert.equal(await win.locator('#allow-session').textContent(), 'Allow pointing and clicking for this session');
       await env.screenshot(win, 'agent_desktop_approval');
-      const said = saidIn(win);
+      const { said } = await saidIn(win);
       await approveIn(win, '#allow-session');
       assert.equal(await said, 'Allowed for this session — running. Pointing and clicking on the desktop runs without asking until the browser restarts, or until you forget it in Settings → Desktop.');
       // The typing asks: typing is remembered for this task only.
@@ -187,7 +187,7 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
       }
       await typing.setViewportSize({ width: 540, height: 700 });
       await env.screenshot(typing, 'agent_desktop_approval_typing');
-      const typed = saidIn(typing);
+      const { said: typed } = await saidIn(typing);
       await approveIn(typing, '#allow-session');
       assert.equal(await typed, 'Allowed for this task — running. Typing and keys on the desktop runs without asking until this task ends or leaves the desktop.');
       const end = await outcome(panel, 120_000);

@@ -76,6 +76,17 @@ function agentTrust(env, model, panelOf) {
     await panel.click('#show-chat');
     return got;
   }
+  /** Where each approval window opened, and the panel's browser window: {left, top, width, height}. */
+  async function placements() {
+    return env().evalInWorker(async (url) => {
+      const all = await chrome.windows.getAll({ populate: true });
+      const rect = (w) => ({ left: w.left, top: w.top, width: w.width, height: w.height });
+      return {
+        windows: all.filter((w) => w.tabs.some((tab) => tab.url.startsWith(url))).map(rect),
+        parent: rect(all.find((w) => w.tabs.some((tab) => tab.url.includes('/sidepanel.html')))),
+      };
+    }, APPROVE_URL);
+  }
   /** Opens url in a tab of the panel's window, the one the next task takes (the web tab used last); resolves with its id. */
   async function openTab(url) {
     const id = await panelOf().evaluate(async (u) => {
@@ -88,7 +99,7 @@ function agentTrust(env, model, panelOf) {
     return id;
   }
   const closeTab = (id) => panelOf().evaluate((tabId) => chrome.tabs.remove(tabId), id);
-  return { windows, watch, windowAfter, task, saveGrants, rememberedInPanel, openTab, closeTab };
+  return { windows, watch, windowAfter, task, saveGrants, rememberedInPanel, openTab, closeTab, placements };
 }
 
 /** The call an approval window asks about: its tool, its arguments, and what it says of the task and the page. */
@@ -144,6 +155,7 @@ describe('a page the agent reads cannot widen what runs on the desktop without a
 
   test('a benign task: looking and pointing allowed for the session, typing for the task; only the session\'s two outlive it, listed in both places', async () => {
     const [x, y] = xterm();
+    const placed = [];
     const n = t.windows.length;
     const { end } = await t.task('Say hello in the terminal', [
       () => act("SwitchSurface(surface='desktop')"),
@@ -156,6 +168,7 @@ describe('a page the agent reads cannot widen what runs on the desktop without a
       for (const [i, kind, label] of [[0, 'looking', 'Allow looking for this session'], [1, 'pointing and clicking', 'Allow pointing and clicking for this session'], [2, 'typing and keys', 'Allow typing and keys for this task']]) {
         const win = await t.windowAfter(n + i);
         const asked = await askedIn(win);
+        placed.push(await t.placements());
         assert.match(asked.what, new RegExp(`^This acts on your computer’s desktop, outside the browser: ${kind}`));
         assert.equal(asked.task, '“Say hello in the terminal”');
         assert.match(asked.page, /\/benign\.html$/);
@@ -165,6 +178,16 @@ describe('a page the agent reads cannot widen what runs on the desktop without a
     });
     assert.equal(end.outcome, 'finished', end.text);
     assert.equal(t.windows.length, n + 3, 'Enter ran on the typing choice of its task');
+    // The agent's windows open over its panel's window at random places, as the chat's do, never at its corner.
+    const spots = placed.map((p) => p.windows[0]);
+    assert.equal(spots.length, 3);
+    assert.ok(new Set(spots.map((w) => `${w.left},${w.top}`)).size >= 2, `three windows at ${JSON.stringify(spots)}`);
+    for (const [i, p] of placed.entries()) {
+      const w = p.windows[0];
+      const centred = p.parent.left + (p.parent.width - 540) / 2;
+      assert.ok(w.left !== p.parent.left || w.top !== p.parent.top, `window ${i} at the panel window's corner`);
+      assert.ok(Math.abs(w.left - centred) >= 540 / 4 - 1 || w.left === 0, `window ${i} near the centred spot: ${JSON.stringify(p)}`);
+    }
     assert.deepEqual(await t.rememberedInPanel(), [['look', 'session'], ['point', 'session']], 'the typing choice ended with its task');
     const options = await env.openOptions('#agent');
     await waitFor(async () => (await options.$$eval('#agent-grant-remembered-list li', (lis) => lis.length)) === 2, { what: 'the Agent view lists the two choices' });

@@ -90,13 +90,14 @@ async function answer(allow, remember = REMEMBER.ONCE, confirmed = false, denied
   if (answered) return;
   answered = true;
   disableAll();
+  if (!allow) finish(deniedText, 'bad'); // said at once: the window closes soon after
   const r = await send(BRIDGE.APPROVE, { allow, remember, confirmed });
   if (!r?.ok) {
     finish(`Could not answer: ${r?.error || 'no reply'}`, 'bad');
     return;
   }
   if (r.answer !== 'allow') {
-    finish(deniedText, 'bad');
+    if ($('outcome').textContent !== deniedText) finish(deniedText, 'bad');
   } else if (r.rememberError) {
     finish(`Allowed once — running. Could not save “always allow”: ${r.rememberError}`, 'bad');
     return; // stays open so the person can read why

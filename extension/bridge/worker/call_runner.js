@@ -65,7 +65,12 @@ export async function execute(origin, tabId, call, { signal, desktop = null } = 
   } finally {
     clearTimeout(timer);
     inflight.get(origin)?.delete(ac);
-    for (const token of tokens) closeApproval(approvals.forget(token));
+    // A window answered in it closes itself once it has said what happened; the others close now.
+    for (const token of tokens) {
+      const entry = approvals.forget(token);
+      if (entry?.answer && entry.windowId != null) setTimeout(() => closeApproval(entry), 4000);
+      else closeApproval(entry);
+    }
   }
 }
 

@@ -88,16 +88,18 @@ export async function clickGame(context, win, target, fallback = { x: 270, y: 56
     const gap = seen.findIndex((c, i) => i > 0 && c.t - seen[i - 1].t >= 900);
     return (gap < 0 ? seen : seen.slice(0, gap)).filter((c, i) => i > 0 && c.enabled);
   };
+  // A window that closes (the call denied) may leave a CDP command unanswered: nothing waits past its closing.
+  const closed = new Promise((resolve) => { if (win.isClosed()) resolve(); else win.once('close', resolve); });
   let last = 0;
   game.done = (async () => {
     while (game.running && !win.isClosed()) {
       const next = Date.now() + 120;
       if (last) game.maxGapMs = Math.max(game.maxGapMs, Date.now() - last);
       last = Date.now();
-      const at = await centreOf(win, target());
+      const at = await Promise.race([centreOf(win, target()), closed]);
       if (at) game.spot = { x: at.x, y: at.y };
       for (const type of ['mousePressed', 'mouseReleased']) {
-        await cdp.send('Input.dispatchMouseEvent', { type, x: game.spot.x, y: game.spot.y, button: 'left', buttons: type === 'mousePressed' ? 1 : 0, clickCount: 1 }).catch(() => {});
+        await Promise.race([cdp.send('Input.dispatchMouseEvent', { type, x: game.spot.x, y: game.spot.y, button: 'left', buttons: type === 'mousePressed' ? 1 : 0, clickCount: 1 }).catch(() => {}), closed]);
       }
       game.clicks++;
       await sleep(Math.max(0, next - Date.now()));
@@ -105,7 +107,7 @@ export async function clickGame(context, win, target, fallback = { x: 270, y: 56
   })();
   game.stop = async () => {
     game.running = false;
-    await game.done;
+    await Promise.race([game.done, closed]);
     await cdp.detach().catch(() => {});
     return game.clicks;
   };
