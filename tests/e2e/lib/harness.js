@@ -264,8 +264,10 @@ export async function launch(opts = {}) {
     // Through a launcher that joins the --disable-features lists (lib/chromium_features.sh).
     executablePath: path.join(REPO, 'tests', 'e2e', 'lib', 'chromium_features.sh'),
     env: { ...process.env, GNOSIS_CHROMIUM_BINARY: CHROMIUM, ...(opts.display ? { DISPLAY: opts.display } : {}) },
-    // display: headed, on that X display (an Xvfb of lib/desktop.js), where real pointer input reaches the windows.
+    // display: headed, on that X display (an Xvfb of lib/desktop.js), where real pointer input reaches the
+    // windows, each at its own size (no viewport emulation, which would resize the approval window).
     headless: !opts.display,
+    ...(opts.display ? { viewport: null } : {}),
     ignoreDefaultArgs: ['--disable-extensions'],
     args: [
       `--disable-extensions-except=${opts.extensionDir || process.env.GNOSIS_E2E_EXTENSION || EXTENSION_DIR}`,
