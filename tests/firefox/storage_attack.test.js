@@ -18,7 +18,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 import { copyExtension } from '../e2e/lib/harness.js';
 import { serve } from '../e2e/lib/server.js';
-import { PAGE_ENTRY } from '../../extension/bridge/core/page_scripts.js';
+import { PAGE_LOADER } from '../../extension/bridge/core/page_scripts.js';
 import { EXTENSION_URL, armChat, launchFirefox, page, waitFor } from './lib/firefox.js';
 
 const MIRROR = 'https://mirror.example.org/gnosis/{version}/';
@@ -53,7 +53,7 @@ let options;
 
 before(async () => {
   dir = copyExtension();
-  fs.appendFileSync(path.join(dir, PAGE_ENTRY), ATTACK);
+  fs.appendFileSync(path.join(dir, PAGE_LOADER), ATTACK);
   site = await serve();
   ff = await launchFirefox({ extensionDir: dir, policy: { origins: { [site.origin]: { allow: ['computer.echo'], ask: ['computer.click'] } } } });
   chat = await ff.newTab(site.url('/chat.html'));
