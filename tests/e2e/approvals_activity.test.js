@@ -430,4 +430,21 @@ describe('approvals that remember, and the activity log', () => {
     assert.deepEqual(keys, ['activity']);
     await page.close();
   });
+
+  test('a tool set to Block and back to Ask on the options page forgets its "for this session" choice: the next call asks', async () => {
+    const first = await run('notes.write_note', { name: 'regrant', text: 'one' }, (win) => answer(win, 'Allow for this session'));
+    assert.equal(first.ok, true, JSON.stringify(first));
+    const opened = windows.length;
+    const second = await run('notes.write_note', { name: 'regrant', text: 'two' });
+    assert.equal(second.ok, true, JSON.stringify(second));
+    assert.equal(windows.length, opened, 'the session choice answered');
+    const group = options.getByRole('radiogroup', { name: 'Write a note' });
+    await group.getByRole('radio', { name: 'Block', exact: true }).check();
+    await waitFor(() => policyEntry().deny?.includes('notes.write_note'), { what: 'write_note blocked' });
+    await group.getByRole('radio', { name: 'Ask each time', exact: true }).check();
+    await waitFor(() => policyEntry().ask?.includes('notes.write_note'), { what: 'write_note asks again' });
+    const third = await run('notes.write_note', { name: 'regrant', text: 'three' }, deny);
+    assert.equal(third.details.reason, 'denied', JSON.stringify(third));
+    assert.equal(windows.length, opened + 1, 'asked again');
+  });
 });
