@@ -74,6 +74,9 @@ export function createModelClient(deps = {}) {
   const now = deps.now || (() => Date.now());
   const random = deps.random || Math.random;
 
+  /** How often a streamed reply shown so far is worked out again (ms). */
+  const STREAM_MASK_MS = 80;
+
   /**
    * Runs one completion.
    * @param {object} req {endpoint, apiKey, model, messages, temperature, loopback,
@@ -84,9 +87,13 @@ export function createModelClient(deps = {}) {
    */
   async function complete(req, opts = {}) {
     const key = req.apiKey;
-    // What is shown while it streams: the key masked, and a tail that may begin it held back until it is whole.
+    // What is shown while it streams: the key masked, and a tail that may begin it held back until it is
+    // whole; worked out at most every STREAM_MASK_MS (masking reads the whole reply), and at the end.
     let shown = '';
+    let maskedAt = -Infinity;
     const onDelta = opts.onDelta && ((_piece, full) => {
+      if (now() - maskedAt < STREAM_MASK_MS) return;
+      maskedAt = now();
       const safe = maskKeyStreaming(full, key);
       const piece = safe.startsWith(shown) ? safe.slice(shown.length) : safe;
       shown = safe;

@@ -13,9 +13,24 @@
 /** Secrets shorter than this are not looked for by value: they would mask ordinary words. */
 export const MIN_SECRET = 4;
 
-const HEX = /^[0-9a-fA-F]+$/;
-const SIMPLE_ESCAPES = { '"': '"', '\\': '\\', '/': '/', "'": "'" };
-const SKIPPED_ESCAPES = new Set(['n', 'r', 't']);
+/** Whether a character code is white space (what \s matches). */
+function isSpace(c) {
+  return c === 32 || (c >= 9 && c <= 13) || c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a)
+    || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/** The value of n hex digits of s at i, or -1. */
+function hexAt(s, i, n) {
+  if (i + n > s.length) return -1;
+  let v = 0;
+  for (let k = i; k < i + n; k++) {
+    const c = s.charCodeAt(k);
+    const d = c >= 48 && c <= 57 ? c - 48 : c >= 65 && c <= 70 ? c - 55 : c >= 97 && c <= 102 ? c - 87 : -1;
+    if (d < 0) return -1;
+    v = v * 16 + d;
+  }
+  return v;
+}
 
 /**
  * The text as a decoded view: {chars, from, to}: chars[i] came from
@@ -24,65 +39,67 @@ const SKIPPED_ESCAPES = new Set(['n', 'r', 't']);
  * \n \r \t are skipped, so a secret cut by a line break reads whole.
  */
 export function decodedView(text) {
-  const chars = [];
-  const from = [];
-  const to = [];
   const s = String(text);
-  let i = 0;
-  const push = (c, a, b) => {
-    if (/\s/.test(c)) return; // a space spelled %20 or \u0020 is skipped like one typed
-    chars.push(c);
-    from.push(a);
-    to.push(b);
+  const codes = new Uint16Array(s.length);
+  const from = new Int32Array(s.length);
+  const to = new Int32Array(s.length);
+  let n = 0;
+  const push = (code, a, b) => {
+    if (isSpace(code)) return; // a space spelled %20 or \u0020 is skipped like one typed
+    codes[n] = code;
+    from[n] = a;
+    to[n] = b;
+    n++;
   };
+  let i = 0;
   while (i < s.length) {
-    const c = s[i];
-    if (c === '\\' && i + 1 < s.length) {
-      const n = s[i + 1];
-      if (n === 'u' && HEX.test(s.slice(i + 2, i + 6)) && s.length >= i + 6) {
-        push(String.fromCharCode(parseInt(s.slice(i + 2, i + 6), 16)), i, i + 6);
+    const c = s.charCodeAt(i);
+    if (c === 92 && i + 1 < s.length) { // backslash
+      const e = s.charCodeAt(i + 1);
+      let v;
+      if (e === 117 && (v = hexAt(s, i + 2, 4)) >= 0) { // \uXXXX
+        push(v, i, i + 6);
         i += 6;
         continue;
       }
-      if (n === 'x' && HEX.test(s.slice(i + 2, i + 4)) && s.length >= i + 4) {
-        push(String.fromCharCode(parseInt(s.slice(i + 2, i + 4), 16)), i, i + 4);
+      if (e === 120 && (v = hexAt(s, i + 2, 2)) >= 0) { // \xXX
+        push(v, i, i + 4);
         i += 4;
         continue;
       }
-      if (Object.hasOwn(SIMPLE_ESCAPES, n)) {
-        push(SIMPLE_ESCAPES[n], i, i + 2);
+      if (e === 34 || e === 92 || e === 47 || e === 39) { // \" \\ \/ \'
+        push(e, i, i + 2);
         i += 2;
         continue;
       }
-      if (SKIPPED_ESCAPES.has(n)) {
+      if (e === 110 || e === 114 || e === 116) { // \n \r \t
         i += 2;
         continue;
       }
-    }
-    if (c === '%' && HEX.test(s.slice(i + 1, i + 3)) && s.length >= i + 3) {
-      push(String.fromCharCode(parseInt(s.slice(i + 1, i + 3), 16)), i, i + 3);
-      i += 3;
-      continue;
-    }
-    if (c === '&' && s[i + 1] === '#') {
+    } else if (c === 37) { // %XX
+      const v = hexAt(s, i + 1, 2);
+      if (v >= 0) {
+        push(v, i, i + 3);
+        i += 3;
+        continue;
+      }
+    } else if (c === 38 && s.charCodeAt(i + 1) === 35) { // &#N; or &#xH;
       const m = /^&#(x[0-9a-fA-F]{1,6}|\d{1,7});/.exec(s.slice(i, i + 11));
       if (m) {
         const code = m[1][0] === 'x' ? parseInt(m[1].slice(1), 16) : parseInt(m[1], 10);
-        if (code > 0 && code <= 0x10ffff) {
-          push(String.fromCodePoint(code), i, i + m[0].length);
+        if (code > 0 && code <= 0xffff) {
+          push(code, i, i + m[0].length);
           i += m[0].length;
           continue;
         }
       }
     }
-    if (/\s/.test(c)) {
-      i++;
-      continue;
-    }
     push(c, i, i + 1);
     i++;
   }
-  return { chars: chars.join(''), from, to };
+  let chars = '';
+  for (let k = 0; k < n; k += 8192) chars += String.fromCharCode.apply(null, codes.subarray(k, Math.min(n, k + 8192)));
+  return { chars, from: from.subarray(0, n), to: to.subarray(0, n) };
 }
 
 /** UTF-8 bytes of a string. */
@@ -202,7 +219,10 @@ export function streamSafeLength(text, values) {
   // A cut escape (\, \u00, %4, &#12) is held back whatever it spells.
   const cut = /(\\(u[0-9a-fA-F]{0,3}|x[0-9a-fA-F]?)?|%[0-9a-fA-F]?|&#x?[0-9a-fA-F]{0,6})$/.exec(s);
   let safe = cut ? cut.index : s.length;
-  const view = decodedView(s.slice(0, safe));
+  // Only the end can begin a secret: the view of its last characters (an escape spells one in at most 11).
+  const start = Math.max(0, safe - 16 * Math.max(...forms.map((f) => f.length)));
+  const view = decodedView(s.slice(start, safe));
+  view.from = view.from.map((x) => x + start);
   // The longest end of the view that begins a form is held back, from where its first character came.
   for (let k = Math.min(view.chars.length, Math.max(...forms.map((f) => f.length)) - 1); k >= 1; k--) {
     const tail = view.chars.slice(view.chars.length - k);
