@@ -82,7 +82,7 @@ test-unit:
 
 # eslint (eslint.config.js) over the extension and the end-to-end tests.
 lint-js:
-	npx eslint extension tests/e2e tests/firefox eslint.config.js
+	npx eslint extension tests/e2e tests/firefox tools eslint.config.js
 
 # Needs Chromium: without it the suite fails under CI and is skipped elsewhere (tests/prereq.sh).
 # Every file has its own profile, host, config and ports, so files share nothing and may run side by

@@ -65,8 +65,8 @@ export default [
     languageOptions: { sourceType: 'module', globals: { ...globals.browser, ...globals.serviceworker, ...globals.webextensions } },
   },
   {
-    // Unit tests run under node --test.
-    files: ['extension/test/**/*.js', 'eslint.config.js'],
+    // Unit tests run under node --test; the development tools under node.
+    files: ['extension/test/**/*.js', 'eslint.config.js', 'tools/**/*.mjs'],
     languageOptions: { sourceType: 'module', globals: { ...globals.node } },
   },
   {

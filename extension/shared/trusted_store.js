@@ -4,9 +4,12 @@
 // web page's). chrome.storage.local is not such a place in Firefox: it has
 // no storage.local.setAccessLevel, so a compromised content script there can
 // read and write every key. Kept here: the release download location the
-// user confirmed on an extension page, and the tools the approval window
-// made "always allowed". Should IndexedDB be unavailable (a browser that
-// refuses it), the values live in the worker's memory for its lifetime.
+// user confirmed on an extension page, the tools the approval window made
+// "always allowed", each chat site's settings (what bounds what runs
+// unattended: the calls without you, the settle time, where replies are
+// read and results written, auto-send), and the agent's desktop grants by
+// kind. Should IndexedDB be unavailable (a browser that refuses it), the
+// values live in the worker's memory for its lifetime.
 // Thin glue: open, get, set, remove; the rules about the values are their
 // callers'.
 
@@ -62,6 +65,13 @@ export async function trustedSet(key, value) {
     return;
   }
   await run('readwrite', (s) => s.put(value, key));
+}
+
+/** The keys that begin with prefix. */
+export async function trustedKeys(prefix = '') {
+  const db = await open();
+  const all = db ? (await run('readonly', (st) => st.getAllKeys())) || [] : [...memory.keys()];
+  return all.filter((k) => typeof k === 'string' && k.startsWith(prefix));
 }
 
 /** Removes key. */

@@ -10,7 +10,8 @@
 // These tests read every module and check that imports point only towards
 // core/ and shared/ (never into a sibling context nor across features), that
 // the HTML entry points load only their own context and core, that the
-// content scripts are loaders of web-accessible ES modules, that every path
+// content scripts are bundles of their entry modules, up to date
+// (tools/content_bundle.mjs), and that no script is web-accessible, that every path
 // the code names exists, and that message types and error codes are spelled
 // through shared/core/messages.js and shared/core/codes.js. Every script is
 // an ES module.
@@ -24,6 +25,7 @@ import * as MESSAGES from '../shared/core/messages.js';
 import { CODES, TRANSPORT_CODES } from '../shared/core/codes.js';
 import { PAGE_ENTRY, PAGE_LOADER } from '../bridge/core/page_scripts.js';
 import { SCRIPT_FILES } from '../agent/core/page_assistant_settings.js';
+import { BUNDLES, bundleText } from '../../tools/content_bundle.mjs';
 
 const ext = fileURLToPath(new URL('../', import.meta.url));
 // espree is eslint's parser: resolve it where eslint finds it.
@@ -40,7 +42,9 @@ function walk(dir) {
   });
 }
 const files = walk(ext.replace(/\/$/, '')).map((p) => path.relative(ext, p).split(path.sep).join('/'));
-const modules = files.filter((f) => f.endsWith('.js'));
+/** The content scripts, generated from their entry modules: not sources, so the source rules skip them. */
+const GENERATED = new Set(BUNDLES.map((b) => b.file));
+const modules = files.filter((f) => f.endsWith('.js') && !GENERATED.has(f));
 
 /** Where a file runs: 'background', 'shared/core', 'shared', '<feature>/core' or '<feature>/<context>'; null when outside the layout. */
 function placeOf(file) {
@@ -66,6 +70,8 @@ function allowed(from, to) {
 
 /** The content scripts the worker injects or registers: loaders, each importing one module. */
 const LOADERS = [PAGE_LOADER, ...SCRIPT_FILES];
+/** The entry module of each content script. */
+const ENTRIES = BUNDLES.map((b) => b.entry);
 
 const parsed = new Map(modules.map((f) => {
   const source = fs.readFileSync(path.join(ext, f), 'utf8');
@@ -143,7 +149,7 @@ test('imports point only towards core/ and shared/: never into a sibling context
     for (const spec of importsOf(ast)) {
       count++;
       if (!spec.startsWith('.') && !spec.startsWith('/')) { bad.push(`${f} imports ${spec}: only relative imports of extension modules`); continue; }
-      if (spec.startsWith('/') && !LOADERS.includes(f)) { bad.push(`${f} imports ${spec}: only the content scripts' loaders import by extension URL`); continue; }
+      if (spec.startsWith('/')) { bad.push(`${f} imports ${spec} by extension URL`); continue; }
       const target = targetOf(f, spec);
       if (!modules.includes(target)) { bad.push(`${f} imports ${spec}, which does not exist`); continue; }
       if (!allowed(placeOf(f), placeOf(target))) bad.push(`${f} (${placeOf(f)}) imports ${target} (${placeOf(target)})`);
@@ -170,28 +176,21 @@ test('the import rule refuses a sibling context, another feature and core import
   assert.equal(allowed('firefox/sidebar', 'bridge/options'), false);
 });
 
-test('the content scripts are loaders: each imports one module of its own folder, and nothing else', () => {
-  const bad = [];
-  for (const loader of LOADERS) {
-    const { ast } = parsed.get(loader);
-    const specs = importsOf(ast);
-    if (specs.length !== 1 || !specs[0].startsWith('/')) bad.push(`${loader} imports ${JSON.stringify(specs)}, not one module by its extension URL`);
-    else if (path.posix.dirname(targetOf(loader, specs[0])) !== path.posix.dirname(loader)) bad.push(`${loader} loads ${specs[0]} from another folder`);
-    if (ast.body.length !== 1) bad.push(`${loader} does more than load its module`);
+test('the content scripts are the bundles of their entry modules, as their sources make them now', () => {
+  assert.deepEqual(LOADERS.sort(), [...GENERATED].sort(), 'the worker injects exactly the bundles');
+  assert.ok(ENTRIES.includes(PAGE_ENTRY));
+  for (const b of BUNDLES) {
+    assert.equal(fs.readFileSync(path.join(ext, b.file), 'utf8'), bundleText(b), `${b.file} is stale: run node tools/content_bundle.mjs`);
   }
-  assert.deepEqual(bad, []);
-  assert.equal(targetOf(PAGE_LOADER, importsOf(parsed.get(PAGE_LOADER).ast)[0]), PAGE_ENTRY);
 });
 
-test('every module of a content script is web-accessible, and nothing else is', () => {
+test('no script is web-accessible: only the Page Assistant\'s frame page is', () => {
   const manifest = JSON.parse(fs.readFileSync(path.join(ext, 'manifest.json'), 'utf8'));
-  const accessible = manifest.web_accessible_resources.flatMap((r) => r.resources).filter((p) => p.endsWith('.js')).sort();
-  const loaded = LOADERS.flatMap((l) => [...graphOf(targetOf(l, importsOf(parsed.get(l).ast)[0]))]);
-  assert.deepEqual(accessible, [...new Set(loaded)].sort());
+  assert.deepEqual(manifest.web_accessible_resources.flatMap((r) => r.resources), ['agent/frame/page_assistant_frame.html']);
 });
 
 test('every file of a content script folder belongs to a content script', () => {
-  const loaded = new Set(LOADERS.flatMap((l) => [l, ...graphOf(targetOf(l, importsOf(parsed.get(l).ast)[0]))]));
+  const loaded = new Set(ENTRIES.flatMap((e) => [...graphOf(e)]));
   assert.deepEqual(modules.filter((f) => /^[^/]+\/page\//.test(f) && !loaded.has(f)), []);
   assert.ok(loaded.size > 12, `the content scripts load only ${loaded.size} modules; the walk is wrong`);
 });

@@ -101,8 +101,9 @@ func TestChromeManifests(t *testing.T) {
 }
 
 // The Firefox package's manifest keeps what Firefox reads, gives the
-// background as scripts only, and leaves out Chrome's key, the Side Panel and
-// the permissions Firefox does not offer.
+// background as scripts only, and leaves out Chrome's key, the Side Panel,
+// the permissions Firefox does not offer and those only the browser agent
+// (not in the package) uses: webRequest and unlimitedStorage.
 func TestFirefoxManifest(t *testing.T) {
 	x := sourceExtension(t, DefaultDownloadURL)
 	m, _ := flavourOf(t, x, firefoxManifest)
@@ -122,9 +123,12 @@ func TestFirefoxManifest(t *testing.T) {
 	}
 	var perms []any
 	for _, p := range src["permissions"].([]any) {
-		if p != "debugger" && p != "sidePanel" {
+		if p != "debugger" && p != "sidePanel" && p != "webRequest" && p != "unlimitedStorage" {
 			perms = append(perms, p)
 		}
+	}
+	if len(perms) == len(src["permissions"].([]any)) {
+		t.Fatalf("the source manifest asks for none of debugger, sidePanel, webRequest, unlimitedStorage: %v", src["permissions"])
 	}
 	if d := cmp.Diff(perms, m["permissions"]); d != "" {
 		t.Errorf("Firefox permissions (-want +got):\n%s", d)
@@ -182,22 +186,13 @@ func TestTheFirefoxPackageLeavesOutTheBrowserAgent(t *testing.T) {
 			t.Errorf("the Firefox package's %s calls %s", f, chromiumAPI.FindString(code))
 		}
 	}
-	// Web-accessible: the chat bridge's content script modules (its loader imports them), and
-	// nothing of the agent's (its frame).
-	entries, _ := m["web_accessible_resources"].([]any)
-	var accessible []string
-	for _, e := range entries {
-		for _, r := range e.(map[string]any)["resources"].([]any) {
-			accessible = append(accessible, r.(string))
-		}
+	// Web-accessible: nothing. The bridge's content script is one file the worker injects (no
+	// module for a page to import), and the agent's frame is not shipped.
+	if war, ok := m["web_accessible_resources"]; ok {
+		t.Errorf("the Firefox manifest makes %v web-accessible", war)
 	}
-	if !contains(accessible, "bridge/page/content.js") {
-		t.Errorf("the Firefox manifest's web_accessible_resources %v lack the bridge's content script", accessible)
-	}
-	for _, r := range accessible {
-		if strings.HasPrefix(r, "agent/") || !contains(files, r) {
-			t.Errorf("the Firefox manifest makes %s web-accessible, which is the agent's or not shipped", r)
-		}
+	if !contains(files, "bridge/page/content.bundle.js") {
+		t.Errorf("the Firefox package lacks the bridge's content script")
 	}
 	panel := m["sidebar_action"].(map[string]any)["default_panel"].(string)
 	if !contains(files, panel) || !bytes.Contains(mustRead(t, filepath.Join(extensionDir, panel)), []byte("needs-chromium")) {

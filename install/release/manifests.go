@@ -24,9 +24,12 @@ var chromeDrops = []string{"browser_specific_settings", "sidebar_action"}
 // Panel (Firefox has sidebar_action) and Chrome's minimum version.
 var firefoxDrops = []string{"key", "side_panel", "minimum_chrome_version"}
 
-// firefoxNoPermissions are permissions Firefox does not offer; it warns about
-// each on install.
-var firefoxNoPermissions = map[string]bool{"debugger": true, "sidePanel": true}
+// firefoxNoPermissions are permissions the Firefox package does not ask
+// for: those Firefox does not offer (it warns about each on install), and
+// those only the browser agent uses (webRequest names a failed model
+// request, unlimitedStorage holds its conversations), which the Firefox
+// package leaves out.
+var firefoxNoPermissions = map[string]bool{"debugger": true, "sidePanel": true, "webRequest": true, "unlimitedStorage": true}
 
 // chromeManifest turns the manifest m into the Chrome package a person
 // loads unpacked: the keys above removed, the background given as the

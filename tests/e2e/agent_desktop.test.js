@@ -4,16 +4,18 @@
 // tab (the page shows a code), switches to the desktop, clicks into the
 // xterm, types a command that writes the code into a file and presses Enter,
 // switches back and types the result into the page's form. Every desktop call
-// is judged by the host under the extension's origin (the agent's own grants:
-// Ask), the first one is answered "Allow for this session" in the approval
-// window, and each shows in the activity log under the task.
+// is judged under the extension's origin by what it does (the agent's own
+// grants, by kind: looking allowed, pointing and typing asked): the click is
+// answered "Allow pointing and clicking for this session" in the approval
+// window, the typing "Allow typing and keys for this task" (so Enter runs
+// without a window), and each shows in the activity log under the task.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { EXTENSION_ORIGIN, REPO, annotatedProvider, laidOut, launch, picture, screenshotDir, tempDir, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
-import { deliberateClick } from './lib/approval.js';
+import { approveIn, unfitPlacements } from './lib/approval.js';
 import { startModelServer, textOf, imagesOf, viewportOf, normalise } from './lib/model_server.js';
 import { centerOf, openPanelAndTarget, shootPanel, storeSettings, runTask, outcome } from './lib/agent_fixture.js';
 import { bar, enableToggle, frameOf, shoot, submitOnPage } from './lib/page_assistant.js';
@@ -96,14 +98,17 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
     shared = { panel, target };
     // The desktop is offered once the host lists computer-use-mcp's tool: the panel hears it from the worker, untouched.
     await panel.locator('#surface-desktop:enabled').waitFor({ state: 'attached', timeout: 30_000 });
-    // The agent's own grants, in Settings → Desktop: nothing granted yet, the suggestion shown
-    // (computer-use-mcp's one tool acts, so Ask), not saved: the first task asks in the panel instead.
+    // The agent's own grants, in Settings → Desktop, by what a call does: nothing granted yet, the
+    // suggestion shown (looking runs, pointing and typing ask), not saved: the first task asks in the panel instead.
     await panel.click('#show-settings');
     await panel.locator('#desktop-grant-list li').first().waitFor({ timeout: 15_000 });
     assert.match(await panel.textContent('#desktop-status'), /Desktop server "desktop", profile: computer-use-mcp \(one computer tool\)\./);
     assert.match(await panel.textContent('#desktop-grants-state'), /Nothing is granted yet/);
     assert.equal(env.config().policy?.origins?.[AGENT_ORIGIN], undefined, 'nothing granted before the person saves');
-    assert.equal(await panel.isChecked('input[name="desktop-grant-desktop.computer"][value="ask"]'), true);
+    for (const [kind, d] of [['look', 'allow'], ['point', 'ask'], ['type', 'ask']]) {
+      assert.equal(await panel.isChecked(`input[name="desktop-grant-${kind}"][value="${d}"]`), true, `${kind} suggested ${d}`);
+    }
+    assert.match(await panel.textContent('#desktop-grant-list li[data-kind="type"]'), /Typing and keys.*through desktop\.computer/);
     for (const w of [360, 400, 480]) await shootPart(panel, '#desktop-settings', `desktop_settings_${w}`, w);
     await panel.click('#show-chat');
 
@@ -158,10 +163,10 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
     {
       await storeSettings(panel, { maxSteps: 20, temperature: 0, requestTimeoutMs: 20000, retryBaseMs: 20, retryMaxMs: 200, apiUrl: model.url, model: 'venus-test' });
       await runTask(panel, 'Write the code shown on the page into code.txt in the terminal, then type "saved <code>" into the form');
-      // The move to the desktop asks in the panel first: the suggested grant, shown, one click to accept.
+      // The move to the desktop asks in the panel first: the suggested grants by kind, shown, one click to accept.
       const card = panel.locator('#log li.ask-grants:not([data-answer])');
       await card.waitFor({ timeout: 60_000 });
-      assert.match(await card.textContent(), /May the agent use the desktop\?This task needs the desktop \(the server "desktop"\), and nothing is granted to the agent there yet\. The suggestion:desktop\.computer Ask each time — for screenshots, clicks, right clicks, double clicks, pointer moves, drags, typing, keys, scrolling/);
+      assert.match(await card.textContent(), /May the agent use the desktop\?This task needs the desktop \(the server "desktop"\), and nothing is granted to the agent there yet\. The suggestion:Looking Allow — screenshots of the whole screenPointing and clicking Ask each time — clicks, pointer moves, drags and scrollingTyping and keys Ask each time — typed text and key presses/);
       assert.match(await panel.textContent('#status'), /^Waiting for your answer in the log: may the agent use the desktop\?/);
       for (const w of [360, 400, 480]) await shootPart(panel, '#log li.ask-grants:not([data-answer])', `desktop_ask_grants_${w}`, w);
       // "Not now" first: nothing is saved, and the model is told (step 3's request, above).
@@ -170,27 +175,52 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
       assert.equal(env.config().policy?.origins?.[AGENT_ORIGIN], undefined, '"Not now" saves nothing');
       // The model asks again (step 3): granted with one click, and the task goes on.
       await card.waitFor({ timeout: 60_000 });
-      // The window opens as soon as the grant is saved: listened for before the click.
-      const approvalWindow = env.context.waitForEvent('page', { predicate: (p) => p.url().startsWith(APPROVE_URL), timeout: 60_000 });
+      const nextWindow = () => env.context.waitForEvent('page', { predicate: (p) => p.url().startsWith(APPROVE_URL), timeout: 60_000 });
+      // The click's window may open soon after the grant is saved: listened for before the click.
+      const pointing = nextWindow();
       await panel.click('#desktop-ask-grant');
       await panel.locator('#log li.ask-grants[data-answer="granted"]').waitFor();
+      // The host asks about every call of the one tool; the extension answers by the call's kind.
       assert.deepEqual(env.config().policy.origins[AGENT_ORIGIN], { ask: ['desktop.computer'] });
       assert.match(await panel.textContent('#log li.ask-grants[data-answer="granted"] .ask-note'), /^Granted as suggested; the task goes on/);
-      // The first desktop call (the screenshot of step 4) asks, as its grant says: answered in the window, for this session.
-      const win = await approvalWindow;
+      /** What a window will say once answered (it closes 1.2 s later): {said}, caught as it is written, once watching. */
+      const saidIn = async (win) => {
+        const said = new Promise((resolve) => win.on('console', (m) => { if (m.text().startsWith('outcome:')) resolve(m.text().slice('outcome:'.length)); }));
+        await win.evaluate(() => {
+          const el = document.getElementById('outcome');
+          new MutationObserver(() => { if (el.textContent) console.log(`outcome:${el.textContent}`); }).observe(el, { childList: true, characterData: true, subtree: true });
+        });
+        return { said };
+      };
+      // The screenshots run (looking is allowed); the click asks, answered for this session.
+      const win = await pointing;
       await win.locator('#allow-session:enabled').waitFor();
       assert.equal(await win.locator('#origin').textContent(), 'The browser agent (side panel)');
       assert.equal(await win.locator('#cap-name').textContent(), 'desktop.computer');
       assert.equal(await win.locator('#allow-always').isHidden(), true, 'the agent\'s grants are set in its Settings, not "always" here');
+      // In its own words: it acts on the desktop, what kind of act, which task and which tab led to it.
+      assert.match(await win.locator('#desktop-what').textContent(), /^This acts on your computer’s desktop, outside the browser: pointing and clicking/);
+      assert.equal(await win.locator('#desktop-task').textContent(), '“Write the code shown on the page into code.txt in the terminal, then type "saved <code>" into the form”');
+      assert.match(await win.locator('#desktop-page').textContent(), /^Code page — http:\/\/127\.0\.0\.1:\d+\/code\.html$/);
+      assert.equal(await win.locator('#allow-session').textContent(), 'Allow pointing and clicking for this session');
       await env.screenshot(win, 'agent_desktop_approval');
-      // What the window says once answered (it closes 1.2 s later): caught as it is written.
-      const said = new Promise((resolve) => win.on('console', (m) => { if (m.text().startsWith('outcome:')) resolve(m.text().slice('outcome:'.length)); }));
-      await win.evaluate(() => {
-        const el = document.getElementById('outcome');
-        new MutationObserver(() => { if (el.textContent) console.log(`outcome:${el.textContent}`); }).observe(el, { childList: true, characterData: true, subtree: true });
-      });
-      await deliberateClick(win, '#allow-session');
-      assert.equal(await said, 'Allowed for this session — running. The browser agent runs this tool without asking until the browser restarts.');
+      const { said } = await saidIn(win);
+      await approveIn(win, '#allow-session');
+      assert.equal(await said, 'Allowed for this session — running. Pointing and clicking on the desktop runs without asking until the browser restarts, or until you forget it in Settings → Desktop.');
+      // The typing asks: typing is remembered for this task only.
+      const typing = await nextWindow();
+      await typing.locator('#allow-session:enabled').waitFor();
+      assert.equal(await typing.locator('#allow-session').textContent(), 'Allow typing and keys for this task');
+      assert.match(await typing.locator('#desktop-what').textContent(), /typing and keys .*Typed into a terminal, text can run commands\./);
+      for (const width of [540, 400]) {
+        await typing.setViewportSize({ width, height: 700 });
+        assert.deepEqual(await unfitPlacements(typing), [], `the agent's window at ${width} x 700 fits with its buttons above or below`);
+      }
+      await typing.setViewportSize({ width: 540, height: 700 });
+      await env.screenshot(typing, 'agent_desktop_approval_typing');
+      const { said: typed } = await saidIn(typing);
+      await approveIn(typing, '#allow-session');
+      assert.equal(await typed, 'Allowed for this task — running. Typing and keys on the desktop runs without asking until this task ends or leaves the desktop.');
       const end = await outcome(panel, 120_000);
       assert.equal(end.outcome, 'finished', end.text);
       assert.deepEqual(problems, []);
@@ -222,9 +252,10 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
         assert.equal(c.code, 'OK', JSON.stringify(c));
         assert.equal(c.task, task.key);
       }
-      assert.deepEqual(calls.map((c) => c.decision).sort(), ['allowed', ...Array(calls.length - 1).fill('remembered')].sort());
-      assert.equal(calls.filter((c) => c.asked && c.decision === 'allowed').length, 1);
       assert.deepEqual(calls.map((c) => JSON.parse(c.args).action), ['get_screenshot', 'left_click', 'get_screenshot', 'type', 'get_screenshot', 'key', 'get_screenshot']);
+      // Looking granted, the click and the typing asked and allowed, Enter allowed by the typing's choice for the task.
+      assert.deepEqual(calls.map((c) => c.decision), ['granted', 'allowed', 'granted', 'allowed', 'granted', 'remembered', 'granted']);
+      assert.deepEqual(calls.map((c) => c.desktopKind), ['look', 'point', 'look', 'type', 'look', 'type', 'look']);
       // The Activity view shows them under the task's entry.
       const options = await env.openOptions('#activity');
       await options.locator('body[data-activity-ready="true"]').waitFor();
@@ -237,9 +268,9 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
       const asked = await entry.locator('.task-calls > li.entry summary .args').allTextContents();
       assert.equal(asked.length, calls.length);
       assert.ok(asked.includes(`action: type, text: ${JSON.stringify(`echo ${CODE} > code.txt`)}`) && asked.includes('action: key, text: enter'), JSON.stringify(asked));
-      await entry.locator('.task-calls > li.entry summary').first().click();
-      assert.equal(await entry.locator('.task-calls > li.entry').first().locator('p.decision').textContent(),
-        'Allowed by you for this session: the browser agent runs this tool without asking until the browser restarts');
+      await entry.locator('.task-calls > li.entry summary').nth(1).click();
+      assert.equal(await entry.locator('.task-calls > li.entry').nth(1).locator('p.decision').textContent(),
+        'Allowed by you for this session: pointing and clicking on the desktop runs without asking until the browser restarts or you forget it in Settings → Desktop');
       await env.screenshot(entry, 'activity_agent_desktop_calls');
       await options.close();
     }
@@ -344,7 +375,11 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
       }).observe(document.getElementById('log'), { childList: true });
     });
     await panel.click('#new-conversation');
+    const asked = env.context.waitForEvent('page', { predicate: (p) => p.url().startsWith(APPROVE_URL), timeout: 60_000 });
     await runTask(panel, 'Type a long line in the terminal');
+    // A new task: the last one's typing choice ended with it, so the typing asks; allowed for this task, its pieces run.
+    const win = await asked;
+    await approveIn(win, '#allow-session');
     // Stopped in the middle of the typing: after the first piece landed.
     await waitFor(() => typedNow() > PIECE, { what: 'the first piece typed', timeoutMs: 60_000 });
     assert.match(await panel.textContent('#status'), /Step 1: acting…/);
@@ -601,30 +636,42 @@ describe('the desktop offer follows the host', () => {
     const on = await waitFor(async () => { const b = await bar(target, cdp); return b && !b.where.desktop.disabled && b; }, { what: 'the bar offers Desktop' });
     assert.equal(on.where.desktop.label, 'Desktop');
     await waitFor(async () => (await options.textContent('#agent-desktop-status')) === 'Desktop server "fixed", profile: computer-use-mcp (one computer tool).', { what: 'the Agent view offers the desktop' });
-    // The suggestion: the one tool acts (Ask); nothing saved yet.
-    const row = options.locator('#agent-grant-list li[data-name="fixed.computer"]');
-    await row.waitFor();
-    assert.equal(await row.locator('input[value="ask"]').isChecked(), true);
-    assert.match(await row.textContent(), /fixed\.computer.*for screenshots, clicks, right clicks, double clicks, pointer moves, drags, typing, keys, scrolling/);
+    // The suggestion, by what a call does: looking runs, pointing and typing ask; nothing saved yet.
+    const row = (kind) => options.locator(`#agent-grant-list li[data-kind="${kind}"]`);
+    await row('look').waitFor();
+    assert.equal(await row('look').locator('input[value="allow"]').isChecked(), true);
+    assert.equal(await row('point').locator('input[value="ask"]').isChecked(), true);
+    assert.equal(await row('type').locator('input[value="ask"]').isChecked(), true);
+    assert.match(await row('point').textContent(), /Pointing and clicking.*clicks, pointer moves, drags and scrolling.*through fixed\.computer/);
     assert.match(await options.textContent('#agent-grants-state'), /^Nothing is granted yet/);
+    assert.match(await options.textContent('#agent-grant-remembered'), /Nothing remembered/);
     for (const w of [360, 400, 480]) await shootWhole(options, `options_agent_${w}`, w);
 
     // Saved on the options page, shown in the side panel; changed in the side panel, shown on the options page.
     await panel.bringToFront();
-    await row.locator('label.allow').click();
+    await row('point').locator('label.allow').click();
+    // Typing without asking takes the tick that says what it means.
+    await row('type').locator('label.allow').click();
+    assert.equal(await options.isVisible('#agent-grant-typing-risk'), true);
+    await options.click('#agent-grants-save');
+    await waitFor(async () => /^Not saved: tick the box/.test(await options.textContent('#agent-grants-state')), { what: 'refused without the tick' });
+    assert.equal(env.config().policy?.origins?.[AGENT_ORIGIN], undefined);
+    await shootWhole(options, 'options_agent_typing_risk_400', 400);
+    await options.check('#agent-grant-typing-confirm');
     await options.click('#agent-grants-save');
     await waitFor(async () => /^Saved/.test(await options.textContent('#agent-grants-state')), { what: 'saved from the options page' });
-    assert.deepEqual(env.config().policy.origins[AGENT_ORIGIN], { allow: ['fixed.computer'] });
+    // The one tool serves every kind: the host asks about each call, the extension answers by its kind.
+    assert.deepEqual(env.config().policy.origins[AGENT_ORIGIN], { ask: ['fixed.computer'] });
     await panel.click('#show-settings');
-    const panelRow = (d) => panel.locator(`input[name="desktop-grant-fixed.computer"][value="${d}"]`);
-    await waitFor(() => panelRow('allow').isChecked(), { what: 'the panel shows Allow' });
+    const panelRow = (kind, d) => panel.locator(`input[name="desktop-grant-${kind}"][value="${d}"]`);
+    await waitFor(async () => (await panelRow('point', 'allow').isChecked()) && panelRow('type', 'allow').isChecked(), { what: 'the panel shows Allow' });
     assert.match(await panel.textContent('#desktop-grants-state'), /^Saved/);
-    await panel.locator('#desktop-grant-list label.deny').click();
+    for (const kind of ['look', 'point', 'type']) await panel.locator(`#desktop-grant-list li[data-kind="${kind}"] label.deny`).click();
     await panel.click('#desktop-grants-save');
     await waitFor(async () => /^Saved/.test(await panel.textContent('#desktop-grants-state')), { what: 'saved from the panel' });
     assert.deepEqual(env.config().policy.origins[AGENT_ORIGIN], { deny: ['fixed.computer'] });
     await options.click('#agent-refresh');
-    await waitFor(() => row.locator('input[value="deny"]').isChecked(), { what: 'the options page shows Block' });
+    await waitFor(() => row('type').locator('input[value="deny"]').isChecked(), { what: 'the options page shows Block' });
     await panel.click('#show-chat');
 
     // Removed: none of them offers the desktop any more.

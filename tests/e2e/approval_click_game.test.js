@@ -1,24 +1,25 @@
-// The click-fast game against the approval window (issue 29 item 1). A page
+// The click-fast game against the approval window (issues 29 and 38). A page
 // that can read where its window is tells someone to "click as fast as you
 // can" at the spot where a button will appear. Played here at full strength:
 // a trusted click every 120 ms exactly where the button is, from the moment
-// the window shows, with a pointer that stays put; for "Allow for this
-// session", "Always allow on this site" and a destructive tool's second
-// confirmation. Nothing is approved: clicks before arming start the wait
-// again, a pointer that never moved never allows, the confirmation's button
-// is not where the first one was, and the window is not centred over the
-// chat. A person's deliberate act (the pointer moves in, rests, clicks)
-// still approves.
+// the window shows, with a pointer that stays put; on "Allow once", on
+// "Allow for this session", and on through the confirmation a first Allow
+// leads to. Nothing is approved: a click before the window arms, or from a
+// pointer that never came in from outside, cannot allow, and the second
+// such click denies the call; the confirmation's Yes is never within its
+// own size of the button that led to it; the window is not centred over the
+// chat. A person's act (the pointer comes in, moves onto Allow, clicks, then
+// onto Yes, clicks) still approves.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { EXTENSION_ORIGIN, launch, waitFor } from './lib/harness.js';
+import { EXTENSION_ORIGIN, launch } from './lib/harness.js';
 import { serve } from './lib/server.js';
 import { armFromOptions, waitForProviders, waitForSent } from './lib/bridge.js';
-import { centreOf, clickGame, deliberateClick } from './lib/approval.js';
+import { approveIn, centreOf, clickGame, deliberateClick } from './lib/approval.js';
 
 const settings = { source: '.assistant', destination: '#prompt', autoSend: true, sendButton: '#send', debounceMs: 300, maxConsecutive: 200 };
 const APPROVE_URL = `${EXTENSION_ORIGIN}bridge/approval/approve.html`;
-const CLICKS = 30; // 3.6 s of clicks: over three arming delays
+const STRAYS_DENIED = /^Denied: two clicks landed where they could not allow/;
 
 describe('the click-fast game approves nothing', () => {
   let site;
@@ -71,85 +72,69 @@ describe('the click-fast game approves nothing', () => {
     return JSON.parse(replies.at(-1));
   }
 
-  /** Plays the game at the button's spot: clicks from the moment the window shows, then more after a pause long enough to arm. */
-  async function playGame(win, selector, what) {
-    const game = await clickGame(env.context, win, () => selector);
-    await waitFor(() => game.clicks >= CLICKS, { what: `${CLICKS} clicks`, timeoutMs: 30_000 });
-    // Clicks closer together than the arming delay keep the window from arming (a loaded machine may space them wider).
-    await game.stop();
-    assert.deepEqual(await game.soonArmed(), [], `${what}: the clicks kept the window from arming`);
-    assert.equal(await win.locator('#outcome').textContent(), '', `${what}: no answer`);
-    if (game.maxGapMs < 900 && !game.lateStart) assert.match(await win.locator('#key-hint').textContent(), /Clicks and keys this soon never allow a call/);
-    // The clicks pause until the window arms, then go on at the same spot: the pointer never moved.
-    await win.locator(`${selector}:enabled`).waitFor();
-    const again = await clickGame(env.context, win, () => selector);
-    await waitFor(() => again.clicks >= 10, { what: '10 more clicks', timeoutMs: 30_000 });
-    await again.stop();
-    assert.equal(await win.locator('#outcome').textContent(), '', `${what}: no answer after the pause either`);
-    assert.match(await win.locator('#key-hint').textContent(), /pointer that has not moved never allows/);
-    return game.spot;
+  /** What the window will say once answered (it closes 1.2 s later): {said}, caught as it is written, once watching. */
+  async function outcomeOf(win) {
+    const said = new Promise((resolve) => win.on('console', (m) => { if (m.text().startsWith('outcome:')) resolve(m.text().slice('outcome:'.length)); }));
+    await win.evaluate(() => {
+      const el = document.getElementById('outcome');
+      const tell = () => { if (el.textContent) console.log(`outcome:${el.textContent}`); };
+      new MutationObserver(tell).observe(el, { childList: true, characterData: true, subtree: true });
+      tell();
+    });
+    return { said };
   }
 
-  test('"Allow for this session": the game approves nothing; moving in, resting and clicking does', async () => {
-    const reply = await run('notes.write_note', { name: 'session-game', text: 'x' }, async (win) => {
-      await playGame(win, '#allow-session', 'for this session');
-      assert.deepEqual(notes('write_note', 'session-game'), []);
-      placements.push(await placement(win));
-      await deliberateClick(win, '#allow-session');
+  for (const [selector, what, tool] of [['#allow', 'Allow once', 'write_note'], ['#allow-session', 'Allow for this session', 'search_web']]) {
+    test(`"${what}": clicks every 120 ms on it from the moment the window shows are denied at the second; nothing runs`, async () => {
+      const name = `game-${tool}`;
+      const reply = await run(`notes.${tool}`, tool === 'search_web' ? { query: name } : { name, text: 'x' }, async (win) => {
+        await win.locator('body[data-ready]').waitFor();
+        placements.push(await placement(win));
+        const { said } = await outcomeOf(win);
+        const game = await clickGame(env.context, win, () => selector);
+        assert.match(await said, STRAYS_DENIED);
+        await game.stop();
+        assert.ok(game.clicks >= 2, `${game.clicks} clicks`);
+      });
+      assert.equal(reply.ok, false, JSON.stringify(reply));
+      assert.equal(reply.details.reason, 'denied');
+      assert.deepEqual(env.notesCalls().filter((c) => c.tool === tool), []);
     });
-    assert.equal(reply.ok, true, JSON.stringify(reply));
-    assert.equal(notes('write_note', 'session-game').length, 1);
-  });
+  }
 
-  test('"Always allow on this site": the game approves nothing; the deliberate act does', async () => {
-    const reply = await run('notes.search_web', { query: 'always-game' }, async (win) => {
-      await playGame(win, '#allow-always', 'always');
-      assert.deepEqual(env.notesCalls().filter((c) => c.tool === 'search_web'), []);
-      placements.push(await placement(win));
-      await deliberateClick(win, '#allow-always');
-    });
-    assert.equal(reply.ok, true, JSON.stringify(reply));
-    assert.ok(env.config().policy.origins[site.origin].allow.includes('notes.search_web'));
-  });
-
-  test('a destructive tool: the game approves nothing, the confirmation is elsewhere, and clicks at the old spot do not confirm', async () => {
+  test('a first Allow made, the game goes on at its spot through the confirmation: Yes is elsewhere, and the clicks deny', async () => {
     const reply = await run('notes.delete_note', { name: 'destructive-game' }, async (win) => {
-      const spot = await playGame(win, '#allow-always', 'destructive, first step');
-      const always = await centreOf(win, '#allow-always');
       placements.push(await placement(win));
+      const first = await centreOf(win, '#allow-always');
+      await win.locator('#allow-always:enabled').waitFor();
       await deliberateClick(win, '#allow-always');
-      await win.locator('#confirm-always').waitFor();
-      // The game goes on at the spot where "Always allow" was, through the confirmation.
-      const game = await clickGame(env.context, win, () => '#no-such-button', spot);
-      const yes = await centreOf(win, '#confirm-always-yes');
+      await win.locator('#confirm-text').waitFor();
+      const yes = await centreOf(win, '#confirm-yes');
       const r = yes.rect;
-      const a = always.rect;
-      const apart = r.right <= a.left || a.right <= r.left || r.bottom <= a.top || a.bottom <= r.top;
-      assert.ok(apart, `the confirmation ${JSON.stringify(r)} sits on the first button's spot ${JSON.stringify(a)}`);
-      await waitFor(() => game.clicks >= CLICKS, { what: `${CLICKS} clicks`, timeoutMs: 30_000 });
+      const w = r.right - r.left;
+      const h = r.bottom - r.top;
+      const apart = r.right + w <= first.rect.left || first.rect.right + w <= r.left || r.bottom + h <= first.rect.top || first.rect.bottom + h <= r.top;
+      assert.ok(apart, `Yes ${JSON.stringify(r)} within its own size of the first button ${JSON.stringify(first.rect)}`);
+      const { said } = await outcomeOf(win);
+      const game = await clickGame(env.context, win, () => '#no-such-button', { x: first.x, y: first.y });
+      assert.match(await said, STRAYS_DENIED);
       await game.stop();
-      assert.deepEqual(await game.soonArmed(), [], 'the clicks kept the confirmation from arming');
-      assert.equal(await win.locator('#outcome').textContent(), '');
-      assert.deepEqual(notes('delete_note', 'destructive-game'), []);
-      for (const width of [360, 400, 480]) {
-        await win.setViewportSize({ width, height: 700 });
-        const y = await centreOf(win, '#confirm-always-yes');
-        await win.evaluate(() => { document.getElementById('choices').hidden = false; });
-        const x = await centreOf(win, '#allow-always');
-        await win.evaluate(() => { document.getElementById('choices').hidden = true; });
-        const near = !(y.rect.right <= x.rect.left || x.rect.right <= y.rect.left || y.rect.bottom <= x.rect.top || x.rect.bottom <= y.rect.top);
-        assert.equal(near, false, `at ${width} px the confirmation overlaps the first button's spot`);
-        await env.screenshot(win, `approval_confirm_apart_${width}`);
-      }
-      await win.setViewportSize({ width: 540, height: 700 });
-      await deliberateClick(win, '#confirm-always-yes');
+    });
+    assert.equal(reply.ok, false, JSON.stringify(reply));
+    assert.deepEqual(notes('delete_note', 'destructive-game'), []);
+  });
+
+  test('a person\'s act still approves: in from the edge, onto Allow once, a click, onto Yes, a click', async () => {
+    const reply = await run('notes.write_note', { name: 'person', text: 'x' }, async (win) => {
+      placements.push(await placement(win));
+      await approveIn(win, '#allow');
     });
     assert.equal(reply.ok, true, JSON.stringify(reply));
-    assert.ok(env.config().policy.origins[site.origin].allow.includes('notes.delete_note'));
+    assert.equal(notes('write_note', 'person').length, 1);
   });
 
   test('the windows opened away from the spot a centred window would take', () => {
-    assert.equal(placements.length, 3);
+    assert.equal(placements.length, 4);
     for (const p of placements) assert.ok(Math.abs(p.left - p.centred) >= p.width / 4 - 1, `opened at ${JSON.stringify(p)}`);
   });
 });

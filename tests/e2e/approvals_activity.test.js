@@ -14,7 +14,7 @@ import { after, before, describe, test } from 'node:test';
 import { EXTENSION_ORIGIN, launch, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
 import { armFromOptions, waitForProviders, waitForSent } from './lib/bridge.js';
-import { deliberateClick } from './lib/approval.js';
+import { approveIn, deliberateClick, unfitPlacements } from './lib/approval.js';
 import { KEY_QUIET_MS } from '../../extension/bridge/core/approval.js';
 
 const settings = { source: '.assistant', destination: '#prompt', autoSend: true, sendButton: '#send', debounceMs: 300, maxConsecutive: 200 };
@@ -61,11 +61,13 @@ describe('approvals that remember, and the activity log', () => {
   const policyEntry = () => env.config().policy.origins[site.origin];
   /**
    * Clicks a button that answers the window; the window closes soon after, maybe before the click returns.
-   * An Allow button is clicked as a person does: the pointer moves onto it, rests, clicks (lib/approval.js).
+   * An Allow is chosen and confirmed as a person does: the pointer comes in, moves onto the button, rests,
+   * clicks, then the same on Yes (lib/approval.js).
    */
   async function answer(win, name) {
-    const allow = { 'Allow once': '#allow', 'Allow for this session': '#allow-session', 'Always allow on this site': '#allow-always', 'Yes, always allow': '#confirm-always-yes' }[name];
-    if (allow) return deliberateClick(win, allow);
+    const allow = { 'Allow once': '#allow', 'Allow for this session': '#allow-session', 'Always allow on this site': '#allow-always' }[name];
+    if (allow) return approveIn(win, allow);
+    if (name === 'Yes') return deliberateClick(win, '#confirm-yes');
     await win.getByRole('button', { name, exact: true }).click().catch((err) => {
       if (!win.isClosed()) throw err;
     });
@@ -114,6 +116,7 @@ describe('approvals that remember, and the activity log', () => {
         await win.setViewportSize({ width, height: 700 });
         const o = await win.evaluate(() => ({ scroll: document.scrollingElement.scrollWidth, client: document.scrollingElement.clientWidth }));
         assert.ok(o.scroll <= o.client, `the approval window at ${width} px overflows: ${JSON.stringify(o)}`);
+        assert.deepEqual(await unfitPlacements(win), [], `at ${width} px the buttons' area fits above and below the details`);
         await env.screenshot(win, `approval_${width}`);
       }
       await answer(win, 'Allow once');
@@ -152,9 +155,7 @@ describe('approvals that remember, and the activity log', () => {
     const reply = await run('notes.write_note', { name: 'keys', text: 'typed into the chat' }, async (win) => {
       // The moment Allow arms: Tab onto it and press Space, then Enter.
       await win.locator('#allow:enabled').waitFor();
-      await win.locator('#deny').focus();
-      await win.keyboard.press('Tab');
-      assert.equal(await win.evaluate(() => document.activeElement.id), 'allow');
+      await win.locator('#allow').focus();
       await win.keyboard.press('Space');
       await win.keyboard.press('Enter');
       // A key held from before the window opened reaches it only as auto-repeats.
@@ -175,14 +176,24 @@ describe('approvals that remember, and the activity log', () => {
     expected.push(['denied', 'denied']);
   });
 
-  test('the keyboard can still allow: Tab onto Allow once, a pause, then Enter', async () => {
+  test('the keyboard can still allow: Tab onto Allow once, a pause, Enter; then onto Yes, a pause, Enter', async () => {
     const reply = await run('notes.write_note', { name: 'keyboard', text: 'deliberate' }, async (win) => {
       await win.locator('#allow:enabled').waitFor();
-      await win.locator('#deny').focus();
       // The rule: keys count once the window has been quiet for KEY_QUIET_MS, by the window's own clock.
       await win.evaluate(() => { for (const t of ['keydown', 'keyup']) addEventListener(t, (e) => { window.lastKeyAt = e.timeStamp; }, true); });
-      await win.keyboard.press('Tab');
-      await win.waitForFunction((quiet) => window.lastKeyAt !== undefined && performance.now() - window.lastKeyAt >= quiet, KEY_QUIET_MS, { polling: 50 });
+      const quiet = () => win.waitForFunction((ms) => window.lastKeyAt !== undefined && performance.now() - window.lastKeyAt >= ms, KEY_QUIET_MS, { polling: 50 });
+      // The buttons' order is random: Tab until Allow once has the focus.
+      const tabTo = async (id) => {
+        for (let i = 0; i < 6 && (await win.evaluate(() => document.activeElement?.id)) !== id; i++) await win.keyboard.press('Tab');
+        assert.equal(await win.evaluate(() => document.activeElement?.id), id);
+      };
+      await tabTo('allow');
+      await quiet();
+      await win.keyboard.press('Enter');
+      await win.locator('#confirm-yes:enabled').waitFor();
+      assert.equal(await win.evaluate(() => document.activeElement?.id), 'confirm-back', 'the confirmation starts on Back');
+      await tabTo('confirm-yes');
+      await quiet();
       await win.keyboard.press('Enter').catch(() => {});
     });
     assert.equal(reply.ok, true, JSON.stringify(reply));
@@ -220,21 +231,21 @@ describe('approvals that remember, and the activity log', () => {
     const reply = await run('notes.delete_note', { name: 'old' }, async (win) => {
       assert.equal(await win.locator('#cap-name').textContent(), 'notes.delete_note');
       await win.locator('#allow-always:enabled').waitFor();
-      // The worker will not take "always" for a destructive tool without the confirmation.
+      // The worker will not take an allow without the window's second step.
       const token = new URL(win.url()).searchParams.get('token');
       const unconfirmed = await win.evaluate((t) => chrome.runtime.sendMessage({ type: 'bridge.approve', token: t, allow: true, remember: 'always' }), token);
       assert.equal(unconfirmed.ok, false);
       assert.match(unconfirmed.error, /confirm/);
-      await answer(win, 'Always allow on this site');
-      await win.locator('#confirm-always').waitFor();
-      assert.equal(await win.locator('#choices').isVisible(), false);
-      assert.match(await win.locator('#confirm-text').textContent(), /Delete a note may delete or overwrite things/);
+      await deliberateClick(win, '#allow-always');
+      await win.locator('#confirm-text').waitFor();
+      assert.equal(await win.locator('#allow-always').isVisible(), false);
+      assert.match(await win.locator('#confirm-title').textContent(), /Always allow a destructive tool\?/);
+      assert.match(await win.locator('#confirm-detail').textContent(), /Delete a note may delete or overwrite things/);
       for (const width of WIDTHS) {
         await win.setViewportSize({ width, height: 700 });
         await env.screenshot(win, `approval_confirm_always_${width}`);
       }
-      await win.locator('#confirm-always-yes:enabled').waitFor();
-      await answer(win, 'Yes, always allow');
+      await answer(win, 'Yes');
     });
     assert.equal(reply.ok, true, JSON.stringify(reply));
     expected.push(['allowed', 'allowed · always']);
@@ -421,5 +432,22 @@ describe('approvals that remember, and the activity log', () => {
     const keys = await env.evalInWorker(async () => Object.keys(await chrome.storage.local.get(null)).filter((k) => k.startsWith('activity')));
     assert.deepEqual(keys, ['activity']);
     await page.close();
+  });
+
+  test('a tool set to Block and back to Ask on the options page forgets its "for this session" choice: the next call asks', async () => {
+    const first = await run('notes.write_note', { name: 'regrant', text: 'one' }, (win) => answer(win, 'Allow for this session'));
+    assert.equal(first.ok, true, JSON.stringify(first));
+    const opened = windows.length;
+    const second = await run('notes.write_note', { name: 'regrant', text: 'two' });
+    assert.equal(second.ok, true, JSON.stringify(second));
+    assert.equal(windows.length, opened, 'the session choice answered');
+    const group = options.getByRole('radiogroup', { name: 'Write a note' });
+    await group.getByRole('radio', { name: 'Block', exact: true }).check();
+    await waitFor(() => policyEntry().deny?.includes('notes.write_note'), { what: 'write_note blocked' });
+    await group.getByRole('radio', { name: 'Ask each time', exact: true }).check();
+    await waitFor(() => policyEntry().ask?.includes('notes.write_note'), { what: 'write_note asks again' });
+    const third = await run('notes.write_note', { name: 'regrant', text: 'three' }, deny);
+    assert.equal(third.details.reason, 'denied', JSON.stringify(third));
+    assert.equal(windows.length, opened + 1, 'asked again');
   });
 });

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launch, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
-import { ackCount, armedIn, armFromOptions, badgeText, openTimingFold, waitForSent } from './lib/bridge.js';
+import { ackCount, armedIn, armFromOptions, badgeText, openTimingFold, storedSettings, waitForSent } from './lib/bridge.js';
 
 let env;
 let site;
@@ -41,10 +41,7 @@ test('a long text result is capped with a marker', async () => {
   await openTimingFold(options, 'Longest result (characters)');
   await options.getByLabel('Longest result (characters)', { exact: true }).fill('2000');
   await options.getByLabel('Longest result (characters)', { exact: true }).dispatchEvent('change');
-  await waitFor(async () => {
-    const got = await env.evalInWorker((o) => chrome.storage.local.get(`site:${o}`), site.origin);
-    return got[`site:${site.origin}`]?.maxChars === 2000;
-  }, { what: 'the new result limit saved' });
+  await waitFor(async () => (await storedSettings(env, site.origin))?.maxChars === 2000, { what: 'the new result limit saved' });
   const long = 'word '.repeat(3000);
   await chat.evaluate((t) => window.chat.stream(JSON.stringify({ capability: 'computer.echo', arguments: { long: t } }), { tokenSize: 400, tokenMs: 5 }), long);
   const replies = await waitForSent(chat, 2);

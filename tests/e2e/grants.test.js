@@ -10,7 +10,7 @@ import { after, before, describe, test } from 'node:test';
 import { EXTENSION_ORIGIN, launch, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
 import { armFromOptions, badgeText, waitForSent } from './lib/bridge.js';
-import { deliberateClick } from './lib/approval.js';
+import { approveIn } from './lib/approval.js';
 
 const settings = { source: '.assistant', destination: '#prompt', autoSend: true, sendButton: '#send', debounceMs: 300 };
 const call = (capability, args) => JSON.stringify({ capability, arguments: args });
@@ -185,7 +185,7 @@ describe('grants: the options page and ask each time', () => {
       const reply = await run('notes.write_note', { name: 'plan', text: 'ship it' }, async () => {
         const win = await approvalWindow(env);
         token = new URL(win.url()).searchParams.get('token');
-        await deliberateClick(win, '#allow');
+        await approveIn(win, '#allow');
         await waitFor(() => win.isClosed(), { what: 'approval window closed' });
       });
       assert.equal(reply.ok, true);

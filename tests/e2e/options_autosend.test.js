@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { launch, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
-import { waitForSent } from './lib/bridge.js';
+import { storedSettings, waitForSent } from './lib/bridge.js';
 
 let site;
 let env;
@@ -74,7 +74,7 @@ test('Auto-send turns on once a send button is picked, the run bar says so at St
   await button.dispatchEvent('change');
   await button.fill('button#send');
   await button.dispatchEvent('change');
-  const stored = () => env.evalInWorker((o) => chrome.storage.local.get(`site:${o}`).then((g) => g[`site:${o}`]), site.origin);
+  const stored = () => storedSettings(env, site.origin);
   await waitFor(async () => { const s = await stored(); return s?.sendButton === 'button#send'; }, { what: 'the settings saved' });
   assert.equal((await stored()).autoSend, false, 'setting the send button again leaves the untick');
   await options.reload();

@@ -38,6 +38,9 @@ test('asked once and allowed for this session: the next call of that tool runs w
   await waitFor(() => win.evaluate('document.body.dataset.ready === "true" && !document.getElementById("allow-session").disabled'), { what: 'Allow armed', timeoutMs: 30_000 });
   assert.equal(await win.text('#cap-name'), 'computer.click');
   await win.deliberateClick('#allow-session');
+  // Every Allow is confirmed by a second act: Yes, elsewhere in the window.
+  await waitFor(() => win.evaluate('!document.getElementById("confirm-yes").hidden && !document.getElementById("confirm-yes").disabled'), { what: 'Yes armed', timeoutMs: 30_000 });
+  await win.deliberateClick('#confirm-yes');
   const [first] = await waitForSent(1);
   assert.equal(JSON.parse(first).ok, true, first);
   await waitFor(async () => (await approvalContexts()).length === 0, { what: 'the window closed' });

@@ -13,7 +13,7 @@
 
 import { abortableSleep as sleepUnlessStopped } from '../../shared/core/abortable_sleep.js';
 import { backoffDelay, classifyStatus, localForbiddenMessage, parseRetryAfter } from './retry_policy.js';
-import { errorDetail, maskKey } from './server_text.js';
+import { errorDetail, maskKey, maskKeyStreaming } from './server_text.js';
 import { completionInit, deadline, HTTP_HINTS, ModelError, readAll, readJson, readStream, Retryable, stoppedError } from './model_reply.js';
 import { createConnectionTest } from './connection_test.js';
 
@@ -113,6 +113,9 @@ export function createModelClient(deps = {}) {
     }
   }
 
+  /** How often a streamed reply shown so far is worked out again (ms). */
+  const STREAM_MASK_MS = 80;
+
   /**
    * Runs one completion; the configured key is masked in everything it returns.
    * @param {object} req {endpoint, apiKey, model, messages, temperature, loopback,
@@ -123,11 +126,37 @@ export function createModelClient(deps = {}) {
    */
   async function complete(req, opts = {}) {
     const key = req.apiKey;
-    const onDelta = opts.onDelta && ((piece, full) => opts.onDelta(maskKey(piece, key), maskKey(full, key)));
+    // What is shown while it streams: the key masked, and a tail that may begin it held back until it is
+    // whole; worked out at most every STREAM_MASK_MS (masking reads the whole reply): a delta sooner than
+    // that is shown with the next one or when that time is up, never dropped, and the end shows at once.
+    let shown = '';
+    let maskedAt = -Infinity;
+    let latest = '';
+    let timer = null;
+    const show = () => {
+      timer = null;
+      maskedAt = now();
+      const safe = maskKeyStreaming(latest, key);
+      const piece = safe.startsWith(shown) ? safe.slice(shown.length) : safe;
+      shown = safe;
+      if (piece) opts.onDelta(piece, safe);
+    };
+    const onDelta = opts.onDelta && ((_piece, full) => {
+      latest = full;
+      if (timer) return;
+      const wait = STREAM_MASK_MS - (now() - maskedAt);
+      if (wait <= 0) show();
+      else timer = setTimeout(show, wait);
+    });
     try {
       const r = await retrying(req, { ...opts, onDelta });
-      return { ...r, content: maskKey(r.content, key) };
+      clearTimeout(timer);
+      const content = maskKey(r.content, key);
+      // What was held back shows once the reply is whole.
+      if (onDelta && shown !== content) opts.onDelta(content.startsWith(shown) ? content.slice(shown.length) : content, content);
+      return { ...r, content };
     } catch (err) {
+      clearTimeout(timer);
       if (err instanceof ModelError) err.message = maskKey(err.message, key, { error: true });
       throw err;
     }

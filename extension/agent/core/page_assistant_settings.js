@@ -11,8 +11,14 @@ export const ENABLED_KEY = 'pageAssistant.enabled';
 export const PAGE_ORIGINS = Object.freeze(['http://*/*', 'https://*/*']);
 /** The registered content script's id. */
 export const SCRIPT_ID = 'gnosis-page-assistant';
-/** The content script: it only places the bar's frame (the bar is FRAME_PAGE). */
-export const SCRIPT_FILES = Object.freeze(['agent/page/page_assistant_loader.js']);
+/**
+ * The content script: it only places the bar's frame (the bar is FRAME_PAGE).
+ * page_assistant.js and what it imports joined into one classic script
+ * (tools/content_bundle.mjs), so no module of it is web-accessible.
+ */
+export const SCRIPT_FILES = Object.freeze(['agent/page/page_assistant.bundle.js']);
+/** The entry module SCRIPT_FILES' bundle runs. */
+export const SCRIPT_ENTRY = 'agent/page/page_assistant.js';
 /** The bar: an extension page the content script embeds in an iframe, out of the page's reach. */
 export const FRAME_PAGE = 'agent/frame/page_assistant_frame.html';
 /** Shown when the toggle cannot turn on for lack of host access. */

@@ -65,7 +65,11 @@ export function readAct(m) {
  * panel's own STATE questions) and its activity key.
  */
 export function readDesktop(m) {
-  return { sessionId: sessionOf(m.sessionId), task: typeof m.task === 'string' && m.task ? m.task.slice(0, 200) : undefined };
+  return {
+    sessionId: sessionOf(m.sessionId),
+    task: typeof m.task === 'string' && m.task ? m.task.slice(0, 200) : undefined,
+    taskText: typeof m.taskText === 'string' ? m.taskText.slice(0, 500) : '',
+  };
 }
 
 /** The fields of a DESKTOP.ACT: readDesktop's, the action, the coordinate mode and the step. */
@@ -73,9 +77,9 @@ export function readDesktopAct(m) {
   return { ...readDesktop(m), action: m.action, coordinateMode: coordinateModeOf(m.coordinateMode), step: stepOf(m.step) };
 }
 
-/** The fields of a DESKTOP.STOP: the session whose call in flight stops. */
+/** The fields of a DESKTOP.STOP: the session whose call in flight stops, and the task whose typing choices end with it. */
 export function readDesktopStop(m) {
-  return { sessionId: sessionOf(m.sessionId) };
+  return { sessionId: sessionOf(m.sessionId), task: typeof m.task === 'string' && m.task ? m.task.slice(0, 200) : undefined };
 }
 
 /** The fields of a DESKTOP.CHECK_PROFILE: a profile (null: back to the built-in) for a server's prefix, saved when it fits. */
@@ -84,9 +88,18 @@ export function readProfileCheck(m) {
   return { prefix: typeof m.prefix === 'string' ? m.prefix.trim() : '', profile, save: m.save === true };
 }
 
-/** The fields of a DESKTOP.SET_GRANTS: capability name -> decision, as sent (the worker checks each). */
+/**
+ * The fields of a DESKTOP.SET_GRANTS: the kind grants ({look, point, type} ->
+ * decision, as sent: the worker checks them) and whether the person ticked
+ * that typing without asking is meant.
+ */
 export function readGrants(m) {
-  return { grants: m.grants && typeof m.grants === 'object' && !Array.isArray(m.grants) ? m.grants : {} };
+  return { kinds: m.kinds && typeof m.kinds === 'object' && !Array.isArray(m.kinds) ? m.kinds : {}, typingConfirmed: m.typingConfirmed === true };
+}
+
+/** The fields of a DESKTOP.FORGET_CHOICES: the ids of the remembered choices to forget, or null for all. */
+export function readForget(m) {
+  return { ids: Array.isArray(m.ids) ? m.ids.map(String) : null };
 }
 
 /** The fields of a PAGE_ASSISTANT.SET_ENABLED. */
@@ -165,10 +178,11 @@ export function createPanelLink(send) {
      * (its host calls are logged under the task). act() stops the worker's
      * call at once when its signal aborts (Stop, Pause), before the session
      * lets go of the surfaces.
-     * @param {{sessionId:string, coordinateMode?:string, taskKey?:() => string}} o
+     * @param {{sessionId:string, coordinateMode?:string, taskKey?:() => string, taskText?:() => string}} o
+     *   taskText: the task's words, which the approval window shows
      */
-    desktop({ sessionId, coordinateMode, taskKey }) {
-      const fields = (extra = {}) => ({ sessionId, task: taskKey?.(), ...extra });
+    desktop({ sessionId, coordinateMode, taskKey, taskText }) {
+      const fields = (extra = {}) => ({ sessionId, task: taskKey?.(), taskText: taskText?.(), ...extra });
       return {
         /** The desktop the task moves to: {title, url, server, grants?} (grants: see DESKTOP.STATE); throws when it is not offered. */
         async start() {
@@ -189,7 +203,7 @@ export function createPanelLink(send) {
           }
         },
         async stop() {
-          await call(DESKTOP.STOP, { sessionId });
+          await call(DESKTOP.STOP, { sessionId, task: taskKey?.() });
         },
       };
     },
@@ -197,10 +211,15 @@ export function createPanelLink(send) {
     desktopState: () => ask(DESKTOP.STATE),
     /** Checks a profile against the host's tools (and saves it when it fits and save is set); null profile: the built-in again. */
     checkProfile: ({ prefix, profile, save }) => ask(DESKTOP.CHECK_PROFILE, { prefix, profile, save }),
-    /** The agent's desktop grants: {ok, offered, configured, tools, decisions, suggested, uses, …}. */
+    /** The agent's desktop grants by kind: {ok, offered, configured, kinds, suggested, toolKinds, choices, …}. */
     desktopGrants: () => ask(DESKTOP.GET_GRANTS),
-    /** Saves the agent's desktop grants (capability -> 'allow'|'ask'|'deny'): {ok, decisions}. */
-    saveDesktopGrants: (grants) => ask(DESKTOP.SET_GRANTS, { grants }),
+    /**
+     * Saves the agent's desktop grants by kind ({look, point, type} -> 'allow'|'ask'|'deny');
+     * typingConfirmed: the person ticked that typing without asking is meant. {ok, decisions, kinds, choices}.
+     */
+    saveDesktopGrants: (kinds, { typingConfirmed = false } = {}) => ask(DESKTOP.SET_GRANTS, { kinds, typingConfirmed }),
+    /** Forgets the agent's remembered desktop choices with these ids (null: all): {ok, choices}. */
+    forgetDesktopChoices: (ids) => ask(DESKTOP.FORGET_CHOICES, { ids }),
     /** Turns the Page Assistant on or off (its page access already granted). */
     setPageAssistant: (enabled) => ask(PAGE_ASSISTANT.SET_ENABLED, { enabled }),
     /** Hands one run event to the bar of tabId. */

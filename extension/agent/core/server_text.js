@@ -4,6 +4,7 @@
 // sk-… is invalid"), is masked wherever it appears, in errors, replies and
 // streamed text alike, before the panel shows it or the conversation stores
 // it. Pure: no chrome.*, no DOM.
+import { maskSecrets, streamSafeLength } from '../../shared/core/secret_forms.js';
 
 /** How much of an error body is kept (characters). */
 export const DETAIL_MAX = 300;
@@ -57,21 +58,35 @@ export function maskedKey(key) {
   return k.length >= 16 ? `${k.slice(0, 3)}…${k.slice(-4)}` : '••••••';
 }
 
+/** Whether the key is looked for in a text (a short one only in error texts). */
+function keyToMask(key, error) {
+  const k = String(key || '').trim();
+  return !k || (k.length < SHORT_KEY && !error) || k.length < 4 ? '' : k;
+}
+
 /**
- * Text with every occurrence of the key masked: as typed, URL-encoded and
- * JSON-escaped.
+ * Text with every occurrence of the key masked, in any form a server may
+ * echo it (shared/core/secret_forms.js): as typed, URL-encoded,
+ * JSON-escaped or \u-escaped, cut by a line break, base64-encoded.
  * @param {string} text
  * @param {string} key the configured API key ('' masks nothing)
  * @param {{error?: boolean}} [opts] error texts mask short keys too
  */
 export function maskKey(text, key, { error = false } = {}) {
   const s = String(text ?? '');
-  const k = String(key || '').trim();
-  if (!k || (k.length < SHORT_KEY && !error) || k.length < 3) return s;
-  const forms = [...new Set([k, encodeURIComponent(k), JSON.stringify(k).slice(1, -1)])].sort((a, b) => b.length - a.length);
-  let out = s;
-  for (const f of forms) out = out.split(f).join(maskedKey(k));
-  return out;
+  const k = keyToMask(key, error);
+  return k ? maskSecrets(s, [k], maskedKey(k)) : s;
+}
+
+/**
+ * What of a streamed reply may be shown now: the text so far with the key
+ * masked, less a tail that may be the start of the key still arriving (so a
+ * key cut across two chunks never shows in halves).
+ */
+export function maskKeyStreaming(text, key) {
+  const s = String(text ?? '');
+  const k = keyToMask(key, false);
+  return k ? maskKey(s.slice(0, streamSafeLength(s, [k])), k) : s;
 }
 
 /**

@@ -36,9 +36,10 @@
 // iframe navigated away from the bar (a page reaching it through a frame
 // reference) is removed the same way.
 //
-// An ES module, imported by page_assistant_loader.js (the registered content
-// script, also injected into tabs that were already open): it runs at most
-// once per document however often the loader runs.
+// An ES module, joined with what it imports into page_assistant.bundle.js
+// (tools/content_bundle.mjs), the registered content script, also injected
+// into tabs that were already open: it runs at most once per document
+// however often it is injected.
 
 import { FRAME_PAGE } from '../core/page_assistant_settings.js';
 import { PAGE_ASSISTANT, PAGE_ASSISTANT_EVENT } from '../../shared/core/messages.js';

@@ -1,7 +1,8 @@
 // The panel's question when a task moves to the desktop and nothing is
 // granted to the agent there yet (core/desktop_surface.js askGrants): a card
-// in the log with the suggested grants (each tool, its decision and what the
-// agent uses it for), "Grant and go on" (one click: saved as suggested, and
+// in the log with the suggested grants by what a call does (looking,
+// pointing and clicking, typing and keys: each kind, its decision and what
+// it covers; shared/core/desktop_kinds.js), "Grant and go on" (one click: saved as suggested, and
 // the task goes on) and "Not now" (the task hears that the desktop is not
 // granted). Saving the grants in Settings → Desktop answers it too; Stop
 // ends it. DOM glue.
@@ -12,23 +13,23 @@ import { panel } from './sidepanel_state.js';
 import { ASKING } from '../core/page_assistant_state.js';
 import { link } from './worker_link.js';
 import { decisionLabel } from '../../shared/desktop_grants.js';
+import { DESKTOP_KINDS, KIND_WORDS } from '../../shared/core/desktop_kinds.js';
 import { $, h } from '../../shared/page.js';
 
 let pending = null; // the question on screen: {settle(granted, note)}
 
-/** One suggested grant as the card shows it: "desktop.computer — Ask each time, for screenshots, clicks, …". */
-function row(name, grants) {
-  const uses = grants.uses?.[name] || [];
-  return h('li', { 'data-name': name },
-    h('code', { class: 'tool-name', text: name }), ' ',
-    h('strong', { text: decisionLabel(grants.suggested[name]) }),
-    uses.length ? h('span', { class: 'muted', text: ` — for ${uses.join(', ')}` }) : null);
+/** One suggested grant as the card shows it: "Pointing and clicking — Ask each time — clicks, pointer moves, …". */
+function row(kind, grants) {
+  return h('li', { 'data-kind': kind },
+    h('span', { text: KIND_WORDS[kind].name }), ' ',
+    h('strong', { text: decisionLabel(grants.suggested[kind]) }),
+    h('span', { class: 'muted', text: ` — ${KIND_WORDS[kind].what}` }));
 }
 
 /**
  * Asks the person to grant the suggestion; resolves true once it is saved,
  * false for "Not now" or when signal aborts (Stop, Pause).
- * @param {{tools:string[], suggested:Object<string,string>, uses?:Object<string,string[]>, server:string}} grants
+ * @param {{suggested:Object<string,string>, server:string}} grants suggested: kind -> decision
  * @param {AbortSignal} [signal]
  */
 export function askDesktopGrants(grants, signal) {
@@ -44,7 +45,7 @@ export function askDesktopGrants(grants, signal) {
       el.append(
         h('p', { class: 'ask-title', text: 'May the agent use the desktop?' }),
         h('p', { text: `This task needs the desktop (the server "${grants.server}"), and nothing is granted to the agent there yet. The suggestion:` }),
-        h('ul', { class: 'ask-list' }, ...grants.tools.map((name) => row(name, grants))),
+        h('ul', { class: 'ask-list' }, ...DESKTOP_KINDS.map((kind) => row(kind, grants))),
         buttons, note);
     });
     $('status').textContent = 'Waiting for your answer in the log: may the agent use the desktop?';

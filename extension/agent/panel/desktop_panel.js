@@ -45,7 +45,9 @@ function showDesktop() {
 export function surfacesFor({ coordinateMode, surface }) {
   const tab = link.tab({ sessionId: panel.sessionId, windowId: panel.windowId, coordinateMode });
   const d = panel.desktop;
-  const desktop = d?.offered ? link.desktop({ sessionId: panel.sessionId, coordinateMode, taskKey: () => panel.pipeline?.taskKey }) : null;
+  const desktop = d?.offered
+    ? link.desktop({ sessionId: panel.sessionId, coordinateMode, taskKey: () => panel.pipeline?.taskKey, taskText: () => panel.pipeline?.session?.task })
+    : null;
   return createSurfaces({ tab, desktop, start: surface || chosenSurface(), why: d?.why, state: d, askGrants: askDesktopGrants });
 }
 

@@ -24,6 +24,7 @@ import { host } from '../../shared/host.js';
 import { CODES } from '../../shared/core/codes.js';
 import { CodedError } from '../../shared/core/coded_error.js';
 import { callsFor, screenshotFrom } from '../core/desktop_profiles.js';
+import { kindOfCall } from '../core/desktop_call_kind.js';
 import { planDesktopAction } from '../core/desktop_actions.js';
 import { refusalText, refusedResult, serverFailureText, serverGone } from '../core/desktop_failures.js';
 import { encodeScreenshot } from './desktop_image.js';
@@ -85,16 +86,35 @@ function serverBack(prefix, signal, timeoutMs = restartWaitMs) {
 }
 
 /**
+ * What the approval window and the kind grants need to know of a call: its
+ * kind (from its exact arguments, core/desktop_call_kind.js), the server,
+ * the task (its key and words), the page the task's tab shows and the
+ * browser window of its Side Panel (where the window opens).
+ */
+async function desktopContext(s, st, c, { task, taskText }) {
+  const tab = s.tabId != null ? await chrome.tabs.get(s.tabId).catch(() => null) : null;
+  return {
+    kind: kindOfCall(st.profile, st.prefix, c), prefix: st.prefix, task: task || '', taskText: taskText || '',
+    page: tab?.url || '', pageTitle: tab?.title || '', windowId: s.windowId ?? null,
+  };
+}
+
+/**
  * One request's host calls (a screenshot, an action's calls in turn), with
- * one retry after the server came back for the whole request.
+ * one retry after the server came back for the whole request; each call
+ * carries its desktop context (desktopContext).
+ * @param {object} s the session
+ * @param {{prefix:string, profile:object}} st
+ * @param {{task?:string, taskText?:string}} who the task's key and words
+ * @param {AbortSignal} signal
  * @returns {{call:(c:{capability:string, arguments:object}) => Promise<{result?:object, refused?:object}>, restarted:() => boolean}}
  *   restarted: the server came back and the request went on
  */
-function caller(task, signal) {
+function caller(s, st, who, signal) {
   let retried = false;
   const send = async (c) => {
     if (signal.aborted) throw actionStopped();
-    const reply = await runCall(c, { signal, task });
+    const reply = await runCall(c, { signal, task: who.task, desktop: await desktopContext(s, st, c, who) });
     if (signal.aborted || reply.code === CODES.CANCELLED) throw actionStopped();
     return reply;
   };
@@ -142,12 +162,12 @@ const RESTARTED = 'The desktop server stopped and the host started it again befo
  * The desktop's screenshot for the session's next step.
  * @param {object} s the session (agent_sessions.js)
  * @param {{prefix:string, profile:object}} st the desktop the task moved to
- * @param {string} [task] the task's activity key
+ * @param {{task?:string, taskText?:string}} [who] the task's activity key and words
  * @throws {DesktopError} FORBIDDEN when the screenshot was refused
  */
-export function observeDesktop(s, st, task) {
+export function observeDesktop(s, st, who = {}) {
   return withAbort(s, async (signal) => {
-    const hostCalls = caller(task, signal);
+    const hostCalls = caller(s, st, who, signal);
     let result;
     for (const c of callsFor(st.profile, st.prefix, 'screenshot', {})) {
       const r = await hostCalls.call(c);
@@ -173,13 +193,13 @@ export function observeDesktop(s, st, task) {
  * after a Stop.
  * @param {object} s the session
  * @param {{prefix:string, profile:object}} st
- * @param {{action:object, coordinateMode:string, task?:string}} m
+ * @param {{action:object, coordinateMode:string, task?:string, taskText?:string}} m
  */
 export function actOnDesktop(s, st, m) {
   const plan = planDesktopAction(m.action, { profile: st.profile, prefix: st.prefix, shot: s.desktop.shot, coordinateMode: m.coordinateMode });
   if (plan.error) return Promise.resolve({ text: plan.error, error: true });
   return withAbort(s, async (signal) => {
-    const hostCalls = caller(m.task, signal);
+    const hostCalls = caller(s, st, m, signal);
     for (const c of plan.calls) {
       const r = await hostCalls.call(c);
       if (r.refused) return { text: refusedResult(c.capability, r.refused), error: true };

@@ -14,8 +14,13 @@
 
 import { host } from '../../shared/host.js';
 import { DESKTOP } from '../../shared/core/messages.js';
-import { chooseProfile, profileProblems, suggestedGrants, toolUses, toolsOf, whyNoDesktop } from '../core/desktop_profiles.js';
-import { desktopPush, readDesktop, readDesktopAct, readDesktopStop, readGrants, readProfileCheck, reply } from '../core/panel_contract.js';
+import { chooseProfile, profileProblems, toolUses, toolsOf, whyNoDesktop } from '../core/desktop_profiles.js';
+import { toolKinds } from '../core/desktop_call_kind.js';
+import {
+  DESKTOP_KINDS, SUGGESTED_KINDS, agreesWithHost, choicesAfterSave, hostDecisions, kindsFromHost, validKindGrants,
+} from '../../shared/core/desktop_kinds.js';
+import { desktopChoices, forgetDesktopChoices, keepDesktopChoices, kindGrantsOf, saveKindGrants } from '../../shared/desktop_decisions.js';
+import { desktopPush, readDesktop, readDesktopAct, readDesktopStop, readForget, readGrants, readProfileCheck, reply } from '../core/panel_contract.js';
 import { findSession, mustSession, toPanels } from './agent_sessions.js';
 import { DesktopError, actOnDesktop, observeDesktop, setDesktopRunner, stopDesktop } from './desktop_task.js';
 
@@ -145,51 +150,77 @@ async function checkProfile({ prefix, profile, save }) {
   return { ok: true, problems };
 }
 
-/** The agent's grants for the desktop profile's tools: the host's decisions and the suggestion. */
+/**
+ * The agent's desktop grants by kind (looking, pointing, typing) for the
+ * server in use, as they stand: the ones saved in Settings when the host
+ * still decides what they say, else what the host's decisions amount to;
+ * the suggestion; and every choice remembered from the approval window.
+ */
 async function getGrants() {
   const st = await desktopState();
-  if (!st.offered) return { ok: true, offered: false, why: st.why };
+  if (!st.offered) return { ok: true, offered: false, why: st.why, choices: await desktopChoices() };
   const policy = await host.request('policy.get', { origin: agentOrigin }, { timeoutMs: 10_000 });
   if (!policy.ok) return { ok: false, error: `${policy.code}: ${policy.message}` };
-  const names = toolsOf(st.profile).map((t) => `${st.prefix}.${t}`);
+  const kinds = await kindsNow(st, policy);
   return {
-    ok: true, offered: true, origin: agentOrigin, configured: Boolean(policy.configured), tools: names,
-    decisions: policy.decisions || {}, suggested: suggestedGrants(st.profile, st.prefix), uses: toolUses(st.profile, st.prefix),
-    server: st.prefix, profile: st.custom ? 'your own' : st.profile.name,
+    ok: true, offered: true, origin: agentOrigin, configured: Boolean(policy.configured), kinds, suggested: { ...SUGGESTED_KINDS },
+    tools: toolsOf(st.profile).map((t) => `${st.prefix}.${t}`), toolKinds: toolKinds(st.profile, st.prefix), uses: toolUses(st.profile, st.prefix),
+    decisions: policy.decisions || {}, choices: await desktopChoices(), server: st.prefix, profile: st.custom ? 'your own' : st.profile.name,
   };
 }
 
-async function setGrants({ grants }) {
+/** The kind grants in force for the server of st, given the host's policy for the agent. */
+async function kindsNow(st, policy) {
+  const tk = toolKinds(st.profile, st.prefix);
+  const decisions = policy.decisions || {};
+  const saved = await kindGrantsOf(st.prefix);
+  if (saved && policy.configured && agreesWithHost(saved, decisions, tk)) return saved;
+  return policy.configured ? kindsFromHost(decisions, tk) : { look: 'deny', point: 'deny', type: 'deny' };
+}
+
+/**
+ * Saves the kind grants: the host is told Ask for every tool a kind not
+ * blocked uses (Block when all its kinds are), so each call is judged by its
+ * own kind; the grants go to the trusted store; the remembered choices they
+ * contradict are forgotten. Allowing typing needs typingConfirmed: the
+ * person read what it means.
+ */
+async function setGrants({ kinds, typingConfirmed }) {
+  if (!validKindGrants(kinds)) return { ok: false, error: `not a grant for each of ${DESKTOP_KINDS.join(', ')}: ${JSON.stringify(kinds)}` };
   const st = await mustChoice();
-  const names = new Set(toolsOf(st.profile).map((t) => `${st.prefix}.${t}`));
-  const chosen = {};
-  for (const [name, d] of Object.entries(grants || {})) {
-    if (!names.has(name) || !['allow', 'ask', 'deny'].includes(d)) return { ok: false, error: `not a desktop tool decision: ${name} → ${d}` };
-    chosen[name] = d;
-  }
   const now = await host.request('policy.get', { origin: agentOrigin }, { timeoutMs: 10_000 });
   if (!now.ok) return { ok: false, error: `${now.code}: ${now.message}` };
+  const before = await kindsNow(st, now);
+  if (kinds.type === 'allow' && before.type !== 'allow' && typingConfirmed !== true) {
+    return { ok: false, error: 'typing and keys without asking needs your confirmation: any page the agent reads could then make it type commands' };
+  }
+  const chosen = { look: kinds.look, point: kinds.point, type: kinds.type };
   // The agent's other decisions stay; Block is what every tool not named gets, so it is not written out per tool.
   const kept = now.configured ? Object.fromEntries(Object.entries(now.decisions || {}).filter(([, d]) => d !== 'deny')) : {};
-  const saved = await host.request('policy.set', { origin: agentOrigin, grants: { ...kept, ...chosen } }, { timeoutMs: 10_000 });
-  if (!saved.ok) return { ok: false, error: `${saved.code}: ${saved.message}` };
-  return { ok: true, decisions: saved.decisions || {} };
+  const reply = await host.request('policy.set', { origin: agentOrigin, grants: { ...kept, ...hostDecisions(chosen, toolKinds(st.profile, st.prefix)) } }, { timeoutMs: 10_000 });
+  if (!reply.ok) return { ok: false, error: `${reply.code}: ${reply.message}` };
+  await saveKindGrants(st.prefix, chosen);
+  await keepDesktopChoices((c) => c.prefix !== st.prefix || choicesAfterSave([c], before, chosen).length > 0);
+  return { ok: true, decisions: reply.decisions || {}, kinds: chosen, choices: await desktopChoices() };
+}
+
+/** A task's typing choices end when it (re)enters the desktop and when it stops there. */
+function endTypingOf(task) {
+  if (typeof task !== 'string' || !task) return Promise.resolve();
+  return keepDesktopChoices((c) => !(c.scope === 'task' && c.task === task)).catch(() => {});
 }
 
 /**
  * What a task moving to the desktop needs to know of the agent's grants:
- * whether anything is saved, and if not the suggestion to ask the person
- * with (the panel asks before the first call, core/desktop_surface.js).
+ * whether anything is saved, and if not the suggestion (by kind) to ask the
+ * person with (the panel asks before the first call, core/desktop_surface.js).
  * null when the host could not say.
  */
 async function taskGrants(st) {
   const policy = await host.request('policy.get', { origin: agentOrigin }, { timeoutMs: 10_000 }).catch(() => null);
   if (!policy?.ok) return null;
   if (policy.configured) return { configured: true };
-  return {
-    configured: false, tools: toolsOf(st.profile).map((t) => `${st.prefix}.${t}`),
-    suggested: suggestedGrants(st.profile, st.prefix), uses: toolUses(st.profile, st.prefix), server: st.prefix,
-  };
+  return { configured: false, suggested: { ...SUGGESTED_KINDS }, toolKinds: toolKinds(st.profile, st.prefix), server: st.prefix };
 }
 
 /** Message handlers in shared/core/router.js's shape. */
@@ -200,6 +231,7 @@ export const handlers = {
       const { sessionId } = readDesktop(m);
       const st = await desktopState();
       if (sessionId === undefined) return { ok: true, ...st };
+      await endTypingOf(readDesktop(m).task);
       // A task's session keeps what it moved to the desktop with (its steps); it hears whether the agent has grants.
       const s = mustSession(sessionId);
       s.desktop.choice = st.offered ? st : null;
@@ -211,10 +243,10 @@ export const handlers = {
   [DESKTOP.OBSERVE]: {
     from: 'extension',
     run(m) {
-      const { sessionId, task } = readDesktop(m);
+      const { sessionId, task, taskText } = readDesktop(m);
       return answer(async () => {
         const s = mustSession(sessionId);
-        return reply.observed(await observeDesktop(s, await choiceOf(s), task));
+        return reply.observed(await observeDesktop(s, await choiceOf(s), { task, taskText }));
       });
     },
   },
@@ -231,13 +263,22 @@ export const handlers = {
   [DESKTOP.STOP]: {
     from: 'extension',
     run(m) {
-      stopDesktop(findSession(readDesktopStop(m).sessionId));
+      const { sessionId, task } = readDesktopStop(m);
+      stopDesktop(findSession(sessionId));
+      endTypingOf(task);
       return reply.detached();
     },
   },
   [DESKTOP.CHECK_PROFILE]: { from: 'extension', run: (m) => checkProfile(readProfileCheck(m)) },
   [DESKTOP.GET_GRANTS]: { from: 'extension', run: () => getGrants() },
   [DESKTOP.SET_GRANTS]: { from: 'extension', run: (m) => setGrants(readGrants(m)) },
+  [DESKTOP.FORGET_CHOICES]: {
+    from: 'extension',
+    async run(m) {
+      await forgetDesktopChoices(readForget(m).ids);
+      return { ok: true, choices: await desktopChoices() };
+    },
+  },
 };
 
 /**

@@ -1,33 +1,48 @@
 // The approval window: one call the host asks the person about ("ask each
-// time"). Shows the site, the tool (its name as one bounded token) and its
+// time"). Shows who asks, the tool (its name as one bounded token) and its
 // exact arguments, counts down to the host's deadline, and answers through
 // the worker: Deny, Allow once, Allow for this session, or Always allow on
-// this site (a destructive tool asks a second time first). The URL carries
-// only a token; the details come from the worker.
+// this site. For the browser agent's desktop calls it says in its own words
+// that the call acts on the computer's desktop, what kind of act it is, and
+// which task and tab led to it; nothing of what it says there comes from the
+// desktop server. The URL carries only a token; the details come from the
+// worker.
 //
+// Nothing a page can make someone do allows a call by chance:
+//   - the buttons are scattered at random over the answer area, in a new
+//     order and at new places in every window (core/approval_place.js
+//     scatterButtons), and the window itself opens at a random place;
+//   - every Allow takes two acts: the choice, then "Yes" at another random
+//     place, never within its own size of the first button;
+//   - a pointer click on an Allow button counts only once the window is
+//     armed, the pointer has come into the window from outside, and it has
+//     moved (core/approval.js DeliberateAct); a press that cannot allow uses
+//     up that entry, and the second such press denies the call.
 // Deny has the focus, so a stray Enter or Space says no, and Escape or
-// closing the window denies too. An Allow button takes only a deliberate act
-// (core/approval.js DeliberateAct): a pointer click once the window has been
-// armed for a second (a click or key before then starts the wait again) and
-// the pointer has moved inside it since the buttons showed and since the last
-// press, or Enter/Space after the focused window has been quiet for 1.5 s;
-// the button's own keyboard activation never runs. The confirmation's button
-// never sits where the button that asked for it was.
-import { DeliberateAct, countdown, rectsNear } from '../core/approval.js';
+// closing the window denies too. Enter or Space on an Allow button counts
+// only after the focused window has been quiet for 1.5 s; the button's own
+// keyboard activation never runs.
+import { DeliberateAct, countdown } from '../core/approval.js';
+import { cryptoRandom, grown, scatterButtons, shuffled } from '../core/approval_place.js';
 import { titleOf, toolHints } from '../core/grants.js';
 import { REMEMBER } from '../core/allow_choices.js';
+import { KIND_WORDS, REMEMBER_SCOPE, UNKNOWN_KIND_WORDS } from '../../shared/core/desktop_kinds.js';
 import { hintBadges } from '../../shared/hint_badges.js';
 import { BRIDGE } from '../../shared/core/messages.js';
 import { $, send as sendToWorker } from '../../shared/page.js';
 
 const token = new URLSearchParams(location.search).get('token') || '';
 const act = new DeliberateAct();
-const ALLOW_BUTTONS = ['allow', 'allow-session', 'allow-always', 'confirm-always-yes'];
+const CHOICES = ['deny', 'allow', 'allow-session', 'allow-always'];
+const CONFIRM = ['confirm-back', 'confirm-yes'];
+const ALLOW_BUTTONS = ['allow', 'allow-session', 'allow-always', 'confirm-yes'];
 let answered = false;
 let ticker = 0;
 let armTimer = 0;
 let armedIds = [];
 let view = null;
+let step = 'choices';
+let chosen = null; // {id, remember, rect}: the first act, while its confirmation shows
 
 /** Whether the call is the browser agent's own (its desktop actions come under the extension's origin). */
 const byAgent = (v) => v?.origin === location.origin;
@@ -63,26 +78,33 @@ const ALLOWED_TEXT = {
   [REMEMBER.ALWAYS]: 'Always allowed on this site — running. Undo it in “What this site may run”.',
 };
 
-/** The browser agent has no site to stop: its session choices last until the browser restarts. */
-const AGENT_SESSION_TEXT = 'Allowed for this session — running. The browser agent runs this tool without asking until the browser restarts.';
+/** What the window says once the agent's kind was remembered. */
+function agentRememberedText(kind) {
+  const name = KIND_WORDS[kind].name;
+  return REMEMBER_SCOPE[kind] === 'task'
+    ? `Allowed for this task — running. ${name} on the desktop runs without asking until this task ends or leaves the desktop.`
+    : `Allowed for this session — running. ${name} on the desktop runs without asking until the browser restarts, or until you forget it in Settings → Desktop.`;
+}
 
-async function answer(allow, remember = REMEMBER.ONCE, confirmed = false) {
+async function answer(allow, remember = REMEMBER.ONCE, confirmed = false, deniedText = 'Denied.') {
   if (answered) return;
   answered = true;
   disableAll();
+  if (!allow) finish(deniedText, 'bad'); // said at once: the window closes soon after
   const r = await send(BRIDGE.APPROVE, { allow, remember, confirmed });
   if (!r?.ok) {
     finish(`Could not answer: ${r?.error || 'no reply'}`, 'bad');
     return;
   }
   if (r.answer !== 'allow') {
-    finish('Denied.', 'bad');
+    if ($('outcome').textContent !== deniedText) finish(deniedText, 'bad');
   } else if (r.rememberError) {
     finish(`Allowed once — running. Could not save “always allow”: ${r.rememberError}`, 'bad');
     return; // stays open so the person can read why
   } else {
-    const agentSession = byAgent(view) && r.remember === REMEMBER.SESSION;
-    finish(agentSession ? AGENT_SESSION_TEXT : ALLOWED_TEXT[r.remember] || ALLOWED_TEXT.once, 'good');
+    const kind = view?.desktop?.kind;
+    const agentSession = byAgent(view) && r.remember === REMEMBER.SESSION && kind;
+    finish(agentSession ? agentRememberedText(kind) : ALLOWED_TEXT[r.remember] || ALLOWED_TEXT.once, 'good');
   }
   setTimeout(() => window.close(), 1200);
 }
@@ -105,50 +127,110 @@ function arm(ids) {
 
 /** A click or key anywhere in the window: before arming, the wait starts again. */
 function pressed(now) {
-  if (answered || !act.press(now)) return;
+  if (answered || !act.press(now)) return false;
   waitToArm();
-  hint('Clicks and keys this soon never allow a call: the buttons work a second after the last one.');
+  return true;
+}
+
+/** The visible buttons of a step, scattered over the pad in a random order (their tab order too). */
+function layout(ids, avoid = []) {
+  const pad = $('pad');
+  const shown = ids.filter((id) => !$(id).hidden);
+  for (const id of shown) Object.assign($(id).style, { left: '0px', top: '0px' });
+  const boxes = shown.map((id) => ({ id, width: $(id).offsetWidth, height: $(id).offsetHeight }));
+  const at = scatterButtons({ width: pad.clientWidth, height: pad.clientHeight }, boxes, { avoid });
+  for (const id of shuffled(shown)) {
+    Object.assign($(id).style, { left: `${at[id].left}px`, top: `${at[id].top}px` });
+    pad.append($(id));
+  }
+}
+
+/** Where a button is in the window's viewport. */
+function rectOf(id) {
+  const r = $(id).getBoundingClientRect();
+  return { left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height };
+}
+
+/** A rectangle of the viewport in the pad's coordinates as the pad is laid out now. */
+function inPad(r) {
+  const p = $('pad').getBoundingClientRect();
+  return { left: r.left - p.left, top: r.top - p.top, right: r.right - p.left, bottom: r.bottom - p.top };
+}
+
+/** The second act's words for the choice made. */
+function confirmWords(remember) {
+  const cap = { name: view.capability, title: view.title, annotations: view.annotations };
+  const d = view.desktop;
+  if (d) {
+    const words = d.kind ? KIND_WORDS[d.kind] : UNKNOWN_KIND_WORDS;
+    if (remember === REMEMBER.SESSION) {
+      const forTask = REMEMBER_SCOPE[d.kind] === 'task';
+      return {
+        title: forTask ? `Let the agent ${words.verb.replace(/ on your desktop$/, '')} without asking for the rest of this task?` : `Let the agent ${words.verb} without asking until the browser restarts?`,
+        detail: forTask
+          ? 'Any text the agent reads during this task — a web page’s included — could then choose what it types. It ends when the task ends or leaves the desktop.'
+          : 'You can forget it at once in Settings → Desktop or on the options page’s Agent view. Typing is never remembered for longer than a task.',
+        yes: forTask ? 'Yes, for this task' : 'Yes, for this session',
+      };
+    }
+    return { title: 'Run this on your desktop once?', detail: `The agent would ${words.verb}, with exactly the arguments you read; Back shows them again.`, yes: 'Yes, run it once' };
+  }
+  const name = titleOf(cap);
+  if (remember === REMEMBER.ALWAYS) {
+    const destructive = toolHints(view.annotations).destructive;
+    return {
+      title: destructive ? 'Always allow a destructive tool?' : 'Always allow this tool on this site?',
+      detail: `${destructive ? `${name} may delete or overwrite things. ` : ''}${view.origin} will run ${name} whenever its replies ask, with any arguments, without asking you. You can undo this in “What this site may run”.`,
+      yes: 'Yes, always allow',
+    };
+  }
+  if (remember === REMEMBER.SESSION) {
+    return {
+      title: 'Allow this tool on this site for this session?',
+      detail: `${view.origin} will run ${name} whenever its replies ask, with any arguments, without asking you, until you stop the site or restart the browser.`,
+      yes: 'Yes, for this session',
+    };
+  }
+  return { title: `Run ${name} once?`, detail: 'With exactly the arguments you read; Back shows them again.', yes: 'Yes, run it once' };
 }
 
 /**
- * Moves the confirmation's button off the spot of the button that asked for
- * it (rect, in the same layout): on the other side of its row, or its row
- * above the text, or both; else padding lifts the row clear.
+ * Shows the first step (the choices) or the second (the confirmation of the
+ * choice made). The choices sit above or below the call's details, at
+ * random; the confirmation hides the details and scatters Yes and Back over
+ * the rest of the window.
  */
-function keepApart(rect) {
-  const box = $('confirm-always');
-  const yes = $('confirm-always-yes');
-  const clear = () => !rectsNear(yes.getBoundingClientRect(), rect);
-  box.style.paddingBottom = '';
-  for (const classes of [[], ['swapped'], ['lifted'], ['swapped', 'lifted']]) {
-    box.classList.remove('swapped', 'lifted');
-    box.classList.add(...classes);
-    if (clear()) return;
-  }
-  box.style.paddingBottom = `${Math.ceil(yes.getBoundingClientRect().bottom - rect.top) + 12}px`;
-}
-
-/** Where the button that asked for the confirmation is in the layout as it is now. */
-function askerRect() {
-  const choices = $('choices');
-  const was = choices.hidden;
-  choices.hidden = false;
-  $('confirm-always').hidden = true;
-  const rect = $('allow-always').getBoundingClientRect();
-  choices.hidden = was;
-  $('confirm-always').hidden = false;
-  return rect;
-}
-
-function showConfirm(on) {
-  $('choices').hidden = on;
-  $('confirm-always').hidden = !on;
-  $('key-hint').hidden = true;
-  if (on) {
-    keepApart(askerRect());
-    arm(['confirm-always-yes']);
-    $('confirm-cancel').focus();
+function showStep(next) {
+  step = next;
+  const confirm = next === 'confirm';
+  $('details').hidden = confirm;
+  $('pad').classList.toggle('whole', confirm);
+  if (!confirm) {
+    const top = cryptoRandom() < 0.5;
+    if (top) $('approval').insertBefore($('pad'), $('details'));
+    else $('approval').append($('pad'));
   } else {
+    $('approval').append($('pad'));
+  }
+  $('choices-text').hidden = confirm;
+  $('confirm-text').hidden = !confirm;
+  $('key-hint').hidden = true;
+  for (const id of CHOICES) $(id).hidden = confirm || $(id).dataset.off === 'true';
+  for (const id of CONFIRM) $(id).hidden = !confirm;
+  if (confirm) {
+    const w = confirmWords(chosen.remember);
+    $('confirm-title').textContent = w.title;
+    $('confirm-detail').textContent = w.detail;
+    // A short Yes: the smaller the button, the less a click made at a guessed spot finds it.
+    $('confirm-yes').textContent = 'Yes';
+    $('confirm-yes').setAttribute('aria-label', w.yes);
+    // The second act is never where the first one was: Yes stays its own size away from that button.
+    const yes = $('confirm-yes');
+    layout(CONFIRM, [grown(inPad(chosen.rect), yes.offsetWidth || chosen.rect.width, yes.offsetHeight || chosen.rect.height)]);
+    arm(['confirm-yes']);
+    $('confirm-back').focus();
+  } else {
+    layout(CHOICES);
     arm(['allow', 'allow-session', 'allow-always']);
     $('deny').focus();
   }
@@ -156,12 +238,12 @@ function showConfirm(on) {
 
 /** What an Allow button does once the act on it counted. */
 function choose(button) {
-  const remember = button.dataset.remember;
-  if (remember === REMEMBER.ALWAYS && button.id === 'allow-always' && toolHints(view.annotations).destructive) {
-    showConfirm(true);
+  if (button.id === 'confirm-yes') {
+    answer(true, chosen.remember, true);
     return;
   }
-  answer(true, remember, button.id === 'confirm-always-yes');
+  chosen = { id: button.id, remember: button.dataset.remember, rect: rectOf(button.id) };
+  showStep('confirm');
 }
 
 function hint(text) {
@@ -173,6 +255,16 @@ function keyHint() {
   hint('Keys pressed this soon never allow a call. Click the button, or wait a moment and press Enter again.');
 }
 
+const WHY_NOT = {
+  soon: 'Clicks and keys this soon never allow a call: the buttons work a second after they show and after the last click.',
+  entry: 'Move the pointer out of this window and back in, then click: a click from a pointer that was already here, or that missed, never allows.',
+  move: 'A click from a pointer that has not moved never allows a call: move the pointer onto the button, then click.',
+  beside: 'That click was beside the buttons. Move the pointer out of this window and back in, then click a button.',
+};
+
+/** The second press that could not allow: the call is denied. */
+const STRAYS_DENIED = 'Denied: two clicks landed where they could not allow — too soon, before the pointer came into this window, or beside the buttons. A page may have asked you to click. If you meant to allow the call, run it again.';
+
 /**
  * When an event happened (epoch ms), not when it is handled: on a stalled
  * page the arming timer can fire before input queued behind it, and a press
@@ -180,36 +272,56 @@ function keyHint() {
  */
 const happenedAt = (e) => performance.timeOrigin + e.timeStamp;
 
-/** The Allow button an event is on, if any. */
+/** The Allow button (or Yes) an event is on, if any. */
 function allowButton(e) {
-  const b = e.target instanceof Element ? e.target.closest('button[data-remember]') : null;
-  return b && ALLOW_BUTTONS.includes(b.id) ? b : null;
+  const b = e.target instanceof Element ? e.target.closest('button') : null;
+  return b && ALLOW_BUTTONS.includes(b.id) && !b.hidden ? b : null;
+}
+
+/** A trusted pointer press: before arming it restarts the wait; in the answer area, one that cannot allow is a stray. */
+function onPress(e) {
+  if (!e.isTrusted || answered) return;
+  const now = happenedAt(e);
+  const b = e.target instanceof Element ? e.target.closest('button') : null;
+  const allow = allowButton(e);
+  const why = allow ? (allow.disabled ? 'soon' : act.pointerWhyNot(now)) : 'beside';
+  pressed(now);
+  const onAnswer = b && (b.id === 'deny' || b.id === 'confirm-back');
+  if (onAnswer || !$('pad').contains(e.target) || why === '') return;
+  if (act.stray()) {
+    answer(false, REMEMBER.ONCE, false, STRAYS_DENIED);
+    return;
+  }
+  hint(WHY_NOT[why]);
 }
 
 function wire() {
   $('deny').addEventListener('click', () => answer(false));
-  $('confirm-cancel').addEventListener('click', () => showConfirm(false));
+  $('confirm-back').addEventListener('click', () => {
+    chosen = null;
+    showStep('choices');
+  });
   for (const id of ALLOW_BUTTONS) {
     $(id).addEventListener('click', (e) => {
       // Keyboard activation (detail 0) and synthetic clicks never allow; keys go through keydown below.
       if (!e.isTrusted || e.detail === 0 || answered) return;
       act.pointerAt(e.screenX, e.screenY);
-      if (!act.pointerAllows(happenedAt(e))) {
-        hint('A click from a pointer that has not moved never allows a call: move the pointer onto the button, then click.');
-        return;
-      }
+      if (!act.pointerAllows(happenedAt(e))) return; // the press already said why
       choose(e.currentTarget);
     });
   }
   const seen = (e) => act.pointerAt(e.screenX, e.screenY);
   for (const type of ['pointermove', 'pointerover', 'mousemove']) window.addEventListener(type, seen, true);
-  for (const type of ['pointerdown', 'mousedown']) {
-    window.addEventListener(type, (e) => {
-      seen(e);
-      if (e.isTrusted) pressed(happenedAt(e));
-    }, true);
-  }
-  window.addEventListener('resize', () => { if (!$('confirm-always').hidden) keepApart(askerRect()); });
+  // Coming in from outside the window (no related target) and leaving it.
+  window.addEventListener('mouseover', (e) => {
+    if (e.isTrusted && e.relatedTarget === null) act.came(e.clientX, e.clientY, window.innerWidth, window.innerHeight);
+  }, true);
+  document.documentElement.addEventListener('mouseleave', (e) => { if (e.isTrusted) act.left(); });
+  window.addEventListener('pointerdown', (e) => {
+    seen(e);
+    onPress(e);
+  }, true);
+  window.addEventListener('resize', () => { if (!answered) relayout(); });
   window.addEventListener('focus', () => act.focus(Date.now()));
   window.addEventListener('blur', () => act.blur());
   document.addEventListener('keydown', (e) => {
@@ -235,15 +347,52 @@ function wire() {
   }, true);
 }
 
+/** After a resize the buttons of the step showing are scattered again (and must be armed again). */
+function relayout() {
+  if (step === 'confirm') {
+    const yes = $('confirm-yes');
+    layout(CONFIRM, [grown(inPad(chosen.rect), yes.offsetWidth, yes.offsetHeight)]);
+  } else {
+    layout(CHOICES);
+  }
+}
+
+/** The words of an agent's desktop call: what it does on the computer, and which task and tab led to it. */
+function renderDesktop(v) {
+  const d = v.desktop;
+  const words = d.kind ? KIND_WORDS[d.kind] : UNKNOWN_KIND_WORDS;
+  $('eyebrow').textContent = 'Gnosis · the browser agent asks before it acts on your computer';
+  $('approval-title').textContent = 'Act on your computer’s desktop?';
+  $('who-wants').textContent = `wants to ${words.verb}`;
+  $('desktop-context').hidden = false;
+  $('desktop-what').textContent = `This acts on your computer’s desktop, outside the browser: ${words.name.toLowerCase()}, through the desktop server “${d.prefix}”, on whatever window is there.${d.kind === 'type' ? ' Typed into a terminal, text can run commands.' : ''}`;
+  $('desktop-task').textContent = d.taskText ? `“${d.taskText}”` : 'Not known: the task that asked gave no words.';
+  $('desktop-page').textContent = d.page ? `${d.pageTitle ? `${d.pageTitle} — ` : ''}${d.page}` : 'None: the task has not opened a page.';
+  // The tool's own title and hints are the desktop server's words: not shown here.
+  $('cap-title').hidden = true;
+  $('cap-badges').replaceChildren(...[`Acts on the desktop`, words.name].map((t) => {
+    const li = document.createElement('li');
+    li.className = 'badge destructive';
+    li.textContent = t;
+    return li;
+  }));
+  const session = $('allow-session');
+  session.dataset.off = String(!d.kind);
+  if (d.kind) session.textContent = REMEMBER_SCOPE[d.kind] === 'task' ? `Allow ${words.name.toLowerCase()} for this task` : `Allow ${words.name.toLowerCase()} for this session`;
+  $('session-hint').textContent = !d.kind ? 'This call is not one the agent’s actions make: it can only be allowed once.'
+    : REMEMBER_SCOPE[d.kind] === 'task' ? 'This task: until the task ends or leaves the desktop; typing is never remembered longer.'
+      : 'This session: until the browser restarts, or until you forget it in Settings → Desktop.';
+}
+
 function render(v) {
   view = v;
   const cap = { name: v.capability, title: v.title, annotations: v.annotations };
   // The browser agent's grants are set in the Side Panel's Settings, so "always" is not offered here.
   const agent = byAgent(v);
   const who = agent ? 'The browser agent (side panel)' : v.origin;
-  document.title = `Gnosis — allow ${titleOf(cap)} for ${who}?`;
+  document.title = agent ? `Gnosis — let the browser agent act on your desktop (${v.capability})?` : `Gnosis — allow ${titleOf(cap)} for ${who}?`;
   $('origin').textContent = who;
-  $('allow-always').hidden = agent;
+  $('allow-always').dataset.off = String(agent);
   $('always-hint').hidden = agent;
   if (agent) $('session-hint').textContent = 'This session: until the browser restarts.';
   $('cap-title').textContent = titleOf(cap);
@@ -253,10 +402,10 @@ function render(v) {
   // What it acts on, when the call names it only by an id (a browser.* call's tab).
   $('subject').hidden = !v.subject;
   $('subject-text').textContent = v.subject || '';
+  if (v.desktop) renderDesktop(v);
   $('arguments').textContent = v.argumentsJson;
   const chars = v.argumentsJson.length;
   $('args-size').textContent = `${chars.toLocaleString()} character${chars === 1 ? '' : 's'}, shown in full`;
-  $('confirm-text').textContent = `${titleOf(cap)} may delete or overwrite things. ${v.origin} will run it whenever its replies ask, with any arguments, without asking you. You can undo this in “What this site may run”.`;
   $('approval').hidden = false;
   const tick = () => {
     const left = countdown(v.deadline, Date.now());
@@ -266,7 +415,6 @@ function render(v) {
   };
   tick();
   ticker = setInterval(tick, 250);
-  $('deny').focus();
   if (document.hasFocus()) act.focus(Date.now());
 }
 
@@ -282,7 +430,7 @@ async function main() {
     finish(v.answer === 'allow' ? 'Allowed — running.' : 'Denied.', v.answer === 'allow' ? 'good' : 'bad');
     return;
   }
-  arm(['allow', 'allow-session', 'allow-always']);
+  showStep('choices');
   document.body.dataset.ready = 'true';
 }
 

@@ -4,9 +4,10 @@
 // 30 days). Arguments, results and texts are redacted by the host's rules
 // (redact.js) before they are kept. The worker stores the entries
 // (bridge/worker/activity_log.js); the options page shows them. Pure.
-import { redactJSON, redactRaw, redactText, truncate, utf8Length } from './redact.js';
+import { redactFreeText, redactJSON, redactKnowing, redactRaw, truncate, utf8Length } from './redact.js';
 import { REMEMBER } from './allow_choices.js';
 import { CODES, TRANSPORT_CODES } from '../../shared/core/codes.js';
+import { KIND_WORDS, REMEMBER_SCOPE as KIND_SCOPE } from '../../shared/core/desktop_kinds.js';
 
 /** The bound: at most this many entries, none older than this. Whichever keeps fewer wins. */
 export const LIMITS = Object.freeze({ maxEntries: 1000, maxAgeMs: 30 * 24 * 60 * 60 * 1000 });
@@ -62,6 +63,7 @@ export function newId(now = Date.now()) {
  * @param {object} reply the host's reply
  */
 export function decide(approval, reply) {
+  if (approval?.auto?.grant) return approval.answer === 'allow' ? DECISIONS.GRANTED : DECISIONS.BLOCKED;
   if (approval) {
     if (approval.answer === 'allow') return approval.auto ? DECISIONS.REMEMBERED : DECISIONS.ALLOWED;
     if (approval.answer === 'deny') return DECISIONS.DENIED;
@@ -97,16 +99,20 @@ export function callEntry({ origin, call, started, ended, reply, approval = null
     args: redactJSON(call.arguments ?? {}), argsBytes: jsonBytes(call.arguments ?? {}),
     decision, code: reply?.ok ? OK : String(reply?.code || TRANSPORT_CODES.HOST_ERROR), ms: Math.max(0, ended - started),
   };
-  if (approval) e.asked = true;
+  if (approval && !approval.auto?.grant) e.asked = true;
+  if (approval?.auto?.grant) e.byKindGrant = String(approval.auto.grant);
   if (decision === DECISIONS.ALLOWED) e.remember = approval.remember || REMEMBER.ONCE;
-  if (decision === DECISIONS.REMEMBERED) e.rememberedFrom = { at: approval.auto.at, entry: approval.auto.entry };
-  if (approval?.error) e.rememberError = truncate(redactText(approval.error), MAX_TEXT_BYTES);
+  if (decision === DECISIONS.REMEMBERED) {
+    e.rememberedFrom = { at: approval.auto.at, entry: approval.auto.entry };
+    if (approval.auto.kind) Object.assign(e.rememberedFrom, { kind: String(approval.auto.kind), scope: String(approval.auto.scope || '') });
+  }
+  if (approval?.error) e.rememberError = truncate(redactFreeText(approval.error), MAX_TEXT_BYTES);
   if (reply?.ok) {
     e.bytes = jsonBytes(reply.result);
     e.result = redactJSON(summarise(reply.result));
   } else {
     e.bytes = jsonBytes(reply);
-    e.message = truncate(redactText(String(reply?.message ?? '')), MAX_TEXT_BYTES);
+    e.message = truncate(redactFreeText(String(reply?.message ?? '')), MAX_TEXT_BYTES);
     if (typeof reply?.details?.reason === 'string') e.reason = reply.details.reason.slice(0, 100);
   }
   return e;
@@ -154,18 +160,19 @@ export function stoppedEntry({ origin, call, reason, at = Date.now(), id = newId
 
 /**
  * The entry of one browser-agent task: its text, how many steps it took,
- * how it ended, and the conversation it belongs to. A task that asked you a
+ * how it ended, and the conversation it belongs to; known: secrets masked
+ * by value in its texts (the agent's API key, in any form). A task that asked you a
  * question and then went on has one entry, kept under `key` and replaced.
  */
-export function taskEntry({ conversation, seq: taskSeq, task, steps, outcome, text, url, at = Date.now(), id = newId(at) }) {
+export function taskEntry({ conversation, seq: taskSeq, task, steps, outcome, text, url, known = [], at = Date.now(), id = newId(at) }) {
   return {
     id, kind: 'task', at, origin: originOf(url),
     key: `${String(conversation).slice(0, 100)}:${Number.isInteger(taskSeq) ? taskSeq : ''}`,
     conversation: String(conversation ?? '').slice(0, 100),
-    task: truncate(redactText(String(task ?? '')), MAX_TEXT_BYTES),
+    task: truncate(redactKnowing(String(task ?? ''), known), MAX_TEXT_BYTES),
     steps: Number.isInteger(steps) && steps >= 0 ? steps : 0,
     outcome: String(outcome ?? '').slice(0, 40),
-    text: truncate(redactText(String(text ?? '')), MAX_TEXT_BYTES),
+    text: truncate(redactKnowing(String(text ?? ''), known), MAX_TEXT_BYTES),
   };
 }
 
@@ -264,6 +271,14 @@ const REMEMBER_TEXT = {
 /** What a session choice of the browser agent means: it has no site to stop. */
 const AGENT_SESSION_TEXT = 'Allowed by you for this session: the browser agent runs this tool without asking until the browser restarts';
 
+/** What an allow the person remembered for a kind of the agent's desktop calls means. */
+function agentKindText(kind, scope) {
+  const words = KIND_WORDS[kind]?.name.toLowerCase() || 'this kind of call';
+  return scope === 'task'
+    ? `Allowed by you for this task: ${words} on the desktop runs without asking until the task ends or leaves the desktop`
+    : `Allowed by you for this session: ${words} on the desktop runs without asking until the browser restarts or you forget it in Settings → Desktop`;
+}
+
 /**
  * The sentence that says how an entry was decided and by whom.
  * @param {object} e the entry
@@ -272,12 +287,22 @@ const AGENT_SESSION_TEXT = 'Allowed by you for this session: the browser agent r
 export function decisionText(e, { agent = false } = {}) {
   if (e.kind === 'task') return `Agent task: ${e.outcome.replace('_', ' ')} after ${e.steps} step${e.steps === 1 ? '' : 's'}`;
   switch (e.decision) {
-    case DECISIONS.GRANTED: return 'Granted: this site may run it without asking';
-    case DECISIONS.ALLOWED: return agent && e.remember === REMEMBER.SESSION ? AGENT_SESSION_TEXT : REMEMBER_TEXT[e.remember] || REMEMBER_TEXT.once;
-    case DECISIONS.REMEMBERED: return `Allowed without asking: your choice for this session${e.rememberedFrom?.at ? ` of ${new Date(e.rememberedFrom.at).toLocaleTimeString()}` : ''}`;
+    case DECISIONS.GRANTED:
+      if (e.byKindGrant) return `Granted: your grant for ${KIND_WORDS[e.byKindGrant]?.name.toLowerCase() || e.byKindGrant} lets the agent run it without asking`;
+      return 'Granted: this site may run it without asking';
+    case DECISIONS.ALLOWED:
+      if (agent && e.remember === REMEMBER.SESSION) return e.desktopKind ? agentKindText(e.desktopKind, KIND_SCOPE[e.desktopKind]) : AGENT_SESSION_TEXT;
+      return REMEMBER_TEXT[e.remember] || REMEMBER_TEXT.once;
+    case DECISIONS.REMEMBERED: {
+      const at = e.rememberedFrom?.at ? ` of ${new Date(e.rememberedFrom.at).toLocaleTimeString()}` : '';
+      if (e.rememberedFrom?.kind) return `Allowed without asking: your choice${at} for ${KIND_WORDS[e.rememberedFrom.kind]?.name.toLowerCase() || e.rememberedFrom.kind} ${e.rememberedFrom.scope === 'task' ? 'in this task' : 'for this session'}`;
+      return `Allowed without asking: your choice for this session${at}`;
+    }
     case DECISIONS.DENIED: return 'Denied by you';
     case DECISIONS.TIMED_OUT: return 'Denied: no answer in time';
-    case DECISIONS.BLOCKED: return e.reason === 'no-approver' ? 'Blocked: it needs your approval and could not ask' : 'Blocked: this site may not run it';
+    case DECISIONS.BLOCKED:
+      if (e.byKindGrant) return `Blocked: your grant for ${KIND_WORDS[e.byKindGrant]?.name.toLowerCase() || e.byKindGrant} blocks it`;
+      return e.reason === 'no-approver' ? 'Blocked: it needs your approval and could not ask' : 'Blocked: this site may not run it';
     case DECISIONS.STOPPED: return `Stopped by the bridge: ${e.reason}`;
     case DECISIONS.NOT_A_CALL: return `Not a call: ${e.reason}`;
     case DECISIONS.UNANSWERED: return 'Not answered: the call ended while it waited for you';
@@ -290,8 +315,10 @@ export function decisionText(e, { agent = false } = {}) {
 export function outcomeLabel(e) {
   if (e.kind === 'task') return e.outcome === 'finished' ? 'finished' : e.outcome.replace('_', ' ');
   switch (e.decision) {
-    case DECISIONS.ALLOWED: return e.remember === REMEMBER.SESSION ? 'allowed · session' : e.remember === REMEMBER.ALWAYS ? 'allowed · always' : 'allowed once';
-    case DECISIONS.REMEMBERED: return 'allowed · session';
+    case DECISIONS.ALLOWED:
+      if (e.remember === REMEMBER.SESSION) return KIND_SCOPE[e.desktopKind] === 'task' ? 'allowed · task' : 'allowed · session';
+      return e.remember === REMEMBER.ALWAYS ? 'allowed · always' : 'allowed once';
+    case DECISIONS.REMEMBERED: return e.rememberedFrom?.scope === 'task' ? 'allowed · task' : 'allowed · session';
     case DECISIONS.GRANTED: return e.code === OK ? 'ran' : 'failed';
     case DECISIONS.TIMED_OUT: case DECISIONS.UNANSWERED: return 'no answer';
     case DECISIONS.REFUSED: return 'not run';

@@ -24,17 +24,30 @@ export const KEY_QUIET_MS = 1500;
 export const MOVE_MIN_PX = 8;
 
 /**
+ * How close to the window's edge the pointer must first be seen for that to
+ * count as coming in from outside, when it was never seen leaving (CSS px).
+ */
+export const ENTRY_EDGE_PX = 12;
+
+/** Presses that could not allow (too soon, no entry, beside the buttons) at which the window denies the call. */
+export const MAX_STRAYS = 2;
+
+/**
  * Decides whether an act on an Allow button is deliberate. Keys typed into
  * the chat before the window appeared, held across its opening, or pressed in
  * its first moments never approve, and neither do clicks a page made someone
- * keep making at one spot ("click as fast as you can"):
+ * keep making at a spot ("click as fast as you can", "click the dot"):
  *   - the window arms armMs after it is shown; a click or a key anywhere in it
  *     before then starts the wait again, so a stream of clicks never arms it;
- *   - a pointer click counts once the window is armed and the pointer has
- *     moved at least moveMinPx inside it since the buttons showed and since
- *     the last press (entered it, or moved from where it was): a pointer that
- *     stays put never allows, and neither does a click right after one that
- *     came too soon. So only move, then (armed) click allows;
+ *   - a pointer click counts once the window is armed, the pointer has come
+ *     into the window from outside (seen leaving and coming back, or first
+ *     seen at its edge: a window that opened under a resting pointer does not
+ *     count as entered), and it has moved at least moveMinPx inside it since
+ *     the buttons showed and since the last press: a pointer that stays put,
+ *     or that was already where the window opened, never allows;
+ *   - a press that could not allow (too soon, before the pointer came in, or
+ *     beside the buttons) is a stray: it uses up the entry (the pointer must
+ *     leave and come back), and after maxStrays of them the window denies;
  *   - Enter or Space counts only when the window has had the focus for
  *     quietMs, no key went down or up in that time, no other key is held, and
  *     the key is not an auto-repeat. So Tab then Enter right away does
@@ -42,11 +55,16 @@ export const MOVE_MIN_PX = 8;
  * Deny needs none of this: any key or click on it denies at once.
  */
 export class DeliberateAct {
-  /** @param {{armMs?: number, quietMs?: number, moveMinPx?: number}} [options] */
-  constructor({ armMs = ARMING_DELAY_MS, quietMs = KEY_QUIET_MS, moveMinPx = MOVE_MIN_PX } = {}) {
+  /** @param {{armMs?: number, quietMs?: number, moveMinPx?: number, edgePx?: number, maxStrays?: number}} [options] */
+  constructor({ armMs = ARMING_DELAY_MS, quietMs = KEY_QUIET_MS, moveMinPx = MOVE_MIN_PX, edgePx = ENTRY_EDGE_PX, maxStrays = MAX_STRAYS } = {}) {
     this.armMs = armMs;
     this.quietMs = quietMs;
     this.moveMinPx = moveMinPx;
+    this.edgePx = edgePx;
+    this.maxStrays = maxStrays;
+    this.outside = null; // true: seen leaving; false: seen inside; null: not seen yet
+    this.entered = false;
+    this.strays = 0;
     this.shownAt = null;
     this.focusedAt = null;
     this.lastKeyAt = null;
@@ -90,6 +108,32 @@ export class DeliberateAct {
     this.point = here;
   }
 
+  /** The pointer left the window. */
+  left() {
+    this.outside = true;
+  }
+
+  /**
+   * The pointer came over the window from outside it (an event whose related
+   * target is nothing) at (x, y) of its viewport, w x h: an entry when it was
+   * seen leaving, or when it is first seen at the window's edge.
+   */
+  came(x, y, w, h) {
+    const atEdge = Math.min(x, y, w - x, h - y) <= this.edgePx;
+    if (this.outside === true || (this.outside === null && atEdge)) this.entered = true;
+    this.outside = false;
+  }
+
+  /**
+   * A press that could not allow. It uses up the entry; returns true once
+   * maxStrays of them were made (the window then denies).
+   */
+  stray() {
+    this.entered = false;
+    this.strays++;
+    return this.strays >= this.maxStrays;
+  }
+
   focus(now) {
     if (this.focusedAt === null) this.focusedAt = now;
   }
@@ -112,7 +156,14 @@ export class DeliberateAct {
 
   /** Whether a pointer click now is deliberate. */
   pointerAllows(now) {
-    return this.armed(now) && this.moved;
+    return this.armed(now) && this.moved && this.entered;
+  }
+
+  /** Why a pointer click now would not allow: 'soon', 'entry', 'move', or '' when it would. */
+  pointerWhyNot(now) {
+    if (!this.armed(now)) return 'soon';
+    if (!this.entered) return 'entry';
+    return this.moved ? '' : 'move';
   }
 
   /** Whether this keydown (Enter or Space on an Allow button) is deliberate. */
@@ -151,6 +202,16 @@ export function visibleJson(value) {
   return text.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
+/** JSON text of a value with object keys sorted at every depth: two values compare equal as this whatever their key order. */
+export function canonicalJson(value) {
+  const sort = (v) => {
+    if (Array.isArray(v)) return v.map(sort);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.keys(v).sort().map((k) => [k, sort(v[k])]));
+    return v;
+  };
+  return JSON.stringify(sort(value)) ?? 'null';
+}
+
 /** Whole seconds left before the deadline (never negative), and as "m:ss". */
 export function countdown(deadline, now) {
   const seconds = Math.max(0, Math.ceil((deadline - now) / 1000));
@@ -176,17 +237,25 @@ export class PendingApprovals {
    * @param {{id: number|string, origin: string, capability: string, arguments?: object,
    *   title?: string, annotations?: object, timeoutMs?: number, subject?: string}} event
    *   subject: what the call acts on, when it is not in the arguments alone (a browser.* call's tab)
-   * @param {{tabId?: number}} [context]
+   * @param {{tabId?: number, desktop?: object|null}} [context] desktop: one of the agent's desktop
+   *   calls ({kind, prefix, task, taskText, page, pageTitle, windowId, call}); its kind stands only
+   *   when the host asks about that very call (same tool, same arguments), else it is null
    */
-  add(event, { tabId } = {}) {
+  add(event, { tabId, desktop = null } = {}) {
     const token = this._token();
     const timeoutMs = Number.isFinite(event.timeoutMs) && event.timeoutMs > 0 ? event.timeoutMs : 60_000;
-    this._byToken.set(token, {
+    const e = {
       executeId: event.id, origin: String(event.origin ?? ''), capability: String(event.capability ?? ''),
       arguments: event.arguments ?? {}, title: event.title, annotations: event.annotations,
       ...(typeof event.subject === 'string' && event.subject ? { subject: event.subject } : {}),
-      timeoutMs, deadline: this._now() + timeoutMs, tabId, windowId: null, answer: null,
-    });
+      timeoutMs, deadline: this._now() + timeoutMs, tabId, windowId: null, answer: null, desktop: null,
+    };
+    if (desktop) {
+      const same = desktop.call?.capability === e.capability && canonicalJson(desktop.call?.arguments ?? {}) === canonicalJson(e.arguments);
+      e.desktop = { ...desktop, kind: same ? desktop.kind ?? null : null };
+      delete e.desktop.call;
+    }
+    this._byToken.set(token, e);
     return token;
   }
 
@@ -234,10 +303,14 @@ export class PendingApprovals {
   view(token) {
     const e = this.get(token);
     if (!e) return null;
+    const desktop = e.desktop && {
+      kind: e.desktop.kind, prefix: e.desktop.prefix, taskText: e.desktop.taskText || '', page: e.desktop.page || '', pageTitle: e.desktop.pageTitle || '',
+    };
     return {
       origin: e.origin, capability: e.capability, title: e.title, annotations: e.annotations,
       argumentsJson: visibleJson(e.arguments), deadline: e.deadline, timeoutMs: e.timeoutMs, answer: e.answer,
       ...(e.subject ? { subject: e.subject.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) } : {}),
+      ...(desktop ? { desktop } : {}),
     };
   }
 }

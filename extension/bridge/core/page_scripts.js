@@ -1,14 +1,13 @@
-// The chat bridge's content script: the worker injects its loader
-// (chrome.scripting.executeScript), a content script that imports the entry
-// module, content.js, which imports the others and answers the worker. A
-// content script may import() only web-accessible files: manifest.json's
-// web_accessible_resources lists exactly the modules the content scripts
-// load (extension/test/layout.test.js checks it). Like the Page Assistant's
-// frame, they let a page tell that Gnosis is installed; loaded into the
-// page's own world they can do nothing (chrome.runtime is not there). Pure.
+// The chat bridge's content script: the worker injects it
+// (chrome.scripting.executeScript, files:): content.js, the entry module,
+// which answers the worker, and the modules it imports, joined into one
+// classic script by tools/content_bundle.mjs. So no module of the extension
+// is web-accessible: a page can neither import them nor read their code
+// (tests/e2e/web_accessible.test.js), and Chromium still refuses a content
+// script's import() of a resource behind its dynamic URL. Pure.
 
-/** The loader the worker injects, relative to the extension's root. */
-export const PAGE_LOADER = 'bridge/page/content_loader.js';
+/** The file the worker injects, relative to the extension's root. */
+export const PAGE_LOADER = 'bridge/page/content.bundle.js';
 
-/** The entry module the loader imports. */
+/** The entry module the bundle runs. */
 export const PAGE_ENTRY = 'bridge/page/content.js';

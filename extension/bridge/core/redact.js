@@ -8,7 +8,13 @@
 // whole to about 2 KiB. Lengths count UTF-8 bytes, as in Go, and objects come
 // out with their keys sorted, so a value redacts to the same JSON text on
 // both sides: runtime/testdata/redact_table.json holds the cases both test
-// suites run. Pure.
+// suites run. On top, the rules the host applies to free text (host/redact):
+// the value after a secret word in prose ("my password is …", "session
+// cookie …", "the token is …", even on the next line), private key blocks
+// (PEM, OpenSSH, PGP), and a quoted value read past its escaped quotes (\");
+// tests/redaction_cases.json holds the forms both sides must mask. Pure.
+
+import { maskSecrets } from '../../shared/core/secret_forms.js';
 
 /** Stands in for a secret. */
 export const REDACTED = '[redacted]';
@@ -117,17 +123,31 @@ const SECRET_PATTERNS = [
   [/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*/g, REDACTED],
 ];
 
-// "name=" or "name:" (query strings, headers, "password: hunter2", "token": "…").
-const ASSIGNMENT = /([A-Za-z0-9_.-]+)["']?[\t\n\f\r ]*[=:][\t\n\f\r ]*(["']?)/g;
+// "name=" or "name:" (query strings, headers, "password: hunter2", "token": "…", and JSON
+// quoted inside a string: \"token\": \"…\").
+const ASSIGNMENT = /([A-Za-z0-9_.-]+)\\?["']?[\t\n\f\r ]*[=:][\t\n\f\r ]*((?:\\?["'])?)/g;
 const AUTH_SCHEMES = ['basic ', 'bearer ', 'digest ', 'token '];
 const VALUE_ENDS = new Set(' \t\r\n&;,"\'#<>()[]{}');
 
+/**
+ * Where a quoted value starting at s[i] ends: its closing quote, not one of
+ * its escaped quotes (\" in a JSON string, \\\" in JSON quoted inside a
+ * string, whose own closing quote is \").
+ */
+function quotedEnd(s, i, quote) {
+  const q = quote.at(-1);
+  const escaped = quote.length > 1; // the value is JSON quoted inside a string
+  for (let j = s.indexOf(q, i); j >= 0; j = s.indexOf(q, j + 1)) {
+    let n = 0;
+    while (j - n - 1 >= i && s[j - n - 1] === '\\') n++;
+    if (escaped ? n % 4 === 1 : n % 2 === 0) return escaped ? j - 1 : j;
+  }
+  return s.length;
+}
+
 /** Where the value starting at s[i] ends: its closing quote, else whitespace or a separator. */
 function valueEnd(s, i, quote) {
-  if (quote) {
-    const j = s.indexOf(quote, i);
-    return j >= 0 ? j : s.length;
-  }
+  if (quote) return quotedEnd(s, i, quote);
   for (const scheme of AUTH_SCHEMES) {
     if (s.length - i > scheme.length && s.slice(i, i + scheme.length).toLowerCase() === scheme) {
       i += scheme.length;
@@ -159,6 +179,41 @@ export function redactText(s) {
   let out = maskAssignments(String(s));
   for (const [re, to] of SECRET_PATTERNS) out = out.replace(re, to);
   return out;
+}
+
+// A private key block: its body, up to the END line, or, cut off, as far as it reads as base64.
+const KEY_BLOCK = /(-----BEGIN ((?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?)-----)((?:(?!-----END )[\s\S])*?)(-----END \2-----)/g;
+const KEY_BLOCK_CUT = /(-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----)(?:[A-Za-z0-9+/=:,.-]|\s|\\[nrt])+/g;
+
+// A secret word, an optional connector ("is", "was", "of", "=", ":"), and the value: up to white
+// space, a quote, a backslash or a separator (host/redact's prose rule).
+const PROSE = /(\b(?:pass(?:word|wd|phrase)|pwd|secret|token|api[ _-]?key|access[ _-]?key|private[ _-]?key|session[ _-]?id|cookie|credentials?)(?:\s+(?:is|was|of|=|:))?\s*[=:]?\s+)([^\s"'\\,;]+)/gi;
+
+/** A value that reads as prose, not as a secret: a short lower-case word ("token expired", "cookie jar"). */
+function plainWord(v) {
+  return v.length <= 12 && /^[a-z.-]+$/.test(v);
+}
+
+/**
+ * Free text as the host masks it where no field name says what is secret
+ * (host/redact Text): redactText's shapes, private key blocks, and the value
+ * after a secret word in prose.
+ */
+export function redactFreeText(s) {
+  let out = redactText(s);
+  out = out.replace(KEY_BLOCK, (_m, begin, _kind, _body, end) => `${begin}${REDACTED}${end}`);
+  out = out.replace(KEY_BLOCK_CUT, (m, begin) => (m.slice(begin.length).startsWith(REDACTED) ? m : `${begin}${REDACTED}`));
+  // A value an earlier rule masked only in part ("[redacted]&3x": a separator stopped it) goes whole.
+  return out.replace(PROSE, (m, lead, value) => (value === REDACTED || plainWord(value) ? m : `${lead}${REDACTED}`));
+}
+
+/**
+ * Text with the secrets the extension knows masked in any form (as typed,
+ * escaped, encoded, cut by a line break, base64: shared/core/secret_forms.js),
+ * then as redactFreeText masks it.
+ */
+export function redactKnowing(s, known = []) {
+  return redactFreeText(maskSecrets(String(s), known, REDACTED));
 }
 
 /** Compares strings by code point, as Go orders its map keys (UTF-8 byte order). */
@@ -219,7 +274,7 @@ class Redactor {
   }
 
   str(s) {
-    const out = truncate(redactText(s), MAX_VALUE_BYTES);
+    const out = truncate(redactFreeText(s), MAX_VALUE_BYTES);
     this.left -= utf8Length(out) + 2;
     return out;
   }
@@ -261,7 +316,7 @@ export function redactRaw(raw) {
   try {
     value = JSON.parse(raw);
   } catch {
-    return quote(truncate(redactText(raw), MAX_VALUE_BYTES));
+    return quote(truncate(redactFreeText(raw), MAX_VALUE_BYTES));
   }
   return encode(new Redactor().value(value));
 }

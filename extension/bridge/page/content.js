@@ -10,9 +10,9 @@
 // keeps no settings of its own and never touches page storage or the
 // clipboard.
 //
-// ES modules, imported by the content script's loader (page_scripts.js): a
-// module runs once per page, so loading it again on every arm only
-// re-configures.
+// ES modules, joined into the one script the worker injects
+// (content.bundle.js, page_scripts.js): it runs them once per page, so
+// injecting it again on every arm only re-configures.
 
 import * as inject from './inject.js';
 import * as observe from './observe.js';

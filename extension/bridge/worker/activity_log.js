@@ -193,6 +193,13 @@ export function activityUrl(tabUrl) {
   return chrome.runtime.getURL(`bridge/options/options.html${origin ? `?origin=${encodeURIComponent(origin)}` : ''}#activity`);
 }
 
+/** The agent's API key, wherever the side panel keeps it ('agent.apiKey'): masked by value in its tasks' entries. */
+async function agentKeys() {
+  const key = 'agent.apiKey';
+  const [local, session] = await Promise.all([chrome.storage.local.get(key).catch(() => ({})), chrome.storage.session.get(key).catch(() => ({}))]);
+  return [local[key], session[key]].filter((k) => typeof k === 'string' && k.trim().length >= 8);
+}
+
 const MENU = 'gnosis-activity';
 
 /**
@@ -220,7 +227,7 @@ export const handlers = {
   [ACTIVITY.TASK]: {
     from: 'extension',
     async run(m) {
-      await store(taskEntry(m));
+      await store(taskEntry({ ...m, known: await agentKeys() }));
       return { ok: true };
     },
   },

@@ -14,12 +14,12 @@
 // questions), activity_log.js (the activity log and its handlers); the pure logic
 // lives in the modules they import.
 import { host } from '../../shared/host.js';
-import { eligibleOrigin, originOfKey, siteKey, toCss } from '../core/selector.js';
+import { eligibleOrigin, toCss } from '../core/selector.js';
 import { humanMessage } from '../core/guard.js';
 import { detectSelectors, matchPreset } from '../core/presets.js';
 import { followSendButton, normalizeSettings } from '../core/site_settings.js';
 import {
-  getSession, isArmed, loadSettings, local, localKeys, requireOrigin, senderOrigin, session, setBadge, sitePattern, tabsOf,
+  getSession, isArmed, loadSettings, requireOrigin, saveSettings, savedOrigins, senderOrigin, session, setBadge, sitePattern, tabsOf,
 } from './site_state.js';
 import { capabilityPrompt, hostStatus, readGrants, writeGrants } from './host_queries.js';
 import { handlers as setupHandlers, initSetup } from './setup_worker.js';
@@ -71,7 +71,7 @@ export const handlers = {
       const n = normalizeSettings(settings);
       if (Object.keys(n.errors).length) return { ok: false, errors: n.errors };
       n.settings = followSendButton(await loadSettings(origin), n.settings);
-      await local.set({ [siteKey(origin)]: n.settings });
+      await saveSettings(origin, n.settings);
       if (await isArmed(origin)) {
         for (const tab of await tabsOf(origin)) configureTab(tab.id, origin, false).catch(() => {});
       }
@@ -81,7 +81,7 @@ export const handlers = {
   [BRIDGE.LIST_SITES]: {
     from: 'extension',
     async run() {
-      return { ok: true, origins: (await localKeys()).map(originOfKey).filter(Boolean).sort() };
+      return { ok: true, origins: await savedOrigins() };
     },
   },
   [BRIDGE.START]: { from: 'extension', run: ({ origin, grants, tabId }) => start(origin, grants, tabId) },

@@ -27,9 +27,10 @@ export function abortCalls(origin) {
  * "approval" event), the approval window opens and the time the person takes
  * is added to the call's own time limit; the window closes and the pending
  * approval is forgotten when the call ends, however it ends. signal (the
- * agent's Stop) cancels the call through the host.
+ * agent's Stop) cancels the call through the host; desktop: what one of the
+ * agent's desktop calls does (approval_window.js answers it by its kind).
  */
-export async function execute(origin, tabId, call, { signal } = {}) {
+export async function execute(origin, tabId, call, { signal, desktop = null } = {}) {
   const ac = new AbortController();
   // The caller's own Stop (the agent's) cancels the call like stopping the origin does.
   if (signal?.aborted) ac.abort();
@@ -52,7 +53,7 @@ export async function execute(origin, tabId, call, { signal } = {}) {
       return;
     }
     if (event.event !== 'approval') return;
-    const token = approvals.add(event, { tabId });
+    const token = approvals.add(event, { tabId, desktop });
     tokens.push(token);
     limit(approvals.get(token).timeoutMs + callMs);
     askPerson(token, origin, tabId, call.capability);
@@ -71,7 +72,12 @@ export async function execute(origin, tabId, call, { signal } = {}) {
   } finally {
     clearTimeout(timer);
     inflight.get(origin)?.delete(ac);
-    for (const token of tokens) closeApproval(approvals.forget(token));
+    // A window answered in it closes itself once it has said what happened; the others close now.
+    for (const token of tokens) {
+      const entry = approvals.forget(token);
+      if (entry?.answer && entry.windowId != null) setTimeout(() => closeApproval(entry), 4000);
+      else closeApproval(entry);
+    }
   }
 }
 

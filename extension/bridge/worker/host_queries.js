@@ -8,6 +8,7 @@ import { buildCapabilityPrompt, promptDecisions, promptSummary, promptedTools } 
 import { checkGrants, providerCapabilities } from '../core/grants.js';
 import { loadSettings, requireOrigin } from './site_state.js';
 import { protocolFit } from '../../shared/core/protocol.js';
+import { sessionKey } from '../core/allow_choices.js';
 import { BROWSER_PREFIX, browserCapabilities, isBrowserCapability } from '../core/browser_tools.js';
 import { browserDecisions, setBrowserDecisions } from './browser_grants.js';
 import { features } from '../../shared/browser.js';
@@ -78,7 +79,11 @@ export async function writeGrants(origin, grants) {
   const { hostPart: shown, browserPart } = split(checkGrants(grants));
   const reply = await writeHostGrants(origin, shown);
   if (!reply.ok) return reply;
-  if (Object.keys(browserPart).length) await setBrowserDecisions(origin, browserPart);
+  if (Object.keys(browserPart).length) {
+    const before = (await browserDecisions(origin)).decisions || {};
+    await setBrowserDecisions(origin, browserPart);
+    await forgetContradicted(origin, Object.keys(browserPart).filter((n) => before[n] !== browserPart[n]));
+  }
   return { ...reply, decisions: await allDecisions(origin, reply.decisions) };
 }
 
@@ -96,7 +101,24 @@ async function writeHostGrants(origin, shown) {
   }
   const reply = await host.request('policy.set', { origin, grants: merged }, { timeoutMs: 10_000 });
   if (!reply.ok) return { ok: false, error: hostError(reply) };
-  return { ok: true, origin, configured: !!reply.configured, decisions: reply.decisions || {} };
+  const after = reply.decisions || {};
+  const before = now.configured ? now.decisions || {} : {};
+  await forgetContradicted(origin, [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((n) => before[n] !== after[n]));
+  return { ok: true, origin, configured: !!reply.configured, decisions: after };
+}
+
+/**
+ * A tool's grant changed: its "allow for this session" choice on the site is
+ * forgotten (set to Block it contradicts it, to Allow it is moot, and set
+ * back to Ask later the site is asked again).
+ */
+async function forgetContradicted(origin, names) {
+  if (!names.length) return;
+  const key = sessionKey(origin);
+  const choices = (await chrome.storage.session.get(key))[key];
+  if (!choices || !names.some((n) => Object.hasOwn(choices, n))) return;
+  for (const n of names) delete choices[n];
+  await chrome.storage.session.set({ [key]: choices });
 }
 
 /**

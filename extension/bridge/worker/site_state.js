@@ -1,8 +1,9 @@
-// An origin's bridge state and how it shows: whether it is armed, its
-// settings and its last event (chrome.storage), the tabs that show it, and
+// An origin's bridge state and how it shows: whether it is armed and its
+// last event (storage.session), its settings (the trusted store), the tabs that show it, and
 // their toolbar badges. The rest of the bridge's worker reads and writes this
 // state through these helpers.
-import { eligibleOrigin, permissionPattern, siteKey } from '../core/selector.js';
+import { eligibleOrigin, originOfKey, permissionPattern, siteKey } from '../core/selector.js';
+import { adoptFromLocal, trustedKeys, trustedSet } from '../../shared/trusted_store.js';
 import { features } from '../../shared/browser.js';
 import { badgeFor } from '../core/badge.js';
 import { normalizeSettings } from '../core/site_settings.js';
@@ -52,10 +53,26 @@ export async function isArmed(origin) {
   return !!(await armedOrigins())[origin];
 }
 
-/** An origin's settings, normalised and bounded on every read (in Firefox a content script can write storage.local). */
+/**
+ * An origin's settings, from the trusted store (no content script can write
+ * it, Firefox's included: shared/trusted_store.js), normalised and bounded
+ * on every read. A value an older version left in storage.local moves over
+ * in Chromium and is dropped in Firefox, where a content script may have
+ * written it.
+ */
 export async function loadSettings(origin) {
-  const got = await local.get(siteKey(origin));
-  return normalizeSettings(got[siteKey(origin)] || {}).settings;
+  return normalizeSettings((await adoptFromLocal(siteKey(origin))) || {}).settings;
+}
+
+/** Stores an origin's settings (normalised) where content scripts cannot write. */
+export function saveSettings(origin, settings) {
+  return trustedSet(siteKey(origin), settings);
+}
+
+/** The origins that have settings saved (and those an older version left in storage.local). */
+export async function savedOrigins() {
+  const keys = new Set([...(await trustedKeys('site:')), ...(await localKeys()).filter((k) => k.startsWith('site:'))]);
+  return [...keys].map(originOfKey).filter(Boolean).sort();
 }
 
 export async function setLastEvent(origin, event) {

@@ -112,6 +112,7 @@ export const DESKTOP = Object.freeze({
   CHECK_PROFILE: 'desktop.checkProfile',
   GET_GRANTS: 'desktop.getGrants',
   SET_GRANTS: 'desktop.setGrants',
+  FORGET_CHOICES: 'desktop.forgetChoices',
 });
 
 /** Messages the Page Assistant's worker half handles (runtime.sendMessage → agent/worker/page_assistant_worker.js). */

@@ -1,7 +1,8 @@
-// The approval window as a person uses it: a deliberate click moves the
-// pointer into the window and onto the button in steps, as a mouse does,
-// and clicks once the window has seen it there (issue 29: a pointer that
-// never moved never allows).
+// The approval window as a person uses it: the pointer comes into the
+// window from its edge, moves onto the button in steps, as a mouse does,
+// pauses, then clicks; every Allow is then confirmed with "Yes", placed
+// elsewhere in the window (issue 38: the buttons are scattered at random,
+// a click counts only once the pointer came in from outside and moved).
 // And the attack the window must withstand: clicks every 120 ms at one spot,
 // from the moment the window shows, with a pointer that stays put.
 
@@ -17,17 +18,21 @@ export function centreOf(win, selector) {
   }, selector).catch(() => null);
 }
 
+const at = new WeakMap(); // win -> where its pointer is
+
 /**
- * Clicks an Allow button the way a person does once it is armed: the pointer
- * comes in from the window's left edge in steps, and once the window has seen
- * it on the button, clicks. The window may close before the click returns.
+ * Clicks a button the way a person does once it is armed: the first time in
+ * a window the pointer comes in from the window's left edge, then it moves
+ * onto the button in steps, and once the window has seen it there, clicks.
+ * The window may close before the click returns.
  */
 export async function deliberateClick(win, selector) {
   await win.locator(`${selector}:enabled`).waitFor();
-  const at = await centreOf(win, selector);
+  const to = await centreOf(win, selector);
   try {
-    await win.mouse.move(2, at.y - 40);
-    await win.mouse.move(at.x, at.y, { steps: 12 });
+    if (!at.has(win)) await win.mouse.move(1, to.y);
+    await win.mouse.move(to.x, to.y, { steps: 12 });
+    at.set(win, to);
     // The window has seen the pointer arrive on the button before it is pressed.
     await win.waitForFunction((sel) => document.querySelector(sel)?.matches(':hover'), selector, { polling: 'raf' });
     await win.mouse.down();
@@ -35,6 +40,12 @@ export async function deliberateClick(win, selector) {
   } catch (err) {
     if (!win.isClosed()) throw err;
   }
+}
+
+/** Allows in the window as a person does: the choice (Allow once, for this session, always), then Yes. */
+export async function approveIn(win, choice = '#allow') {
+  await deliberateClick(win, choice);
+  await deliberateClick(win, '#confirm-yes');
 }
 
 /**
@@ -78,16 +89,18 @@ export async function clickGame(context, win, target, fallback = { x: 270, y: 56
     const gap = seen.findIndex((c, i) => i > 0 && c.t - seen[i - 1].t >= 900);
     return (gap < 0 ? seen : seen.slice(0, gap)).filter((c, i) => i > 0 && c.enabled);
   };
+  // A window that closes (the call denied) may leave a CDP command unanswered: nothing waits past its closing.
+  const closed = new Promise((resolve) => { if (win.isClosed()) resolve(); else win.once('close', resolve); });
   let last = 0;
   game.done = (async () => {
     while (game.running && !win.isClosed()) {
       const next = Date.now() + 120;
       if (last) game.maxGapMs = Math.max(game.maxGapMs, Date.now() - last);
       last = Date.now();
-      const at = await centreOf(win, target());
+      const at = await Promise.race([centreOf(win, target()), closed]);
       if (at) game.spot = { x: at.x, y: at.y };
       for (const type of ['mousePressed', 'mouseReleased']) {
-        await cdp.send('Input.dispatchMouseEvent', { type, x: game.spot.x, y: game.spot.y, button: 'left', buttons: type === 'mousePressed' ? 1 : 0, clickCount: 1 }).catch(() => {});
+        await Promise.race([cdp.send('Input.dispatchMouseEvent', { type, x: game.spot.x, y: game.spot.y, button: 'left', buttons: type === 'mousePressed' ? 1 : 0, clickCount: 1 }).catch(() => {}), closed]);
       }
       game.clicks++;
       await sleep(Math.max(0, next - Date.now()));
@@ -95,9 +108,34 @@ export async function clickGame(context, win, target, fallback = { x: 270, y: 56
   })();
   game.stop = async () => {
     game.running = false;
-    await game.done;
+    await Promise.race([game.done, closed]);
     await cdp.detach().catch(() => {});
     return game.clicks;
   };
   return game;
+}
+
+/**
+ * Whether the window's answer area and everything else fit its viewport with
+ * the answer area above the details and below them (the window picks one at
+ * random): for each, the page's scroll height and where the area is.
+ * Returns the placements that do not fit ([] when both do).
+ */
+export function unfitPlacements(win) {
+  return win.evaluate(() => {
+    const main = document.getElementById('approval');
+    const pad = document.getElementById('pad');
+    const details = document.getElementById('details');
+    const home = pad.nextSibling;
+    const bad = [];
+    for (const where of ['top', 'bottom']) {
+      if (where === 'top') main.insertBefore(pad, details);
+      else main.append(pad);
+      const r = pad.getBoundingClientRect();
+      const s = document.scrollingElement;
+      if (r.top < 0 || r.bottom > window.innerHeight || s.scrollHeight > s.clientHeight) bad.push({ where, pad: [r.top, r.bottom], height: window.innerHeight, scroll: s.scrollHeight });
+    }
+    main.insertBefore(pad, home);
+    return bad;
+  });
 }

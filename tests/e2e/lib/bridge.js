@@ -145,3 +145,21 @@ export function waitForProviders(page, n, timeoutMs = 30_000) {
     return r.health?.providers?.length === n && r.health.providers.every((p) => p.state === 'ready');
   }, { what: `${n} providers ready`, timeoutMs });
 }
+
+/**
+ * A site's settings as the worker keeps them: in the trusted store (the
+ * extension origin's IndexedDB "gnosis-trusted", extension/shared/trusted_store.js),
+ * where no content script can write them.
+ */
+export function storedSettings(env, origin) {
+  return env.evalInWorker((o) => new Promise((resolve, reject) => {
+    const req = indexedDB.open('gnosis-trusted', 1);
+    req.onupgradeneeded = () => req.result.createObjectStore('values');
+    req.onerror = () => reject(req.error);
+    req.onsuccess = () => {
+      const get = req.result.transaction('values').objectStore('values').get(`site:${o}`);
+      get.onsuccess = () => resolve(get.result);
+      get.onerror = () => reject(get.error);
+    };
+  }), origin);
+}

@@ -230,6 +230,7 @@ export function seedPreferences(userDataDir, { grantOrigins = [], downloadDir, e
  *   extensionDir  load the extension from here (e.g. a copy with extra files; see copyExtension);
  *                 default $GNOSIS_E2E_EXTENSION (another build of the extension, e.g. an older
  *                 commit's, to see a test fail on it), else extension/
+ *   display       an X display (":99"): Chromium runs headed there instead of headless
  *   setupPage     true: keep the setup page the extension opens on install (env.setupPage);
  *                 otherwise launch waits for it and closes it, so no tab appears later
  *
@@ -262,8 +263,11 @@ export async function launch(opts = {}) {
   const launchOptions = {
     // Through a launcher that joins the --disable-features lists (lib/chromium_features.sh).
     executablePath: path.join(REPO, 'tests', 'e2e', 'lib', 'chromium_features.sh'),
-    env: { ...process.env, GNOSIS_CHROMIUM_BINARY: CHROMIUM },
-    headless: true,
+    env: { ...process.env, GNOSIS_CHROMIUM_BINARY: CHROMIUM, ...(opts.display ? { DISPLAY: opts.display } : {}) },
+    // display: headed, on that X display (an Xvfb of lib/desktop.js), where real pointer input reaches the
+    // windows, each at its own size (no viewport emulation, which would resize the approval window).
+    headless: !opts.display,
+    ...(opts.display ? { viewport: null } : {}),
     ignoreDefaultArgs: ['--disable-extensions'],
     args: [
       `--disable-extensions-except=${opts.extensionDir || process.env.GNOSIS_E2E_EXTENSION || EXTENSION_DIR}`,

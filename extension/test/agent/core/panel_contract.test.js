@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import {
   connectPanelPort, createPanelLink, desktopPush, LinkError, NOT_OFFERED, pagePush, readAct, readAttach, readDesktop, readDesktopAct, readDesktopStop,
-  readGrants, readPagePush, readProfileCheck, readRelay, readSetEnabled, reply, servePanelPort,
+  readForget, readGrants, readPagePush, readProfileCheck, readRelay, readSetEnabled, reply, servePanelPort,
 } from '../../../agent/core/panel_contract.js';
 import { AGENT, AGENT_PORT, DESKTOP, PAGE_ASSISTANT } from '../../../shared/core/messages.js';
 
@@ -44,7 +44,7 @@ test('the tab link sends the worker the requests its handlers read, and returns 
   assert.equal(sent[0].windowId, 3);
 });
 
-test('the desktop link: its requests carry the session and the task\'s key, the worker reads them, a refusal keeps its code', async () => {
+test('the desktop link: its requests carry the session, the task\'s key and words, the worker reads them, a refusal keeps its code', async () => {
   const sent = [];
   let refuse = false;
   const answers = {
@@ -54,11 +54,11 @@ test('the desktop link: its requests carry the session and the task\'s key, the 
     [DESKTOP.STOP]: (m) => ({ ok: true, read: readDesktopStop(m) }),
   };
   const link = createPanelLink(async (m) => { sent.push(m); return answers[m.type](m); });
-  const desk = link.desktop({ sessionId: 's2', coordinateMode: 'pixels', taskKey: () => 'conv:4' });
+  const desk = link.desktop({ sessionId: 's2', coordinateMode: 'pixels', taskKey: () => 'conv:4', taskText: () => 'Open the terminal' });
   assert.deepEqual(await desk.start(), { title: 'Desktop (desktop)', url: '', server: 'desktop', grants: { configured: false, tools: ['desktop.computer'] } });
   assert.equal((await desk.observe()).image, 'conv:4');
   assert.deepEqual(JSON.parse((await desk.act({ name: 'Type' }, { step: 3 })).text),
-    { sessionId: 's2', task: 'conv:4', action: { name: 'Type' }, coordinateMode: 'normalized', step: 3 });
+    { sessionId: 's2', task: 'conv:4', taskText: 'Open the terminal', action: { name: 'Type' }, coordinateMode: 'normalized', step: 3 });
   refuse = true;
   await assert.rejects(desk.observe(), (err) => err instanceof LinkError && err.code === 'FORBIDDEN' && /may not use desktop\.computer/.test(err.message));
   // Stop reaches the worker the moment the act's signal aborts, before the act answers.
@@ -71,6 +71,9 @@ test('the desktop link: its requests carry the session and the task\'s key, the 
   assert.deepEqual(sent.at(-1), { type: DESKTOP.STOP, sessionId: 's2' });
   release(reply.acted({ text: 'stopped' }));
   await acting;
+  // The task's own Stop names it: its typing choices end with it.
+  assert.deepEqual((await desk.stop(), sent.at(-1)), { type: DESKTOP.STOP, sessionId: 's2', task: 'conv:4' });
+  assert.deepEqual(readDesktopStop(sent.at(-1)), { sessionId: 's2', task: 'conv:4' });
   // The panel's own question carries no session; one not offered says why.
   answers[DESKTOP.STATE] = () => ({ ok: true, offered: false, why: 'no screenshot tool' });
   assert.deepEqual(await link.desktopState(), { ok: true, offered: false, why: 'no screenshot tool' });
@@ -87,11 +90,11 @@ test('the views\' requests never throw: an unanswered or failed send is {ok: fal
   });
   assert.deepEqual(await link.desktopGrants(), { ok: false, error: 'Receiving end does not exist.' });
   assert.deepEqual(await link.relayToPage(4, { type: 'step' }), { ok: false, error: `${PAGE_ASSISTANT.RELAY} got no answer` });
-  assert.deepEqual(await link.saveDesktopGrants({ 'desktop.computer': 'ask' }), { ok: true });
+  assert.deepEqual(await link.saveDesktopGrants({ look: 'allow', point: 'ask', type: 'allow' }, { typingConfirmed: true }), { ok: true });
   assert.deepEqual(await link.setPageAssistant(true), { ok: true });
   assert.deepEqual(await link.checkProfile({ prefix: 'desktop', profile: null, save: true }), { ok: true });
   // What each handler reads of them.
-  assert.deepEqual(readGrants(sent[2]), { grants: { 'desktop.computer': 'ask' } });
+  assert.deepEqual(readGrants(sent[2]), { kinds: { look: 'allow', point: 'ask', type: 'allow' }, typingConfirmed: true });
   assert.deepEqual(readSetEnabled(sent[3]), { enabled: true });
   assert.deepEqual(readProfileCheck(sent[4]), { prefix: 'desktop', profile: null, save: true });
   assert.deepEqual(readRelay(sent[1]), { tabId: 4, event: { type: 'step' } });
@@ -111,12 +114,15 @@ test('the worker reads requests defensively', () => {
   for (const [m, want] of cases) assert.deepEqual(readAct(m), want);
   assert.deepEqual(readAttach({ sessionId: 's', resume: 'yes', preferTabId: '4' }), { sessionId: 's', windowId: undefined, resume: false, tabId: undefined, preferTabId: undefined });
   const reads = [
-    [readDesktop({}), { sessionId: undefined, task: undefined }],
-    [readDesktop({ sessionId: 7, task: 'k'.repeat(300) }), { sessionId: '7', task: 'k'.repeat(200) }],
-    [readDesktopStop({ sessionId: 's', end: true }), { sessionId: 's' }],
+    [readDesktop({}), { sessionId: undefined, task: undefined, taskText: '' }],
+    [readDesktop({ sessionId: 7, task: 'k'.repeat(300), taskText: 't'.repeat(600) }), { sessionId: '7', task: 'k'.repeat(200), taskText: 't'.repeat(500) }],
+    [readDesktop({ taskText: ['a'] }), { sessionId: undefined, task: undefined, taskText: '' }],
+    [readDesktopStop({ sessionId: 's', end: true }), { sessionId: 's', task: undefined }],
+    [readForget({ ids: [1, 'b'] }), { ids: ['1', 'b'] }],
+    [readForget({ ids: 'all' }), { ids: null }],
     [readProfileCheck({ prefix: ' desktop ', profile: [1], save: 'yes' }), { prefix: 'desktop', profile: null, save: false }],
     [readProfileCheck({ prefix: 3, profile: { actions: {} } }), { prefix: '', profile: { actions: {} }, save: false }],
-    [readGrants({ grants: 'all' }), { grants: {} }],
+    [readGrants({ kinds: 'all', typingConfirmed: 'yes' }), { kinds: {}, typingConfirmed: false }],
     [readSetEnabled({ enabled: 'true' }), { enabled: false }],
     [readRelay({ tabId: '4', event: { type: 'step' } }), null],
     [readRelay({ tabId: 4, event: {} }), null],

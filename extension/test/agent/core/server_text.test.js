@@ -69,6 +69,8 @@ test('the model client: a 401 HTML page is text, and the echoed key is masked in
   const r = await streamed.complete(REQ, { onDelta: (piece, full) => deltas.push(full) });
   assert.equal(r.content, `your key ${maskedKey(KEY)} works`);
   assert.equal(deltas.at(-1), r.content);
+  // The key came cut across the two chunks: no delta ever showed a piece of it.
+  for (const d of deltas) assert.ok(!d.includes(KEY.slice(0, 8)) && !d.includes(KEY.slice(8, 12)), `a delta showed part of the key: ${d}`);
   const tc = createModelClient({ fetch: fetchOf({ status: 401, type: 'text/html', body: `<html><title>Denied</title><p>key ${KEY} refused</p></html>` }) });
   const t = await tc.testConnection({ ...REQ, attempts: 1 });
   assert.equal(t.ok, false);

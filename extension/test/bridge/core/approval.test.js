@@ -82,3 +82,16 @@ test('the countdown rounds up to whole seconds and stops at zero', () => {
   assert.deepEqual(countdown(1000, 999), { seconds: 1, text: '0:01' });
   assert.deepEqual(countdown(1000, 5000), { seconds: 0, text: '0:00' });
 });
+
+test('an agent\'s desktop call keeps its kind only when the host asks about that very call; the window sees the words, not the window id', () => {
+  const p = new PendingApprovals({ token: (() => { let i = 0; return () => `t${i++}`; })() });
+  const call = { capability: 'desktop.computer', arguments: { action: 'type', text: 'hello' } };
+  const desktop = { kind: 'type', prefix: 'desktop', task: 'c:1', taskText: 'Say hello', page: 'https://a.example/', pageTitle: 'A', windowId: 7, call };
+  const same = p.add({ id: 1, origin: 'chrome-extension://x', ...call, arguments: { text: 'hello', action: 'type' } }, { desktop });
+  assert.equal(p.get(same).desktop.kind, 'type', 'same arguments in another key order');
+  assert.equal(p.get(same).desktop.call, undefined);
+  const other = p.add({ id: 2, origin: 'chrome-extension://x', capability: 'desktop.computer', arguments: { action: 'type', text: 'rm -rf ~' } }, { desktop });
+  assert.equal(p.get(other).desktop.kind, null, 'another call than the agent made has no kind');
+  assert.deepEqual(p.view(same).desktop, { kind: 'type', prefix: 'desktop', taskText: 'Say hello', page: 'https://a.example/', pageTitle: 'A' });
+  assert.equal(p.view(p.add({ id: 3, origin: 'https://chat.example', capability: 'c.t' })).desktop, undefined, 'a site\'s call has none');
+});

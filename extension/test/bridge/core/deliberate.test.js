@@ -5,13 +5,14 @@
 // plays it against the real window).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { ARMING_DELAY_MS, DeliberateAct, KEY_QUIET_MS, MOVE_MIN_PX, rectsNear } from '../../../bridge/core/approval.js';
+import { ARMING_DELAY_MS, DeliberateAct, ENTRY_EDGE_PX, KEY_QUIET_MS, MAX_STRAYS, MOVE_MIN_PX, rectsNear } from '../../../bridge/core/approval.js';
 
-/** A window shown and focused at t=0. */
+/** A window shown and focused at t=0, the pointer come in at its left edge (a 540 x 700 viewport). */
 function opened() {
   const a = new DeliberateAct();
   a.shown(0);
   a.focus(0);
+  a.came(2, 300, 540, 700);
   return a;
 }
 
@@ -24,7 +25,7 @@ test('a pointer click counts once the window is armed and the pointer has moved 
   assert.equal(a.pointerAllows(ARMING_DELAY_MS - 1), false, 'moved, but not armed yet');
   assert.equal(a.pointerAllows(ARMING_DELAY_MS), true, 'moved in while it armed, then a click: a person\'s act');
   assert.equal(new DeliberateAct().pointerAllows(10_000), false, 'never before it is shown');
-  a.shown(5000); // a confirmation step shows new buttons: they arm anew, and the pointer must move again
+  a.shown(5000); // a confirmation step shows new buttons: they arm anew, and the pointer must move again (the entry holds)
   assert.equal(a.pointerAllows(5000 + ARMING_DELAY_MS), false);
   a.pointerAt(108, 100);
   assert.equal(a.pointerAllows(5000 + ARMING_DELAY_MS), false, 'seen where it was: no move');
@@ -123,4 +124,49 @@ test('the deliberate path: the window opens, the person reads, tabs to Allow, pa
   a.keyDown('Tab', 3000);
   a.keyUp('Tab', 3080);
   assert.equal(a.keyAllows('Enter', 3080 + KEY_QUIET_MS), true);
+});
+
+test('a click counts only once the pointer came into the window from outside: a window that opened under it is not entered', () => {
+  const a = new DeliberateAct();
+  a.shown(0);
+  // The window opened under a resting pointer, which then wanders inside it (a page's dot game).
+  a.came(270, 400, 540, 700);
+  for (let i = 0; i < 20; i++) a.pointerAt(270 + 6 * Math.cos(i), 400 + 6 * Math.sin(i));
+  a.pointerAt(300, 420);
+  assert.equal(a.pointerAllows(5000), false, 'never entered');
+  assert.equal(a.pointerWhyNot(5000), 'entry');
+  // It leaves the window and comes back: now it entered.
+  a.left();
+  a.came(300, 400, 540, 700);
+  a.pointerAt(320, 430);
+  assert.equal(a.pointerAllows(5000), true);
+  // First seen at the window's edge: it came in across it.
+  const b = new DeliberateAct();
+  b.shown(0);
+  b.came(540 - ENTRY_EDGE_PX, 350, 540, 700);
+  b.pointerAt(0, 0);
+  b.pointerAt(50, 50);
+  assert.equal(b.pointerAllows(ARMING_DELAY_MS), true);
+  // Seen inside first, then "coming over" again (a node under it went away): not an entry.
+  const c = new DeliberateAct();
+  c.shown(0);
+  c.came(200, 200, 540, 700);
+  c.came(2, 200, 540, 700);
+  assert.equal(c.entered, false);
+});
+
+test('a press that could not allow uses up the entry, and the third denies', () => {
+  const a = opened();
+  a.pointerAt(10, 300);
+  a.pointerAt(200, 500);
+  assert.equal(a.pointerWhyNot(500), 'soon');
+  assert.equal(a.stray(), false, 'a first stray');
+  assert.equal(a.pointerAllows(2000), false, 'the entry is used up');
+  assert.equal(a.pointerWhyNot(2000), 'entry');
+  a.left();
+  a.came(100, 2, 540, 700);
+  a.pointerAt(220, 520);
+  assert.equal(a.pointerAllows(2000), true, 'out and in again, moved: a person\'s act');
+  for (let i = 2; i < MAX_STRAYS; i++) assert.equal(a.stray(), false);
+  assert.equal(a.stray(), true, `stray number ${MAX_STRAYS} denies`);
 });
