@@ -2169,6 +2169,7 @@ const { norm, queryAll, visible } = __module_bridge_page_dom_js;
 const { selectorFor } = __module_bridge_page_pick_selector_js;
 const { destinationEditor, inject } = __module_bridge_page_inject_js;
 const { enterTicked, panelStyle, renderBoxes, renderPanel } = __module_bridge_page_detect_panel_js;
+const { pageState } = __module_bridge_page_page_state_js;
 
 const MAX_NODES = 6000;
 /** A reply that has not grown for this long is done (the bridge's own settle delay, by default). */
@@ -2560,13 +2561,25 @@ const PROBE_TEXT = 'Gnosis checks the send button';
 const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50))));
 let probed = null;
 
+/** How long after the person's last key or input the send probe waits (probeSend). */
+const TYPING_QUIET_MS = 3000;
+let lastTyped = 0;
+for (const type of ['keydown', 'beforeinput', 'input']) {
+  document.addEventListener(type, (e) => {
+    if (e.isTrusted) lastTyped = Date.now();
+  }, { capture: true, passive: true });
+}
+
 /**
  * The live check of a send button selector with the input empty and holding
  * text ({empty, withText}: how many elements it matches each way). An empty
  * input gets a short text and is emptied again; a selector a page matches
  * only in one of the two states (a class set while the input is empty) is
- * found out. An input holding the person's text is left alone (withText
- * only), and a pair already checked is not checked again.
+ * found out. The input is written to only while the site is not started
+ * and the person has not typed for a while (else: empty only, and checked
+ * again next time), so the probe never meets the person's typing; an input
+ * holding the person's text is left alone (withText only), and a pair
+ * already checked is not checked again.
  */
 async function probeSend(css, destination) {
   const editor = destinationEditor(destination);
@@ -2576,11 +2589,12 @@ async function probeSend(css, destination) {
   const key = `${css}\n${destination}`;
   if (probed?.key === key) return probed.result;
   const empty = count();
+  if (pageState.config || Date.now() - lastTyped < TYPING_QUIET_MS) return { empty };
   const wrote = await inject(PROBE_TEXT, destination);
   if (!wrote.ok) return { empty };
   await frames();
   const withText = count();
-  await inject('', destination);
+  if (editorText(editor) === PROBE_TEXT) await inject('', destination);
   await frames();
   probed = { key, result: { empty, withText } };
   return probed.result;

@@ -14,6 +14,7 @@ import { norm, queryAll, visible } from './dom.js';
 import { selectorFor } from './pick_selector.js';
 import { destinationEditor, inject } from './inject.js';
 import { enterTicked, panelStyle, renderBoxes, renderPanel } from './detect_panel.js';
+import { pageState } from './page_state.js';
 
 const MAX_NODES = 6000;
 /** A reply that has not grown for this long is done (the bridge's own settle delay, by default). */
@@ -405,13 +406,25 @@ const PROBE_TEXT = 'Gnosis checks the send button';
 const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50))));
 let probed = null;
 
+/** How long after the person's last key or input the send probe waits (probeSend). */
+const TYPING_QUIET_MS = 3000;
+let lastTyped = 0;
+for (const type of ['keydown', 'beforeinput', 'input']) {
+  document.addEventListener(type, (e) => {
+    if (e.isTrusted) lastTyped = Date.now();
+  }, { capture: true, passive: true });
+}
+
 /**
  * The live check of a send button selector with the input empty and holding
  * text ({empty, withText}: how many elements it matches each way). An empty
  * input gets a short text and is emptied again; a selector a page matches
  * only in one of the two states (a class set while the input is empty) is
- * found out. An input holding the person's text is left alone (withText
- * only), and a pair already checked is not checked again.
+ * found out. The input is written to only while the site is not started
+ * and the person has not typed for a while (else: empty only, and checked
+ * again next time), so the probe never meets the person's typing; an input
+ * holding the person's text is left alone (withText only), and a pair
+ * already checked is not checked again.
  */
 async function probeSend(css, destination) {
   const editor = destinationEditor(destination);
@@ -421,11 +434,12 @@ async function probeSend(css, destination) {
   const key = `${css}\n${destination}`;
   if (probed?.key === key) return probed.result;
   const empty = count();
+  if (pageState.config || Date.now() - lastTyped < TYPING_QUIET_MS) return { empty };
   const wrote = await inject(PROBE_TEXT, destination);
   if (!wrote.ok) return { empty };
   await frames();
   const withText = count();
-  await inject('', destination);
+  if (editorText(editor) === PROBE_TEXT) await inject('', destination);
   await frames();
   probed = { key, result: { empty, withText } };
   return probed.result;
