@@ -15,10 +15,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fakeMunim, hostConfig, launch, readJsonl, REPO, tempDir, waitFor } from './lib/harness.js';
+import { fakeMunim, hostConfig, launch, readJsonl, tempDir, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
 import { armFromOptions, armPreset, armedIn, badgeText, waitForSent } from './lib/bridge.js';
-import { decode, differenceFromPattern, findTarget, ruleFrom } from './lib/pattern.js';
+import { decode, differenceFromPattern, findTarget, patternProvider, ruleFrom } from './lib/pattern.js';
 import { PRESETS, presetById } from '../../extension/bridge/core/presets.js';
 import { describeMeans } from '../../extension/bridge/core/attach_means.js';
 import { scaledSize } from '../../extension/bridge/core/result_images.js';
@@ -42,10 +42,7 @@ before(async () => {
   const origins = Object.fromEntries([...Object.values(servers), ...Object.values(faults), plain].map((s) => [s.origin, grants]));
   const config = hostConfig({
     fakemunim: await fakeMunim(), log: path.join(dir, 'munim.jsonl'), policy: { origins },
-    providers: [{
-      name: 'desk', command: process.execPath, args: [path.join(REPO, 'tests', 'e2e', 'fixtures', 'pattern_screen_mcp.mjs')], prefix: 'desk', timeout: '30s',
-      env: { PATTERN_STATE: path.join(dir, 'screens.json'), PATTERN_LOG: path.join(dir, 'clicks.jsonl') },
-    }],
+    providers: [patternProvider({ state: path.join(dir, 'screens.json'), log: path.join(dir, 'clicks.jsonl') })],
   });
   env = await launch({ config, grantOrigins: ['http://127.0.0.1/*'] });
 });

@@ -110,13 +110,29 @@ function stillShown(evidence, composer) {
     .some((n) => [n.getAttribute('title'), n.getAttribute('aria-label'), n.getAttribute('alt')].some((t) => t && t.includes(evidence.name)));
 }
 
+/**
+ * A DataTransfer holding file that the page's own code can read. Firefox
+ * keeps, with each item, who added it, and hides it from a page when a
+ * content script did: there the DataTransfer and the file are made in the
+ * page's own compartment (past the content script's Xray wrapper).
+ */
+function transferOf(file) {
+  const page = window.wrappedJSObject;
+  const clone = globalThis.cloneInto;
+  const dt = page && typeof clone === 'function' ? new page.DataTransfer() : new DataTransfer();
+  dt.items.add(page && typeof clone === 'function' ? clone(file, window) : file);
+  return dt;
+}
+
 /** Hands file to the page by means; returns '' or why it could not. */
 function handOver(means, file, editor) {
-  const dt = new DataTransfer();
-  dt.items.add(file);
+  const dt = transferOf(file);
   if (means.by === 'paste') {
     editor.focus();
-    editor.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
+    const paste = new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true });
+    // Firefox gives a made-up paste a copy of its clipboardData, without the files: the page is shown ours.
+    if (!paste.clipboardData?.files?.length && paste.wrappedJSObject) Object.defineProperty(paste.wrappedJSObject, 'clipboardData', { value: dt, configurable: true });
+    editor.dispatchEvent(paste);
     return '';
   }
   if (means.by === 'drop') {
