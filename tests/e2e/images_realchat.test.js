@@ -19,7 +19,7 @@ import { fakeMunim, hostConfig, launch, readJsonl, REPO, tempDir, waitFor } from
 import { serve } from './lib/server.js';
 import { startModelServer } from './lib/model_server.js';
 import { judged, ackCount } from './lib/bridge.js';
-import { patternProvider, visionModel } from './lib/pattern.js';
+import { patternProvider, visionModel, writeScreens } from './lib/pattern.js';
 import { scaledSize } from '../../extension/bridge/core/result_images.js';
 
 const DIST = path.join(REPO, 'tests', 'e2e', 'fixtures', 'realchat', 'dist');
@@ -97,7 +97,7 @@ describe('a vision model on a real chat UI operates a screen through its screens
     }
 
     for (const [i, [width, height]] of SCREENS.entries()) {
-      fs.writeFileSync(path.join(dir, 'screen.json'), JSON.stringify({ width, height }));
+      writeScreens(path.join(dir, 'screen.json'), { width, height });
       await say(chat, `Click the red square on my screen (${width}×${height}).`);
       await waitFor(() => clicks().length === i + 1, { what: `the click on the ${width}×${height} screen`, timeoutMs: 60_000 });
       const click = clicks()[i];
@@ -130,7 +130,7 @@ describe('a vision model on a real chat UI operates a screen through its screens
   });
 
   test('the same UI without attachments takes no images: the options page says so, and the model reads that the image could not be attached', async () => {
-    fs.writeFileSync(path.join(dir, 'screen.json'), JSON.stringify({ width: 1280, height: 800 }));
+    writeScreens(path.join(dir, 'screen.json'), { width: 1280, height: 800 });
     const chat = await env.newPage(plain.url('/index.html'));
     await chat.locator('.aui-composer-input').waitFor();
     const options = await env.openOptions(`?origin=${encodeURIComponent(plain.origin)}`);

@@ -12,13 +12,12 @@
 // no images. Each says what happened on the page, the badge and the options
 // page; the text result is still delivered and nothing runs twice.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fakeMunim, hostConfig, launch, readJsonl, tempDir, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
 import { armFromOptions, armPreset, armedIn, badgeText, waitForSent } from './lib/bridge.js';
-import { decode, differenceFromPattern, findTarget, patternProvider, ruleFrom } from './lib/pattern.js';
+import { decode, differenceFromPattern, findTarget, patternProvider, ruleFrom, writeScreens } from './lib/pattern.js';
 import { PRESETS, presetById } from '../../extension/bridge/core/presets.js';
 import { describeMeans } from '../../extension/bridge/core/attach_means.js';
 import { scaledSize } from '../../extension/bridge/core/result_images.js';
@@ -54,7 +53,7 @@ after(async () => {
 
 function setScreen(name, width, height) {
   screens[name] = { width, height };
-  fs.writeFileSync(path.join(dir, 'screens.json'), JSON.stringify(screens));
+  writeScreens(path.join(dir, 'screens.json'), screens);
 }
 const clicksOn = (name) => readJsonl(path.join(dir, 'clicks.jsonl')).filter((c) => c.screen === name);
 const call = (capability, args) => JSON.stringify({ capability, arguments: args });

@@ -16,7 +16,7 @@ import { after, before, test } from 'node:test';
 import { serve } from '../e2e/lib/server.js';
 import { REPO, readJsonl, tempDir } from '../e2e/lib/harness.js';
 import { startModelServer } from '../e2e/lib/model_server.js';
-import { decode, differenceFromPattern, findTarget, patternProvider, ruleFrom, visionModel } from '../e2e/lib/pattern.js';
+import { decode, differenceFromPattern, findTarget, patternProvider, ruleFrom, visionModel, writeScreens } from '../e2e/lib/pattern.js';
 import { launchFirefox, waitFor } from './lib/firefox.js';
 import { PRESETS } from '../../extension/bridge/core/presets.js';
 import { describeMeans } from '../../extension/bridge/core/attach_means.js';
@@ -59,7 +59,7 @@ after(async () => {
 /** Sets a screen of the pattern server: 'main' is the one a call without a screen argument (the vision model's) sees. */
 function setScreen(name, width, height) {
   screens = { ...screens, [name]: { width, height }, ...(name === 'main' ? { width, height } : {}) };
-  fs.writeFileSync(path.join(dir, 'screens.json'), JSON.stringify(screens));
+  writeScreens(path.join(dir, 'screens.json'), screens);
 }
 const clicksOn = (name) => readJsonl(path.join(dir, 'clicks.jsonl')).filter((c) => (c.screen || 'main') === name);
 const split = (text) => {

@@ -5,6 +5,7 @@
 // rebuild it to check an attached image's size and pixels, and play the
 // vision model that finds the target in the image it was sent (visionModel,
 // for lib/model_server.js).
+import fs from 'node:fs';
 import path from 'node:path';
 import process from 'node:process';
 import sharp from 'sharp';
@@ -145,4 +146,10 @@ export function visionModel(screenOf, prefix = 'desk') {
     return call('screenshot', {});
   }
   return { script, seen };
+}
+
+/** Writes the pattern server's screens (its PATTERN_STATE) at once: the server reads it at any moment, never half written. */
+export function writeScreens(file, screens) {
+  fs.writeFileSync(`${file}.tmp`, JSON.stringify(screens));
+  fs.renameSync(`${file}.tmp`, file);
 }
