@@ -41,32 +41,35 @@ export function describeMeans({ by, target }) {
  * The means for this page.
  * @param {{attachBy?: string, attachTarget?: string}} settings the site's settings
  * @param {{attach?: {by: string, target: string}, name?: string}|null} preset the site's preset, if any
- * @param {{fileInputs?: Array<{css: string, accept: string, near: boolean}>, dropZones?: Array<{css: string, why: string}>, attachButton?: string}} facts
- *   what the page shows (bridge/page/attach_detect.js): its file inputs (near: in the composer), the drop zones around the
- *   input, the name of an attach button near the input ('' when none)
+ * @param {Facts|(() => Facts)} facts what the page shows (bridge/page/attach_detect.js), or a function that
+ *   describes it, called only when the decision needs it (reading the page costs a layout):
+ *   Facts = {fileInputs?: Array<{css, accept, near}>, dropZones?: Array<{css, why}>, attachButton?: string}: its file
+ *   inputs (near: in the composer), the drop zones around the input, the name of an attach button near the input ('' when none)
  * @param {(css: string) => {count: number, fileInput: boolean, accept: string}} check what a selector matches on the page
  * @returns {{by: 'paste'|'drop'|'file'|'none', target: string, from: 'settings'|'preset'|'page', why: string, problem?: string}}
  *   problem: why this means cannot work on the page now
  */
 export function attachMeans(settings, preset, facts, check) {
+  let read = null;
+  const page = () => (read ||= (typeof facts === 'function' ? facts() : facts) || {});
   const by = settings?.attachBy || '';
   const target = settings?.attachTarget || '';
   if (by === 'none') return { by: 'none', target: '', from: 'settings', why: 'Attach images by is set to “Not at all” for this site' };
-  if (by) return chosen({ by, target }, 'settings', 'chosen on the options page', facts, check);
+  if (by) return chosen({ by, target }, 'settings', 'chosen on the options page', page, check);
   if (preset?.attach) {
-    const p = chosen(preset.attach, 'preset', `what ${preset.name} is known to take`, facts, check);
+    const p = chosen(preset.attach, 'preset', `what ${preset.name} is known to take`, page, check);
     if (!p.problem) return p;
-    const found = fromPage(facts);
+    const found = fromPage(page());
     return { ...found, why: `${found.why} (the ${preset.name} preset’s way, ${describeMeans(preset.attach)}, does not work here: ${p.problem})` };
   }
-  return fromPage(facts);
+  return fromPage(page());
 }
 
-/** A means set by the person or a preset, checked against the page. */
-function chosen(means, from, why, facts, check) {
+/** A means set by the person or a preset, checked against the page (page(): what it shows). */
+function chosen(means, from, why, page, check) {
   if (means.by !== 'file') return { ...means, from, why };
   if (!means.target) {
-    const input = bestFileInput(facts);
+    const input = bestFileInput(page());
     return input ? { by: 'file', target: input.css, from, why } : { by: 'file', target: '', from, why, problem: 'no file input on the page takes images' };
   }
   const c = check(means.target);

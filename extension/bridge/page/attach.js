@@ -29,8 +29,9 @@ const BUSY = '[role="progressbar"], progress, [aria-busy="true"], [data-uploadin
 const SAID = '[role="alert"], [role="status"], [aria-live="assertive"], [aria-live="polite"], [class*="toast" i], [class*="error" i]';
 
 /**
- * Waits until check() returns a value (re-checked on every change of the
- * page, and every 100 ms), or ms pass; resolves the value or null.
+ * Waits until check() returns a value (checked once the page's pending
+ * changes are recorded, then on every change of the page and every 100 ms),
+ * or ms pass; resolves the value or null.
  */
 function until(check, ms) {
   return new Promise((resolve) => {
@@ -51,7 +52,8 @@ function until(check, ms) {
     observer.observe(document.documentElement, { childList: true, subtree: true, attributes: true, characterData: true });
     const timer = setInterval(look, 100);
     const limit = setTimeout(() => finish(check() || null), ms);
-    look();
+    // After the mutation observers already watching have been told of what the page just did.
+    queueMicrotask(look);
   });
 }
 

@@ -59,7 +59,7 @@ export function checkTarget(css) {
 
 /** The means this page takes images by, for the site's settings (core/attach_means.js). */
 export function pageMeans(config) {
-  return attachMeans({ attachBy: config?.attachBy, attachTarget: config?.attachTarget }, presetById(config?.preset), attachFacts(config), checkTarget);
+  return attachMeans({ attachBy: config?.attachBy, attachTarget: config?.attachTarget }, presetById(config?.preset), () => attachFacts(config), checkTarget);
 }
 
 /**

@@ -98,11 +98,13 @@ async function judge(m, sender, post) {
   } finally {
     live.delete(liveKey(go));
   }
+  // The result's images are made ready while the call's end is recorded.
+  const prepared = prepareImages(result, settings, go.capability);
   await done(origin, go.page, go.reply);
   const decision = ranReply(go, { result, armed: await isArmed(origin), settings });
+  const { meta, payloads } = await prepared;
   if (decision.verdict.action === 'inject') {
     // The result's images go to the page one message each, ahead of the verdict that names them.
-    const { meta, payloads } = await prepareImages(result, settings, go.capability);
     if (meta.length) {
       postImages(post, payloads);
       decision.verdict.images = { capability: go.capability, list: meta };

@@ -151,6 +151,14 @@ test('the attach decision: the person\'s choice, else the preset\'s, else what t
   }
   assert.match(attachMeans({}, claude, { attachButton: 'Attach file' }, none).why, /\(the Claude preset’s way, the file input input\[data-testid="file-upload"\], does not work here: input\[data-testid="file-upload"\] matches nothing on the page\)/);
   assert.match(attachMeans({}, null, {}, none).why, /no way to attach images/);
+  // Reading the page costs a layout: it is read only when the decision needs it.
+  let reads = 0;
+  const facts = () => { reads++; return { attachButton: 'Attach' }; };
+  attachMeans({}, presetById('chatgpt'), facts, none);
+  attachMeans({ attachBy: 'drop' }, null, facts, none);
+  assert.equal(reads, 0);
+  assert.equal(attachMeans({}, null, facts, none).by, 'paste');
+  assert.equal(reads, 1);
   assert.equal(describeMeans({ by: 'paste', target: '' }), 'a paste into the input');
   assert.equal(describeMeans({ by: 'drop', target: '[x]' }), 'a drop onto [x]');
 });
