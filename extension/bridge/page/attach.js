@@ -126,7 +126,12 @@ function transferOf(file) {
   return dt;
 }
 
-/** Hands file to the page by means; returns '' or why it could not. */
+/**
+ * Hands file to the page by means. Returns {refused} (why it could not be
+ * handed over) or {taken}: whether the page took the paste or the drop (a
+ * page that handles one cancels the browser's own handling; a file input
+ * always takes it).
+ */
 function handOver(means, file, editor) {
   const dt = transferOf(file);
   if (means.by === 'paste') {
@@ -134,25 +139,25 @@ function handOver(means, file, editor) {
     const paste = new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true });
     // Firefox gives a made-up paste a copy of its clipboardData, without the files: the page is shown ours.
     if (!paste.clipboardData?.files?.length && paste.wrappedJSObject) Object.defineProperty(paste.wrappedJSObject, 'clipboardData', { value: dt, configurable: true });
-    editor.dispatchEvent(paste);
-    return '';
+    return { taken: !editor.dispatchEvent(paste) };
   }
   if (means.by === 'drop') {
     const target = (means.target && queryAll(means.target)[0]) || editor;
     const r = target.getBoundingClientRect();
     const at = { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
+    let taken = false;
     for (const type of ['dragenter', 'dragover', 'drop']) {
-      target.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true, composed: true, ...at }));
+      taken = !target.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true, composed: true, ...at }));
     }
-    return '';
+    return { taken };
   }
   const input = queryAll(means.target).find((el) => el.matches('input[type="file"]'));
-  if (!input) return `${means.target} is not a file input on the page`;
-  if (!acceptsType(input.getAttribute('accept'), file.type)) return `the page's file input takes only ${input.getAttribute('accept')}, not ${file.type}`;
+  if (!input) return { refused: `${means.target} is not a file input on the page` };
+  if (!acceptsType(input.getAttribute('accept'), file.type)) return { refused: `the page's file input takes only ${input.getAttribute('accept')}, not ${file.type}` };
   input.files = dt.files;
   input.dispatchEvent(new Event('input', { bubbles: true }));
   input.dispatchEvent(new Event('change', { bubbles: true }));
-  return '';
+  return { taken: true };
 }
 
 /** The page's signs of work that were not there before: uploads in progress. */
@@ -170,12 +175,12 @@ const busyNow = (composer, before) => queryAll(BUSY).filter((el) => visible(el) 
  */
 export async function attachImages(images, payloads, config) {
   const editor = destinationEditor(config.destination);
-  const means = pageMeans(config);
+  let means = pageMeans(config);
   const composer = composerOf(editor, config.sendButton);
   const list = [];
   const evidence = new Map();
   let stopWhy = '';
-  const how = describeMeans(means);
+  let how = describeMeans(means);
   const rec = recorder();
   const busyBefore = new Set(queryAll(BUSY));
   for (const i of queryAll('img')) seenSrc.add(i.getAttribute('src'));
@@ -194,11 +199,23 @@ export async function attachImages(images, payloads, config) {
       else if (stopWhy) fail(stopWhy);
       else {
         const file = new File([base64ToBytes(payload.base64)], payload.name, { type: payload.mime });
-        const refused = handOver(means, file, editor);
-        if (refused) {
-          fail(refused);
-          stopWhy = `not tried: ${refused}`;
+        let handed = handOver(means, file, editor);
+        if (handed.refused) {
+          fail(handed.refused);
+          stopWhy = `not tried: ${handed.refused}`;
           continue;
+        }
+        // A page guessed to take pastes that did not take this one: a drop onto the input, as a person would try next.
+        if (!handed.taken && means.from === 'page' && means.by === 'paste') {
+          means = { ...means, by: 'drop', target: '', why: `${means.why}; the page did not take a paste, so images are dropped onto the input` };
+          how = describeMeans(means);
+          handed = handOver(means, file, editor);
+          if (!handed.taken) {
+            const why = 'the page took neither a paste into the input nor a drop onto it';
+            fail(why);
+            stopWhy = `not tried: ${why}`;
+            continue;
+          }
         }
         const shown = await until(() => {
           for (const el of rec.added) {

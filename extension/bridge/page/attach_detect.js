@@ -14,7 +14,7 @@ import { selectorFor } from './pick_selector.js';
 import { destinationEditor } from './inject.js';
 
 /** Words that name a control for adding files or images. */
-const ATTACH_WORDS = /attach|upload|add (?:photos?|files?|images?|media|an? (?:image|file|photo))|paperclip|insert (?:image|file)|file|image/i;
+const ATTACH_WORDS = /attach|upload|add (?:photos?|files?|images?|media|content|assets?|an? (?:image|file|photo))|paperclip|insert (?:images?|files?|assets?|media)|file|image/i;
 const NOT_ATTACH = /send|submit|stop|voice|micro|search|remove|delete|close/i;
 
 /** The input's composer: its nearest ancestor that also holds the send button, else its form, else a few levels up. */
