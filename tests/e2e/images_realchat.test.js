@@ -89,7 +89,7 @@ describe('a vision model on a real chat UI operates a screen through its screens
     const options = await env.openOptions(`?origin=${encodeURIComponent(site.origin)}`);
     await arm(options);
     // Found on the page: assistant-ui's paperclip button makes its file input only when clicked; pasting is how it takes images.
-    await waitFor(async () => /✓ Automatic: a paste into the input \(the page has an attach button \(“Attach file”\)/.test(await options.locator('#attachTarget-match').textContent()),
+    await waitFor(async () => /^Automatic, a guess: a paste into the input \(the page has an attach button \(“Attach file”\)/.test(await options.locator('#attachTarget-match').textContent()),
       { what: 'the live check of Attach images by' });
     for (const w of [360, 480]) {
       await options.setViewportSize({ width: w, height: 900 });

@@ -151,11 +151,12 @@ describe('what goes wrong is said, the text result still goes, nothing runs twic
   test('a file input that refuses the type: nothing is handed over, the text says why', async () => {
     setScreen('refuse', 1280, 800);
     const { chat, options } = await open('kimi', 'refuse', 'accept=.pdf');
-    await waitFor(async () => /✗ This page takes no images: .*the Kimi preset’s way, the file input input\[type="file"\], does not work here: the file input takes only \.pdf, not JPEG images/.test(await options.locator('#attachTarget-match').textContent()),
+    // The preset's file input refuses JPEG: the page is read instead, and its attach button only suggests pasting.
+    await waitFor(async () => /^Automatic, a guess: a paste into the input .*the Kimi preset’s way, the file input input\[type="file"\], does not work here: the file input takes only \.pdf, not JPEG images\)/.test(await options.locator('#attachTarget-match').textContent()),
       { what: 'the live check says why' });
     await chat.evaluate((c) => window.chat.stream(c), call('desk.screenshot', { screen: 'refuse' }));
     const { note } = split((await waitForSent(chat, 1, 40_000))[0]);
-    assert.match(note, /not attached: this page shows no way to attach images: .*the file input takes only \.pdf, not JPEG images\)\. You cannot see it\.$/);
+    assert.match(note, /not attached: the page took neither a paste into the input nor a drop onto it\. You cannot see it\.$/);
     assert.deepEqual(await chat.evaluate(() => window.chat.sentImages(0)), []);
     await options.close();
     await chat.close();

@@ -87,7 +87,7 @@ test('a vision model on the real chat UI gets each screenshot attached and click
   const options = await arm(real.origin, {
     source: '.aui-assistant-message-content', destination: '.aui-composer-input', sendButton: '.aui-composer-send', streaming: '.aui-composer-cancel', autoSend: true,
   });
-  await waitFor(async () => /✓ Automatic: a paste into the input/.test(await options.text('#attachTarget-match')), { what: 'the live check of Attach images by' });
+  await waitFor(async () => /^Automatic, a guess: a paste into the input/.test(await options.text('#attachTarget-match')), { what: 'the live check of Attach images by' });
   for (const [i, [width, height]] of SCREENS.entries()) {
     setScreen('main', width, height);
     await chat.activate();

@@ -46,8 +46,8 @@ export function describeMeans({ by, target }) {
  *   Facts = {fileInputs?: Array<{css, accept, near}>, dropZones?: Array<{css, why}>, attachButton?: string}: its file
  *   inputs (near: in the composer), the drop zones around the input, the name of an attach button near the input ('' when none)
  * @param {(css: string) => {count: number, fileInput: boolean, accept: string}} check what a selector matches on the page
- * @returns {{by: 'paste'|'drop'|'file'|'none', target: string, from: 'settings'|'preset'|'page', why: string, problem?: string}}
- *   problem: why this means cannot work on the page now
+ * @returns {{by: 'paste'|'drop'|'file'|'none', target: string, from: 'settings'|'preset'|'page', why: string, problem?: string, guess?: boolean}}
+ *   problem: why this means cannot work on the page now; guess: what the page shows only suggests it
  */
 export function attachMeans(settings, preset, facts, check) {
   let read = null;
@@ -92,8 +92,8 @@ function fromPage(facts) {
   if (input?.near) return { by: 'file', target: input.css, from: 'page', why: `a file input that takes images next to the input (${input.css})` };
   const zone = facts?.dropZones?.[0];
   if (zone) return { by: 'drop', target: zone.css, from: 'page', why: `the drop zone around the input (${zone.why})` };
-  if (facts?.attachButton) return { by: 'paste', target: '', from: 'page', why: `the page has an attach button (“${facts.attachButton}”) and no file input until it is clicked: pages like this take pasted images` };
-  if (input) return { by: 'file', target: input.css, from: 'page', why: `the page’s one file input that takes images (${input.css})` };
+  if (facts?.attachButton) return { by: 'paste', target: '', from: 'page', guess: true, why: `the page has an attach button (“${facts.attachButton}”) and no file input until it is clicked: pages like this take pasted images, else a drop onto the input` };
+  if (input) return { by: 'file', target: input.css, from: 'page', guess: true, why: `the page’s one file input that takes images (${input.css}), away from the input` };
   return { by: 'none', target: '', from: 'page', why: 'this page shows no way to attach images: no file input, drop zone or attach button near the input' };
 }
 
@@ -113,5 +113,6 @@ export function attachMessage(means) {
   const how = describeMeans(means);
   const auto = means.from === 'settings' ? '' : 'Automatic: ';
   if (means.problem) return { text: `✗ ${auto}${how}: ${means.problem}. Pick the attach button or the drop zone, or choose another way.`, kind: 'bad' };
+  if (means.guess) return { text: `Automatic, a guess: ${how} (${means.why}). The first image shows whether the page takes it; Pick to be sure.`, kind: '' };
   return { text: `✓ ${auto}${how} (${means.why})`, kind: 'ok' };
 }
