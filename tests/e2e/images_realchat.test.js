@@ -55,7 +55,8 @@ after(async () => {
   await plain?.close();
 });
 
-const clicks = () => readJsonl(path.join(dir, 'clicks.jsonl'));
+const calls = (tool) => readJsonl(path.join(dir, 'clicks.jsonl')).filter((c) => c.tool === tool);
+const clicks = () => calls('click');
 
 /** Fills the options page's fields for assistant-ui's thread and starts the bridge. */
 async function arm(options) {
@@ -125,6 +126,7 @@ describe('a vision model on a real chat UI operates a screen through its screens
     assert.equal(shots.length, 3);
     assert.ok(shots.every((e) => e.images?.length === 1 && e.images[0].attached === true), JSON.stringify(shots.map((e) => e.images)));
     assert.equal(clicks().length, 3, 'each click ran once');
+    assert.equal(calls('screenshot').length, 3, 'each screenshot ran once');
     await options.close();
     await chat.close();
   });

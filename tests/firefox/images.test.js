@@ -61,7 +61,7 @@ function setScreen(name, width, height) {
   screens = { ...screens, [name]: { width, height }, ...(name === 'main' ? { width, height } : {}) };
   writeScreens(path.join(dir, 'screens.json'), screens);
 }
-const clicksOn = (name) => readJsonl(path.join(dir, 'clicks.jsonl')).filter((c) => (c.screen || 'main') === name);
+const clicksOn = (name) => readJsonl(path.join(dir, 'clicks.jsonl')).filter((c) => c.tool === 'click' && (c.screen || 'main') === name);
 const split = (text) => {
   const at = text.indexOf('\n\n');
   return { json: JSON.parse(at < 0 ? text : text.slice(0, at)), note: at < 0 ? '' : text.slice(at + 2) };

@@ -90,19 +90,20 @@ function recorder() {
 /** Where a page shows what is attached: around its composer (a row of chips above the input, say). */
 const previewArea = (composer) => composer?.parentElement || composer || document.body;
 
-/** An element of the page that shows file: a new image drawn from a blob or data URL around the composer, or anything naming the file. */
-function shows(el, file, composer) {
+/**
+ * An element of the page that shows file: a new image (its source not in
+ * seen) drawn from a blob or data URL around the composer, or anything
+ * naming the file.
+ */
+function shows(el, file, composer, seen) {
   if (!el.isConnected || el.closest('gnosis-notice, gnosis-detect, gnosis-pick, script, style')) return null;
   const stem = file.name.replace(/\.[^.]+$/, '');
   const imgs = el.localName === 'img' ? [el] : [...el.querySelectorAll('img')];
-  const img = previewArea(composer).contains(el) && imgs.find((i) => /^(blob|data):/.test(i.getAttribute('src') || '') && !seenSrc.has(i.getAttribute('src')));
+  const img = previewArea(composer).contains(el) && imgs.find((i) => /^(blob|data):/.test(i.getAttribute('src') || '') && !seen.has(i.getAttribute('src')));
   if (img) return { src: img.getAttribute('src') };
   if ([el.getAttribute('title'), el.getAttribute('aria-label'), el.getAttribute('alt'), el.textContent].some((t) => t && t.includes(stem))) return { name: stem };
   return null;
 }
-
-/** Image sources shown before: a preview counts only when it is new. */
-const seenSrc = new Set();
 
 /** Whether the page still shows what `evidence` named: its image source or the file's name, in the composer. */
 function stillShown(evidence, composer) {
@@ -183,7 +184,8 @@ export async function attachImages(images, payloads, config) {
   let how = describeMeans(means);
   const rec = recorder();
   const busyBefore = new Set(queryAll(BUSY));
-  for (const i of queryAll('img')) seenSrc.add(i.getAttribute('src'));
+  // Image sources shown before: a preview counts only when it is new.
+  const seen = new Set(queryAll('img').map((i) => i.getAttribute('src')));
   try {
     for (const image of images) {
       if (image.leftOut) {
@@ -219,7 +221,7 @@ export async function attachImages(images, payloads, config) {
         }
         const shown = await until(() => {
           for (const el of rec.added) {
-            const ev = shows(el, file, composer);
+            const ev = shows(el, file, composer, seen);
             if (ev) return ev;
           }
           return null;
@@ -231,7 +233,7 @@ export async function attachImages(images, payloads, config) {
           stopWhy = `not tried, since image ${image.n} showed nothing by ${how}`;
           continue;
         }
-        if (shown.src) seenSrc.add(shown.src);
+        if (shown.src) seen.add(shown.src);
         evidence.set(image.n, shown);
         list.push({ ...image, attached: true });
       }
