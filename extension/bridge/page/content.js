@@ -19,7 +19,7 @@ import * as observe from './observe.js';
 import * as pick from './pick.js';
 import * as detect from './detect.js';
 import * as settle from './settle.js';
-import { checkTarget, pageMeans } from './attach_detect.js';
+import { pageMeans } from './attach_detect.js';
 import { notice } from './notice.js';
 import { pageState } from './page_state.js';
 import { queryAll, send, visible } from './dom.js';
@@ -97,7 +97,7 @@ function check(selectors, attach) {
   }
   if (!attach) return { ok: true, results: out };
   const means = pageMeans({ ...attach, destination: selectors?.destination, sendButton: selectors?.sendButton });
-  return { ok: true, results: out, attach: { ...means, target: means.target, count: means.target ? checkTarget(means.target).count : 0 } };
+  return { ok: true, results: out, attach: means };
 }
 
 chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {
