@@ -127,6 +127,15 @@ describe('a vision model on a real chat UI operates a screen through its screens
     assert.ok(shots.every((e) => e.images?.length === 1 && e.images[0].attached === true), JSON.stringify(shots.map((e) => e.images)));
     assert.equal(clicks().length, 3, 'each click ran once');
     assert.equal(calls('screenshot').length, 3, 'each screenshot ran once');
+    // The Activity view says it, entry by entry.
+    const activity = await env.openOptions(`?origin=${encodeURIComponent(site.origin)}#activity`);
+    const shot = activity.locator('#activity-list li.entry', { has: activity.locator('code.cap', { hasText: 'desk.screenshot' }) }).first();
+    await shot.waitFor();
+    await shot.locator('summary').click();
+    assert.match(await shot.locator('dl').textContent(), /Imagesimage 1 attached \(1280×800 JPEG, screenshot-1-[a-z0-9]+\.jpg\)/);
+    await activity.setViewportSize({ width: 400, height: 900 });
+    await env.screenshot(shot, 'activity_images_400');
+    await activity.close();
     await options.close();
     await chat.close();
   });

@@ -7,8 +7,8 @@
 // scaled as the text states, and its click computed with the stated rule
 // lands on the target at three screen sizes; every chat replica takes the
 // screenshot the way its site is known to (paste, drop, file input) and the
-// click computed from the file it sent lands; a page that takes no images
-// gives the honest text.
+// click computed from the file it sent lands; a rate limit and a dropped
+// attachment are said; a page that takes no images gives the honest text.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -107,24 +107,38 @@ test('a vision model on the real chat UI gets each screenshot attached and click
   assert.equal(clicksOn('main').length, 3, 'each click ran once');
 });
 
+/**
+ * Opens a replica (with query, its faults) on the replicas' origin, armed with its preset, which the
+ * options page recognises by the page's structure (one origin: each preset in turn, its settings new).
+ * Returns {chat, options}.
+ */
+async function openReplica(preset, query = '') {
+  const chat = await ff.newTab(replicas.url(`/sites/${preset.id}.html${query}`));
+  await (await ff.openExtensionPage('bridge/options/options.html')).evaluate(`chrome.storage.local.remove('site:${replicas.origin}').then(() => true)`);
+  const options = await ff.openExtensionPage(`bridge/options/options.html?origin=${encodeURIComponent(replicas.origin)}`);
+  await waitFor(async () => (await options.text('#preset-state')) === `preset: ${preset.name}`, { what: `preset: ${preset.name}` });
+  await waitFor(async () => (await options.text('#attachTarget-match')) === `✓ Automatic: ${describeMeans(preset.attach)} (what ${preset.name} is known to take)`, { what: `${preset.id}: the preset's way` });
+  await options.fill('#debounceMs', 300);
+  // Start once the preset's settings are saved and the button can be pressed.
+  await waitFor(() => options.evaluate(`document.getElementById('source').value === ${JSON.stringify(preset.source)} && !document.getElementById('start').disabled`), { what: `${preset.id}: Start enabled` });
+  await options.click('#start');
+  await waitFor(async () => (await options.text('#armed-state'))?.startsWith('Armed'), { what: `${preset.id} armed` });
+  await chat.activate();
+  await waitFor(() => chat.evaluate('document.readyState === "complete"'), { what: 'the replica loaded' });
+  // The tab was open before Start, which configures it before it says Armed: a reply now is a new one.
+  return { chat, options };
+}
+
+async function stop(options, preset) {
+  await options.click('#stop');
+  await waitFor(async () => (await options.text('#armed-state')) === 'Stopped', { what: `${preset.id} stopped` });
+}
+
 test('every chat replica takes the screenshot the way its site is known to, and the click computed from the file it sent lands', async () => {
   for (const preset of PRESETS) {
     const [width, height] = SCREENS[PRESETS.indexOf(preset) % SCREENS.length];
     setScreen(preset.id, width, height);
-    const chat = await ff.newTab(replicas.url(`/sites/${preset.id}.html`));
-    // One origin for the replicas: each preset in turn, recognised by its page's structure.
-    await (await ff.openExtensionPage('bridge/options/options.html')).evaluate(`chrome.storage.local.remove('site:${replicas.origin}').then(() => true)`);
-    const options = await ff.openExtensionPage(`bridge/options/options.html?origin=${encodeURIComponent(replicas.origin)}`);
-    await waitFor(async () => (await options.text('#preset-state')) === `preset: ${preset.name}`, { what: `preset: ${preset.name}` });
-    await waitFor(async () => (await options.text('#attachTarget-match')) === `✓ Automatic: ${describeMeans(preset.attach)} (what ${preset.name} is known to take)`, { what: `${preset.id}: the preset's way` });
-    await options.fill('#debounceMs', 300);
-    // Start once the preset's settings are saved and the button can be pressed.
-    await waitFor(() => options.evaluate(`document.getElementById('source').value === ${JSON.stringify(preset.source)} && !document.getElementById('start').disabled`), { what: `${preset.id}: Start enabled` });
-    await options.click('#start');
-    await waitFor(async () => (await options.text('#armed-state'))?.startsWith('Armed'), { what: `${preset.id} armed` });
-    await chat.activate();
-    await waitFor(() => chat.evaluate('document.readyState === "complete"'), { what: 'the replica loaded' });
-    // The tab was open before Start, which configures it before it says Armed: a reply now is a new one.
+    const { chat, options } = await openReplica(preset);
     await chat.evaluate(`window.chat.stream(${JSON.stringify(JSON.stringify({ capability: 'desk.screenshot', arguments: { screen: preset.id } }))})`);
     const sentText = await waitFor(async () => (await chat.evaluate('window.chat.sent'))[0], { what: `${preset.id}: the result sent`, timeoutMs: 40_000 });
     const { note } = split(sentText);
@@ -141,9 +155,28 @@ test('every chat replica takes the screenshot the way its site is known to, and 
     await waitFor(() => clicksOn(preset.id).length === 1, { what: `${preset.id}: the click` });
     assert.equal(clicksOn(preset.id)[0].hit, true, `${preset.id}: (${x}, ${y}) on the target`);
     await waitFor(async () => (await chat.evaluate('window.chat.sent')).length === 2, { what: `${preset.id}: the click's result sent` });
-    await options.click('#stop');
-    await waitFor(async () => (await options.text('#armed-state')) === 'Stopped', { what: `${preset.id} stopped` });
+    await stop(options, preset);
   }
+});
+
+test('a site that rate-limits uploads, and a page that drops the attachment: the text says which image is missing and why', async () => {
+  setScreen('faults', 1280, 800);
+  const chatgpt = PRESETS.find((p) => p.id === 'chatgpt');
+  let { chat, options } = await openReplica(chatgpt, '?limit=1');
+  await chat.evaluate(`window.chat.stream(${JSON.stringify(JSON.stringify({ capability: 'desk.screenshot', arguments: { screen: 'faults', count: 2 } }))})`);
+  let { note } = split(await waitFor(async () => (await chat.evaluate('window.chat.sent'))[0], { what: 'the rate-limited result sent', timeoutMs: 40_000 }));
+  assert.match(note, /^1 of the 2 images of this result is attached to this message, after this text:\n.*\nimage 2 of 2: desk\.screenshot \(1280×800 PNG .*\), not attached: the page showed no preview within 8 s after a paste into the input; it said: “You have reached the upload limit for now\. Try again in a minute\.”\. You cannot see it\.$/);
+  assert.equal((await chat.evaluate('window.chat.sentImages(0)')).length, 1);
+  await waitFor(async () => /but not attached: image 2 of 2/.test(await options.text('#last-event')), { what: 'the Last line' });
+  await stop(options, chatgpt);
+  const claude = PRESETS.find((p) => p.id === 'claude');
+  ({ chat, options } = await openReplica(claude, '?fail=1'));
+  await chat.evaluate(`window.chat.stream(${JSON.stringify(JSON.stringify({ capability: 'desk.screenshot', arguments: { screen: 'faults' } }))})`);
+  ({ note } = split(await waitFor(async () => (await chat.evaluate('window.chat.sent'))[0], { what: 'the dropped result sent', timeoutMs: 40_000 })));
+  assert.match(note, /not attached: the page showed it, then removed it; it said: “Upload failed: screenshot-1-[a-z0-9]+\.jpg could not be processed\.”\. You cannot see it\.$/);
+  assert.equal((await chat.evaluate('window.chat.sentImages(0)')).length, 0);
+  await stop(options, claude);
+  assert.equal(readJsonl(path.join(dir, 'clicks.jsonl')).filter((c) => c.tool === 'screenshot' && c.screen === 'faults').length, 2, 'each call ran once');
 });
 
 test('a page that takes no images: the model reads that the image could not be attached, and the result still goes', async () => {
