@@ -129,9 +129,11 @@ async function openReplica(preset, query = '') {
   return { chat, options };
 }
 
-async function stop(options, preset) {
+/** Stops the bridge on the replicas' origin and closes the replica's tabs (an old tab's report would be the next one's Last line). */
+async function stop(options, preset, chat) {
   await options.click('#stop');
   await waitFor(async () => (await options.text('#armed-state')) === 'Stopped', { what: `${preset.id} stopped` });
+  for (const p of [chat, options]) await ff.bidi.send('browsingContext.close', { context: p.context });
 }
 
 test('every chat replica takes the screenshot the way its site is known to, and the click computed from the file it sent lands', async () => {
@@ -155,7 +157,7 @@ test('every chat replica takes the screenshot the way its site is known to, and 
     await waitFor(() => clicksOn(preset.id).length === 1, { what: `${preset.id}: the click` });
     assert.equal(clicksOn(preset.id)[0].hit, true, `${preset.id}: (${x}, ${y}) on the target`);
     await waitFor(async () => (await chat.evaluate('window.chat.sent')).length === 2, { what: `${preset.id}: the click's result sent` });
-    await stop(options, preset);
+    await stop(options, preset, chat);
   }
 });
 
@@ -167,15 +169,17 @@ test('a site that rate-limits uploads, and a page that drops the attachment: the
   let { note } = split(await waitFor(async () => (await chat.evaluate('window.chat.sent'))[0], { what: 'the rate-limited result sent', timeoutMs: 40_000 }));
   assert.match(note, /^1 of the 2 images of this result is attached to this message, after this text:\n.*\nimage 2 of 2: desk\.screenshot \(1280×800 PNG .*\), not attached: the page showed no preview within 8 s after a paste into the input; it said: “You have reached the upload limit for now\. Try again in a minute\.”\. You cannot see it\.$/);
   assert.equal((await chat.evaluate('window.chat.sentImages(0)')).length, 1);
+  // The options page follows the site while it is shown.
+  await options.activate();
   await waitFor(async () => /but not attached: image 2 of 2/.test(await options.text('#last-event')), { what: 'the Last line' });
-  await stop(options, chatgpt);
+  await stop(options, chatgpt, chat);
   const claude = PRESETS.find((p) => p.id === 'claude');
   ({ chat, options } = await openReplica(claude, '?fail=1'));
   await chat.evaluate(`window.chat.stream(${JSON.stringify(JSON.stringify({ capability: 'desk.screenshot', arguments: { screen: 'faults' } }))})`);
   ({ note } = split(await waitFor(async () => (await chat.evaluate('window.chat.sent'))[0], { what: 'the dropped result sent', timeoutMs: 40_000 })));
   assert.match(note, /not attached: the page showed it, then removed it; it said: “Upload failed: screenshot-1-[a-z0-9]+\.jpg could not be processed\.”\. You cannot see it\.$/);
   assert.equal((await chat.evaluate('window.chat.sentImages(0)')).length, 0);
-  await stop(options, claude);
+  await stop(options, claude, chat);
   assert.equal(readJsonl(path.join(dir, 'clicks.jsonl')).filter((c) => c.tool === 'screenshot' && c.screen === 'faults').length, 2, 'each call ran once');
 });
 
