@@ -111,7 +111,7 @@ run-firefox:
 	s=$$?; if [ $$s -eq 3 ]; then exit 0; elif [ $$s -ne 0 ]; then exit $$s; fi; \
 	$(FAKEMUNIM) node --test --test-concurrency=1 tests/firefox/
 
-# The host's benchmark (tests/bench), then the chat bridge's in Chromium (tests/e2e/bench: reaction time, soak),
+# The host's benchmark (tests/bench), then the chat bridge's in Chromium (tests/e2e/bench: reaction time, soak, a screenshot attached),
 # then the agent's desktop step (tests/e2e/bench/desktop_bench.mjs: beside the tab's, on Xvfb).
 bench: build
 	@s=0; $(GO) run ./tests/bench || s=1; \

@@ -17,9 +17,9 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fakeMunim, hostConfig, launch, readJsonl, REPO, tempDir, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
-import { startModelServer, textOf } from './lib/model_server.js';
+import { startModelServer } from './lib/model_server.js';
 import { judged, ackCount } from './lib/bridge.js';
-import { decode, differenceFromPattern, findTarget, ruleFrom } from './lib/pattern.js';
+import { patternProvider, visionModel, writeScreens } from './lib/pattern.js';
 import { scaledSize } from '../../extension/bridge/core/result_images.js';
 
 const DIST = path.join(REPO, 'tests', 'e2e', 'fixtures', 'realchat', 'dist');
@@ -30,44 +30,20 @@ let plain; // the same UI without attachments
 let model;
 let env;
 let dir;
-const seen = []; // what the model found in each image it was sent
-
-/** The scripted vision model: screenshot first, then a click computed from the image and the rule in the text. */
-async function script({ body }) {
-  const last = body.messages[body.messages.length - 1];
-  const text = textOf(last);
-  const images = Array.isArray(last.content) ? last.content.filter((p) => p.type === 'image_url') : [];
-  if (images.length) {
-    const url = images[0].image_url.url;
-    const decoded = await decode(url.slice(url.indexOf(',') + 1));
-    const target = findTarget(decoded);
-    const rule = ruleFrom(text);
-    const screen = JSON.parse(fs.readFileSync(path.join(dir, 'screen.json'), 'utf8'));
-    seen.push({ images: images.length, mime: url.slice(5, url.indexOf(';')), width: decoded.width, height: decoded.height, target, text, screen, difference: await differenceFromPattern(decoded, screen.width, screen.height) });
-    if (!target || !rule) return { content: 'I cannot see the red square.' };
-    const [x, y] = rule([target.x, target.y]);
-    return { content: JSON.stringify({ capability: 'desk.click', arguments: { x, y } }) };
-  }
-  // The click's result, its JSON quoted inside the result's text.
-  if (/hit\\?":\s*true/.test(text)) return { content: 'Done: the red square is clicked.' };
-  if (/hit\\?":/.test(text)) return { content: 'I missed it.' };
-  return { content: JSON.stringify({ capability: 'desk.screenshot', arguments: {} }) };
-}
+let vision; // the scripted vision model and what it saw
 
 before(async () => {
   if (!fs.existsSync(path.join(DIST, 'index.html'))) throw new Error(`${DIST} is not built: run tests/setup.sh`);
   dir = tempDir('gnosis-images-');
   site = await serve({ dir: DIST });
   plain = await serve({ dir: DIST });
-  model = await startModelServer(script);
+  vision = visionModel(() => JSON.parse(fs.readFileSync(path.join(dir, 'screen.json'), 'utf8')));
+  model = await startModelServer(vision.script);
   const grants = ['desk.screenshot', 'desk.click'];
   const config = hostConfig({
     fakemunim: await fakeMunim(), log: path.join(dir, 'munim.jsonl'),
     policy: { origins: { [site.origin]: grants, [plain.origin]: grants } },
-    providers: [{
-      name: 'desk', command: process.execPath, args: [path.join(REPO, 'tests', 'e2e', 'fixtures', 'pattern_screen_mcp.mjs')], prefix: 'desk', timeout: '30s',
-      env: { PATTERN_STATE: path.join(dir, 'screen.json'), PATTERN_LOG: path.join(dir, 'clicks.jsonl') },
-    }],
+    providers: [patternProvider({ state: path.join(dir, 'screen.json'), log: path.join(dir, 'clicks.jsonl') })],
   });
   env = await launch({ config, grantOrigins: ['http://127.0.0.1/*'] });
 });
@@ -79,7 +55,8 @@ after(async () => {
   await plain?.close();
 });
 
-const clicks = () => readJsonl(path.join(dir, 'clicks.jsonl'));
+const calls = (tool) => readJsonl(path.join(dir, 'clicks.jsonl')).filter((c) => c.tool === tool);
+const clicks = () => calls('click');
 
 /** Fills the options page's fields for assistant-ui's thread and starts the bridge. */
 async function arm(options) {
@@ -113,7 +90,7 @@ describe('a vision model on a real chat UI operates a screen through its screens
     const options = await env.openOptions(`?origin=${encodeURIComponent(site.origin)}`);
     await arm(options);
     // Found on the page: assistant-ui's paperclip button makes its file input only when clicked; pasting is how it takes images.
-    await waitFor(async () => /✓ Automatic: a paste into the input \(the page has an attach button \(“Attach file”\)/.test(await options.locator('#attachTarget-match').textContent()),
+    await waitFor(async () => /^Automatic, a guess: a paste into the input \(the page has an attach button \(“Attach file”\)/.test(await options.locator('#attachTarget-match').textContent()),
       { what: 'the live check of Attach images by' });
     for (const w of [360, 480]) {
       await options.setViewportSize({ width: w, height: 900 });
@@ -121,13 +98,13 @@ describe('a vision model on a real chat UI operates a screen through its screens
     }
 
     for (const [i, [width, height]] of SCREENS.entries()) {
-      fs.writeFileSync(path.join(dir, 'screen.json'), JSON.stringify({ width, height }));
+      writeScreens(path.join(dir, 'screen.json'), { width, height });
       await say(chat, `Click the red square on my screen (${width}×${height}).`);
       await waitFor(() => clicks().length === i + 1, { what: `the click on the ${width}×${height} screen`, timeoutMs: 60_000 });
       const click = clicks()[i];
       assert.equal(click.hit, true, `the click at (${click.x}, ${click.y}) lands on the target of the ${width}×${height} screen`);
 
-      const got = seen[i];
+      const got = vision.seen[i];
       const sent = scaledSize(width, height);
       assert.equal(got.images, 1);
       assert.equal(got.mime, 'image/jpeg');
@@ -149,12 +126,22 @@ describe('a vision model on a real chat UI operates a screen through its screens
     assert.equal(shots.length, 3);
     assert.ok(shots.every((e) => e.images?.length === 1 && e.images[0].attached === true), JSON.stringify(shots.map((e) => e.images)));
     assert.equal(clicks().length, 3, 'each click ran once');
+    assert.equal(calls('screenshot').length, 3, 'each screenshot ran once');
+    // The Activity view says it, entry by entry.
+    const activity = await env.openOptions(`?origin=${encodeURIComponent(site.origin)}#activity`);
+    const shot = activity.locator('#activity-list li.entry', { has: activity.locator('code.cap', { hasText: 'desk.screenshot' }) }).first();
+    await shot.waitFor();
+    await shot.locator('summary').click();
+    assert.match(await shot.locator('dl').textContent(), /Imagesimage 1 attached \(1280×800 JPEG, screenshot-1-[a-z0-9]+\.jpg\)/);
+    await activity.setViewportSize({ width: 400, height: 900 });
+    await env.screenshot(shot, 'activity_images_400');
+    await activity.close();
     await options.close();
     await chat.close();
   });
 
   test('the same UI without attachments takes no images: the options page says so, and the model reads that the image could not be attached', async () => {
-    fs.writeFileSync(path.join(dir, 'screen.json'), JSON.stringify({ width: 1280, height: 800 }));
+    writeScreens(path.join(dir, 'screen.json'), { width: 1280, height: 800 });
     const chat = await env.newPage(plain.url('/index.html'));
     await chat.locator('.aui-composer-input').waitFor();
     const options = await env.openOptions(`?origin=${encodeURIComponent(plain.origin)}`);

@@ -12,13 +12,12 @@
 // no images. Each says what happened on the page, the badge and the options
 // page; the text result is still delivered and nothing runs twice.
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { fakeMunim, hostConfig, launch, readJsonl, REPO, tempDir, waitFor } from './lib/harness.js';
+import { fakeMunim, hostConfig, launch, readJsonl, tempDir, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
 import { armFromOptions, armPreset, armedIn, badgeText, waitForSent } from './lib/bridge.js';
-import { decode, differenceFromPattern, findTarget, ruleFrom } from './lib/pattern.js';
+import { decode, differenceFromPattern, findTarget, patternProvider, ruleFrom, writeScreens } from './lib/pattern.js';
 import { PRESETS, presetById } from '../../extension/bridge/core/presets.js';
 import { describeMeans } from '../../extension/bridge/core/attach_means.js';
 import { scaledSize } from '../../extension/bridge/core/result_images.js';
@@ -36,16 +35,13 @@ const screens = {}; // the pattern server's screens by name
 before(async () => {
   dir = tempDir('gnosis-images-');
   for (const p of PRESETS) servers[p.id] = await serve();
-  for (const f of ['limit', 'drop', 'refuse', 'many']) faults[f] = await serve();
+  for (const f of ['limit', 'drop', 'refuse', 'many', 'pick']) faults[f] = await serve();
   plain = await serve();
   const grants = ['desk.screenshot', 'desk.click'];
   const origins = Object.fromEntries([...Object.values(servers), ...Object.values(faults), plain].map((s) => [s.origin, grants]));
   const config = hostConfig({
     fakemunim: await fakeMunim(), log: path.join(dir, 'munim.jsonl'), policy: { origins },
-    providers: [{
-      name: 'desk', command: process.execPath, args: [path.join(REPO, 'tests', 'e2e', 'fixtures', 'pattern_screen_mcp.mjs')], prefix: 'desk', timeout: '30s',
-      env: { PATTERN_STATE: path.join(dir, 'screens.json'), PATTERN_LOG: path.join(dir, 'clicks.jsonl') },
-    }],
+    providers: [patternProvider({ state: path.join(dir, 'screens.json'), log: path.join(dir, 'clicks.jsonl') })],
   });
   env = await launch({ config, grantOrigins: ['http://127.0.0.1/*'] });
 });
@@ -57,9 +53,10 @@ after(async () => {
 
 function setScreen(name, width, height) {
   screens[name] = { width, height };
-  fs.writeFileSync(path.join(dir, 'screens.json'), JSON.stringify(screens));
+  writeScreens(path.join(dir, 'screens.json'), screens);
 }
-const clicksOn = (name) => readJsonl(path.join(dir, 'clicks.jsonl')).filter((c) => c.screen === name);
+const callsOn = (name, tool) => readJsonl(path.join(dir, 'clicks.jsonl')).filter((c) => c.screen === name && c.tool === tool);
+const clicksOn = (name) => callsOn(name, 'click');
 const call = (capability, args) => JSON.stringify({ capability, arguments: args });
 
 /** The sent message k (0-based) as {json, note}: the result's JSON and the lines about its images. */
@@ -102,11 +99,51 @@ describe('every replica takes the screenshot the way its site is known to, and t
         assert.equal(clicked.note, '', 'a result without images has no image lines');
       }
       assert.equal(clicksOn(preset.id).length, 3, 'each click ran once');
+      assert.equal(callsOn(preset.id, 'screenshot').length, 3, 'each screenshot ran once');
       assert.equal(await chat.evaluate(() => window.chat.attached().length), 0, 'nothing was left in the composer');
       await options.close();
       await chat.close();
     });
   }
+});
+
+describe('Pick for Attach images by', () => {
+  test('a click on the attach button takes the file input behind it; a click on the input means pasting; the live check follows', async () => {
+    const chat = await env.newPage(faults.pick.url('/sites/claude.html'));
+    const options = await env.openOptions(`?origin=${encodeURIComponent(faults.pick.origin)}`);
+    await options.locator('body[data-ready]').waitFor();
+    await waitFor(async () => (await options.locator('#preset-state').textContent()) === 'preset: Claude', { what: 'the preset' });
+    // An unedited preset keeps its elements folded: the person opens the fold.
+    await waitFor(async () => {
+      if (await options.locator('#attachBy').isVisible()) return true;
+      await options.locator('#elements summary').click();
+      return options.locator('#attachBy').isVisible();
+    }, { what: 'the Page elements fold open' });
+    const pickOn = async (css) => {
+      await options.getByRole('button', { name: 'Pick Attach images by' }).click();
+      await chat.locator('gnosis-pick').waitFor({ state: 'attached' });
+      const box = await chat.locator(css).boundingBox();
+      await chat.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+      await chat.mouse.down();
+      await chat.mouse.up();
+    };
+    await pickOn('button[aria-label="Add files"]');
+    await waitFor(async () => (await options.locator('#attachBy').inputValue()) === 'file', { what: 'the file input picked' });
+    const target = await options.getByLabel('File input or drop zone', { exact: true }).inputValue();
+    assert.equal(await chat.evaluate((css) => document.querySelector(css)?.matches('input[type="file"][data-testid="file-upload"]'), target), true, target);
+    await waitFor(async () => (await options.locator('#attachTarget-match').textContent()) === `✓ the file input ${target} (chosen on the options page)`, { what: 'the live check' });
+    for (const w of [360, 400, 480]) {
+      await options.setViewportSize({ width: w, height: 900 });
+      await env.screenshot(options.locator('.attach-field'), `options_attach_picked_${w}`);
+    }
+    await pickOn('div.ProseMirror');
+    await waitFor(async () => (await options.locator('#attachBy').inputValue()) === 'paste', { what: 'pasting picked' });
+    await waitFor(async () => /^✓ a paste into .*\(chosen on the options page\)$/.test(await options.locator('#attachTarget-match').textContent()), { what: 'the live check' });
+    const saved = await env.evalInWorker((o) => chrome.storage.local.get(`site:${o}`), faults.pick.origin);
+    assert.equal(saved[`site:${faults.pick.origin}`].attachBy, 'paste');
+    await options.close();
+    await chat.close();
+  });
 });
 
 describe('what goes wrong is said, the text result still goes, nothing runs twice', () => {
@@ -128,6 +165,7 @@ describe('what goes wrong is said, the text result still goes, nothing runs twic
     assert.deepEqual(json.result.content.slice(1).map((c) => c.data), ['[image 1 of 2: see below]', '[image 2 of 2: see below]']);
     assert.match(note, /^1 of the 2 images of this result is attached to this message, after this text:\nimage 1 of 2: desk\.screenshot, 1568×882 JPEG, the screen is 1920×1080\. .*\nimage 2 of 2: desk\.screenshot \(1920×1080 PNG .*\), not attached: the page showed no preview within 8 s after a paste into the input; it said: “You have reached the upload limit for now\. Try again in a minute\.”\. You cannot see it\.$/);
     assert.equal((await chat.evaluate(() => window.chat.sentImages(0))).length, 1, 'the message carried the one image the page took');
+    assert.equal(callsOn('limit', 'screenshot').length, 1, 'the call ran once');
     await waitFor(async () => /result delivered \(send\), but not attached: image 2 of 2 \(desk\.screenshot\): the page showed no preview/.test(await options.locator('#last-event').textContent()), { what: 'the Last line' });
     assert.equal(await badgeText(env, chat.url()), '!');
     assert.match(await chat.locator('gnosis-notice [role=alert]').textContent(), /could not attach image 2 of 2 \(desk\.screenshot\)/);
@@ -143,6 +181,7 @@ describe('what goes wrong is said, the text result still goes, nothing runs twic
     assert.equal(json.ok, true);
     assert.match(note, /^The image of this result could not be attached to this message:\nimage 1 of 1: desk\.screenshot \(1280×800 PNG .*\), not attached: the page showed it, then removed it; it said: “Upload failed: screenshot-1-[a-z0-9]+\.jpg could not be processed\.”\. You cannot see it\.$/);
     assert.deepEqual(await chat.evaluate(() => window.chat.sentImages(0)), []);
+    assert.equal(callsOn('drop', 'screenshot').length, 1, 'the call ran once');
     await waitFor(async () => /but not attached: image 1 of 1 \(desk\.screenshot\): the page showed it, then removed it/.test(await options.locator('#last-event').textContent()), { what: 'the Last line' });
     // The Activity entry records it.
     const list = await options.evaluate(() => chrome.runtime.sendMessage({ type: 'activity.list', filter: {} }));
@@ -155,11 +194,12 @@ describe('what goes wrong is said, the text result still goes, nothing runs twic
   test('a file input that refuses the type: nothing is handed over, the text says why', async () => {
     setScreen('refuse', 1280, 800);
     const { chat, options } = await open('kimi', 'refuse', 'accept=.pdf');
-    await waitFor(async () => /✗ This page takes no images: .*the Kimi preset’s way, the file input input\[type="file"\], does not work here: the file input takes only \.pdf, not JPEG images/.test(await options.locator('#attachTarget-match').textContent()),
+    // The preset's file input refuses JPEG: the page is read instead, and its attach button only suggests pasting.
+    await waitFor(async () => /^Automatic, a guess: a paste into the input .*the Kimi preset’s way, the file input input\[type="file"\], does not work here: the file input takes only \.pdf, not JPEG images\)/.test(await options.locator('#attachTarget-match').textContent()),
       { what: 'the live check says why' });
     await chat.evaluate((c) => window.chat.stream(c), call('desk.screenshot', { screen: 'refuse' }));
     const { note } = split((await waitForSent(chat, 1, 40_000))[0]);
-    assert.match(note, /not attached: this page shows no way to attach images: .*the file input takes only \.pdf, not JPEG images\)\. You cannot see it\.$/);
+    assert.match(note, /not attached: the page took neither a paste into the input nor a drop onto it\. You cannot see it\.$/);
     assert.deepEqual(await chat.evaluate(() => window.chat.sentImages(0)), []);
     await options.close();
     await chat.close();

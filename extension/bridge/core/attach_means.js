@@ -41,32 +41,35 @@ export function describeMeans({ by, target }) {
  * The means for this page.
  * @param {{attachBy?: string, attachTarget?: string}} settings the site's settings
  * @param {{attach?: {by: string, target: string}, name?: string}|null} preset the site's preset, if any
- * @param {{fileInputs?: Array<{css: string, accept: string, near: boolean}>, dropZones?: Array<{css: string, why: string}>, attachButton?: string}} facts
- *   what the page shows (bridge/page/attach_detect.js): its file inputs (near: in the composer), the drop zones around the
- *   input, the name of an attach button near the input ('' when none)
+ * @param {Facts|(() => Facts)} facts what the page shows (bridge/page/attach_detect.js), or a function that
+ *   describes it, called only when the decision needs it (reading the page costs a layout):
+ *   Facts = {fileInputs?: Array<{css, accept, near}>, dropZones?: Array<{css, why}>, attachButton?: string}: its file
+ *   inputs (near: in the composer), the drop zones around the input, the name of an attach button near the input ('' when none)
  * @param {(css: string) => {count: number, fileInput: boolean, accept: string}} check what a selector matches on the page
- * @returns {{by: 'paste'|'drop'|'file'|'none', target: string, from: 'settings'|'preset'|'page', why: string, problem?: string}}
- *   problem: why this means cannot work on the page now
+ * @returns {{by: 'paste'|'drop'|'file'|'none', target: string, from: 'settings'|'preset'|'page', why: string, problem?: string, guess?: boolean}}
+ *   problem: why this means cannot work on the page now; guess: what the page shows only suggests it
  */
 export function attachMeans(settings, preset, facts, check) {
+  let read = null;
+  const page = () => (read ||= (typeof facts === 'function' ? facts() : facts) || {});
   const by = settings?.attachBy || '';
   const target = settings?.attachTarget || '';
   if (by === 'none') return { by: 'none', target: '', from: 'settings', why: 'Attach images by is set to “Not at all” for this site' };
-  if (by) return chosen({ by, target }, 'settings', 'chosen on the options page', facts, check);
+  if (by) return chosen({ by, target }, 'settings', 'chosen on the options page', page, check);
   if (preset?.attach) {
-    const p = chosen(preset.attach, 'preset', `what ${preset.name} is known to take`, facts, check);
+    const p = chosen(preset.attach, 'preset', `what ${preset.name} is known to take`, page, check);
     if (!p.problem) return p;
-    const found = fromPage(facts);
+    const found = fromPage(page());
     return { ...found, why: `${found.why} (the ${preset.name} preset’s way, ${describeMeans(preset.attach)}, does not work here: ${p.problem})` };
   }
-  return fromPage(facts);
+  return fromPage(page());
 }
 
-/** A means set by the person or a preset, checked against the page. */
-function chosen(means, from, why, facts, check) {
+/** A means set by the person or a preset, checked against the page (page(): what it shows). */
+function chosen(means, from, why, page, check) {
   if (means.by !== 'file') return { ...means, from, why };
   if (!means.target) {
-    const input = bestFileInput(facts);
+    const input = bestFileInput(page());
     return input ? { by: 'file', target: input.css, from, why } : { by: 'file', target: '', from, why, problem: 'no file input on the page takes images' };
   }
   const c = check(means.target);
@@ -89,8 +92,8 @@ function fromPage(facts) {
   if (input?.near) return { by: 'file', target: input.css, from: 'page', why: `a file input that takes images next to the input (${input.css})` };
   const zone = facts?.dropZones?.[0];
   if (zone) return { by: 'drop', target: zone.css, from: 'page', why: `the drop zone around the input (${zone.why})` };
-  if (facts?.attachButton) return { by: 'paste', target: '', from: 'page', why: `the page has an attach button (“${facts.attachButton}”) and no file input until it is clicked: pages like this take pasted images` };
-  if (input) return { by: 'file', target: input.css, from: 'page', why: `the page’s one file input that takes images (${input.css})` };
+  if (facts?.attachButton) return { by: 'paste', target: '', from: 'page', guess: true, why: `the page has an attach button (“${facts.attachButton}”) and no file input until it is clicked: pages like this take pasted images, else a drop onto the input` };
+  if (input) return { by: 'file', target: input.css, from: 'page', guess: true, why: `the page’s one file input that takes images (${input.css}), away from the input` };
   return { by: 'none', target: '', from: 'page', why: 'this page shows no way to attach images: no file input, drop zone or attach button near the input' };
 }
 
@@ -110,5 +113,6 @@ export function attachMessage(means) {
   const how = describeMeans(means);
   const auto = means.from === 'settings' ? '' : 'Automatic: ';
   if (means.problem) return { text: `✗ ${auto}${how}: ${means.problem}. Pick the attach button or the drop zone, or choose another way.`, kind: 'bad' };
+  if (means.guess) return { text: `Automatic, a guess: ${how} (${means.why}). The first image shows whether the page takes it; Pick to be sure.`, kind: '' };
   return { text: `✓ ${auto}${how} (${means.why})`, kind: 'ok' };
 }

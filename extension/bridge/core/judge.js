@@ -133,11 +133,12 @@ function badgeDetail(capability, result) {
 export function ranReply(go, { result, armed, settings }) {
   if (!armed) return { verdict: { action: 'none', call: true, reason: 'stopped while running' } };
   const failed = result.ok ? undefined : badgeDetail(go.capability, result);
+  const images = imagesIn(result).length;
   return {
     lastEvent: { kind: 'executed', capability: go.capability, ok: !!result.ok, code: result.code },
     badge: [result.ok ? 'armed' : 'error', failed],
     verdict: {
-      action: 'inject', call: true, text: formatReply(result, { maxChars: settings.maxChars, imageLabel: (n) => imageLabel(n, imagesIn(result).length) }),
+      action: 'inject', call: true, text: formatReply(result, { maxChars: settings.maxChars, imageLabel: (n) => imageLabel(n, images) }),
       autoSend: settings.autoSend, page: go.page, reply: go.reply, failed,
     },
   };

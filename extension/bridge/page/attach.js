@@ -29,8 +29,9 @@ const BUSY = '[role="progressbar"], progress, [aria-busy="true"], [data-uploadin
 const SAID = '[role="alert"], [role="status"], [aria-live="assertive"], [aria-live="polite"], [class*="toast" i], [class*="error" i]';
 
 /**
- * Waits until check() returns a value (re-checked on every change of the
- * page, and every 100 ms), or ms pass; resolves the value or null.
+ * Waits until check() returns a value (checked once the page's pending
+ * changes are recorded, then on every change of the page and every 100 ms),
+ * or ms pass; resolves the value or null.
  */
 function until(check, ms) {
   return new Promise((resolve) => {
@@ -51,7 +52,8 @@ function until(check, ms) {
     observer.observe(document.documentElement, { childList: true, subtree: true, attributes: true, characterData: true });
     const timer = setInterval(look, 100);
     const limit = setTimeout(() => finish(check() || null), ms);
-    look();
+    // After the mutation observers already watching have been told of what the page just did.
+    queueMicrotask(look);
   });
 }
 
@@ -88,19 +90,20 @@ function recorder() {
 /** Where a page shows what is attached: around its composer (a row of chips above the input, say). */
 const previewArea = (composer) => composer?.parentElement || composer || document.body;
 
-/** An element of the page that shows file: a new image drawn from a blob or data URL around the composer, or anything naming the file. */
-function shows(el, file, composer) {
+/**
+ * An element of the page that shows file: a new image (its source not in
+ * seen) drawn from a blob or data URL around the composer, or anything
+ * naming the file.
+ */
+function shows(el, file, composer, seen) {
   if (!el.isConnected || el.closest('gnosis-notice, gnosis-detect, gnosis-pick, script, style')) return null;
   const stem = file.name.replace(/\.[^.]+$/, '');
   const imgs = el.localName === 'img' ? [el] : [...el.querySelectorAll('img')];
-  const img = previewArea(composer).contains(el) && imgs.find((i) => /^(blob|data):/.test(i.getAttribute('src') || '') && !seenSrc.has(i.getAttribute('src')));
+  const img = previewArea(composer).contains(el) && imgs.find((i) => /^(blob|data):/.test(i.getAttribute('src') || '') && !seen.has(i.getAttribute('src')));
   if (img) return { src: img.getAttribute('src') };
   if ([el.getAttribute('title'), el.getAttribute('aria-label'), el.getAttribute('alt'), el.textContent].some((t) => t && t.includes(stem))) return { name: stem };
   return null;
 }
-
-/** Image sources shown before: a preview counts only when it is new. */
-const seenSrc = new Set();
 
 /** Whether the page still shows what `evidence` named: its image source or the file's name, in the composer. */
 function stillShown(evidence, composer) {
@@ -110,31 +113,52 @@ function stillShown(evidence, composer) {
     .some((n) => [n.getAttribute('title'), n.getAttribute('aria-label'), n.getAttribute('alt')].some((t) => t && t.includes(evidence.name)));
 }
 
-/** Hands file to the page by means; returns '' or why it could not. */
+/**
+ * A DataTransfer holding file that the page's own code can read. Firefox
+ * keeps, with each item, who added it, and hides it from a page when a
+ * content script did: there the DataTransfer and the file are made in the
+ * page's own compartment (past the content script's Xray wrapper).
+ */
+function transferOf(file) {
+  const page = window.wrappedJSObject;
+  const clone = globalThis.cloneInto;
+  const dt = page && typeof clone === 'function' ? new page.DataTransfer() : new DataTransfer();
+  dt.items.add(page && typeof clone === 'function' ? clone(file, window) : file);
+  return dt;
+}
+
+/**
+ * Hands file to the page by means. Returns {refused} (why it could not be
+ * handed over) or {taken}: whether the page took the paste or the drop (a
+ * page that handles one cancels the browser's own handling; a file input
+ * always takes it).
+ */
 function handOver(means, file, editor) {
-  const dt = new DataTransfer();
-  dt.items.add(file);
+  const dt = transferOf(file);
   if (means.by === 'paste') {
     editor.focus();
-    editor.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
-    return '';
+    const paste = new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true });
+    // Firefox gives a made-up paste a copy of its clipboardData, without the files: the page is shown ours.
+    if (!paste.clipboardData?.files?.length && paste.wrappedJSObject) Object.defineProperty(paste.wrappedJSObject, 'clipboardData', { value: dt, configurable: true });
+    return { taken: !editor.dispatchEvent(paste) };
   }
   if (means.by === 'drop') {
     const target = (means.target && queryAll(means.target)[0]) || editor;
     const r = target.getBoundingClientRect();
     const at = { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
+    let taken = false;
     for (const type of ['dragenter', 'dragover', 'drop']) {
-      target.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true, composed: true, ...at }));
+      taken = !target.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true, composed: true, ...at }));
     }
-    return '';
+    return { taken };
   }
   const input = queryAll(means.target).find((el) => el.matches('input[type="file"]'));
-  if (!input) return `${means.target} is not a file input on the page`;
-  if (!acceptsType(input.getAttribute('accept'), file.type)) return `the page's file input takes only ${input.getAttribute('accept')}, not ${file.type}`;
+  if (!input) return { refused: `${means.target} is not a file input on the page` };
+  if (!acceptsType(input.getAttribute('accept'), file.type)) return { refused: `the page's file input takes only ${input.getAttribute('accept')}, not ${file.type}` };
   input.files = dt.files;
   input.dispatchEvent(new Event('input', { bubbles: true }));
   input.dispatchEvent(new Event('change', { bubbles: true }));
-  return '';
+  return { taken: true };
 }
 
 /** The page's signs of work that were not there before: uploads in progress. */
@@ -152,15 +176,16 @@ const busyNow = (composer, before) => queryAll(BUSY).filter((el) => visible(el) 
  */
 export async function attachImages(images, payloads, config) {
   const editor = destinationEditor(config.destination);
-  const means = pageMeans(config);
+  let means = pageMeans(config);
   const composer = composerOf(editor, config.sendButton);
   const list = [];
   const evidence = new Map();
   let stopWhy = '';
-  const how = describeMeans(means);
+  let how = describeMeans(means);
   const rec = recorder();
   const busyBefore = new Set(queryAll(BUSY));
-  for (const i of queryAll('img')) seenSrc.add(i.getAttribute('src'));
+  // Image sources shown before: a preview counts only when it is new.
+  const seen = new Set(queryAll('img').map((i) => i.getAttribute('src')));
   try {
     for (const image of images) {
       if (image.leftOut) {
@@ -176,15 +201,27 @@ export async function attachImages(images, payloads, config) {
       else if (stopWhy) fail(stopWhy);
       else {
         const file = new File([base64ToBytes(payload.base64)], payload.name, { type: payload.mime });
-        const refused = handOver(means, file, editor);
-        if (refused) {
-          fail(refused);
-          stopWhy = `not tried: ${refused}`;
+        let handed = handOver(means, file, editor);
+        if (handed.refused) {
+          fail(handed.refused);
+          stopWhy = `not tried: ${handed.refused}`;
           continue;
+        }
+        // A page guessed to take pastes that did not take this one: a drop onto the input, as a person would try next.
+        if (!handed.taken && means.from === 'page' && means.by === 'paste') {
+          means = { ...means, by: 'drop', target: '', why: `${means.why}; the page did not take a paste, so images are dropped onto the input` };
+          how = describeMeans(means);
+          handed = handOver(means, file, editor);
+          if (!handed.taken) {
+            const why = 'the page took neither a paste into the input nor a drop onto it';
+            fail(why);
+            stopWhy = `not tried: ${why}`;
+            continue;
+          }
         }
         const shown = await until(() => {
           for (const el of rec.added) {
-            const ev = shows(el, file, composer);
+            const ev = shows(el, file, composer, seen);
             if (ev) return ev;
           }
           return null;
@@ -196,7 +233,7 @@ export async function attachImages(images, payloads, config) {
           stopWhy = `not tried, since image ${image.n} showed nothing by ${how}`;
           continue;
         }
-        if (shown.src) seenSrc.add(shown.src);
+        if (shown.src) seen.add(shown.src);
         evidence.set(image.n, shown);
         list.push({ ...image, attached: true });
       }

@@ -14,7 +14,7 @@ import { selectorFor } from './pick_selector.js';
 import { destinationEditor } from './inject.js';
 
 /** Words that name a control for adding files or images. */
-const ATTACH_WORDS = /attach|upload|add (?:photos?|files?|images?|media|an? (?:image|file|photo))|paperclip|insert (?:image|file)|file|image/i;
+const ATTACH_WORDS = /attach|upload|add (?:photos?|files?|images?|media|content|assets?|an? (?:image|file|photo))|paperclip|insert (?:images?|files?|assets?|media)|file|image/i;
 const NOT_ATTACH = /send|submit|stop|voice|micro|search|remove|delete|close/i;
 
 /** The input's composer: its nearest ancestor that also holds the send button, else its form, else a few levels up. */
@@ -59,7 +59,7 @@ export function checkTarget(css) {
 
 /** The means this page takes images by, for the site's settings (core/attach_means.js). */
 export function pageMeans(config) {
-  return attachMeans({ attachBy: config?.attachBy, attachTarget: config?.attachTarget }, presetById(config?.preset), attachFacts(config), checkTarget);
+  return attachMeans({ attachBy: config?.attachBy, attachTarget: config?.attachTarget }, presetById(config?.preset), () => attachFacts(config), checkTarget);
 }
 
 /**
@@ -71,15 +71,15 @@ export function pageMeans(config) {
 export function attachPick(el) {
   const label = el.closest('label');
   const control = label?.control || el.closest(BUTTON) || el;
-  let input = control.matches?.('input[type="file"]') ? control : control.querySelector?.('input[type="file"]');
-  for (let a = control.parentElement, i = 0; !input && a && a !== document.body && i < 3; a = a.parentElement, i++) {
-    const found = [...a.querySelectorAll('input[type="file"]')];
-    if (found.length === 1) input = found[0];
-  }
-  if (input) return { ...selectorFor(input, 'attachTarget'), by: 'file' };
-  // An attach button whose file input the page makes only when clicked: such pages take pasted images.
-  if (control.matches?.(BUTTON)) return { selector: '', count: 0, by: 'paste' };
+  const own = control.matches?.('input[type="file"]') ? control : control.querySelector?.('input[type="file"]');
+  if (own) return { ...selectorFor(own, 'attachTarget'), by: 'file' };
   const editable = el.closest(EDITABLE);
   if (editable) return { ...selectorFor(editable, 'destination'), by: 'paste' };
-  return { ...selectorFor(el, 'attachTarget'), by: 'drop' };
+  if (!control.matches?.(BUTTON)) return { ...selectorFor(el, 'attachTarget'), by: 'drop' };
+  // An attach button: the one file input around it, else (its file input made only when clicked) pasting.
+  for (let a = control.parentElement, i = 0; a && a !== document.body && i < 3; a = a.parentElement, i++) {
+    const found = [...a.querySelectorAll('input[type="file"]')];
+    if (found.length === 1) return { ...selectorFor(found[0], 'attachTarget'), by: 'file' };
+  }
+  return { selector: '', count: 0, by: 'paste' };
 }

@@ -158,7 +158,8 @@ async function run({ reply, text, index, baseline, ended = '' }) {
   const v = r.verdict;
   try {
     if (v.call) observe.consumed();
-    if (v.action === 'inject') report(r.port, await deliver(v.text, v.autoSend, v.images, r.images));
+    // The call's activity entry (v.entry) is named in the report, should it go the long way (report()).
+    if (v.action === 'inject') report(r.port, { ...(await deliver(v.text, v.autoSend, v.images, r.images)), ...(v.entry ? { entry: v.entry } : {}) });
     else if (v.action === 'stopped') notice(v.reason, 'error');
   } finally {
     try {

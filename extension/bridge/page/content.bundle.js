@@ -1452,32 +1452,35 @@ function describeMeans({ by, target }) {
  * The means for this page.
  * @param {{attachBy?: string, attachTarget?: string}} settings the site's settings
  * @param {{attach?: {by: string, target: string}, name?: string}|null} preset the site's preset, if any
- * @param {{fileInputs?: Array<{css: string, accept: string, near: boolean}>, dropZones?: Array<{css: string, why: string}>, attachButton?: string}} facts
- *   what the page shows (bridge/page/attach_detect.js): its file inputs (near: in the composer), the drop zones around the
- *   input, the name of an attach button near the input ('' when none)
+ * @param {Facts|(() => Facts)} facts what the page shows (bridge/page/attach_detect.js), or a function that
+ *   describes it, called only when the decision needs it (reading the page costs a layout):
+ *   Facts = {fileInputs?: Array<{css, accept, near}>, dropZones?: Array<{css, why}>, attachButton?: string}: its file
+ *   inputs (near: in the composer), the drop zones around the input, the name of an attach button near the input ('' when none)
  * @param {(css: string) => {count: number, fileInput: boolean, accept: string}} check what a selector matches on the page
- * @returns {{by: 'paste'|'drop'|'file'|'none', target: string, from: 'settings'|'preset'|'page', why: string, problem?: string}}
- *   problem: why this means cannot work on the page now
+ * @returns {{by: 'paste'|'drop'|'file'|'none', target: string, from: 'settings'|'preset'|'page', why: string, problem?: string, guess?: boolean}}
+ *   problem: why this means cannot work on the page now; guess: what the page shows only suggests it
  */
 function attachMeans(settings, preset, facts, check) {
+  let read = null;
+  const page = () => (read ||= (typeof facts === 'function' ? facts() : facts) || {});
   const by = settings?.attachBy || '';
   const target = settings?.attachTarget || '';
   if (by === 'none') return { by: 'none', target: '', from: 'settings', why: 'Attach images by is set to “Not at all” for this site' };
-  if (by) return chosen({ by, target }, 'settings', 'chosen on the options page', facts, check);
+  if (by) return chosen({ by, target }, 'settings', 'chosen on the options page', page, check);
   if (preset?.attach) {
-    const p = chosen(preset.attach, 'preset', `what ${preset.name} is known to take`, facts, check);
+    const p = chosen(preset.attach, 'preset', `what ${preset.name} is known to take`, page, check);
     if (!p.problem) return p;
-    const found = fromPage(facts);
+    const found = fromPage(page());
     return { ...found, why: `${found.why} (the ${preset.name} preset’s way, ${describeMeans(preset.attach)}, does not work here: ${p.problem})` };
   }
-  return fromPage(facts);
+  return fromPage(page());
 }
 
-/** A means set by the person or a preset, checked against the page. */
-function chosen(means, from, why, facts, check) {
+/** A means set by the person or a preset, checked against the page (page(): what it shows). */
+function chosen(means, from, why, page, check) {
   if (means.by !== 'file') return { ...means, from, why };
   if (!means.target) {
-    const input = bestFileInput(facts);
+    const input = bestFileInput(page());
     return input ? { by: 'file', target: input.css, from, why } : { by: 'file', target: '', from, why, problem: 'no file input on the page takes images' };
   }
   const c = check(means.target);
@@ -1500,8 +1503,8 @@ function fromPage(facts) {
   if (input?.near) return { by: 'file', target: input.css, from: 'page', why: `a file input that takes images next to the input (${input.css})` };
   const zone = facts?.dropZones?.[0];
   if (zone) return { by: 'drop', target: zone.css, from: 'page', why: `the drop zone around the input (${zone.why})` };
-  if (facts?.attachButton) return { by: 'paste', target: '', from: 'page', why: `the page has an attach button (“${facts.attachButton}”) and no file input until it is clicked: pages like this take pasted images` };
-  if (input) return { by: 'file', target: input.css, from: 'page', why: `the page’s one file input that takes images (${input.css})` };
+  if (facts?.attachButton) return { by: 'paste', target: '', from: 'page', guess: true, why: `the page has an attach button (“${facts.attachButton}”) and no file input until it is clicked: pages like this take pasted images, else a drop onto the input` };
+  if (input) return { by: 'file', target: input.css, from: 'page', guess: true, why: `the page’s one file input that takes images (${input.css}), away from the input` };
   return { by: 'none', target: '', from: 'page', why: 'this page shows no way to attach images: no file input, drop zone or attach button near the input' };
 }
 
@@ -1521,6 +1524,7 @@ function attachMessage(means) {
   const how = describeMeans(means);
   const auto = means.from === 'settings' ? '' : 'Automatic: ';
   if (means.problem) return { text: `✗ ${auto}${how}: ${means.problem}. Pick the attach button or the drop zone, or choose another way.`, kind: 'bad' };
+  if (means.guess) return { text: `Automatic, a guess: ${how} (${means.why}). The first image shows whether the page takes it; Pick to be sure.`, kind: '' };
   return { text: `✓ ${auto}${how} (${means.why})`, kind: 'ok' };
 }
 return Object.freeze({ ATTACH_BY, ATTACH_LABELS, SENT_TYPE, acceptsType, describeMeans, attachMeans, attachMessage });
@@ -1756,7 +1760,7 @@ const { selectorFor } = __module_bridge_page_pick_selector_js;
 const { destinationEditor } = __module_bridge_page_inject_js;
 
 /** Words that name a control for adding files or images. */
-const ATTACH_WORDS = /attach|upload|add (?:photos?|files?|images?|media|an? (?:image|file|photo))|paperclip|insert (?:image|file)|file|image/i;
+const ATTACH_WORDS = /attach|upload|add (?:photos?|files?|images?|media|content|assets?|an? (?:image|file|photo))|paperclip|insert (?:images?|files?|assets?|media)|file|image/i;
 const NOT_ATTACH = /send|submit|stop|voice|micro|search|remove|delete|close/i;
 
 /** The input's composer: its nearest ancestor that also holds the send button, else its form, else a few levels up. */
@@ -1801,7 +1805,7 @@ function checkTarget(css) {
 
 /** The means this page takes images by, for the site's settings (core/attach_means.js). */
 function pageMeans(config) {
-  return attachMeans({ attachBy: config?.attachBy, attachTarget: config?.attachTarget }, presetById(config?.preset), attachFacts(config), checkTarget);
+  return attachMeans({ attachBy: config?.attachBy, attachTarget: config?.attachTarget }, presetById(config?.preset), () => attachFacts(config), checkTarget);
 }
 
 /**
@@ -1813,17 +1817,17 @@ function pageMeans(config) {
 function attachPick(el) {
   const label = el.closest('label');
   const control = label?.control || el.closest(BUTTON) || el;
-  let input = control.matches?.('input[type="file"]') ? control : control.querySelector?.('input[type="file"]');
-  for (let a = control.parentElement, i = 0; !input && a && a !== document.body && i < 3; a = a.parentElement, i++) {
-    const found = [...a.querySelectorAll('input[type="file"]')];
-    if (found.length === 1) input = found[0];
-  }
-  if (input) return { ...selectorFor(input, 'attachTarget'), by: 'file' };
-  // An attach button whose file input the page makes only when clicked: such pages take pasted images.
-  if (control.matches?.(BUTTON)) return { selector: '', count: 0, by: 'paste' };
+  const own = control.matches?.('input[type="file"]') ? control : control.querySelector?.('input[type="file"]');
+  if (own) return { ...selectorFor(own, 'attachTarget'), by: 'file' };
   const editable = el.closest(EDITABLE);
   if (editable) return { ...selectorFor(editable, 'destination'), by: 'paste' };
-  return { ...selectorFor(el, 'attachTarget'), by: 'drop' };
+  if (!control.matches?.(BUTTON)) return { ...selectorFor(el, 'attachTarget'), by: 'drop' };
+  // An attach button: the one file input around it, else (its file input made only when clicked) pasting.
+  for (let a = control.parentElement, i = 0; a && a !== document.body && i < 3; a = a.parentElement, i++) {
+    const found = [...a.querySelectorAll('input[type="file"]')];
+    if (found.length === 1) return { ...selectorFor(found[0], 'attachTarget'), by: 'file' };
+  }
+  return { selector: '', count: 0, by: 'paste' };
 }
 return Object.freeze({ composerOf, attachFacts, checkTarget, pageMeans, attachPick });
 })();
@@ -2703,8 +2707,9 @@ const BUSY = '[role="progressbar"], progress, [aria-busy="true"], [data-uploadin
 const SAID = '[role="alert"], [role="status"], [aria-live="assertive"], [aria-live="polite"], [class*="toast" i], [class*="error" i]';
 
 /**
- * Waits until check() returns a value (re-checked on every change of the
- * page, and every 100 ms), or ms pass; resolves the value or null.
+ * Waits until check() returns a value (checked once the page's pending
+ * changes are recorded, then on every change of the page and every 100 ms),
+ * or ms pass; resolves the value or null.
  */
 function until(check, ms) {
   return new Promise((resolve) => {
@@ -2725,7 +2730,8 @@ function until(check, ms) {
     observer.observe(document.documentElement, { childList: true, subtree: true, attributes: true, characterData: true });
     const timer = setInterval(look, 100);
     const limit = setTimeout(() => finish(check() || null), ms);
-    look();
+    // After the mutation observers already watching have been told of what the page just did.
+    queueMicrotask(look);
   });
 }
 
@@ -2762,19 +2768,20 @@ function recorder() {
 /** Where a page shows what is attached: around its composer (a row of chips above the input, say). */
 const previewArea = (composer) => composer?.parentElement || composer || document.body;
 
-/** An element of the page that shows file: a new image drawn from a blob or data URL around the composer, or anything naming the file. */
-function shows(el, file, composer) {
+/**
+ * An element of the page that shows file: a new image (its source not in
+ * seen) drawn from a blob or data URL around the composer, or anything
+ * naming the file.
+ */
+function shows(el, file, composer, seen) {
   if (!el.isConnected || el.closest('gnosis-notice, gnosis-detect, gnosis-pick, script, style')) return null;
   const stem = file.name.replace(/\.[^.]+$/, '');
   const imgs = el.localName === 'img' ? [el] : [...el.querySelectorAll('img')];
-  const img = previewArea(composer).contains(el) && imgs.find((i) => /^(blob|data):/.test(i.getAttribute('src') || '') && !seenSrc.has(i.getAttribute('src')));
+  const img = previewArea(composer).contains(el) && imgs.find((i) => /^(blob|data):/.test(i.getAttribute('src') || '') && !seen.has(i.getAttribute('src')));
   if (img) return { src: img.getAttribute('src') };
   if ([el.getAttribute('title'), el.getAttribute('aria-label'), el.getAttribute('alt'), el.textContent].some((t) => t && t.includes(stem))) return { name: stem };
   return null;
 }
-
-/** Image sources shown before: a preview counts only when it is new. */
-const seenSrc = new Set();
 
 /** Whether the page still shows what `evidence` named: its image source or the file's name, in the composer. */
 function stillShown(evidence, composer) {
@@ -2784,31 +2791,52 @@ function stillShown(evidence, composer) {
     .some((n) => [n.getAttribute('title'), n.getAttribute('aria-label'), n.getAttribute('alt')].some((t) => t && t.includes(evidence.name)));
 }
 
-/** Hands file to the page by means; returns '' or why it could not. */
+/**
+ * A DataTransfer holding file that the page's own code can read. Firefox
+ * keeps, with each item, who added it, and hides it from a page when a
+ * content script did: there the DataTransfer and the file are made in the
+ * page's own compartment (past the content script's Xray wrapper).
+ */
+function transferOf(file) {
+  const page = window.wrappedJSObject;
+  const clone = globalThis.cloneInto;
+  const dt = page && typeof clone === 'function' ? new page.DataTransfer() : new DataTransfer();
+  dt.items.add(page && typeof clone === 'function' ? clone(file, window) : file);
+  return dt;
+}
+
+/**
+ * Hands file to the page by means. Returns {refused} (why it could not be
+ * handed over) or {taken}: whether the page took the paste or the drop (a
+ * page that handles one cancels the browser's own handling; a file input
+ * always takes it).
+ */
 function handOver(means, file, editor) {
-  const dt = new DataTransfer();
-  dt.items.add(file);
+  const dt = transferOf(file);
   if (means.by === 'paste') {
     editor.focus();
-    editor.dispatchEvent(new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true }));
-    return '';
+    const paste = new ClipboardEvent('paste', { clipboardData: dt, bubbles: true, cancelable: true });
+    // Firefox gives a made-up paste a copy of its clipboardData, without the files: the page is shown ours.
+    if (!paste.clipboardData?.files?.length && paste.wrappedJSObject) Object.defineProperty(paste.wrappedJSObject, 'clipboardData', { value: dt, configurable: true });
+    return { taken: !editor.dispatchEvent(paste) };
   }
   if (means.by === 'drop') {
     const target = (means.target && queryAll(means.target)[0]) || editor;
     const r = target.getBoundingClientRect();
     const at = { clientX: r.left + r.width / 2, clientY: r.top + r.height / 2 };
+    let taken = false;
     for (const type of ['dragenter', 'dragover', 'drop']) {
-      target.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true, composed: true, ...at }));
+      taken = !target.dispatchEvent(new DragEvent(type, { dataTransfer: dt, bubbles: true, cancelable: true, composed: true, ...at }));
     }
-    return '';
+    return { taken };
   }
   const input = queryAll(means.target).find((el) => el.matches('input[type="file"]'));
-  if (!input) return `${means.target} is not a file input on the page`;
-  if (!acceptsType(input.getAttribute('accept'), file.type)) return `the page's file input takes only ${input.getAttribute('accept')}, not ${file.type}`;
+  if (!input) return { refused: `${means.target} is not a file input on the page` };
+  if (!acceptsType(input.getAttribute('accept'), file.type)) return { refused: `the page's file input takes only ${input.getAttribute('accept')}, not ${file.type}` };
   input.files = dt.files;
   input.dispatchEvent(new Event('input', { bubbles: true }));
   input.dispatchEvent(new Event('change', { bubbles: true }));
-  return '';
+  return { taken: true };
 }
 
 /** The page's signs of work that were not there before: uploads in progress. */
@@ -2826,15 +2854,16 @@ const busyNow = (composer, before) => queryAll(BUSY).filter((el) => visible(el) 
  */
 async function attachImages(images, payloads, config) {
   const editor = destinationEditor(config.destination);
-  const means = pageMeans(config);
+  let means = pageMeans(config);
   const composer = composerOf(editor, config.sendButton);
   const list = [];
   const evidence = new Map();
   let stopWhy = '';
-  const how = describeMeans(means);
+  let how = describeMeans(means);
   const rec = recorder();
   const busyBefore = new Set(queryAll(BUSY));
-  for (const i of queryAll('img')) seenSrc.add(i.getAttribute('src'));
+  // Image sources shown before: a preview counts only when it is new.
+  const seen = new Set(queryAll('img').map((i) => i.getAttribute('src')));
   try {
     for (const image of images) {
       if (image.leftOut) {
@@ -2850,15 +2879,27 @@ async function attachImages(images, payloads, config) {
       else if (stopWhy) fail(stopWhy);
       else {
         const file = new File([base64ToBytes(payload.base64)], payload.name, { type: payload.mime });
-        const refused = handOver(means, file, editor);
-        if (refused) {
-          fail(refused);
-          stopWhy = `not tried: ${refused}`;
+        let handed = handOver(means, file, editor);
+        if (handed.refused) {
+          fail(handed.refused);
+          stopWhy = `not tried: ${handed.refused}`;
           continue;
+        }
+        // A page guessed to take pastes that did not take this one: a drop onto the input, as a person would try next.
+        if (!handed.taken && means.from === 'page' && means.by === 'paste') {
+          means = { ...means, by: 'drop', target: '', why: `${means.why}; the page did not take a paste, so images are dropped onto the input` };
+          how = describeMeans(means);
+          handed = handOver(means, file, editor);
+          if (!handed.taken) {
+            const why = 'the page took neither a paste into the input nor a drop onto it';
+            fail(why);
+            stopWhy = `not tried: ${why}`;
+            continue;
+          }
         }
         const shown = await until(() => {
           for (const el of rec.added) {
-            const ev = shows(el, file, composer);
+            const ev = shows(el, file, composer, seen);
             if (ev) return ev;
           }
           return null;
@@ -2870,7 +2911,7 @@ async function attachImages(images, payloads, config) {
           stopWhy = `not tried, since image ${image.n} showed nothing by ${how}`;
           continue;
         }
-        if (shown.src) seenSrc.add(shown.src);
+        if (shown.src) seen.add(shown.src);
         evidence.set(image.n, shown);
         list.push({ ...image, attached: true });
       }
@@ -3316,7 +3357,8 @@ async function run({ reply, text, index, baseline, ended = '' }) {
   const v = r.verdict;
   try {
     if (v.call) observe.consumed();
-    if (v.action === 'inject') report(r.port, await deliver(v.text, v.autoSend, v.images, r.images));
+    // The call's activity entry (v.entry) is named in the report, should it go the long way (report()).
+    if (v.action === 'inject') report(r.port, { ...(await deliver(v.text, v.autoSend, v.images, r.images)), ...(v.entry ? { entry: v.entry } : {}) });
     else if (v.action === 'stopped') notice(v.reason, 'error');
   } finally {
     try {
@@ -3449,7 +3491,7 @@ const observe = __module_bridge_page_observe_js;
 const pick = __module_bridge_page_pick_js;
 const detect = __module_bridge_page_detect_page_js;
 const settle = __module_bridge_page_settle_js;
-const { checkTarget, pageMeans } = __module_bridge_page_attach_detect_js;
+const { pageMeans } = __module_bridge_page_attach_detect_js;
 const { notice } = __module_bridge_page_notice_js;
 const { pageState } = __module_bridge_page_page_state_js;
 const { queryAll, send, visible } = __module_bridge_page_dom_js;
@@ -3528,7 +3570,7 @@ async function check(selectors, attach) {
   if (out.sendButton && !out.sendButton.error && out.destination?.editable) Object.assign(out.sendButton, await detect.probeSend(selectors.sendButton, selectors.destination));
   if (!attach) return { ok: true, results: out };
   const means = pageMeans({ ...attach, destination: selectors?.destination, sendButton: selectors?.sendButton });
-  return { ok: true, results: out, attach: { ...means, target: means.target, count: means.target ? checkTarget(means.target).count : 0 } };
+  return { ok: true, results: out, attach: means };
 }
 
 chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {

@@ -19,7 +19,7 @@ import * as observe from './observe.js';
 import * as pick from './pick.js';
 import * as detect from './detect_page.js';
 import * as settle from './settle.js';
-import { checkTarget, pageMeans } from './attach_detect.js';
+import { pageMeans } from './attach_detect.js';
 import { notice } from './notice.js';
 import { pageState } from './page_state.js';
 import { queryAll, send, visible } from './dom.js';
@@ -98,7 +98,7 @@ async function check(selectors, attach) {
   if (out.sendButton && !out.sendButton.error && out.destination?.editable) Object.assign(out.sendButton, await detect.probeSend(selectors.sendButton, selectors.destination));
   if (!attach) return { ok: true, results: out };
   const means = pageMeans({ ...attach, destination: selectors?.destination, sendButton: selectors?.sendButton });
-  return { ok: true, results: out, attach: { ...means, target: means.target, count: means.target ? checkTarget(means.target).count : 0 } };
+  return { ok: true, results: out, attach: means };
 }
 
 chrome.runtime.onMessage.addListener((message, sender, sendResponse) => {

@@ -99,14 +99,15 @@ export async function recordCall(origin, call, run, extra = {}, { onEntry } = {}
 
 /**
  * Adds to a call's entry what became of its result's images once the page
- * delivered it ({n, attached, name?, sentWidth?, sentHeight?, why?} each).
+ * delivered it ({n, attached, name?, sentWidth?, sentHeight?, why?} each):
+ * only to an entry of the site that reports it, and only once.
  */
-export function recordImages(entryId, images) {
-  if (!entryId || !Array.isArray(images) || !images.length) return Promise.resolve();
+export function recordImages(entryId, images, origin) {
+  if (typeof entryId !== 'string' || !entryId || !Array.isArray(images) || !images.length) return Promise.resolve();
   return afterWrites(async () => {
     const key = entryKey(entryId);
     const entry = (await local().get(key))[key];
-    if (entry) await local().set({ [key]: { ...entry, images: images.slice(0, 50) } });
+    if (entry?.kind === 'call' && entry.origin === origin && !entry.images) await local().set({ [key]: { ...entry, images: images.slice(0, 50) } });
   });
 }
 

@@ -25,8 +25,8 @@ import { capabilityPrompt, hostStatus, readGrants, writeGrants } from './host_qu
 import { handlers as setupHandlers, initSetup } from './setup_worker.js';
 import { configureTab, ensureContent, insertPrompt, start, stop } from './arming.js';
 import { approvals, answerApproval } from './approval_window.js';
-import { reportDelivery, serveReplyPort } from './reply_port.js';
-import { handlers as activityHandlers, initActivity } from './activity_log.js';
+import { reportDelivery, reportedImages, serveReplyPort } from './reply_port.js';
+import { handlers as activityHandlers, initActivity, recordImages } from './activity_log.js';
 import { forget, init as initRemembered, remembered } from './remembered_choices.js';
 import { handlers as shareHandlers, initBrowserTabs } from './browser_tabs.js';
 import { BRIDGE, BRIDGE_PAGE, HOST_CARD } from '../../shared/core/messages.js';
@@ -167,7 +167,13 @@ export const handlers = {
   ...setupHandlers,
   [BRIDGE.REPORT]: {
     from: 'content',
-    run: ({ ok, stage, error }, sender) => reportDelivery(sender, { ok: ok === true, stage: String(stage || ''), error: typeof error === 'string' ? error : undefined }),
+    async run({ ok, stage, error, images, entry }, sender) {
+      // A delivery reported after the call's port went away says what became of its images too.
+      const said = reportedImages(images);
+      const r = await reportDelivery(sender, { ok: ok === true, stage: String(stage || ''), error: typeof error === 'string' ? error.slice(0, 1000) : undefined, images: said });
+      if (said && r.ok) await recordImages(entry, said, senderOrigin(sender));
+      return r;
+    },
   },
   [BRIDGE.HUMAN]: {
     from: 'content',

@@ -98,11 +98,13 @@ async function judge(m, sender, post) {
   } finally {
     live.delete(liveKey(go));
   }
+  // The result's images are made ready while the call's end is recorded.
+  const prepared = prepareImages(result, settings, go.capability);
   await done(origin, go.page, go.reply);
   const decision = ranReply(go, { result, armed: await isArmed(origin), settings });
+  const { meta, payloads } = await prepared;
   if (decision.verdict.action === 'inject') {
     // The result's images go to the page one message each, ahead of the verdict that names them.
-    const { meta, payloads } = await prepareImages(result, settings, go.capability);
     if (meta.length) {
       postImages(post, payloads);
       decision.verdict.images = { capability: go.capability, list: meta };
@@ -128,7 +130,7 @@ export async function reportDelivery(sender, { ok, stage, error, images }, faile
 }
 
 /** What the page reported of each image ({n, attached, name?, sentWidth?, sentHeight?, why?}), checked: it comes from a page. */
-function reportedImages(list) {
+export function reportedImages(list) {
   if (!Array.isArray(list)) return undefined;
   return list.slice(0, 50).map((i) => ({
     n: Number.isInteger(i?.n) ? i.n : 0, attached: i?.attached === true,
@@ -163,9 +165,9 @@ export function serveReplyPort(port, extensionOrigin) {
   port.onMessage.addListener(async (m) => {
     if (m?.type === BRIDGE_CALL.EXTRACTED && !verdict) {
       verdict = acknowledged(m, sender, judge(m, sender, post).catch((err) => ({ action: 'none', reason: String(err?.message || err) })));
-      const { page, reply, failed, entry, ...v } = await verdict;
+      const { page, reply, failed, ...v } = await verdict;
       post({ type: BRIDGE_CALL.VERDICT, ...v });
-      if (page) verdict = { page, reply, failed, entry };
+      if (page) verdict = { page, reply, failed, entry: v.entry };
     } else if (m?.type === BRIDGE_CALL.DELIVERED && verdict?.page) {
       // When the page delivered it, by the page's clock: a reply that arrived later is a new one, however
       // long this worker takes to get here.
@@ -173,7 +175,7 @@ export function serveReplyPort(port, extensionOrigin) {
       if (origin) await done(origin, verdict.page, verdict.reply, Number.isFinite(m.at) ? Math.min(m.at, Date.now()) : Date.now());
       const images = reportedImages(m.images);
       await reportDelivery(sender, { ok: m.ok === true, stage: String(m.stage || ''), error: typeof m.error === 'string' ? m.error.slice(0, 1000) : undefined, images }, verdict.failed);
-      if (images) await recordImages(verdict.entry, images);
+      if (images) await recordImages(verdict.entry, images, origin);
     }
   });
 }

@@ -15,14 +15,23 @@
 //     call 100 to call 1,000, and the reaction p50 within the same 250 ms
 //     with each reply starting the moment the last result is sent.
 //
-//   node tests/e2e/bench/bridge_bench.mjs [--only reaction|soak] [--batches 6] [--batch 10] [--calls 1000]
+//  3. images: the reaction with one 1920×1080 screenshot attached (a real
+//     MCP server's PNG, fixtures/pattern_screen_mcp.mjs: scaled to 1568 px,
+//     encoded, pasted into the Copilot replica, shown, then the text written
+//     and sent) beside the text-only reaction to a call of the same server,
+//     alternating in batches on one page; and the time the page itself takes
+//     to show the preview (the paste reaching the page → its thumbnail
+//     decoded). Target: attaching adds at most 300 ms p50 beyond that.
+//
+//   node tests/e2e/bench/bridge_bench.mjs [--only reaction|soak|images] [--batches 6] [--batch 10] [--calls 1000]
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { launch, waitFor } from '../lib/harness.js';
+import { launch, tempDir, waitFor } from '../lib/harness.js';
 import { serve } from '../lib/server.js';
-import { openTimingFold } from '../lib/bridge.js';
+import { armPreset, openTimingFold } from '../lib/bridge.js';
+import { patternProvider } from '../lib/pattern.js';
 
 const { values: opt } = parseArgs({
   options: {
@@ -37,6 +46,7 @@ const SOURCE = '[class*="chat_chat-message__"]:not([class*="chat_chat-message-us
 const INDICATOR = '[class*="chat_chat-stop__"]';
 const QUIET_MS = 800;
 const REACTION_TARGET_MS = 250;
+const ATTACH_TARGET_MS = 300;
 const FLAT = { ratio: 1.2, slackBytes: 512 * 1024 };
 
 const pct = (xs, p) => {
@@ -198,14 +208,96 @@ async function soak(env, site) {
   return lost === 0 && twice === 0 && sent === total && flat(a.heap, b.heap) && flat(a.rss, b.rss) && quick;
 }
 
-// Three origins (two for the reaction's paths, one for the soak), each granted computer.* in the host's policy.
-const sites = [await serve(), await serve(), await serve()];
-const env = await launch({ grantOrigins: ['http://127.0.0.1/*'], sites: sites.map((s) => s.origin), hostEnv: { GNOSIS_LOG_LEVEL: 'warn' } });
+/**
+ * The images path: on the Copilot replica (a paste into the input, a
+ * thumbnail at once), a text-only call and a screenshot call of the pattern
+ * server alternate in batches; each is timed from the end of its stream to
+ * its result sent, and the page's own preview time (its paste listener → the
+ * thumbnail decoded) is measured in the page.
+ */
+async function images(env, site) {
+  const chat = await env.newPage(site.url('/sites/copilot.html'));
+  await chat.evaluate(() => {
+    window.sentAt = [];
+    window.previewMs = [];
+    const push = window.chat.sent.push.bind(window.chat.sent);
+    window.chat.sent.push = (...items) => {
+      window.sentAt.push(performance.now());
+      return push(...items);
+    };
+    let pastedAt = 0;
+    document.addEventListener('paste', () => { pastedAt = performance.now(); }, true);
+    new MutationObserver((records) => {
+      for (const r of records) {
+        for (const n of r.addedNodes) {
+          const img = n.querySelector?.('img');
+          if (img) img.decode().then(() => window.previewMs.push(performance.now() - pastedAt), () => {});
+        }
+      }
+    }).observe(document.querySelector('[data-testid="attachments"]'), { childList: true });
+  });
+  const options = await env.openOptions(`?origin=${encodeURIComponent(site.origin)}`);
+  await armPreset(env, 'Microsoft Copilot', { debounceMs: QUIET_MS, options });
+  await openTimingFold(options);
+  const limit = options.getByLabel('Tool calls without you', { exact: true });
+  await limit.fill('1000');
+  await limit.dispatchEvent('change');
+  await options.close();
+  const one = async (capability, args, withImage) => {
+    const call = JSON.stringify({ capability, arguments: args });
+    const { end, before } = await chat.evaluate(async (c) => {
+      const before = window.sentAt.length;
+      await window.chat.stream(c, { tokenMs: 2, tokenSize: 12 });
+      return { end: performance.now(), before };
+    }, call);
+    await chat.waitForFunction((k) => window.sentAt.length > k, before, { timeout: 60_000 });
+    const [sent, text, files] = await chat.evaluate(async (k) => [window.sentAt[k], window.chat.sent[k], (await window.chat.sentImages(k)).length], before);
+    if (withImage && (files !== 1 || !text.includes('is attached to this message'))) throw new Error(`the screenshot was not attached: ${text.slice(-300)}`);
+    if (!withImage && files) throw new Error('a text-only call carried an image');
+    return sent - end;
+  };
+  const paths = [
+    { name: 'text only (a click on the same server)', run: (i) => one('desk.click', { x: i % 100, y: 7 }, false), times: [] },
+    // Each screenshot call names its own (default, 1920×1080) screen: the same call three times in a row would stop the bridge.
+    { name: 'one 1920×1080 screenshot attached', run: (i) => one('desk.screenshot', { screen: `bench-${i}` }, true), times: [] },
+  ];
+  for (const p of paths) for (let i = 0; i < 3; i++) await p.run(i); // warm-up
+  await chat.evaluate(() => { window.previewMs = []; });
+  let n = 0;
+  for (let b = 0; b < Number(opt.batches); b++) {
+    for (const p of paths) {
+      for (let i = 0; i < Number(opt.batch); i++) p.times.push(await p.run(++n));
+    }
+  }
+  const preview = await chat.evaluate(() => window.previewMs);
+  const [text, image] = paths;
+  const extra = pct(image.times, 50) - pct(text.times, 50);
+  const page = pct(preview, 50);
+  console.log(`
+images: end of a streamed call → its result sent, with and without an image (${opt.batches} alternating batches of ${opt.batch} per path)`);
+  for (const p of paths) console.log(`  ${p.name.padEnd(58)} p50 ${ms(pct(p.times, 50)).padStart(7)}  p95 ${ms(pct(p.times, 95)).padStart(7)}`);
+  console.log(`  ${'the page showing the preview (paste → thumbnail decoded)'.padEnd(58)} p50 ${ms(page).padStart(7)}  p95 ${ms(pct(preview, 95)).padStart(7)}`);
+  const ok = extra - page <= ATTACH_TARGET_MS;
+  console.log(`  attaching adds ${ms(extra)} p50, ${ms(extra - page)} beyond the page's own preview time; target ≤ ${ATTACH_TARGET_MS} ms: ${ok ? 'PASS' : 'FAIL'}`);
+  await chat.close();
+  return ok;
+}
+
+// Four origins (two for the reaction's paths, one for the soak, one for images), each granted computer.*
+// in the host's policy, and the images' also the pattern server's desk.*.
+const sites = [await serve(), await serve(), await serve(), await serve()];
+const dir = tempDir('gnosis-bench-');
+const env = await launch({
+  grantOrigins: ['http://127.0.0.1/*'], sites: sites.slice(0, 3).map((s) => s.origin), hostEnv: { GNOSIS_LOG_LEVEL: 'warn' },
+  policy: { origins: { [sites[3].origin]: ['computer.*', 'desk.*'] } },
+  providers: [patternProvider({ state: path.join(dir, 'screen.json'), log: path.join(dir, 'clicks.jsonl') })],
+});
 console.log(`\nchat bridge benchmark (Chromium ${env.context.browser().version()}), load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
 let ok = true;
 try {
   if (!opt.only || opt.only === 'reaction') ok = (await reaction(env, sites.slice(0, 2))) && ok;
   if (!opt.only || opt.only === 'soak') ok = (await soak(env, sites[2])) && ok;
+  if (!opt.only || opt.only === 'images') ok = (await images(env, sites[3])) && ok;
 } finally {
   await env.close();
   for (const s of sites) await s.close();

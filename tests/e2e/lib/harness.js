@@ -219,6 +219,7 @@ export function seedPreferences(userDataDir, { grantOrigins = [], downloadDir, e
  *   sites         origins of the test's pages: each may run every computer.* capability (its own policy entry)
  *   askTimeout    policy.askTimeout ("2s")
  *   notes         true: also run the annotated MCP server under "notes" (calls in env.notesCalls())
+ *   providers     more MCP servers for the host, beside the fake Munim (host provider entries)
  *   config        a whole host config object (replaces the generated one)
  *   host          false: register no host (HOST_NOT_FOUND paths)
  *   hostPath      the host executable (default bin/gnosis-host)
@@ -251,7 +252,7 @@ export async function launch(opts = {}) {
     const config = opts.config || hostConfig({
       fakemunim: await fakeMunim(), log: callLog, env: opts.providerEnv,
       policy: testPolicy({ policy: opts.policy, sites: opts.sites, askTimeout: opts.askTimeout }),
-      providers: opts.notes ? [annotatedProvider({ log: notesLog })] : [],
+      providers: [...(opts.notes ? [annotatedProvider({ log: notesLog })] : []), ...(opts.providers || [])],
     });
     fs.writeFileSync(configPath, JSON.stringify(config, null, 2));
     registerHost(userDataDir, {

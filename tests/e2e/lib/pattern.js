@@ -3,8 +3,14 @@
 // target, whose place depends on the screen's size. The fixture MCP server
 // (fixtures/pattern_screen_mcp.mjs) returns it as its screenshot; the tests
 // rebuild it to check an attached image's size and pixels, and play the
-// vision model that finds the target in the image it was sent.
+// vision model that finds the target in the image it was sent (visionModel,
+// for lib/model_server.js).
+import fs from 'node:fs';
+import path from 'node:path';
+import process from 'node:process';
 import sharp from 'sharp';
+import { REPO } from './harness.js';
+import { textOf } from './model_server.js';
 
 const BLOCK = 60;
 
@@ -94,4 +100,56 @@ export function ruleFrom(text) {
   if (m) return ([x, y]) => [Math.round((x * Number(m[1])) / Number(m[2])), Math.round((y * Number(m[3])) / Number(m[4]))];
   if (/a point \(x, y\) in it is the point \(x, y\) on the screen/.test(text)) return (p) => p;
   return null;
+}
+
+/** The fixture MCP server as a host provider under prefix: its screens in state (a JSON file), its clicks logged to log. */
+export function patternProvider({ state, log, prefix = 'desk' }) {
+  return {
+    name: prefix, command: process.execPath, args: [path.join(REPO, 'tests', 'e2e', 'fixtures', 'pattern_screen_mcp.mjs')], prefix, timeout: '30s',
+    env: { PATTERN_STATE: state, PATTERN_LOG: log },
+  };
+}
+
+/**
+ * A scripted vision model (lib/model_server.js's script) that operates the
+ * pattern's screen: asked anything, it calls `<prefix>.screenshot`; given the
+ * image, it finds the red target in it, applies the rule the text states and
+ * calls `<prefix>.click` there; told of a hit, it answers in prose. seen
+ * records each image it got: {images, mime, width, height, target, text,
+ * screen, difference} (screen: screenOf() when it got it).
+ * @param {() => {width: number, height: number}} screenOf the screen the server shows now
+ */
+export function visionModel(screenOf, prefix = 'desk') {
+  const seen = [];
+  const call = (capability, args) => ({ content: JSON.stringify({ capability: `${prefix}.${capability}`, arguments: args }) });
+  async function script({ body }) {
+    const last = body.messages[body.messages.length - 1];
+    const text = textOf(last);
+    const images = Array.isArray(last.content) ? last.content.filter((p) => p.type === 'image_url') : [];
+    if (images.length) {
+      const url = images[0].image_url.url;
+      const decoded = await decode(url.slice(url.indexOf(',') + 1));
+      const target = findTarget(decoded);
+      const rule = ruleFrom(text);
+      const screen = screenOf();
+      seen.push({
+        images: images.length, mime: url.slice(5, url.indexOf(';')), width: decoded.width, height: decoded.height, target, text, screen,
+        difference: await differenceFromPattern(decoded, screen.width, screen.height),
+      });
+      if (!target || !rule) return { content: 'I cannot see the red square.' };
+      const [x, y] = rule([target.x, target.y]);
+      return call('click', { x, y });
+    }
+    // The click's result, its JSON quoted inside the result's text.
+    if (/hit\\?":\s*true/.test(text)) return { content: 'Done: the red square is clicked.' };
+    if (/hit\\?":/.test(text)) return { content: 'I missed it.' };
+    return call('screenshot', {});
+  }
+  return { script, seen };
+}
+
+/** Writes the pattern server's screens (its PATTERN_STATE) at once: the server reads it at any moment, never half written. */
+export function writeScreens(file, screens) {
+  fs.writeFileSync(`${file}.tmp`, JSON.stringify(screens));
+  fs.renameSync(`${file}.tmp`, file);
 }

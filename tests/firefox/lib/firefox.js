@@ -102,11 +102,12 @@ function writePrefs(profile) {
  * Starts Firefox with the extension and the host.
  * Options: sites (origins granted every `computer.*`), policy (a whole host
  * policy), host (false: register none), extensionDir (another build of the
- * extension, e.g. a copyExtension() with a compromised content script).
+ * extension, e.g. a copyExtension() with a compromised content script),
+ * providers (more MCP servers for the host, beside the fake Munim).
  * Returns {bidi, newTab(url), openExtensionPage(path), page(context) helpers,
  * calls(), waitForCalls(n), stderr(), close()}.
  */
-export async function launchFirefox({ sites = [], policy, host = true, extensionDir = EXTENSION_DIR } = {}) {
+export async function launchFirefox({ sites = [], policy, host = true, extensionDir = EXTENSION_DIR, providers = [] } = {}) {
   const dir = tempDir('gnosis-firefox-');
   const home = path.join(dir, 'home');
   const profile = path.join(dir, 'profile');
@@ -116,7 +117,7 @@ export async function launchFirefox({ sites = [], policy, host = true, extension
   const callLog = path.join(dir, 'fakemunim.jsonl');
   if (host) {
     const configPath = path.join(dir, 'config.json');
-    const config = hostConfig({ fakemunim: await fakeMunim(), log: callLog, policy: testPolicy({ policy, sites }) });
+    const config = hostConfig({ fakemunim: await fakeMunim(), log: callLog, policy: testPolicy({ policy, sites }), providers });
     fs.writeFileSync(configPath, JSON.stringify(config, null, 2));
     registerHost(home, { hostPath: hostBinary(), configPath, dir });
   }
@@ -233,7 +234,8 @@ export async function armChat(ff, origin, { options: open } = {}) {
 /**
  * A browsing context's helpers: evaluate(expression) → its value (promises
  * awaited), element(selector) → a shared reference, click(selector) → a
- * trusted click (input.performActions), fill(selector, value), text(selector).
+ * trusted click (input.performActions), type(text) → trusted keys,
+ * fill(selector, value), text(selector).
  */
 export function page(bidi, context) {
   const p = {
@@ -281,6 +283,15 @@ export function page(bidi, context) {
       await bidi.send('input.releaseActions', { context }).catch((e) => {
         if (!/no such frame/.test(e.message)) throw e;
       });
+    },
+    /** Types text into the focused element with the keyboard (trusted key events); "\n" presses Enter. */
+    async type(text) {
+      const keys = [...text].map((c) => (c === '\n' ? '\uE007' : c));
+      await bidi.send('input.performActions', {
+        context,
+        actions: [{ type: 'key', id: 'keyboard', actions: keys.flatMap((value) => [{ type: 'keyDown', value }, { type: 'keyUp', value }]) }],
+      });
+      await bidi.send('input.releaseActions', { context });
     },
     /** Sets a form control the way typing would end: value, then input and change events. */
     fill(selector, value) {

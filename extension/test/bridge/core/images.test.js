@@ -140,8 +140,8 @@ test('the attach decision: the person\'s choice, else the preset\'s, else what t
     ['the preset\'s file input gone: the page decides', {}, claude, { attachButton: 'Attach file' }, none, { by: 'paste', from: 'page' }],
     ['a file input near the input', {}, null, { fileInputs: [far, near], attachButton: 'Attach' }, none, { by: 'file', target: 'input#upload', from: 'page' }],
     ['a drop zone around the input', {}, null, { fileInputs: [far], dropZones: [{ css: '[data-dropzone]', why: 'data-dropzone' }] }, none, { by: 'drop', target: '[data-dropzone]' }],
-    ['an attach button only', {}, null, { attachButton: 'Attach file' }, none, { by: 'paste', target: '' }],
-    ['the one file input elsewhere', {}, null, { fileInputs: [far] }, none, { by: 'file', target: 'input.avatar' }],
+    ['an attach button only', {}, null, { attachButton: 'Attach file' }, none, { by: 'paste', target: '', guess: true }],
+    ['the one file input elsewhere', {}, null, { fileInputs: [far] }, none, { by: 'file', target: 'input.avatar', guess: true }],
     ['nothing: the page takes no images', {}, null, { fileInputs: [{ css: 'input.doc', accept: '.pdf', near: true }] }, none, { by: 'none', from: 'page' }],
   ];
   for (const [name, settings, preset, facts, check, want] of cases) {
@@ -151,6 +151,14 @@ test('the attach decision: the person\'s choice, else the preset\'s, else what t
   }
   assert.match(attachMeans({}, claude, { attachButton: 'Attach file' }, none).why, /\(the Claude preset’s way, the file input input\[data-testid="file-upload"\], does not work here: input\[data-testid="file-upload"\] matches nothing on the page\)/);
   assert.match(attachMeans({}, null, {}, none).why, /no way to attach images/);
+  // Reading the page costs a layout: it is read only when the decision needs it.
+  let reads = 0;
+  const facts = () => { reads++; return { attachButton: 'Attach' }; };
+  attachMeans({}, presetById('chatgpt'), facts, none);
+  attachMeans({ attachBy: 'drop' }, null, facts, none);
+  assert.equal(reads, 0);
+  assert.equal(attachMeans({}, null, facts, none).by, 'paste');
+  assert.equal(reads, 1);
   assert.equal(describeMeans({ by: 'paste', target: '' }), 'a paste into the input');
   assert.equal(describeMeans({ by: 'drop', target: '[x]' }), 'a drop onto [x]');
 });
@@ -192,6 +200,8 @@ test('the live check under Attach images by says the means and why, or that the 
     [{ by: 'none', target: '', from: 'page', why: 'this page shows no way to attach images: no file input, drop zone or attach button near the input' },
       '✗ This page takes no images: it shows no way to attach images: no file input, drop zone or attach button near the input. The text will say so; choose a way above if the page does take them.', 'warn'],
     [{ by: 'none', target: '', from: 'settings', why: 'x' }, 'Images are not attached on this site: the text names them, and the model cannot see them.', ''],
+    [{ by: 'paste', target: '', from: 'page', guess: true, why: 'the page has an attach button' },
+      'Automatic, a guess: a paste into the input (the page has an attach button). The first image shows whether the page takes it; Pick to be sure.', ''],
   ];
   for (const [means, text, kind] of cases) assert.deepEqual(attachMessage(means), { text, kind });
 });
