@@ -17,9 +17,10 @@
 import { makeTransportError } from './native_client.js';
 import { CODES, TRANSPORT_CODES } from './core/codes.js';
 import { PORTS } from './core/messages.js';
+import { METHODS } from './core/methods.js';
 
 /** Host methods an extension page may call through the worker. */
-export const PROXIED_METHODS = Object.freeze(['relay.fetch', 'workspace.info', 'workspace.list']);
+export const PROXIED_METHODS = Object.freeze([METHODS.RELAY_FETCH, METHODS.WORKSPACE_INFO, METHODS.WORKSPACE_LIST]);
 
 
 /**

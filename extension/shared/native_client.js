@@ -14,6 +14,7 @@
 
 import { cappedExponential } from './core/backoff.js';
 import { CODES, TRANSPORT_CODES } from './core/codes.js';
+import { METHODS } from './core/methods.js';
 
 /** How long the connection's health may take (the connect probe, and a gated request's wait). */
 const HEALTH_TIMEOUT_MS = 15_000;
@@ -144,7 +145,7 @@ export class NativeClient {
    * @param {{timeoutMs?: number, onEvent?: (event: object) => void, signal?: AbortSignal}} [options]
    */
   request(method, params, options = {}) {
-    if (!this._compatible || method === 'health') return this._send(method, params, options);
+    if (!this._compatible || method === METHODS.HEALTH) return this._send(method, params, options);
     return this._admit(method, options).then(() => this._send(method, params, options));
   }
 
@@ -245,7 +246,7 @@ export class NativeClient {
 
   /** Sends `health`, records it in the status and returns the reply. */
   async health(options) {
-    const reply = await this.request('health', undefined, options);
+    const reply = await this.request(METHODS.HEALTH, undefined, options);
     if (reply && reply.ok) this._setStatus({ state: 'connected', health: reply });
     return reply;
   }
@@ -296,7 +297,7 @@ export class NativeClient {
       this._onDisconnect(message);
     });
     if (this._probe) {
-      const probe = this._send('health', undefined, { timeoutMs: HEALTH_TIMEOUT_MS }).then((reply) => {
+      const probe = this._send(METHODS.HEALTH, undefined, { timeoutMs: HEALTH_TIMEOUT_MS }).then((reply) => {
         if (this._port === port && reply?.ok) this._setStatus({ state: 'connected', health: reply });
         return reply;
       });
@@ -404,7 +405,7 @@ export class NativeClient {
   _sendCancel(id) {
     if (!this._port) return;
     try {
-      this._port.postMessage({ id: `cancel-${id}`, method: 'cancel', params: { id } });
+      this._port.postMessage({ id: `cancel-${id}`, method: METHODS.CANCEL, params: { id } });
     } catch {
       // the port is going away; nothing to cancel
     }

@@ -1,7 +1,7 @@
 // The tab engine's chrome.debugger glue: how Gnosis takes a tab, looks at
 // it and acts on it, for both of its drivers — the side-panel agent
 // (agent/worker/observe_act.js) and the chat bridge's browser.* capabilities
-// (bridge/worker/browser_calls.js). Attaching and detaching, the screenshot
+// (bridge/worker/browser_tab_tools.js). Attaching and detaching, the screenshot
 // with the viewport it covers, and one action run through the action table
 // (tab_executor.js) with what it presses on record (tab_held_input.js) and
 // an AbortSignal that ends it. Who may drive which tab is each driver's

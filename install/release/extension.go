@@ -18,7 +18,8 @@ import (
 // executeScript files), relative to the file or to the extension's root.
 // Tests, test data and development files are never reached, and the
 // Firefox package, whose background entry wires only the chat bridge,
-// leaves out the browser agent's code, which needs chrome.debugger. No
+// leaves out what needs chrome.debugger: the browser agent's code and the
+// bridge's tools that drive a tab, which only the Chromium entry wires. No
 // extension path is named here: moving the extension's files needs no
 // change to the release tool.
 

@@ -167,9 +167,12 @@ func TestManifestFlavoursNeedTheirEntries(t *testing.T) {
 	}
 }
 
-// The browser agent needs chrome.debugger, which Firefox lacks: the Firefox
-// package ships neither the Chromium entry, nor the Side Panel page, nor any
-// code that calls a Chromium-only API, nor the agent's web-accessible frame.
+// The browser agent, and the chat bridge's browser.* tools that see or act
+// on a tab, need chrome.debugger, which Firefox lacks: the Firefox package
+// ships neither the Chromium entry, nor the Side Panel page, nor any code
+// that calls a Chromium-only API (gated or not: Mozilla's linter flags the
+// call, and code Firefox cannot run has no place in its package), nor the
+// agent's web-accessible frame.
 func TestTheFirefoxPackageLeavesOutTheBrowserAgent(t *testing.T) {
 	x := sourceExtension(t, DefaultDownloadURL)
 	var src map[string]any

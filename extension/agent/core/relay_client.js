@@ -15,6 +15,7 @@
 import { CodedError } from '../../shared/core/coded_error.js';
 import { base64ToBytes } from '../../shared/core/base64.js';
 import { CODES, TRANSPORT_CODES } from '../../shared/core/codes.js';
+import { METHODS } from '../../shared/core/methods.js';
 
 /** Host error codes after which retrying cannot help (configuration, policy, bad request). */
 const FINAL_CODES = new Set([CODES.FORBIDDEN, CODES.NOT_CONFIGURED, CODES.INVALID_REQUEST, CODES.UNKNOWN_METHOD, TRANSPORT_CODES.HOST_NOT_FOUND, TRANSPORT_CODES.HOST_FORBIDDEN]);
@@ -105,7 +106,7 @@ export function createRelayFetch({ request, timeoutMs = 0, binary = false }) {
       const text = bodyText(init.body);
       if (text !== undefined) params.body = text;
       if (binary) params.encoding = 'base64';
-      request('relay.fetch', params, { timeoutMs, onEvent, signal: ac.signal }).then(
+      request(METHODS.RELAY_FETCH, params, { timeoutMs, onEvent, signal: ac.signal }).then(
         (reply) => {
           finished = true;
           if (reply && reply.ok) {

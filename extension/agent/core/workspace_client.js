@@ -13,6 +13,7 @@
 import { CodedError } from '../../shared/core/coded_error.js';
 import { CODES, TRANSPORT_CODES } from '../../shared/core/codes.js';
 import { base64ToBytes, bytesToBase64 } from '../../shared/core/base64.js';
+import { METHODS } from '../../shared/core/methods.js';
 import { DOWNLOAD_MAX_BYTES } from './file_transfer.js';
 
 const MiB = 1024 * 1024;
@@ -75,11 +76,11 @@ export function createWorkspaceClient({ request, timeoutMs = 60000 }) {
 
   const client = {
     /** {configured, dir?, freeBytes?, maxUploadBytes, maxDownloadBytes, error?} */
-    info: ({ signal } = {}) => call('workspace.info', {}, signal),
+    info: ({ signal } = {}) => call(METHODS.WORKSPACE_INFO, {}, signal),
 
     /** The inventory {files: [{path, size, mime}], truncated}. */
     async list({ signal } = {}) {
-      const r = await call('workspace.list', {}, signal);
+      const r = await call(METHODS.WORKSPACE_LIST, {}, signal);
       return { files: r.files || [], truncated: Boolean(r.truncated) };
     },
 
@@ -93,7 +94,7 @@ export function createWorkspaceClient({ request, timeoutMs = 60000 }) {
       let size;
       let mime = 'application/octet-stream';
       for (;;) {
-        const r = await call('workspace.read', { path, offset, length: pieceBytes }, signal);
+        const r = await call(METHODS.WORKSPACE_READ, { path, offset, length: pieceBytes }, signal);
         const piece = base64ToBytes(r.data);
         size = r.size;
         mime = r.mime || mime;
@@ -121,14 +122,14 @@ export function createWorkspaceClient({ request, timeoutMs = 60000 }) {
       const params = { name };
       if (typeof origin?.url === 'string' && origin.url) params.url = origin.url;
       if (typeof origin?.referrer === 'string' && origin.referrer) params.referrer = origin.referrer;
-      const { handle } = await call('workspace.create', params, signal);
+      const { handle } = await call(METHODS.WORKSPACE_CREATE, params, signal);
       let written = 0;
       try {
         const buf = new Uint8Array(pieceBytes); // reused: each piece is encoded before its request is sent
         let fill = 0;
         const flush = async () => {
           if (!fill) return;
-          await call('workspace.append', { handle, data: bytesToBase64(buf.subarray(0, fill)) }, signal);
+          await call(METHODS.WORKSPACE_APPEND, { handle, data: bytesToBase64(buf.subarray(0, fill)) }, signal);
           written += fill;
           fill = 0;
           onProgress?.({ done: written });
@@ -148,11 +149,11 @@ export function createWorkspaceClient({ request, timeoutMs = 60000 }) {
           }
         }
         await flush();
-        const r = await call('workspace.commit', { handle }, signal);
+        const r = await call(METHODS.WORKSPACE_COMMIT, { handle }, signal);
         return { path: r.path, size: r.size };
       } catch (err) {
         // Best effort: the host also discards it when the session ends.
-        await request('workspace.abort', { handle }, { timeoutMs }).catch(() => {});
+        await request(METHODS.WORKSPACE_ABORT, { handle }, { timeoutMs }).catch(() => {});
         throw err instanceof WorkspaceError ? err : new WorkspaceError(err?.code || CODES.EXECUTION_ERROR, String(err?.message || err));
       }
     },

@@ -12,6 +12,7 @@ import { resolveBlocked } from './sidepanel_log.js';
 import { show } from './sidepanel_views.js';
 import { workspaceStatus } from '../core/workspace_status.js';
 import { $ } from '../../shared/page.js';
+import { METHODS } from '../../shared/core/methods.js';
 
 const FIELDS = ['apiUrl', 'model', 'apiKey', 'rememberKey', 'maxSteps', 'temperature', 'requestTimeoutMs', 'retryBaseMs', 'retryMaxMs', 'coordinateMode', 'connection', 'compactAtTokens', 'keepScreenshots'];
 
@@ -242,7 +243,7 @@ async function checkWorkspace() {
   out.className = '';
   out.textContent = 'Checking…';
   try {
-    const info = await hostRequest('workspace.info', {}, { timeoutMs: 15000 });
+    const info = await hostRequest(METHODS.WORKSPACE_INFO, {}, { timeoutMs: 15000 });
     out.dataset.configured = String(Boolean(info?.configured));
     const said = workspaceStatus(info);
     out.textContent = said.text;

@@ -5,7 +5,9 @@
 // ignored: the browser.* schemas (core/browser_tools.js) compile, and a
 // schema that needs more fails its unit test rather than passing calls it
 // should refuse. Violations read like the host's: {path, keyword, message},
-// path a JSON pointer into the arguments ("" for the whole object).
+// path a JSON pointer into the arguments ("" for the whole object), and the
+// same ones: a failed anyOf or oneOf is followed by the errors of its
+// closest branch, chosen as the host chooses it (runtime/schema/logic.go).
 //
 // The subset: boolean schemas; type (one or a list); enum, const; for
 // objects properties, required, additionalProperties (boolean or schema);
@@ -100,6 +102,7 @@ export function compileSchema(schema, at = '#') {
       case 'oneOf':
         if (!Array.isArray(v) || !v.length) throw new Error(`${here}: must be a non-empty array`);
         out[k] = v.map((s, i) => compileSchema(s, `${here}/${i}`));
+        if (k !== 'allOf') out[`${k}Titles`] = v.map((s) => (typeof s?.title === 'string' ? s.title : ''));
         break;
       case 'minItems':
       case 'maxItems':
@@ -125,17 +128,74 @@ export function compileSchema(schema, at = '#') {
   return out;
 }
 
-/** Validates v against a compiled schema; pushes each violation into out. */
-function check(s, v, path, out) {
+/** The errors of a failed anyOf or oneOf's closest branch that follow its violation, at most (the host's bound). */
+const MAX_BRANCH_ERRORS = 20;
+
+/** The other branches a failed anyOf or oneOf's message sums up, at most. */
+const MAX_BRANCHES = 8;
+
+/** Branch i of an anyOf or oneOf by name: its index, and its title when it has one. */
+const branchName = (i, titles) => `#${i}${titles?.[i] ? ` (${JSON.stringify(titles[i])})` : ''}`;
+
+/**
+ * Records an anyOf or oneOf none of whose branches v matches, as the host
+ * does: the violation names the closest branch, whose own errors follow it,
+ * and sums up why each other branch failed, so a model can repair the value
+ * toward the shape it meant. The closest branch has the fewest errors,
+ * counting a type mismatch of v itself as the farthest and a const or enum
+ * mismatch (a discriminator) as far; the first wins a tie. Quiet (inside a
+ * branch or a not, where only pass or fail matters) it records the bare
+ * violation.
+ */
+function noBranch(branches, titles, keyword, v, path, out, quiet) {
+  const message = `must match ${keyword === 'oneOf' ? 'exactly' : 'at least'} one of the ${branches.length} ${keyword} schemas`;
+  if (quiet) {
+    out.push({ path, keyword, message });
+    return;
+  }
+  const outcomes = branches.map((b) => {
+    const errs = [];
+    check(b, v, path, errs);
+    let score = 0;
+    let worst = 0;
+    let worstWeight = 0;
+    errs.forEach((e, j) => {
+      const w = e.keyword === 'type' && e.path === path ? 1000 : e.keyword === 'const' || e.keyword === 'enum' ? 10 : 1;
+      score += w;
+      if (w > worstWeight) [worst, worstWeight] = [j, w];
+    });
+    return { errs, score, worst };
+  });
+  let best = 0;
+  outcomes.forEach((o, i) => { if (o.score < outcomes[best].score) best = i; });
+  const others = [];
+  for (const [i, o] of outcomes.entries()) {
+    if (i === best || !o.errs.length) continue;
+    if (others.length === MAX_BRANCHES) {
+      others.push('…');
+      break;
+    }
+    const e = o.errs[o.worst];
+    others.push(`${branchName(i, titles)}${e.path === path ? '' : ` at ${e.path}`}: ${e.message}`);
+  }
+  const sum = others.length ? `; the others fail as ${others.join('; ')}` : '';
+  out.push({ path, keyword, message: `${message}; the closest is ${branchName(best, titles)}, whose errors follow${sum}` });
+  out.push(...outcomes[best].errs.slice(0, MAX_BRANCH_ERRORS));
+}
+
+/**
+ * Validates v against a compiled schema; pushes each violation into out.
+ * quiet: only whether v passes matters (inside a branch of anyOf or oneOf,
+ * or a not), so a failed anyOf or oneOf there is not explained.
+ */
+function check(s, v, path, out, quiet = false) {
   if (s === true) return;
   if (s === false) {
     out.push({ path, keyword: 'false', message: 'is not allowed here' });
     return;
   }
-  if (s.type && !s.type.some((t) => fits(t, v))) {
-    out.push({ path, keyword: 'type', message: `must be ${s.type.join(' or ')}, not ${typeOf(v)}` });
-    return;
-  }
+  // A value of the wrong type still meets enum, const and the applicators, as at the host.
+  if (s.type && !s.type.some((t) => fits(t, v))) out.push({ path, keyword: 'type', message: `must be ${s.type.join(' or ')}, not ${typeOf(v)}` });
   if (s.enum && !s.enum.some((e) => same(e, v))) out.push({ path, keyword: 'enum', message: `must be one of ${s.enum.map((e) => JSON.stringify(e)).join(', ')}` });
   if ('const' in s && !same(s.const, v)) out.push({ path, keyword: 'const', message: `must be ${JSON.stringify(s.const)}` });
   if (typeof v === 'number') {
@@ -153,7 +213,7 @@ function check(s, v, path, out) {
   if (Array.isArray(v)) {
     if (s.minItems !== undefined && v.length < s.minItems) out.push({ path, keyword: 'minItems', message: `must have at least ${s.minItems} items` });
     if (s.maxItems !== undefined && v.length > s.maxItems) out.push({ path, keyword: 'maxItems', message: `must have at most ${s.maxItems} items` });
-    if (s.items !== undefined) v.forEach((item, i) => check(s.items, item, `${path}/${i}`, out));
+    if (s.items !== undefined) v.forEach((item, i) => check(s.items, item, `${path}/${i}`, out, quiet));
   }
   if (typeOf(v) === 'object') {
     for (const name of s.required || []) {
@@ -162,21 +222,24 @@ function check(s, v, path, out) {
     }
     for (const [name, value] of Object.entries(v)) {
       const where = `${path}/${token(name)}`;
-      if (s.properties && Object.hasOwn(s.properties, name)) check(s.properties[name], value, where, out);
+      if (s.properties && Object.hasOwn(s.properties, name)) check(s.properties[name], value, where, out, quiet);
       else if (s.additionalProperties === false) out.push({ path: where, keyword: 'additionalProperties', message: `${JSON.stringify(name)} is not an argument of this tool` });
-      else if (s.additionalProperties !== undefined) check(s.additionalProperties, value, where, out);
+      else if (s.additionalProperties !== undefined) check(s.additionalProperties, value, where, out, quiet);
     }
   }
   const passes = (sub) => {
     const errs = [];
-    check(sub, v, path, errs);
+    check(sub, v, path, errs, true);
     return errs.length === 0;
   };
-  if (s.allOf) for (const sub of s.allOf) check(sub, v, path, out);
-  if (s.anyOf && !s.anyOf.some(passes)) out.push({ path, keyword: 'anyOf', message: 'matches none of the allowed shapes' });
+  if (s.allOf) for (const sub of s.allOf) check(sub, v, path, out, quiet);
+  if (s.anyOf && !s.anyOf.some(passes)) noBranch(s.anyOf, s.anyOfTitles, 'anyOf', v, path, out, quiet);
   if (s.oneOf) {
-    const n = s.oneOf.filter(passes).length;
-    if (n !== 1) out.push({ path, keyword: 'oneOf', message: n === 0 ? 'matches none of the allowed shapes' : `matches ${n} of the allowed shapes; exactly one is allowed` });
+    const matched = s.oneOf.map((sub, i) => (passes(sub) ? i : -1)).filter((i) => i >= 0);
+    if (!matched.length) noBranch(s.oneOf, s.oneOfTitles, 'oneOf', v, path, out, quiet);
+    else if (matched.length > 1) {
+      out.push({ path, keyword: 'oneOf', message: `must match exactly one of the ${s.oneOf.length} oneOf schemas, matched ${matched.length}: branches ${matched.map((i) => branchName(i, s.oneOfTitles)).join(', ')}` });
+    }
   }
   if (s.not !== undefined && passes(s.not)) out.push({ path, keyword: 'not', message: 'matches a shape that is not allowed' });
 }

@@ -6,6 +6,7 @@
 import { host } from '../../shared/host.js';
 import { makeTransportError } from '../../shared/native_client.js';
 import { TRANSPORT_CODES } from '../../shared/core/codes.js';
+import { METHODS } from '../../shared/core/methods.js';
 import { transportReply } from '../core/result_format.js';
 import { progressBadge } from '../core/badge.js';
 import { setLastEvent, showBadge } from './site_state.js';
@@ -64,7 +65,7 @@ export async function execute(origin, tabId, call, { signal, desktop = null } = 
     if (isBrowserCapability(call.capability)) {
       return await runBrowserCall(origin, tabId, call, { signal: ac.signal, timedOut: () => timedOut, extendLimit: (ms) => limit(ms + callMs) });
     }
-    return await host.request('execute', { capability: call.capability, arguments: call.arguments, origin },
+    return await host.request(METHODS.EXECUTE, { capability: call.capability, arguments: call.arguments, origin },
       { timeoutMs: 0, signal: ac.signal, onEvent });
   } catch (err) {
     const cause = timedOut ? makeTransportError(TRANSPORT_CODES.TIMEOUT, `execute timed out after ${callMs} ms`) : err;

@@ -13,6 +13,7 @@
 // Only the approval window (an extension page) writes them, through the
 // worker's handlers, which take those messages from extension pages only.
 import { host } from '../../shared/host.js';
+import { METHODS } from '../../shared/core/methods.js';
 import { allDecisions, writeGrants, hostError } from './host_queries.js';
 import { session } from './site_state.js';
 import { alwaysKey, sessionKey } from '../core/allow_choices.js';
@@ -52,7 +53,7 @@ export async function rememberForSession(origin, capability, entry) {
  * @returns {Promise<{ok: boolean, error?: string}>}
  */
 export async function rememberAlways(origin, capability, entry) {
-  const now = await host.request('policy.get', { origin }, { timeoutMs: 10_000 });
+  const now = await host.request(METHODS.POLICY_GET, { origin }, { timeoutMs: 10_000 });
   if (!now.ok) return { ok: false, error: hostError(now) };
   let saved;
   try {
@@ -78,7 +79,7 @@ export async function remembered(origin) {
   const always = await alwaysOf(origin);
   let decisions = {};
   if (Object.keys(always).length) {
-    const now = await host.request('policy.get', { origin }, { timeoutMs: 10_000 }).catch(() => null);
+    const now = await host.request(METHODS.POLICY_GET, { origin }, { timeoutMs: 10_000 }).catch(() => null);
     decisions = now?.ok ? await allDecisions(origin, now.decisions) : {};
   }
   const listOf = (map, extra = () => ({})) => Object.entries(map).map(([capability, c]) => ({ capability, at: c.at, entry: c.entry, ...extra(capability) }))
@@ -99,7 +100,7 @@ export async function forget(origin) {
   const always = await alwaysOf(origin);
   const names = Object.keys(always);
   if (!names.length) return { ok: true };
-  const now = await host.request('policy.get', { origin }, { timeoutMs: 10_000 });
+  const now = await host.request(METHODS.POLICY_GET, { origin }, { timeoutMs: 10_000 });
   if (!now.ok) return { ok: false, error: hostError(now) };
   const decisions = await allDecisions(origin, now.decisions);
   const back = Object.fromEntries(names.filter((n) => decisions[n] === 'allow').map((n) => [n, 'ask']));

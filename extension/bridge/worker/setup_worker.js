@@ -9,6 +9,7 @@
 // failures both come back as {ok: false, code, error, details?}.
 import { host } from '../../shared/host.js';
 import { PROTOCOL } from '../../shared/core/protocol.js';
+import { METHODS } from '../../shared/core/methods.js';
 import { DEFAULT_LOCATION, checkLocation, safeLocation } from '../../shared/core/host_install.js';
 import { BRIDGE, HOST_CARD } from '../../shared/core/messages.js';
 import { PROVIDER_FIELDS, opensSetup } from '../core/setup_rules.js';
@@ -75,7 +76,7 @@ async function report() {
   let hostReport = '';
   let hostReportError = '';
   if (status.health?.ok) {
-    const r = await ask('report', {}, { timeoutMs: 20_000 });
+    const r = await ask(METHODS.REPORT, {}, { timeoutMs: 20_000 });
     if (r.ok) hostReport = String(r.text || '');
     else hostReportError = r.error;
   } else {
@@ -90,9 +91,9 @@ async function report() {
 
 /** Message handlers, merged into the bridge's map (bridge_worker.js). */
 export const handlers = {
-  [BRIDGE.PROVIDERS]: { from: 'extension', run: () => ask('providers.list', {}, { timeoutMs: 10_000 }) },
-  [BRIDGE.SET_PROVIDER]: { from: 'extension', run: ({ provider }) => ask('providers.set', providerFields(provider), { timeoutMs: 30_000 }) },
-  [BRIDGE.REMOVE_PROVIDER]: { from: 'extension', run: ({ name }) => ask('providers.remove', { name }, { timeoutMs: 30_000 }) },
+  [BRIDGE.PROVIDERS]: { from: 'extension', run: () => ask(METHODS.PROVIDERS_LIST, {}, { timeoutMs: 10_000 }) },
+  [BRIDGE.SET_PROVIDER]: { from: 'extension', run: ({ provider }) => ask(METHODS.PROVIDERS_SET, providerFields(provider), { timeoutMs: 30_000 }) },
+  [BRIDGE.REMOVE_PROVIDER]: { from: 'extension', run: ({ name }) => ask(METHODS.PROVIDERS_REMOVE, { name }, { timeoutMs: 30_000 }) },
   [BRIDGE.CHECK_PROVIDER]: {
     from: 'extension',
     async run({ token, provider }) {
@@ -102,7 +103,7 @@ export const handlers = {
       // The host gives the server its startTimeout (default 30 s) and stops it: wait that long and a little more.
       const seconds = Number(params.startTimeout) > 0 ? Number(params.startTimeout) : 30;
       try {
-        return await ask('providers.check', params, { timeoutMs: (seconds + 15) * 1000, signal: ac.signal });
+        return await ask(METHODS.PROVIDERS_CHECK, params, { timeoutMs: (seconds + 15) * 1000, signal: ac.signal });
       } finally {
         if (token) checks.delete(String(token));
       }

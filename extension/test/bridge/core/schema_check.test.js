@@ -49,8 +49,15 @@ const cases = [
   ['items, at each index', { items: { type: 'integer' } }, [1, 'x', 2.5], ['/1 type', '/2 type']],
   ['allOf gathers every branch', { allOf: [{ minimum: 5 }, { maximum: 1 }] }, 3, [' minimum', ' maximum']],
   ['anyOf passes on one', { anyOf: [{ type: 'string' }, { minimum: 5 }] }, 7, []],
-  ['anyOf refuses none', { anyOf: [{ type: 'string' }, { minimum: 5 }] }, 1, [' anyOf']],
-  ['oneOf refuses two', { oneOf: [{ minimum: 1 }, { maximum: 5 }] }, 3, [' oneOf']],
+  ['anyOf refuses none, and the closest branch\'s errors follow', { anyOf: [{ type: 'string' }, { minimum: 5 }] }, 1, [' anyOf', ' minimum']],
+  ['oneOf refuses two, with no branch\'s errors', { oneOf: [{ minimum: 1 }, { maximum: 5 }] }, 3, [' oneOf']],
+  ['the closest branch has the fewest errors', { oneOf: [{ required: ['a', 'b'] }, { required: ['c'] }] }, {}, [' oneOf', '/c required']],
+  ['… the first of equals', { anyOf: [{ required: ['a'] }, { required: ['b'] }] }, {}, [' anyOf', '/a required']],
+  ['… a const missed is farther than two errors', { oneOf: [{ properties: { k: { const: 'x' } } }, { required: ['a', 'b'] }] }, { k: 'y' }, [' oneOf', '/a required', '/b required']],
+  ['… a type missed farther than a const', { anyOf: [{ type: 'string' }, { const: 2 }] }, 1, [' anyOf', ' const']],
+  ['… and a type missed deeper counts as one', { anyOf: [{ properties: { a: { type: 'string' } } }, { required: ['b', 'c'] }] }, { a: 1 }, [' anyOf', '/a type']],
+  ['a branch inside a branch is explained too', { anyOf: [{ type: 'string' }, { oneOf: [{ required: ['a'] }, { required: ['b', 'c'] }] }] }, {}, [' anyOf', ' oneOf', '/a required']],
+  ['a value of the wrong type still meets enum', { type: 'string', enum: ['a'] }, 1, [' type', ' enum']],
   ['not', { not: { type: 'string' } }, 's', [' not']],
   ['properties: false means absent', { properties: { x: false } }, { x: 1 }, ['/x false']],
   ['nothing is checked inside a value of the wrong type', { type: 'object', required: ['a'] }, 'x', [' type']],
@@ -59,3 +66,11 @@ const cases = [
 for (const [what, schema, value, want] of cases) {
   test(`validate: ${what}`, () => assert.deepEqual(check(schema, value), want));
 }
+
+test('a failed oneOf names its closest branch and why each other failed, for the model to repair toward', () => {
+  const schema = compileSchema({ oneOf: [{ required: ['x', 'y'] }, { title: 'by reference', required: ['ref'] }] });
+  assert.deepEqual(validate(schema, { x: 1 }), [
+    { path: '', keyword: 'oneOf', message: 'must match exactly one of the 2 oneOf schemas; the closest is #0, whose errors follow; the others fail as #1 ("by reference") at /ref: "ref" is required' },
+    { path: '/y', keyword: 'required', message: '"y" is required' },
+  ]);
+});
