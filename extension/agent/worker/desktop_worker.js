@@ -13,6 +13,7 @@
 // handlers accept only this extension's pages.
 
 import { host } from '../../shared/host.js';
+import { METHODS } from '../../shared/core/methods.js';
 import { DESKTOP } from '../../shared/core/messages.js';
 import { chooseProfile, profileProblems, toolUses, toolsOf, whyNoDesktop } from '../core/desktop_profiles.js';
 import { toolKinds } from '../core/desktop_call_kind.js';
@@ -35,7 +36,7 @@ async function customProfile() {
 }
 
 async function capabilities() {
-  const list = await host.request('capabilities.list', undefined, { timeoutMs: 10_000 });
+  const list = await host.request(METHODS.CAPABILITIES_LIST, undefined, { timeoutMs: 10_000 });
   if (!list.ok) throw new Error(`the host could not list its tools (${list.code}: ${list.message})`);
   return list.capabilities || [];
 }
@@ -128,7 +129,7 @@ async function answer(fn) {
 async function describeAll(names) {
   const out = {};
   await Promise.all(names.map(async (name) => {
-    const r = await host.request('capabilities.describe', { name }, { timeoutMs: 10_000 }).catch(() => null);
+    const r = await host.request(METHODS.CAPABILITIES_DESCRIBE, { name }, { timeoutMs: 10_000 }).catch(() => null);
     if (r?.ok && r.inputSchema) out[name] = typeof r.inputSchema === 'string' ? JSON.parse(r.inputSchema) : r.inputSchema;
   }));
   return out;
@@ -159,7 +160,7 @@ async function checkProfile({ prefix, profile, save }) {
 async function getGrants() {
   const st = await desktopState();
   if (!st.offered) return { ok: true, offered: false, why: st.why, choices: await desktopChoices() };
-  const policy = await host.request('policy.get', { origin: agentOrigin }, { timeoutMs: 10_000 });
+  const policy = await host.request(METHODS.POLICY_GET, { origin: agentOrigin }, { timeoutMs: 10_000 });
   if (!policy.ok) return { ok: false, error: `${policy.code}: ${policy.message}` };
   const kinds = await kindsNow(st, policy);
   return {
@@ -188,7 +189,7 @@ async function kindsNow(st, policy) {
 async function setGrants({ kinds, typingConfirmed }) {
   if (!validKindGrants(kinds)) return { ok: false, error: `not a grant for each of ${DESKTOP_KINDS.join(', ')}: ${JSON.stringify(kinds)}` };
   const st = await mustChoice();
-  const now = await host.request('policy.get', { origin: agentOrigin }, { timeoutMs: 10_000 });
+  const now = await host.request(METHODS.POLICY_GET, { origin: agentOrigin }, { timeoutMs: 10_000 });
   if (!now.ok) return { ok: false, error: `${now.code}: ${now.message}` };
   const before = await kindsNow(st, now);
   if (kinds.type === 'allow' && before.type !== 'allow' && typingConfirmed !== true) {
@@ -197,7 +198,7 @@ async function setGrants({ kinds, typingConfirmed }) {
   const chosen = { look: kinds.look, point: kinds.point, type: kinds.type };
   // The agent's other decisions stay; Block is what every tool not named gets, so it is not written out per tool.
   const kept = now.configured ? Object.fromEntries(Object.entries(now.decisions || {}).filter(([, d]) => d !== 'deny')) : {};
-  const reply = await host.request('policy.set', { origin: agentOrigin, grants: { ...kept, ...hostDecisions(chosen, toolKinds(st.profile, st.prefix)) } }, { timeoutMs: 10_000 });
+  const reply = await host.request(METHODS.POLICY_SET, { origin: agentOrigin, grants: { ...kept, ...hostDecisions(chosen, toolKinds(st.profile, st.prefix)) } }, { timeoutMs: 10_000 });
   if (!reply.ok) return { ok: false, error: `${reply.code}: ${reply.message}` };
   await saveKindGrants(st.prefix, chosen);
   await keepDesktopChoices((c) => c.prefix !== st.prefix || choicesAfterSave([c], before, chosen).length > 0);
@@ -217,7 +218,7 @@ function endTypingOf(task) {
  * null when the host could not say.
  */
 async function taskGrants(st) {
-  const policy = await host.request('policy.get', { origin: agentOrigin }, { timeoutMs: 10_000 }).catch(() => null);
+  const policy = await host.request(METHODS.POLICY_GET, { origin: agentOrigin }, { timeoutMs: 10_000 }).catch(() => null);
   if (!policy?.ok) return null;
   if (policy.configured) return { configured: true };
   return { configured: false, suggested: { ...SUGGESTED_KINDS }, toolKinds: toolKinds(st.profile, st.prefix), server: st.prefix };

@@ -11,6 +11,7 @@
 // answer is noted on the call's activity entry (activity_log.js). The
 // pending approvals themselves are core/approval.js's.
 import { host } from '../../shared/host.js';
+import { METHODS } from '../../shared/core/methods.js';
 import { APPROVAL_BADGE, APPROVAL_WINDOW, PendingApprovals } from '../core/approval.js';
 import { REMEMBER } from '../core/allow_choices.js';
 import { approvalPlacements } from '../core/approval_place.js';
@@ -124,7 +125,7 @@ export async function answerApproval(token, allow, { remember = REMEMBER.ONCE, c
   // A browser.* call waits here, not in the host (browser_calls.js): its entry takes the answer itself.
   const reply = entry.settle
     ? entry.settle(entry.answer === 'allow')
-    : await host.request('approve', { id: entry.executeId, allow: entry.answer === 'allow' }, { timeoutMs: 10_000 });
+    : await host.request(METHODS.APPROVE, { id: entry.executeId, allow: entry.answer === 'allow' }, { timeoutMs: 10_000 });
   if (!reply.ok) return { ok: false, error: hostError(reply) };
   return { ok: true, found: !!reply.found, answer: entry.answer, remember: keep, ...(kept.ok ? {} : { rememberError: kept.error }) };
 }

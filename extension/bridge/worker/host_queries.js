@@ -4,6 +4,7 @@
 // own browser.* tools stand beside the host's in each (their decisions are
 // browser_grants.js's, their descriptions core/browser_tools.js's).
 import { host } from '../../shared/host.js';
+import { METHODS } from '../../shared/core/methods.js';
 import { buildCapabilityPrompt, promptDecisions, promptSummary, promptedTools } from '../core/capability_prompt.js';
 import { checkGrants, providerCapabilities } from '../core/grants.js';
 import { loadSettings, requireOrigin } from './site_state.js';
@@ -55,8 +56,8 @@ export function hostError(reply) {
 export async function readGrants(origin) {
   requireOrigin(origin);
   const [list, policy] = await Promise.all([
-    host.request('capabilities.list', undefined, { timeoutMs: 10_000 }),
-    host.request('policy.get', { origin }, { timeoutMs: 10_000 }),
+    host.request(METHODS.CAPABILITIES_LIST, undefined, { timeoutMs: 10_000 }),
+    host.request(METHODS.POLICY_GET, { origin }, { timeoutMs: 10_000 }),
   ]);
   if (!list.ok) return { ok: false, error: hostError(list) };
   if (!policy.ok) return { ok: false, error: hostError(policy) };
@@ -89,7 +90,7 @@ export async function writeGrants(origin, grants) {
 
 /** The host's part of writeGrants (nothing is written when it holds no host tool). */
 async function writeHostGrants(origin, shown) {
-  const now = await host.request('policy.get', { origin }, { timeoutMs: 10_000 });
+  const now = await host.request(METHODS.POLICY_GET, { origin }, { timeoutMs: 10_000 });
   if (!now.ok) return { ok: false, error: hostError(now) };
   if (!Object.keys(shown).length) return { ok: true, origin, configured: !!now.configured, decisions: now.decisions || {} };
   const merged = now.configured ? { ...now.decisions, ...shown } : shown;
@@ -99,7 +100,7 @@ async function writeHostGrants(origin, shown) {
   if (now.configured && !now.clash && Object.entries(merged).every(([name, d]) => now.decisions[name] === d)) {
     return { ok: true, origin, configured: true, decisions: now.decisions };
   }
-  const reply = await host.request('policy.set', { origin, grants: merged }, { timeoutMs: 10_000 });
+  const reply = await host.request(METHODS.POLICY_SET, { origin, grants: merged }, { timeoutMs: 10_000 });
   if (!reply.ok) return { ok: false, error: hostError(reply) };
   const after = reply.decisions || {};
   const before = now.configured ? now.decisions || {} : {};
@@ -157,7 +158,7 @@ export async function capabilityPrompt(origin, choices) {
   let decisions;
   if (origin) {
     requireOrigin(origin);
-    const policy = await host.request('policy.get', { origin }, { timeoutMs: 10_000 });
+    const policy = await host.request(METHODS.POLICY_GET, { origin }, { timeoutMs: 10_000 });
     if (!policy.ok) return { ok: false, error: hostError(policy) };
     try {
       decisions = promptDecisions(await allDecisions(origin, policy.decisions), choices);
@@ -165,11 +166,11 @@ export async function capabilityPrompt(origin, choices) {
       return { ok: false, error: err.message };
     }
   }
-  const list = await host.request('capabilities.list', undefined, { timeoutMs: 10_000 });
+  const list = await host.request(METHODS.CAPABILITIES_LIST, undefined, { timeoutMs: 10_000 });
   if (!list.ok) return { ok: false, error: hostError(list) };
   const wanted = list.capabilities.filter((c) => !decisions || c.name.startsWith('capabilities.') || ['allow', 'ask'].includes(decisions[c.name]));
   const described = await Promise.all(wanted.map(async (c) => {
-    const d = await host.request('capabilities.describe', { name: c.name }, { timeoutMs: 10_000 });
+    const d = await host.request(METHODS.CAPABILITIES_DESCRIBE, { name: c.name }, { timeoutMs: 10_000 });
     return d.ok ? { ...c, description: d.description ?? c.description, inputSchema: d.inputSchema } : c;
   }));
   described.push(...ownCapabilities().filter((c) => !decisions || ['allow', 'ask'].includes(decisions[c.name]) || c.unavailable));
