@@ -146,4 +146,21 @@ describe('auto-detection on the patterns that misled it', () => {
     await options.close();
     await chat.close();
   });
+
+  test('the live check of a send button and a prompt inserted meanwhile take turns at the input: the prompt stays', async () => {
+    const { chat, options } = await open(other);
+    await options.close();
+    const text = 'the capability prompt, inserted while the send button is checked';
+    // Both at once, the check first: its test text is written and emptied again before the prompt goes in.
+    const [checked, inserted] = await env.evalInWorker(async ([url, text]) => {
+      const [tab] = await chrome.tabs.query({ url });
+      return Promise.all([
+        chrome.tabs.sendMessage(tab.id, { type: 'bridge.check', selectors: { destination: '.prompt', sendButton: 'button.n-button' } }),
+        chrome.tabs.sendMessage(tab.id, { type: 'bridge.insert', text, destination: '.prompt' }),
+      ]);
+    }, [other.url('/patterns_chat.html'), text]);
+    assert.deepEqual([checked.results?.sendButton?.empty, checked.results?.sendButton?.withText, inserted.ok], [1, 1, true], JSON.stringify({ checked, inserted }));
+    assert.equal(await chat.locator('.prompt').inputValue(), text);
+    await chat.close();
+  });
 });
