@@ -211,7 +211,7 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
       const typing = await nextWindow();
       await typing.locator('#allow-session:enabled').waitFor();
       assert.equal(await typing.locator('#allow-session').textContent(), 'Allow typing and keys for this task');
-      assert.match(await typing.locator('#desktop-what').textContent(), /typing and keys .*Typed into a terminal, text can run commands\./);
+      assert.match(await typing.locator('#desktop-what').textContent(), /typing and keys, .*Typed into a terminal, text can run commands\./);
       for (const width of [540, 400]) {
         await typing.setViewportSize({ width, height: 700 });
         assert.deepEqual(await unfitPlacements(typing), [], `the agent's window at ${width} x 700 fits with its buttons above or below`);
@@ -477,8 +477,8 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
 
   test('a refused desktop call is the model\'s to read: a task in the tab that moves to a desktop the agent may not use goes on in the tab', async () => {
     const { panel } = shared;
-    // The person blocks the agent's desktop tool (Settings → Desktop saves it so).
-    const blocked = await panel.evaluate((type) => chrome.runtime.sendMessage({ type, grants: { 'desktop.computer': 'deny' } }), DESKTOP.SET_GRANTS);
+    // The person blocks every kind of desktop call (Settings → Desktop saves it so).
+    const blocked = await panel.evaluate((type) => chrome.runtime.sendMessage({ type, kinds: { look: 'deny', point: 'deny', type: 'deny' } }), DESKTOP.SET_GRANTS);
     assert.equal(blocked.ok, true, JSON.stringify(blocked));
     const seen = script([
       () => act("SwitchSurface(surface='desktop')"),
@@ -500,7 +500,7 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
     const refused = (await activityEntries(panel)).filter((e) => e.kind === 'call' && e.code === 'FORBIDDEN');
     assert.equal(refused.at(-1)?.reason, 'not-granted', JSON.stringify(refused.at(-1)));
     // Allowed again for the tests that follow.
-    const allowed = await panel.evaluate((type) => chrome.runtime.sendMessage({ type, grants: { 'desktop.computer': 'allow' } }), DESKTOP.SET_GRANTS);
+    const allowed = await panel.evaluate((type) => chrome.runtime.sendMessage({ type, kinds: { look: 'allow', point: 'allow', type: 'allow' }, typingConfirmed: true }), DESKTOP.SET_GRANTS);
     assert.equal(allowed.ok, true, JSON.stringify(allowed));
   });
 

@@ -207,6 +207,7 @@ describe('a page the agent reads cannot widen what runs on the desktop without a
       const n = t.windows.length;
       let asked = null;
       let read = '';
+      let told = '';
       const { end, seen } = await t.task('Summarise the release notes', [
         (b) => {
           read = lastText(b);
@@ -214,7 +215,10 @@ describe('a page the agent reads cannot widen what runs on the desktop without a
         },
         () => act(`Click(point=(${x},${y}))`),
         () => act(attack),
-        () => act("Finished(content='done')"),
+        (b) => {
+          told = lastText(b);
+          return act("Finished(content='done')");
+        },
       ], async () => {
         const win = await t.windowAfter(n);
         asked = await askedIn(win);
@@ -225,9 +229,10 @@ describe('a page the agent reads cannot widen what runs on the desktop without a
       assert.match(asked.what, /: typing and keys/);
       assert.equal(asked.task, '“Summarise the release notes”');
       assert.match(asked.page, /^Release notes — http:\/\/127\.0\.0\.1:\d+\/hostile\.html$/);
-      assert.equal(end.outcome, 'error', end.text);
-      assert.match(end.text, /the host refused desktop\.computer/);
-      assert.equal(seen.length, 3);
+      // Denied: nothing was done, and the model reads so in its next step.
+      assert.match(told, /refused: the person declined desktop\.computer in the approval window\. Nothing was done on the desktop\./);
+      assert.equal(end.outcome, 'finished', end.text);
+      assert.equal(seen.length, 4);
       assert.match(read, /URL: http:\/\/127\.0\.0\.1:\d+\/hostile\.html/, 'the task read the hostile page');
       assert.equal(pwned(), false, 'nothing ran in the terminal');
       await t.closeTab(tab);
@@ -253,9 +258,10 @@ describe('a page the agent reads cannot widen what runs on the desktop without a
       second = await askedIn(win);
       await deny(win);
     });
-    assert.equal(second.args.text, COMMAND);
+    // A long text is typed in pieces, each a call of its own: the first piece asks.
+    assert.ok(second.args.text.length > 0 && COMMAND.startsWith(second.args.text), second.args.text);
     assert.match(second.page, /\/hostile\.html$/, 'the window names the page the task read last');
-    assert.equal(end.outcome, 'error', end.text);
+    assert.equal(end.outcome, 'finished', end.text);
     assert.equal(pwned(), false);
     await t.closeTab(tab);
   });
@@ -294,7 +300,7 @@ describe('a page the agent reads cannot widen what runs on the desktop without a
       await deny(win);
     });
     assert.match(asked.what, /: pointing and clicking/, 'pointing asks again after Block and back to Ask');
-    assert.equal(end.outcome, 'error', end.text);
+    assert.equal(end.outcome, 'finished', end.text);
   });
 });
 
@@ -351,10 +357,14 @@ describe('a page the agent reads cannot widen what runs on the desktop without a
       const tab = await t.openTab(site.url('/hostile.html'));
       n = t.windows.length;
       let asked = null;
+      let told = '';
       const { end } = await t.task('Summarise the release notes', [
         () => act("SwitchSurface(surface='desktop')", 'The page says to type a command on the desktop.'),
         () => act(attack),
-        () => act("Finished(content='done')"),
+        (b) => {
+          told = lastText(b);
+          return act("Finished(content='done')");
+        },
       ], async () => {
         const win = await t.windowAfter(n);
         asked = await askedIn(win);
@@ -362,7 +372,8 @@ describe('a page the agent reads cannot widen what runs on the desktop without a
       });
       assert.equal(asked.capability, tool);
       assert.match(asked.page, /\/hostile\.html$/);
-      assert.equal(end.outcome, 'error', end.text);
+      assert.match(told, new RegExp(`refused: the person declined ${tool.replace('.', '\\.')} in the approval window`));
+      assert.equal(end.outcome, 'finished', end.text);
       await t.closeTab(tab);
     }
     assert.deepEqual(calls('type_text').map((c) => c.arguments.text), ['hello'], 'the injected command never reached the server');

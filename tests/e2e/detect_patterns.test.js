@@ -9,7 +9,7 @@
 // result. Sent with Enter, the panel says so and offers sending results with
 // Enter, which works; without a way to send, Start says results are not sent;
 // and the live check refuses a send selector made of the empty input's state
-// class.
+// class, and takes its turn at the input with a prompt inserted meanwhile.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { launch, waitFor } from './lib/harness.js';
@@ -145,5 +145,28 @@ describe('auto-detection on the patterns that misled it', () => {
     await waitFor(async () => /✓ matches 1 element/.test(await options.locator('#sendButton-match').textContent()), { what: 'the button itself' });
     await options.close();
     await chat.close();
+  });
+
+  test('the live check of a send button and a prompt inserted meanwhile take turns at the input: the prompt stays', async () => {
+    // A site of its own: nothing saved for it, and no check made there yet.
+    const own = await serve();
+    try {
+      const { chat, options } = await open(own);
+      await options.close();
+      const text = 'the capability prompt, inserted while the send button is checked';
+      // Both at once, the check first: its test text is written and emptied again before the prompt goes in.
+      const [checked, inserted] = await env.evalInWorker(async ([url, text]) => {
+        const [tab] = await chrome.tabs.query({ url });
+        return Promise.all([
+          chrome.tabs.sendMessage(tab.id, { type: 'bridge.check', selectors: { destination: '.prompt', sendButton: 'button.n-button' } }),
+          chrome.tabs.sendMessage(tab.id, { type: 'bridge.insert', text, destination: '.prompt' }),
+        ]);
+      }, [own.url('/patterns_chat.html'), text]);
+      assert.deepEqual([checked.results?.sendButton?.empty, checked.results?.sendButton?.withText, inserted.ok], [1, 1, true], JSON.stringify({ checked, inserted }));
+      assert.equal(await chat.locator('.prompt').inputValue(), text);
+      await chat.close();
+    } finally {
+      await own.close();
+    }
   });
 });

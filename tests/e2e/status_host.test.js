@@ -38,28 +38,57 @@ test('a provider that is still starting turns ready on the page by itself, from 
   }
 });
 
-test("a Munim that cannot start shows the server's reason, its stderr as preformatted text, and the fix", async () => {
+test("a Munim that cannot start shows the server's reason, its stderr as preformatted text, and the fix, and still does while the host tries it again", async () => {
   const dir = tempDir('gnosis-broken-');
   const broken = path.join(dir, 'munim.exe');
-  fs.writeFileSync(broken, '#!/bin/sh\necho "munim: cannot find C:\\\\Tools\\\\Munim\\\\data" >&2\necho "munim: giving up" >&2\nexit 3\n', { mode: 0o755 });
+  // Each start is logged; the second (the host's first retry) waits for the test, so the host
+  // reports it starting, with the first failure, for as long as the test looks.
+  const starts = path.join(dir, 'starts');
+  const go = path.join(dir, 'go');
+  fs.writeFileSync(broken, `#!/bin/sh
+echo start >> '${starts}'
+if [ "$(wc -l < '${starts}')" -ge 2 ]; then while [ ! -e '${go}' ]; do sleep 0.05; done; fi
+echo "munim: cannot find C:\\\\Tools\\\\Munim\\\\data" >&2
+echo "munim: giving up" >&2
+exit 3
+`, { mode: 0o755 });
   const env = await launch({ config: hostConfig({ fakemunim: broken, log: path.join(dir, 'calls.jsonl') }) });
   const site = await serve();
   try {
     await env.newPage(site.url('/chat.html'));
     const options = await env.openOptions();
+    const down = async () => {
+      assert.equal(await text(options, '#host-chip'), 'munim down');
+      assert.equal(await options.locator('#host-chip').getAttribute('data-kind'), 'degraded');
+      assert.equal(await text(options, '#host-problem-title'), 'munim could not start');
+      assert.match(await text(options, '#host-problem-reason'), /exited \(exit status 3\) before answering initialize/);
+      assert.equal(await options.locator('#host-stderr').evaluate((el) => el.tagName), 'PRE');
+      assert.match(await text(options, '#host-stderr'), /munim: cannot find C:\\Tools\\Munim\\data\nmunim: giving up/);
+      assert.match(await text(options, '#host-fix'), /Edit it on the setup page/);
+      assert.equal(await options.locator('#host-setup-link').getAttribute('href'), `chrome-extension://${EXTENSION_ID}/bridge/setup/setup.html`);
+      assert.equal(await text(options, '#host-fix-command'), 'gnosis-host doctor');
+      assert.equal(await text(options, '#host-state'), 'Connected — munim could not start');
+      assert.match(await text(options, '#host-providers'), /munim \(computer\.\*\) · down/);
+    };
     await waitFor(async () => options.locator('#host-problem').isVisible(), { what: 'problem card', timeoutMs: 15_000 });
-    assert.equal(await text(options, '#host-chip'), 'munim down');
-    assert.equal(await options.locator('#host-chip').getAttribute('data-kind'), 'degraded');
-    assert.equal(await text(options, '#host-problem-title'), 'munim could not start');
-    assert.match(await text(options, '#host-problem-reason'), /exited \(exit status 3\) before answering initialize/);
-    assert.equal(await options.locator('#host-stderr').evaluate((el) => el.tagName), 'PRE');
-    assert.match(await text(options, '#host-stderr'), /munim: cannot find C:\\Tools\\Munim\\data\nmunim: giving up/);
-    assert.match(await text(options, '#host-fix'), /Edit it on the setup page/);
-    assert.equal(await options.locator('#host-setup-link').getAttribute('href'), `chrome-extension://${EXTENSION_ID}/bridge/setup/setup.html`);
-    assert.equal(await text(options, '#host-fix-command'), 'gnosis-host doctor');
-    assert.doesNotMatch(await text(options, '#host-state'), /starting/);
+    await down();
+    // The retry under way: the host says starting, with the last failure; the page, once it has
+    // that health (Check again), still shows the failure.
+    await waitFor(() => fs.existsSync(starts) && fs.readFileSync(starts, 'utf8').split('\n').length > 2, { what: 'the host trying munim again' });
+    await options.evaluate((type) => {
+      const sendMessage = chrome.runtime.sendMessage.bind(chrome.runtime);
+      chrome.runtime.sendMessage = (message, ...rest) => sendMessage(message, ...rest).then((r) => {
+        if (message?.type === type) window.hostReplies = [...(window.hostReplies || []), r];
+        return r;
+      });
+    }, 'bridge.hostStatus');
+    await options.locator('#host-recheck').click();
+    const retry = await waitFor(() => options.evaluate(() => (window.hostReplies || []).map((r) => r.health?.providers?.[0]).find((p) => p?.state === 'starting')), { what: 'health saying munim is starting again' });
+    assert.match(retry.error, /exited \(exit status 3\) before answering initialize/);
+    await down();
     await env.screenshot(options, 'status_munim_down');
   } finally {
+    fs.writeFileSync(go, '');
     await env.close();
     await site.close();
     fs.rmSync(dir, { recursive: true, force: true });

@@ -58,7 +58,10 @@ test('Start asks for access to the chat page (its host, every port: Firefox patt
 
 test('the capability prompt, generated from the host, is inserted into the chat and sent by the person', async () => {
   await options.click('#prompt-insert');
-  const text = await waitFor(() => chat.evaluate("document.getElementById('prompt').value"), { what: 'prompt in the chat input' });
+  // The page says when the prompt is in: the chat input can hold other text before (the send button's live check).
+  await waitFor(async () => (await options.text('#prompt-state'))?.startsWith('Inserted into the page'), { what: 'the page saying the prompt is in' })
+    .catch(async (err) => { throw new Error(`${err.message}: ${await options.text('#prompt-state')}`); });
+  const text = await chat.evaluate("document.getElementById('prompt').value");
   for (const part of ['"capability"', 'computer.click', 'computer.echo']) assert.ok(text.includes(part), `prompt lacks ${part}`);
   await chat.activate(); // the person is back on the chat
   await chat.click('#send');

@@ -351,16 +351,40 @@ async function writeEditable(el, text) {
   await tick();
 }
 
-/** Writes text into the destination; resolves {ok, error?}. */
-async function inject(text, css) {
+/**
+ * The chat input's writers take turns: a result, an inserted prompt and the
+ * send button check (which writes a text and empties the input again) never
+ * interleave, so none undoes another's text.
+ */
+let turn = Promise.resolve();
+function inTurn(fn) {
+  const run = turn.then(fn);
+  turn = run.catch(() => {});
+  return run;
+}
+
+/** Writes text into the destination, in its turn; resolves {ok, error?}. */
+function inject(text, css) {
+  return inTurn(() => write(text, css));
+}
+
+/**
+ * Runs fn(write) with the chat input to itself: writes from elsewhere wait
+ * until it resolves; write(text, css) writes at once (as inject does).
+ */
+function withInput(fn) {
+  return inTurn(() => fn(write));
+}
+
+async function write(text, css) {
   const el = destinationEditor(css);
   if (!el) return { ok: false, error: `Inject into: nothing editable matches ${css}` };
   writing = true;
   try {
-    const write = () => (el.matches('textarea, input') ? (writeField(el, text), tick()) : writeEditable(el, text));
-    await write();
+    const once = () => (el.matches('textarea, input') ? (writeField(el, text), tick()) : writeEditable(el, text));
+    await once();
     // A framework may re-render from its own state: try once more.
-    if (!landed(el, text)) await write();
+    if (!landed(el, text)) await once();
     return landed(el, text) ? { ok: true } : { ok: false, error: 'the text did not land in the destination (the editor rejected it)' };
   } finally {
     writing = false;
@@ -404,7 +428,7 @@ async function enterSend(destination, onSend = () => {}, text = '') {
 function isWriting() {
   return writing;
 }
-return Object.freeze({ destinationEditor, inject, clickSend, enterSend, isWriting });
+return Object.freeze({ destinationEditor, inject, withInput, clickSend, enterSend, isWriting });
 })();
 
 // bridge/core/arrival.js
@@ -2171,7 +2195,7 @@ const { BUTTON, EDITABLE } = __module_bridge_core_pick_rules_js;
 const { propose } = __module_bridge_core_detect_js;
 const { norm, queryAll, visible } = __module_bridge_page_dom_js;
 const { selectorFor } = __module_bridge_page_pick_selector_js;
-const { destinationEditor, inject } = __module_bridge_page_inject_js;
+const { destinationEditor, withInput } = __module_bridge_page_inject_js;
 const { enterTicked, panelStyle, renderBoxes, renderPanel } = __module_bridge_page_detect_panel_js;
 const { pageState } = __module_bridge_page_page_state_js;
 
@@ -2562,7 +2586,18 @@ function peek() {
 }
 
 const PROBE_TEXT = 'Gnosis checks the send button';
-const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50))));
+/**
+ * Two frames (the page renders what its input now holds), then 50 ms; at
+ * most 250 ms, as a hidden page paints no frame and the check holds the
+ * chat input meanwhile.
+ */
+const frames = () => new Promise((r) => {
+  const bound = setTimeout(r, 250);
+  requestAnimationFrame(() => requestAnimationFrame(() => {
+    clearTimeout(bound);
+    setTimeout(r, 50);
+  }));
+});
 let probed = null;
 
 /** How long after the person's last key or input the send probe waits (probeSend). */
@@ -2577,31 +2612,36 @@ for (const type of ['keydown', 'beforeinput', 'input']) {
 /**
  * The live check of a send button selector with the input empty and holding
  * text ({empty, withText}: how many elements it matches each way). An empty
- * input gets a short text and is emptied again; a selector a page matches
- * only in one of the two states (a class set while the input is empty) is
- * found out. The input is written to only while the site is not started
- * and the person has not typed for a while (else: empty only, and checked
- * again next time), so the probe never meets the person's typing; an input
- * holding the person's text is left alone (withText only), and a pair
+ * input gets a short text and is emptied again, with the input to itself (a
+ * result or a prompt inserted meanwhile waits, and is not emptied); a
+ * selector a page matches only in one of the two states (a class set while
+ * the input is empty) is found out. The input is written to only while the
+ * site is not started and the person has not typed for a while (else: empty
+ * only, and checked again next time), so the probe does not meet the
+ * person's typing. An input holding the person's text is left alone
+ * (withText only), as is one they typed into during the check, and a pair
  * already checked is not checked again.
  */
 async function probeSend(css, destination) {
   const editor = destinationEditor(destination);
   if (!editor || !css) return {};
   const count = () => queryAll(css).length;
-  if (editorText(editor)) return { withText: count() };
   const key = `${css}\n${destination}`;
-  if (probed?.key === key) return probed.result;
-  const empty = count();
-  if (pageState.config || Date.now() - lastTyped < TYPING_QUIET_MS) return { empty };
-  const wrote = await inject(PROBE_TEXT, destination);
-  if (!wrote.ok) return { empty };
-  await frames();
-  const withText = count();
-  if (editorText(editor) === PROBE_TEXT) await inject('', destination);
-  await frames();
-  probed = { key, result: { empty, withText } };
-  return probed.result;
+  return withInput(async (write) => {
+    if (editorText(editor)) return { withText: count() };
+    if (probed?.key === key) return probed.result;
+    const empty = count();
+    if (pageState.config || Date.now() - lastTyped < TYPING_QUIET_MS) return { empty };
+    const wrote = await write(PROBE_TEXT, destination);
+    if (!wrote.ok) return { empty };
+    await frames();
+    const withText = count();
+    if (editorText(editor) !== PROBE_TEXT) return { empty, withText };
+    await write('', destination);
+    await frames();
+    probed = { key, result: { empty, withText } };
+    return probed.result;
+  });
 }
 
 /** Closes the panel without using what it found. */

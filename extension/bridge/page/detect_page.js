@@ -12,7 +12,7 @@ import { BUTTON, EDITABLE } from '../core/pick_rules.js';
 import { propose } from '../core/detect.js';
 import { norm, queryAll, visible } from './dom.js';
 import { selectorFor } from './pick_selector.js';
-import { destinationEditor, inject } from './inject.js';
+import { destinationEditor, withInput } from './inject.js';
 import { enterTicked, panelStyle, renderBoxes, renderPanel } from './detect_panel.js';
 import { pageState } from './page_state.js';
 
@@ -403,7 +403,18 @@ function peek() {
 }
 
 const PROBE_TEXT = 'Gnosis checks the send button';
-const frames = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(r, 50))));
+/**
+ * Two frames (the page renders what its input now holds), then 50 ms; at
+ * most 250 ms, as a hidden page paints no frame and the check holds the
+ * chat input meanwhile.
+ */
+const frames = () => new Promise((r) => {
+  const bound = setTimeout(r, 250);
+  requestAnimationFrame(() => requestAnimationFrame(() => {
+    clearTimeout(bound);
+    setTimeout(r, 50);
+  }));
+});
 let probed = null;
 
 /** How long after the person's last key or input the send probe waits (probeSend). */
@@ -418,31 +429,36 @@ for (const type of ['keydown', 'beforeinput', 'input']) {
 /**
  * The live check of a send button selector with the input empty and holding
  * text ({empty, withText}: how many elements it matches each way). An empty
- * input gets a short text and is emptied again; a selector a page matches
- * only in one of the two states (a class set while the input is empty) is
- * found out. The input is written to only while the site is not started
- * and the person has not typed for a while (else: empty only, and checked
- * again next time), so the probe never meets the person's typing; an input
- * holding the person's text is left alone (withText only), and a pair
+ * input gets a short text and is emptied again, with the input to itself (a
+ * result or a prompt inserted meanwhile waits, and is not emptied); a
+ * selector a page matches only in one of the two states (a class set while
+ * the input is empty) is found out. The input is written to only while the
+ * site is not started and the person has not typed for a while (else: empty
+ * only, and checked again next time), so the probe does not meet the
+ * person's typing. An input holding the person's text is left alone
+ * (withText only), as is one they typed into during the check, and a pair
  * already checked is not checked again.
  */
 async function probeSend(css, destination) {
   const editor = destinationEditor(destination);
   if (!editor || !css) return {};
   const count = () => queryAll(css).length;
-  if (editorText(editor)) return { withText: count() };
   const key = `${css}\n${destination}`;
-  if (probed?.key === key) return probed.result;
-  const empty = count();
-  if (pageState.config || Date.now() - lastTyped < TYPING_QUIET_MS) return { empty };
-  const wrote = await inject(PROBE_TEXT, destination);
-  if (!wrote.ok) return { empty };
-  await frames();
-  const withText = count();
-  if (editorText(editor) === PROBE_TEXT) await inject('', destination);
-  await frames();
-  probed = { key, result: { empty, withText } };
-  return probed.result;
+  return withInput(async (write) => {
+    if (editorText(editor)) return { withText: count() };
+    if (probed?.key === key) return probed.result;
+    const empty = count();
+    if (pageState.config || Date.now() - lastTyped < TYPING_QUIET_MS) return { empty };
+    const wrote = await write(PROBE_TEXT, destination);
+    if (!wrote.ok) return { empty };
+    await frames();
+    const withText = count();
+    if (editorText(editor) !== PROBE_TEXT) return { empty, withText };
+    await write('', destination);
+    await frames();
+    probed = { key, result: { empty, withText } };
+    return probed.result;
+  });
 }
 
 /** Closes the panel without using what it found. */

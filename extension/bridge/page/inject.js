@@ -65,16 +65,40 @@ async function writeEditable(el, text) {
   await tick();
 }
 
-/** Writes text into the destination; resolves {ok, error?}. */
-async function inject(text, css) {
+/**
+ * The chat input's writers take turns: a result, an inserted prompt and the
+ * send button check (which writes a text and empties the input again) never
+ * interleave, so none undoes another's text.
+ */
+let turn = Promise.resolve();
+function inTurn(fn) {
+  const run = turn.then(fn);
+  turn = run.catch(() => {});
+  return run;
+}
+
+/** Writes text into the destination, in its turn; resolves {ok, error?}. */
+function inject(text, css) {
+  return inTurn(() => write(text, css));
+}
+
+/**
+ * Runs fn(write) with the chat input to itself: writes from elsewhere wait
+ * until it resolves; write(text, css) writes at once (as inject does).
+ */
+function withInput(fn) {
+  return inTurn(() => fn(write));
+}
+
+async function write(text, css) {
   const el = destinationEditor(css);
   if (!el) return { ok: false, error: `Inject into: nothing editable matches ${css}` };
   writing = true;
   try {
-    const write = () => (el.matches('textarea, input') ? (writeField(el, text), tick()) : writeEditable(el, text));
-    await write();
+    const once = () => (el.matches('textarea, input') ? (writeField(el, text), tick()) : writeEditable(el, text));
+    await once();
     // A framework may re-render from its own state: try once more.
-    if (!landed(el, text)) await write();
+    if (!landed(el, text)) await once();
     return landed(el, text) ? { ok: true } : { ok: false, error: 'the text did not land in the destination (the editor rejected it)' };
   } finally {
     writing = false;
@@ -119,4 +143,4 @@ function isWriting() {
   return writing;
 }
 
-export { destinationEditor, inject, clickSend, enterSend, isWriting };
+export { destinationEditor, inject, withInput, clickSend, enterSend, isWriting };

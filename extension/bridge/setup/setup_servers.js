@@ -8,6 +8,7 @@
 // cancelled. The rules live in ../core/setup_rules.js.
 import { BRIDGE } from '../../shared/core/messages.js';
 import { CODES } from '../../shared/core/codes.js';
+import { shownState } from '../../shared/core/host_view.js';
 import { MUNIM, checkNote, fieldError, formFromProvider, munimParams, providerParams, suggestName } from '../core/setup_rules.js';
 import { $, breakable, h, send } from '../../shared/page.js';
 import { pollWhileVisible } from '../../shared/core/poll.js';
@@ -69,7 +70,7 @@ function serverItem(p) {
 }
 
 function render(reply) {
-  const list = reply.providers || [];
+  const list = (reply.providers || []).map((p) => ({ ...p, state: shownState(p) }));
   // A server added since: what the Munim shortcut said about its last check is old news.
   if (state.shown && list.some((p) => !state.list.some((q) => q.name === p.name))) clearMunimCheck();
   state.list = list;

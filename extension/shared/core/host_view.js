@@ -72,11 +72,23 @@ export function hostView(r, { extensionId = '<extension id>', extensionVersion =
     said: err.message ? String(err.message) : '', startBlocked: 'Start needs the host, which does not answer (see Host above).' };
 }
 
+/**
+ * The state a page shows for a provider (health, provider.state, providers.list).
+ * The host reports a server it tries again after a failed start or run as
+ * `starting`, with that failure as `error`: such a server is shown down, with
+ * the failure and its stderr, until a start succeeds, so the page does not
+ * turn to "starting" and back at each retry.
+ */
+export function shownState(p) {
+  const state = String(p?.state || 'unknown');
+  return state === 'starting' && p.error ? 'down' : state;
+}
+
 /** The view of a host that answered health. */
 function answered(h, base, { extensionVersion, page }) {
   const fit = protocolFit(h);
   const providers = (h.providers || []).map((p) => ({
-    name: String(p.name || '?'), prefix: String(p.prefix || '?'), state: String(p.state || 'unknown'),
+    name: String(p.name || '?'), prefix: String(p.prefix || '?'), state: shownState(p),
     capabilities: Number(p.capabilities) || 0,
     ...(p.error ? { error: String(p.error) } : {}), ...(p.stderr ? { stderr: String(p.stderr) } : {}),
   }));

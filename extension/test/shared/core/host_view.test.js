@@ -5,7 +5,7 @@
 // system it is shown on and carries no raw code or backtick.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { allowCommand, hostView, logPath, providerLine } from '../../../shared/core/host_view.js';
+import { allowCommand, hostView, logPath, providerLine, shownState } from '../../../shared/core/host_view.js';
 
 const ready = { name: 'munim', prefix: 'computer', state: 'ready', capabilities: 15 };
 const healthy = (extra = {}) => ({ health: { ok: true, status: 'ok', version: '0.1.0', protocol: 2, capabilities: 17, providers: [ready], ...extra } });
@@ -47,6 +47,16 @@ test("a provider that is down shows the server's reason, its stderr, and where t
   assert.equal(v.problem.command, 'gnosis-host doctor');
   assertCleanProse(v);
   assert.doesNotMatch(JSON.stringify(v), /munim\.exe/, 'no Windows file name on a page that may be on Linux');
+});
+
+test('a server the host tries again after it failed reads the same at each retry: down, with its reason and stderr, never "starting"', () => {
+  const failure = { error: 'exited (exit status 3) before answering initialize', stderr: 'munim: giving up' };
+  const views = ['down', 'starting'].map((state) => hostView(healthy({ status: 'degraded', providers: [{ ...ready, state, capabilities: 0, ...failure }] })));
+  const seen = (v) => [v.kind, v.chip, v.line, v.problem?.title, v.problem?.reason, v.problem?.stderr, providerLine(v.providers[0])];
+  assert.deepEqual(seen(views[1]), seen(views[0]));
+  assert.deepEqual(seen(views[1]), ['degraded', 'munim down', 'Connected — munim could not start', 'munim could not start', failure.error, failure.stderr, 'munim (computer.*) · down']);
+  assert.equal(shownState({ state: 'starting' }), 'starting', 'a first start has no error: it is starting');
+  assert.equal(shownState({ state: 'ready', error: 'old' }), 'ready');
 });
 
 test('the setup page\'s host step is about the host alone: its MCP servers have their own step', () => {
