@@ -361,7 +361,9 @@ function relayout() {
 function renderDesktop(v) {
   const d = v.desktop;
   const words = d.kind ? KIND_WORDS[d.kind] : UNKNOWN_KIND_WORDS;
-  $('eyebrow').textContent = 'Gnosis · the browser agent asks before it acts on your computer';
+  $('eyebrow').textContent = 'Gnosis · the browser agent asks first';
+  // What it would type or where it would click comes right under these words; the tool's name after.
+  $('details').classList.add('desktop-call');
   $('approval-title').textContent = 'Act on your computer’s desktop?';
   $('who-wants').textContent = `wants to ${words.verb}`;
   $('desktop-context').hidden = false;

@@ -193,12 +193,12 @@ export function randomToken() {
 const INVISIBLE = /[\ufe00-\ufe0f\u00ad\u061c\u115f\u1160\u180e\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\u3164\ufeff\uffa0]/g;
 
 /**
- * The arguments as the window shows them: pretty JSON, nothing shortened, and
- * invisible or direction-changing characters escaped. Still valid JSON that
- * parses back to the same value.
+ * The arguments as the window shows them: pretty JSON (compact: on one
+ * line), nothing shortened, and invisible or direction-changing characters
+ * escaped. Still valid JSON that parses back to the same value.
  */
-export function visibleJson(value) {
-  const text = JSON.stringify(value === undefined ? {} : value, null, 2);
+export function visibleJson(value, { compact = false } = {}) {
+  const text = JSON.stringify(value === undefined ? {} : value, null, compact ? 0 : 2);
   return text.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 
@@ -308,7 +308,8 @@ export class PendingApprovals {
     };
     return {
       origin: e.origin, capability: e.capability, title: e.title, annotations: e.annotations,
-      argumentsJson: visibleJson(e.arguments), deadline: e.deadline, timeoutMs: e.timeoutMs, answer: e.answer,
+      // A desktop call's arguments are short; on one line what it types shows in the window's first view.
+      argumentsJson: visibleJson(e.arguments, { compact: Boolean(desktop) }), deadline: e.deadline, timeoutMs: e.timeoutMs, answer: e.answer,
       ...(e.subject ? { subject: e.subject.replace(INVISIBLE, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) } : {}),
       ...(desktop ? { desktop } : {}),
     };

@@ -93,5 +93,7 @@ test('an agent\'s desktop call keeps its kind only when the host asks about that
   const other = p.add({ id: 2, origin: 'chrome-extension://x', capability: 'desktop.computer', arguments: { action: 'type', text: 'rm -rf ~' } }, { desktop });
   assert.equal(p.get(other).desktop.kind, null, 'another call than the agent made has no kind');
   assert.deepEqual(p.view(same).desktop, { kind: 'type', prefix: 'desktop', taskText: 'Say hello', page: 'https://a.example/', pageTitle: 'A' });
+  assert.equal(p.view(same).argumentsJson, '{"text":"hello","action":"type"}', 'a desktop call\'s arguments on one line, exactly as asked');
+  assert.equal(p.view(p.add({ id: 4, origin: 'https://chat.example', capability: 'c.t', arguments: { a: 1 } })).argumentsJson, '{\n  "a": 1\n}');
   assert.equal(p.view(p.add({ id: 3, origin: 'https://chat.example', capability: 'c.t' })).desktop, undefined, 'a site\'s call has none');
 });
