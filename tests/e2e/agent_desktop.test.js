@@ -185,7 +185,10 @@ describe('the agent on the tab and the desktop', { skip: missing || false }, () 
       assert.match(await panel.textContent('#log li.ask-grants[data-answer="granted"] .ask-note'), /^Granted as suggested; the task goes on/);
       /** What a window will say once answered (it closes 1.2 s later): {said}, caught as it is written, once watching. */
       const saidIn = async (win) => {
-        const said = new Promise((resolve) => win.on('console', (m) => { if (m.text().startsWith('outcome:')) resolve(m.text().slice('outcome:'.length)); }));
+        const said = new Promise((resolve) => {
+          win.on('console', (m) => { if (m.text().startsWith('outcome:')) resolve(m.text().slice('outcome:'.length)); });
+          win.once('close', () => resolve('(the window closed without an outcome)'));
+        });
         await win.evaluate(() => {
           const el = document.getElementById('outcome');
           new MutationObserver(() => { if (el.textContent) console.log(`outcome:${el.textContent}`); }).observe(el, { childList: true, characterData: true, subtree: true });

@@ -21,7 +21,7 @@ import { serve } from './lib/server.js';
 import { jpegSize, startModelServer } from './lib/model_server.js';
 import { chatModel, sentCount } from './lib/chat_model.js';
 import { armFromOptions, armPreset, badgeText } from './lib/bridge.js';
-import { deliberateClick } from './lib/approval.js';
+import { approveIn } from './lib/approval.js';
 
 const REALCHAT = path.join(REPO, 'tests', 'e2e', 'fixtures', 'realchat', 'dist');
 const NAME = 'Ada Lovelace';
@@ -200,7 +200,7 @@ async function fillTheForm(chat, kind, origin, { formUrl }) {
   assert.match(subject, new RegExp(`^tab ${form}: “Contact form txt\\.exe” — ${formUrl.replace(/[.?]/g, '\\$&')}$`), `the window names the tab, with the page's direction override gone: ${subject}`);
   assert.deepEqual(JSON.parse(await win.locator('#arguments').textContent()), { tabId: form, text: NAME });
   await env.screenshot(win, `approval_browser_type_${kind}`);
-  await deliberateClick(win, '#allow');
+  await approveIn(win, '#allow');
   await m.turn(); // the type's result: the model clicks Send
   await m.turn(); // the click's result: the model is done
   await waitFor(() => posted.length > before, { what: 'the form posted to its server' });
@@ -296,7 +296,7 @@ describe('browser.* for an armed chat site, on the tabs the person shares', () =
     await sayInReplica(chat, 'Type a long note into my shared tab.');
     const asked = approvalWindow();
     await m.turn();
-    await deliberateClick(await asked, '#allow');
+    await approveIn(await asked, '#allow');
     const typed = () => slowPage.evaluate(() => document.getElementById('notes').value.length);
     await waitFor(async () => (await typed()) > 0, { what: 'the typing started' });
     // The person clicks Stop on the options page's run bar, the page in front.

@@ -17,7 +17,7 @@ import { serve } from '../e2e/lib/server.js';
 import { REPO, readJsonl, tempDir } from '../e2e/lib/harness.js';
 import { startModelServer } from '../e2e/lib/model_server.js';
 import { decode, differenceFromPattern, findTarget, patternProvider, ruleFrom, visionModel, writeScreens } from '../e2e/lib/pattern.js';
-import { launchFirefox, waitFor } from './lib/firefox.js';
+import { forgetSiteScript, launchFirefox, waitFor } from './lib/firefox.js';
 import { PRESETS } from '../../extension/bridge/core/presets.js';
 import { describeMeans } from '../../extension/bridge/core/attach_means.js';
 import { scaledSize } from '../../extension/bridge/core/result_images.js';
@@ -114,7 +114,7 @@ test('a vision model on the real chat UI gets each screenshot attached and click
  */
 async function openReplica(preset, query = '') {
   const chat = await ff.newTab(replicas.url(`/sites/${preset.id}.html${query}`));
-  await (await ff.openExtensionPage('bridge/options/options.html')).evaluate(`chrome.storage.local.remove('site:${replicas.origin}').then(() => true)`);
+  await (await ff.openExtensionPage('bridge/options/options.html')).evaluate(forgetSiteScript(replicas.origin));
   const options = await ff.openExtensionPage(`bridge/options/options.html?origin=${encodeURIComponent(replicas.origin)}`);
   await waitFor(async () => (await options.text('#preset-state')) === `preset: ${preset.name}`, { what: `preset: ${preset.name}` });
   await waitFor(async () => (await options.text('#attachTarget-match')) === `✓ Automatic: ${describeMeans(preset.attach)} (what ${preset.name} is known to take)`, { what: `${preset.id}: the preset's way` });

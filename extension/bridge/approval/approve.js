@@ -132,9 +132,14 @@ function pressed(now) {
   return true;
 }
 
-/** The visible buttons of a step, scattered over the pad in a random order (their tab order too). */
+/**
+ * The visible buttons of a step, scattered over the pad in a random order
+ * (their tab order too). A button that had the focus keeps it: moving it in
+ * the page would drop it, and a person at the keyboard would lose their place.
+ */
 function layout(ids, avoid = []) {
   const pad = $('pad');
+  const focused = pad.contains(document.activeElement) ? document.activeElement : null;
   const shown = ids.filter((id) => !$(id).hidden);
   for (const id of shown) Object.assign($(id).style, { left: '0px', top: '0px' });
   const boxes = shown.map((id) => ({ id, width: $(id).offsetWidth, height: $(id).offsetHeight }));
@@ -143,6 +148,7 @@ function layout(ids, avoid = []) {
     Object.assign($(id).style, { left: `${at[id].left}px`, top: `${at[id].top}px` });
     pad.append($(id));
   }
+  if (focused && !focused.hidden) focused.focus({ preventScroll: true });
 }
 
 /** Where a button is in the window's viewport. */

@@ -321,3 +321,25 @@ function deserialize(v) {
     default: return v;
   }
 }
+
+/**
+ * Forgets a site's saved settings, as a fresh profile has none: the
+ * evaluate text for an extension page. They live in the trusted store (the
+ * extension origin's IndexedDB "gnosis-trusted", extension/shared/trusted_store.js);
+ * a copy in storage.local from before it would be adopted, so it goes too.
+ */
+export function forgetSiteScript(origin) {
+  const key = JSON.stringify(`site:${origin}`);
+  return `Promise.all([chrome.storage.local.remove(${key}), new Promise((resolve, reject) => {
+    const req = indexedDB.open('gnosis-trusted', 1);
+    req.onupgradeneeded = () => req.result.createObjectStore('values');
+    req.onerror = () => reject(req.error);
+    req.onsuccess = () => {
+      const tx = req.result.transaction('values', 'readwrite');
+      tx.objectStore('values').delete(${key});
+      tx.oncomplete = () => { req.result.close(); resolve(); };
+      tx.onerror = () => reject(tx.error);
+    };
+  })]).then(() => true)`;
+}
+
