@@ -7,14 +7,17 @@
 // joined into one file the worker injects with chrome.scripting (files:),
 // which needs no web access at all.
 //
-// Each module keeps its own scope: it becomes a function that runs its code
-// and returns its exports, called in dependency order; its imports become
-// constants read from the modules before it. Only the forms the content
-// scripts use are taken: `import * as x from`, `import { a, b as c } from`,
-// `export const|let|function|class`, and `export { a, b as c }`; anything
-// else is an error naming the file. The file runs its modules once per page
-// however often it is injected, and its value is true (executeScript's
-// result).
+// esbuild joins them: it is the bundler the field keeps (precise ES module
+// semantics: evaluation order, live bindings, name clashes between modules),
+// where a joiner of our own would accept only the import forms it was taught.
+// The output is an IIFE for the browsers the manifest names at least
+// (minimum_chrome_version, Firefox's strict_min_version), not minified, so a
+// reviewer reads it; paths in it are relative to extension/, so it is the
+// same on every machine. Around it: a strict-mode directive (the sources are
+// modules, which are strict), a guard so the file runs its modules once per
+// page however often it is injected, and `true` as its last statement, the
+// script's value (executeScript's result: Firefox refuses a result it cannot
+// clone).
 //
 //   node tools/content_bundle.mjs          writes every bundle
 //   node tools/content_bundle.mjs --check  fails if one is not what its sources make
@@ -22,15 +25,13 @@
 // extension/test/layout.test.js fails while a bundle is stale.
 import fs from 'node:fs';
 import path from 'node:path';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
 import { PAGE_ENTRY, PAGE_LOADER } from '../extension/bridge/core/page_scripts.js';
 import { SCRIPT_ENTRY, SCRIPT_FILES } from '../extension/agent/core/page_assistant_settings.js';
 
 const REPO = fileURLToPath(new URL('../', import.meta.url));
 const EXT = path.join(REPO, 'extension');
-// espree is eslint's parser: resolve it where eslint finds it.
-const espree = createRequire(createRequire(import.meta.url).resolve('eslint'))('espree');
 
 /** The bundles, as the worker names them: the file it injects, the entry module that runs, the global that marks it ran. */
 export const BUNDLES = Object.freeze([
@@ -38,82 +39,51 @@ export const BUNDLES = Object.freeze([
   { file: SCRIPT_FILES[0], entry: SCRIPT_ENTRY, once: '__gnosisPageAssistant' },
 ]);
 
-/** A module's source rewritten to run in its own function: {body, exports, deps}. */
-function rewrite(file, source) {
-  const ast = espree.parse(source, { ecmaVersion: 'latest', sourceType: 'module', range: true });
-  const edits = []; // [start, end, text]
-  const exports = []; // [exported, local]
-  const deps = [];
-  const target = (spec) => {
-    if (!spec.startsWith('.')) throw new Error(`${file}: imports ${spec}, not a relative module`);
-    return path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
+/** esbuild's targets: the oldest Chrome and Firefox the extension's manifest accepts. */
+export function browserTargets(manifest = JSON.parse(fs.readFileSync(path.join(EXT, 'manifest.json'), 'utf8'))) {
+  const major = (v, what) => {
+    const m = /^(\d+)(\.\d+)*$/.exec(String(v ?? ''));
+    if (!m) throw new Error(`extension/manifest.json: ${what} is ${JSON.stringify(v)}, not a version`);
+    return m[1];
   };
-  for (const node of ast.body) {
-    const [start, end] = node.range;
-    if (node.type === 'ImportDeclaration') {
-      const dep = target(node.source.value);
-      deps.push(dep);
-      const ns = node.specifiers.find((s) => s.type === 'ImportNamespaceSpecifier');
-      const named = node.specifiers.filter((s) => s.type === 'ImportSpecifier');
-      if (node.specifiers.some((s) => s.type === 'ImportDefaultSpecifier')) throw new Error(`${file}: a default import is not taken`);
-      const lines = [];
-      if (ns) lines.push(`const ${ns.local.name} = ${moduleVar(dep)};`);
-      if (named.length) lines.push(`const { ${named.map((s) => (s.imported.name === s.local.name ? s.local.name : `${s.imported.name}: ${s.local.name}`)).join(', ')} } = ${moduleVar(dep)};`);
-      edits.push([start, end, lines.join(' ')]);
-    } else if (node.type === 'ExportNamedDeclaration') {
-      if (node.source) throw new Error(`${file}: export … from is not taken`);
-      if (node.declaration) {
-        const d = node.declaration;
-        const names = d.type === 'VariableDeclaration' ? d.declarations.map((x) => x.id.name) : [d.id.name];
-        for (const n of names) exports.push([n, n]);
-        edits.push([start, d.range[0], '']);
-      } else {
-        for (const s of node.specifiers) exports.push([s.exported.name, s.local.name]);
-        edits.push([start, end, '']);
-      }
-    } else if (node.type === 'ExportDefaultDeclaration' || node.type === 'ExportAllDeclaration') {
-      throw new Error(`${file}: ${node.type} is not taken`);
-    }
-  }
-  let body = source;
-  for (const [s, e, text] of edits.sort((a, b) => b[0] - a[0])) body = body.slice(0, s) + text + body.slice(e);
-  return { body, exports, deps };
+  return [
+    `chrome${major(manifest.minimum_chrome_version, 'minimum_chrome_version')}`,
+    `firefox${major(manifest.browser_specific_settings?.gecko?.strict_min_version, 'browser_specific_settings.gecko.strict_min_version')}`,
+  ];
 }
 
-/** The variable a module's exports are kept in. */
-function moduleVar(file) {
-  return `__module_${file.replace(/[^A-Za-z0-9]/g, '_')}`;
-}
-
-/** The text of one bundle: its modules in dependency order, each in its own scope. */
-export function bundleText({ file, entry, once }, read = (f) => fs.readFileSync(path.join(EXT, f), 'utf8')) {
-  const order = [];
-  const seen = new Set();
-  const parts = new Map();
-  const visit = (f, chain) => {
-    if (chain.includes(f)) throw new Error(`import cycle: ${[...chain, f].join(' → ')}`);
-    if (seen.has(f)) return;
-    seen.add(f);
-    const r = rewrite(f, read(f));
-    parts.set(f, r);
-    for (const d of r.deps) visit(d, [...chain, f]);
-    order.push(f);
-  };
-  visit(entry, []);
-  const modules = order.map((f) => {
-    const { body, exports } = parts.get(f);
-    // The entry runs; nothing imports it.
-    if (f === entry) return `// ${f}\n(() => {\n${body.trimEnd()}\n})();\n`;
-    const returned = exports.map(([name, local]) => (name === local ? name : `${name}: ${local}`)).join(', ');
-    return `// ${f}\nconst ${moduleVar(f)} = (() => {\n${body.trimEnd()}\nreturn Object.freeze({ ${returned} });\n})();\n`;
+/** The text of one bundle: esbuild's IIFE of its entry module, run once per page, its value true. */
+export function bundleText({ file, entry, once }) {
+  const result = esbuild.buildSync({
+    absWorkingDir: EXT,
+    entryPoints: [entry],
+    bundle: true,
+    write: false,
+    metafile: true,
+    format: 'iife',
+    platform: 'browser',
+    target: browserTargets(),
+    minify: false,
+    legalComments: 'none',
+    charset: 'utf8',
+    logLevel: 'silent',
   });
-  return `// ${file}: generated by tools/content_bundle.mjs from ${entry} and the modules it imports
-// (${order.length} files). Do not edit: change those, then run node tools/content_bundle.mjs.
+  // A warning (an import that resolves to nothing, a direct eval) is a fault in the sources: say so, write nothing.
+  if (result.warnings.length) {
+    const said = esbuild.formatMessagesSync(result.warnings, { kind: 'warning', color: false });
+    throw new Error(`esbuild warns on ${entry}:\n${said.join('')}`);
+  }
+  const inputs = Object.keys(result.metafile.inputs).length;
+  const code = result.outputFiles[0].text;
+  return `// ${file}: generated by tools/content_bundle.mjs with esbuild ${esbuild.version}
+// from ${entry} and the modules it imports (${inputs} files).
+// Do not edit: change those, then run node tools/content_bundle.mjs.
 // A classic script the worker injects (chrome.scripting, files:), so no module is web-accessible;
 // it runs its modules once per page however often it is injected, and its value is true.
+'use strict';
 if (!globalThis.${once}) {
 globalThis.${once} = true;
-${modules.join('\n')}
+${code.trimEnd()}
 }
 true;
 `;

@@ -18,6 +18,7 @@
 import test from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import vm from 'node:vm';
 import path from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
@@ -181,6 +182,18 @@ test('the content scripts are the bundles of their entry modules, as their sourc
   assert.ok(ENTRIES.includes(PAGE_ENTRY));
   for (const b of BUNDLES) {
     assert.equal(fs.readFileSync(path.join(ext, b.file), 'utf8'), bundleText(b), `${b.file} is stale: run node tools/content_bundle.mjs`);
+  }
+});
+
+test('a bundle runs its modules once per page however often it is injected, and its value is true', () => {
+  for (const b of BUNDLES) {
+    const code = fs.readFileSync(path.join(ext, b.file), 'utf8');
+    const page = {};
+    // The first injection runs the modules: here, without a page, they stop at the first browser global they use.
+    assert.throws(() => vm.runInNewContext(code, page), /^ReferenceError: (document|window|chrome) is not defined$/, b.file);
+    assert.equal(page[b.once], true, `${b.file} marks the page`);
+    // Any later one runs nothing and says true (executeScript's result).
+    assert.equal(vm.runInNewContext(code, page), true, b.file);
   }
 });
 
