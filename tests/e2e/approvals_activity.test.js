@@ -156,10 +156,15 @@ describe('approvals that remember, and the activity log', () => {
       // The moment Allow arms: Tab onto it and press Space, then Enter.
       await win.locator('#allow:enabled').waitFor();
       await win.locator('#allow').focus();
-      await win.keyboard.press('Space');
-      await win.keyboard.press('Enter');
-      // A key held from before the window opened reaches it only as auto-repeats.
+      // Pressed as quickly as a person typing: each key stamped 30 ms after the one before, so a
+      // stalled machine cannot spread them into a deliberate pause (the window reads the events' times).
       const cdp = await env.context.newCDPSession(win);
+      const t0 = Date.now() / 1000;
+      const keys = [['keyDown', ' ', 'Space', 32, ' '], ['keyUp', ' ', 'Space', 32], ['keyDown', 'Enter', 'Enter', 13, '\r'], ['keyUp', 'Enter', 'Enter', 13]];
+      for (const [i, [type, key, code, vk, text]] of keys.entries()) {
+        await cdp.send('Input.dispatchKeyEvent', { type, key, code, windowsVirtualKeyCode: vk, ...(text ? { text } : {}), timestamp: t0 + 0.03 * i });
+      }
+      // A key held from before the window opened reaches it only as auto-repeats.
       for (let i = 0; i < 20; i++) {
         await cdp.send('Input.dispatchKeyEvent', { type: 'rawKeyDown', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13, autoRepeat: true });
       }
