@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"time"
 
@@ -231,11 +232,27 @@ func execute(ctx context.Context, rt Runtime, approver Approver, c *Call, reply 
 			progress.close()
 		}
 		if err != nil {
-			reply(nil, err)
+			reply(nil, cancelledIfStopped(ctx, err))
 			return
 		}
 		reply(executeResult(*p.Capability, result))
 	})
+}
+
+// cancelledIfStopped is a failed call's error as its caller hears it: a
+// call whose context was cancelled (its cancel, or the host shutting down
+// when its input closed) is CANCELLED, whatever failed first on the way
+// out; the shutdown stops providers while calls end, and "provider is down"
+// would blame the server for the host's own stop.
+func cancelledIfStopped(ctx context.Context, err error) error {
+	if !errors.Is(ctx.Err(), context.Canceled) {
+		return err
+	}
+	var e *wire.Error
+	if errors.As(err, &e) && e.Code == wire.CodeCancelled {
+		return err
+	}
+	return &wire.Error{Code: wire.CodeCancelled, Message: "the call was cancelled", Err: err}
 }
 
 // executeResult is execute's payload: {"capability", "result"}, as fields
