@@ -114,6 +114,8 @@ describe('approvals that remember, and the activity log', () => {
       await win.locator('#allow-always:enabled').waitFor();
       for (const width of WIDTHS) {
         await win.setViewportSize({ width, height: 700 });
+        // The window lays its buttons out again on the resize: measured once that has run (two frames).
+        await win.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
         const o = await win.evaluate(() => ({ scroll: document.scrollingElement.scrollWidth, client: document.scrollingElement.clientWidth }));
         assert.ok(o.scroll <= o.client, `the approval window at ${width} px overflows: ${JSON.stringify(o)}`);
         assert.deepEqual(await unfitPlacements(win), [], `at ${width} px the buttons' area fits above and below the details`);
@@ -161,9 +163,8 @@ describe('approvals that remember, and the activity log', () => {
       const cdp = await env.context.newCDPSession(win);
       const t0 = Date.now() / 1000;
       const keys = [['keyDown', ' ', 'Space', 32, ' '], ['keyUp', ' ', 'Space', 32], ['keyDown', 'Enter', 'Enter', 13, '\r'], ['keyUp', 'Enter', 'Enter', 13]];
-      for (const [i, [type, key, code, vk, text]] of keys.entries()) {
-        await cdp.send('Input.dispatchKeyEvent', { type, key, code, windowsVirtualKeyCode: vk, ...(text ? { text } : {}), timestamp: t0 + 0.03 * i });
-      }
+      // Sent all at once, in order: a stalled test process cannot space them out either.
+      await Promise.all(keys.map(([type, key, code, vk, text], i) => cdp.send('Input.dispatchKeyEvent', { type, key, code, windowsVirtualKeyCode: vk, ...(text ? { text } : {}), timestamp: t0 + 0.03 * i })));
       // A key held from before the window opened reaches it only as auto-repeats.
       for (let i = 0; i < 20; i++) {
         await cdp.send('Input.dispatchKeyEvent', { type: 'rawKeyDown', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13, autoRepeat: true });
