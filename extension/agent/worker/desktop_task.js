@@ -89,10 +89,10 @@ function serverBack(prefix, signal, timeoutMs = restartWaitMs) {
  * What the approval window and the kind grants need to know of a call: its
  * kind (from its exact arguments, core/desktop_call_kind.js), the server,
  * the task (its key and words), the page the task's tab shows and the
- * browser window of its Side Panel (where the window opens).
+ * browser window of its Side Panel (where the window opens). tab: the
+ * task's tab as chrome.tabs.get gave it, or null.
  */
-async function desktopContext(s, st, c, { task, taskText }) {
-  const tab = s.tabId != null ? await chrome.tabs.get(s.tabId).catch(() => null) : null;
+function desktopContext(s, st, c, { task, taskText }, tab) {
   return {
     kind: kindOfCall(st.profile, st.prefix, c), prefix: st.prefix, task: task || '', taskText: taskText || '',
     page: tab?.url || '', pageTitle: tab?.title || '', windowId: s.windowId ?? null,
@@ -112,9 +112,11 @@ async function desktopContext(s, st, c, { task, taskText }) {
  */
 function caller(s, st, who, signal) {
   let retried = false;
+  let tab = null; // the task's tab, looked up once for all the request's calls (a long Type makes many)
   const send = async (c) => {
     if (signal.aborted) throw actionStopped();
-    const reply = await runCall(c, { signal, task: who.task, desktop: await desktopContext(s, st, c, who) });
+    tab ||= s.tabId != null ? chrome.tabs.get(s.tabId).catch(() => null) : Promise.resolve(null);
+    const reply = await runCall(c, { signal, task: who.task, desktop: desktopContext(s, st, c, who, await tab) });
     if (signal.aborted || reply.code === CODES.CANCELLED) throw actionStopped();
     return reply;
   };
