@@ -157,14 +157,25 @@ describe('approvals that remember, and the activity log', () => {
     const reply = await run('notes.write_note', { name: 'keys', text: 'typed into the chat' }, async (win) => {
       // The moment Allow arms: Tab onto it and press Space, then Enter.
       await win.locator('#allow:enabled').waitFor();
-      await win.locator('#allow').focus();
+      // Start from the button beside Allow in the tab order (the order is random): Tab, or Shift+Tab, reaches it.
+      const back = await win.evaluate(() => {
+        const order = [...document.querySelectorAll('#pad button')].filter((b) => !b.hidden && !b.disabled);
+        const i = order.findIndex((b) => b.id === 'allow');
+        (i > 0 ? order[i - 1] : order[i + 1]).focus();
+        window.spaceOn = null;
+        addEventListener('keydown', (e) => { if (e.key === ' ' && window.spaceOn === null) window.spaceOn = document.activeElement.id; }, true);
+        return i === 0;
+      });
       // Pressed as quickly as a person typing: each key stamped 30 ms after the one before, so a
       // stalled machine cannot spread them into a deliberate pause (the window reads the events' times).
       const cdp = await env.context.newCDPSession(win);
       const t0 = Date.now() / 1000;
-      const keys = [['keyDown', ' ', 'Space', 32, ' '], ['keyUp', ' ', 'Space', 32], ['keyDown', 'Enter', 'Enter', 13, '\r'], ['keyUp', 'Enter', 'Enter', 13]];
+      const mod = back ? { modifiers: 8 } : {};
+      const keys = [['rawKeyDown', 'Tab', 'Tab', 9, null, mod], ['keyUp', 'Tab', 'Tab', 9, null, mod],
+        ['keyDown', ' ', 'Space', 32, ' '], ['keyUp', ' ', 'Space', 32], ['keyDown', 'Enter', 'Enter', 13, '\r'], ['keyUp', 'Enter', 'Enter', 13]];
       // Sent all at once, in order: a stalled test process cannot space them out either.
-      await Promise.all(keys.map(([type, key, code, vk, text], i) => cdp.send('Input.dispatchKeyEvent', { type, key, code, windowsVirtualKeyCode: vk, ...(text ? { text } : {}), timestamp: t0 + 0.03 * i })));
+      await Promise.all(keys.map(([type, key, code, vk, text, extra], i) => cdp.send('Input.dispatchKeyEvent', { type, key, code, windowsVirtualKeyCode: vk, ...(text ? { text } : {}), ...extra, timestamp: t0 + 0.03 * i })));
+      assert.equal(await win.evaluate(() => window.spaceOn), 'allow', 'Tab reached Allow before Space');
       // A key held from before the window opened reaches it only as auto-repeats.
       for (let i = 0; i < 20; i++) {
         await cdp.send('Input.dispatchKeyEvent', { type: 'rawKeyDown', key: 'Enter', code: 'Enter', windowsVirtualKeyCode: 13, autoRepeat: true });
