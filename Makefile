@@ -7,7 +7,7 @@ HOST    := $(BIN)/gnosis-host
 VERSION := $(shell cat VERSION)
 LDFLAGS := -s -w -X main.version=$(VERSION)
 
-.PHONY: all build install setup test test-short test-go test-unit test-lint lint-go lint-js test-e2e test-firefox run-go run-lint run-unit run-e2e run-firefox bench dist fuzz clean
+.PHONY: all build install setup test test-short test-go test-unit test-lint lint-go lint-js test-e2e test-firefox run-go run-lint run-unit run-e2e run-e2e-game run-firefox bench dist fuzz clean
 
 all: build
 
@@ -30,7 +30,7 @@ setup:
 # make test runs every suite, even after one fails, each with its full output in
 # build/test-logs/<suite>.log and one summary line (tests/run-suite.sh); a failed suite shows the end
 # of its log. The end-to-end suite, the longest, runs beside the others (the host is built once,
-# first): the Go tests, then lint, unit and firefox. Together they need about 1,400 CPU-seconds on
+# first): the Go tests, then lint, unit and firefox; its click-game file (E2E_GAME) is a third lane. Together they need about 1,400 CPU-seconds on
 # the 2-core machine, so both cores stay busy to the end (docs/benchmarks.md#make-test). The firefox
 # suite runs when this Makefile has a test-firefox target.
 TEST_SUITES := go lint unit $(shell grep -q '^test-firefox:' $(firstword $(MAKEFILE_LIST)) && echo firefox)
@@ -39,10 +39,12 @@ test: setup build
 	@rm -rf build/test-logs; mkdir -p build/test-logs
 	@status=0; \
 	./tests/run-suite.sh e2e $(MAKE) --no-print-directory run-e2e > build/test-logs/e2e.out 2>&1 & e2e=$$!; \
+	./tests/run-suite.sh e2e-game $(MAKE) --no-print-directory run-e2e-game > build/test-logs/e2e-game.out 2>&1 & game=$$!; \
 	for s in $(TEST_SUITES); do \
 		./tests/run-suite.sh $$s $(MAKE) --no-print-directory run-$$s || status=1; \
 	done; \
 	wait $$e2e || status=1; cat build/test-logs/e2e.out; \
+	wait $$game || status=1; cat build/test-logs/e2e-game.out; \
 	echo; echo "make test (full logs in build/test-logs/):"; cat build/test-logs/summary.txt; exit $$status
 
 # The fast inner loop: the Go tests with -short (no Wine tests and no slow load test; the integration
@@ -93,13 +95,22 @@ lint-js:
 E2E_CONCURRENCY ?= 2
 FAKEMUNIM = $(GO) build -o build/fakemunim-$@ ./tests/fakemunim && GNOSIS_FAKEMUNIM=$(CURDIR)/build/fakemunim-$@
 
+# The click games' long file (50 approval windows, each mostly waiting for its answer or its timeout,
+# about a third of a core) runs as a lane of its own beside the other files (make test, test-e2e).
+E2E_GAME := tests/e2e/approval_dot_game.test.js
+
 test-e2e: build
-	@$(MAKE) --no-print-directory run-e2e
+	@$(MAKE) --no-print-directory run-e2e & e2e=$$!; $(MAKE) --no-print-directory run-e2e-game || s=1; wait $$e2e && exit $${s:-0}
 
 run-e2e:
 	@./tests/prereq.sh chromium "$${GNOSIS_CHROMIUM:-/usr/bin/chromium}" "run tests/setup.sh, or make setup"; \
 	s=$$?; if [ $$s -eq 3 ]; then exit 0; elif [ $$s -ne 0 ]; then exit $$s; fi; \
-	$(FAKEMUNIM) node --test --test-concurrency=$(E2E_CONCURRENCY) tests/e2e/
+	$(FAKEMUNIM) node --test --test-concurrency=$(E2E_CONCURRENCY) $(filter-out $(E2E_GAME),$(wildcard tests/e2e/*.test.js))
+
+run-e2e-game:
+	@./tests/prereq.sh chromium "$${GNOSIS_CHROMIUM:-/usr/bin/chromium}" "run tests/setup.sh, or make setup"; \
+	s=$$?; if [ $$s -eq 3 ]; then exit 0; elif [ $$s -ne 0 ]; then exit $$s; fi; \
+	$(FAKEMUNIM) node --test --test-concurrency=1 $(E2E_GAME)
 
 # The chat bridge in headless Firefox ESR over WebDriver BiDi, through the real host (docs/firefox.md).
 # Needs firefox-esr, with the same prerequisite policy as Chromium.

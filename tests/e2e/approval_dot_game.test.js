@@ -12,7 +12,7 @@
 // leads to a Yes that is never within its own size of it, and clicks that
 // cannot allow deny the call.
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import { EXTENSION_ORIGIN, launch, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
@@ -29,12 +29,14 @@ describe('the slow wandering-dot game approves nothing, headed, over 50 windows'
   let site;
   let env;
   let chat;
-  const xdo = (...args) => execFileSync('xdotool', args.map(String), { env: desk.env });
+  let pointer; // one xdotool reading commands from its stdin, run as they come: no process per move
+  const xdo = (...args) => pointer.stdin.write(`${args.join(' ')}\n`);
   /** The person's pointer to (x, y) of the screen (kept on it). */
   const moveTo = (x, y) => xdo('mousemove', Math.max(0, Math.min(desk.width - 1, Math.round(x))), Math.max(0, Math.min(desk.height - 1, Math.round(y))));
 
   before(async () => {
     desk = await startDesktop({ width: 1600, height: 900 });
+    pointer = spawn('xdotool', ['-'], { env: desk.env, stdio: ['pipe', 'ignore', 'inherit'] });
     site = await serve();
     env = await launch({
       display: desk.display, grantOrigins: ['http://127.0.0.1/*'], notes: true,
@@ -57,6 +59,7 @@ describe('the slow wandering-dot game approves nothing, headed, over 50 windows'
     });
   });
   after(async () => {
+    pointer?.stdin.end();
     await env?.close();
     await site?.close();
     await desk?.close();
