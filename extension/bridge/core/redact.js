@@ -31,9 +31,23 @@ export const MAX_DECODED_BYTES = 1 << 20;
 const encoder = new TextEncoder();
 const decoder = new TextDecoder();
 
-/** The length of s in UTF-8 bytes. */
+/**
+ * The length of s in UTF-8 bytes (a lone surrogate counts as U+FFFD, as
+ * TextEncoder writes it), counted without encoding: a call's result can be a
+ * screenshot's megabyte of base64.
+ */
 export function utf8Length(s) {
-  return encoder.encode(s).length;
+  let n = s.length;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) continue;
+    if (c < 0x800) n += 1;
+    else if (c >= 0xd800 && c <= 0xdbff && (s.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
+      n += 2; // a pair: two units, four bytes
+      i++;
+    } else n += 2;
+  }
+  return n;
 }
 
 /** s cut to at most n UTF-8 bytes at a character boundary, with "…" when cut. */

@@ -14,7 +14,9 @@
 //  2. Gnosis's share of a desktop step, beside the tab's step: the desktop
 //     step less the server's own screenshot time, for a 1920x1080
 //     screenshot, with a server whose screenshot takes no time of its own
-//     (tests/e2e/fixtures/fixed_screen_mcp.mjs: a fixed 1920x1080 PNG). The
+//     (tests/e2e/fixtures/fixed_screen_mcp.mjs: a fixed 1920x1080 PNG of
+//     fixtures/desktop_picture.mjs, the picture the tab's page shows too, so
+//     both surfaces send the model the same content). The
 //     goal is a ratio, not a time: at most half the tab's step, both measured
 //     in the same run. (computer-use-mcp's own times vary by a second under
 //     load, so its share is printed but not judged.)
@@ -28,6 +30,7 @@ import path from 'node:path';
 import { EXTENSION_ORIGIN, REPO, launch, tempDir, waitFor } from '../lib/harness.js';
 import { BUILTIN_PROFILES } from '../../../extension/agent/core/desktop_profiles.js';
 import { serve } from '../lib/server.js';
+import { DESKTOP_SVG } from '../fixtures/desktop_picture.mjs';
 import { startModelServer } from '../lib/model_server.js';
 import { openPanelAndTarget, storeSettings } from '../lib/agent_fixture.js';
 import { COMPUTER_USE_MCP, computerUseProvider, desktopMissing, startDesktop } from '../lib/desktop.js';
@@ -49,7 +52,9 @@ if (missing) {
 
 const work = tempDir('gnosis-desktop-bench-');
 const desk = await startDesktop({ width: 1920, height: 1080, cwd: work });
-const site = await serve({ routes: { '/page.html': { body: '<!doctype html><title>Bench</title><h1>A page</h1><p>Some text.</p>' } } });
+// The tab shows the fixed screen's picture, filling its width: both surfaces send the model the same picture.
+const page = `<!doctype html><title>Bench</title><style>body{margin:0}svg{display:block;width:100vw;height:auto}</style>${DESKTOP_SVG}`;
+const site = await serve({ routes: { '/page.html': { body: page } } });
 const agentOrigin = EXTENSION_ORIGIN.replace(/\/$/, '');
 const FIXED = path.join(REPO, 'tests', 'e2e', 'fixtures', 'fixed_screen_mcp.mjs');
 const config = {

@@ -48,6 +48,11 @@ test('cutting counts UTF-8 bytes and never splits a character', () => {
   assert.equal(utf8Length('é😀'), 6);
 });
 
+test('UTF-8 length is what TextEncoder writes, lone surrogates as U+FFFD', () => {
+  const cases = ['', 'abc', '\u007f\u0080', '\u07ff\u0800', '\uffff', 'é😀', '𝄞x', '\ud800', '\udc00x', 'a\ud83d', '\ud83d\ude00\ud83d', '\ude00\ud83d'];
+  for (const s of cases) assert.equal(utf8Length(s), new TextEncoder().encode(s).length, JSON.stringify(s));
+});
+
 test('the output is bounded and valid JSON, and a value over 1 MiB is only counted', () => {
   const out = redactJSON({ list: Array.from({ length: 5000 }, () => 'v'.repeat(100)) });
   assert.ok(out.length <= 2 * MAX_REDACTED_BYTES, `${out.length} characters`);
