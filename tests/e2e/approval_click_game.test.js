@@ -128,6 +128,21 @@ describe('the click-fast game approves nothing', () => {
     assert.deepEqual(notes('delete_note', 'destructive-game'), []);
   });
 
+  test('in the confirmation, clicks on its words (outside the buttons\' area) deny too', async () => {
+    const reply = await run('notes.delete_note', { name: 'confirm-words-game' }, async (win) => {
+      await win.locator('#allow-always:enabled').waitFor();
+      await deliberateClick(win, '#allow-always');
+      await win.locator('#confirm-text').waitFor();
+      assert.equal(await win.evaluate(() => document.getElementById('pad').contains(document.getElementById('confirm-title'))), false, 'the words are outside the buttons\' area');
+      const { said } = await outcomeOf(win);
+      const game = await clickGame(env.context, win, () => '#confirm-title');
+      assert.match(await said, STRAYS_DENIED);
+      await game.stop();
+    });
+    assert.equal(reply.ok, false, JSON.stringify(reply));
+    assert.deepEqual(notes('delete_note', 'confirm-words-game'), []);
+  });
+
   test('a person\'s act still approves: in from the edge, onto Allow once, a click, onto Yes, a click', async () => {
     const reply = await run('notes.write_note', { name: 'person', text: 'x' }, async (win) => {
       placements.push(await placement(win));

@@ -284,7 +284,7 @@ function allowButton(e) {
   return b && ALLOW_BUTTONS.includes(b.id) && !b.hidden ? b : null;
 }
 
-/** A trusted pointer press: before arming it restarts the wait; in the answer area, one that cannot allow is a stray. */
+/** A trusted pointer press: before arming it restarts the wait; in the answer area (the whole window in the confirmation), one that cannot allow is a stray. */
 function onPress(e) {
   if (!e.isTrusted || answered) return;
   const now = happenedAt(e);
@@ -293,7 +293,10 @@ function onPress(e) {
   const why = allow ? (allow.disabled ? 'soon' : act.pointerWhyNot(now)) : 'beside';
   pressed(now);
   const onAnswer = b && (b.id === 'deny' || b.id === 'confirm-back');
-  if (onAnswer || !$('pad').contains(e.target) || why === '') return;
+  // In the choices, a press on the details (reading, scrolling them) is no stray; in the
+  // confirmation the details are hidden and only Yes or Back is an answer: any other press is one.
+  const answerArea = step === 'confirm' || $('pad').contains(e.target);
+  if (onAnswer || !answerArea || why === '') return;
   if (act.stray()) {
     answer(false, REMEMBER.ONCE, false, STRAYS_DENIED);
     return;
