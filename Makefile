@@ -30,9 +30,9 @@ setup:
 # make test runs every suite, even after one fails, each with its full output in
 # build/test-logs/<suite>.log and one summary line (tests/run-suite.sh); a failed suite shows the end
 # of its log. The end-to-end suite, the longest, runs beside the others (the host is built once,
-# first): the Go tests, then lint, unit and firefox; its click-game file (E2E_GAME) is a third lane. Together they need about 1,400 CPU-seconds on
-# the 2-core machine, so both cores stay busy to the end (docs/benchmarks.md#make-test). The firefox
-# suite runs when this Makefile has a test-firefox target.
+# first): the Go tests, then lint, unit and firefox; its click-game file (E2E_GAME) is a third lane.
+# Together they need about 2,500 CPU-seconds on the 2-core machine, so both cores stay busy to the end
+# (docs/benchmarks.md#make-test). The firefox suite runs when this Makefile has a test-firefox target.
 TEST_SUITES := go lint unit $(shell grep -q '^test-firefox:' $(firstword $(MAKEFILE_LIST)) && echo firefox)
 
 test: setup build
@@ -93,23 +93,24 @@ lint-js:
 # beside the Go tests and failed on waits (docs/benchmarks.md#make-test). E2E_CONCURRENCY=N sets it.
 # The browser suites' fake Munim, built once for all their test files (lib/harness.js fakeMunim()).
 E2E_CONCURRENCY ?= 2
+# A recipe's first step for the Chromium suites: stop (skipped, exit 0) or fail as tests/prereq.sh says.
+NEEDS_CHROMIUM = ./tests/prereq.sh chromium "$${GNOSIS_CHROMIUM:-/usr/bin/chromium}" "run tests/setup.sh, or make setup"; \
+	s=$$?; if [ $$s -eq 3 ]; then exit 0; elif [ $$s -ne 0 ]; then exit $$s; fi
 FAKEMUNIM = $(GO) build -o build/fakemunim-$@ ./tests/fakemunim && GNOSIS_FAKEMUNIM=$(CURDIR)/build/fakemunim-$@
 
 # The click games' long file (50 approval windows, each mostly waiting for its answer or its timeout,
-# about a third of a core) runs as a lane of its own beside the other files (make test, test-e2e).
+# about a fifth of a core) runs as a lane of its own beside the other files (make test, test-e2e).
 E2E_GAME := tests/e2e/approval_dot_game.test.js
 
 test-e2e: build
 	@$(MAKE) --no-print-directory run-e2e & e2e=$$!; $(MAKE) --no-print-directory run-e2e-game || s=1; wait $$e2e && exit $${s:-0}
 
 run-e2e:
-	@./tests/prereq.sh chromium "$${GNOSIS_CHROMIUM:-/usr/bin/chromium}" "run tests/setup.sh, or make setup"; \
-	s=$$?; if [ $$s -eq 3 ]; then exit 0; elif [ $$s -ne 0 ]; then exit $$s; fi; \
+	@$(NEEDS_CHROMIUM); \
 	$(FAKEMUNIM) node --test --test-concurrency=$(E2E_CONCURRENCY) $(filter-out $(E2E_GAME),$(wildcard tests/e2e/*.test.js))
 
 run-e2e-game:
-	@./tests/prereq.sh chromium "$${GNOSIS_CHROMIUM:-/usr/bin/chromium}" "run tests/setup.sh, or make setup"; \
-	s=$$?; if [ $$s -eq 3 ]; then exit 0; elif [ $$s -ne 0 ]; then exit $$s; fi; \
+	@$(NEEDS_CHROMIUM); \
 	$(FAKEMUNIM) node --test --test-concurrency=1 $(E2E_GAME)
 
 # The chat bridge in headless Firefox ESR over WebDriver BiDi, through the real host (docs/firefox.md).
