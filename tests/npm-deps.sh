@@ -1,14 +1,18 @@
 #!/usr/bin/env bash
 # Installs the npm packages from the committed lock file (npm ci) unless
 # node_modules was installed from this very lock file already: the stamp
-# holds the lock file's hash. make test-short and tests/setup.sh run it.
+# holds the lock file's hash (and Node's version, for the packages' native
+# parts). Another clone with the same lock copies the node_modules kept in the
+# user's cache (tests/kept.sh) instead. make test-short and tests/setup.sh run it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 stamp=node_modules/.gnosis-lock.sha256
-want=$(sha256sum package-lock.json | cut -d' ' -f1)
-if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
-  command -v npm >/dev/null || { echo "tests/npm-deps.sh: npm is not installed (Debian: apt-get install npm)" >&2; exit 1; }
-  npm ci --no-audit --no-fund
-  echo "$want" > "$stamp"
-fi
+command -v npm >/dev/null || { echo "tests/npm-deps.sh: npm is not installed (Debian: apt-get install npm)" >&2; exit 1; }
+want=$( (cat package-lock.json; node --version) | sha256sum | cut -d' ' -f1)
+[ "$(cat "$stamp" 2>/dev/null)" = "$want" ] && exit 0
+. tests/kept.sh
+kept_restore node-modules "$want" node_modules && exit 0
+npm ci --no-audit --no-fund
+echo "$want" > "$stamp"
+kept_store node-modules "$want" node_modules
