@@ -210,6 +210,22 @@ export function seedPreferences(userDataDir, { grantOrigins = [], downloadDir, e
 }
 
 /**
+ * Whether /dev/shm is too small for Chromium's shared memory. Playwright starts Chromium with
+ * --disable-dev-shm-usage, for containers whose /dev/shm holds 64 MB; Chromium then keeps every
+ * shared-memory buffer (each frame, each large message such as a screenshot) in a file under /tmp,
+ * which on a disk costs page-cache and write-back work: about a tenth of a file's CPU on this machine
+ * (docs/benchmarks.md#make-test). The switch stays only where /dev/shm is small.
+ */
+const SMALL_DEV_SHM = (() => {
+  try {
+    const s = fs.statfsSync('/dev/shm');
+    return s.bavail * s.bsize < 1024 ** 3;
+  } catch {
+    return true;
+  }
+})();
+
+/**
  * Launches Chromium with the extension and, unless `host: false`, the host
  * registered against a fresh fake Munim.
  *
@@ -269,13 +285,16 @@ export async function launch(opts = {}) {
     // windows, each at its own size (no viewport emulation, which would resize the approval window).
     headless: !opts.display,
     ...(opts.display ? { viewport: null } : {}),
-    ignoreDefaultArgs: ['--disable-extensions'],
+    ignoreDefaultArgs: ['--disable-extensions', ...(SMALL_DEV_SHM ? [] : ['--disable-dev-shm-usage'])],
     args: [
       `--disable-extensions-except=${opts.extensionDir || process.env.GNOSIS_E2E_EXTENSION || EXTENSION_DIR}`,
       `--load-extension=${opts.extensionDir || process.env.GNOSIS_E2E_EXTENSION || EXTENSION_DIR}`,
       '--no-sandbox', '--disable-gpu', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--no-first-run',
       '--silent-debugger-extension-api',
+      // No GPU (--disable-gpu): the display compositor runs in the browser process rather than in a
+      // GPU process of its own, which saves that process and the messages of every frame.
+      '--in-process-gpu',
       // Headless Chromium builds the omnibox popup's WebUI pages at every start (two renderers,
       // about 2 CPU-seconds a launch on the 2-core machine) for an address bar no test can see.
       '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,PreloadTopChromeWebUI',

@@ -89,6 +89,25 @@ function writePrefs(profile) {
     'toolkit.telemetry.reportingpolicy.firstRun': false,
     'app.update.disabledForTesting': true,
     'browser.aboutwelcome.enabled': false,
+    // Background services a test never uses, off as browser automation turns them off (each would
+    // start work at every launch, or retry its network, which the test machine does not have).
+    'app.normandy.enabled': false,
+    'browser.safebrowsing.malware.enabled': false,
+    'browser.safebrowsing.phishing.enabled': false,
+    'browser.safebrowsing.downloads.enabled': false,
+    'browser.safebrowsing.blockedURIs.enabled': false,
+    'browser.search.update': false,
+    'browser.newtabpage.enabled': false,
+    'browser.startup.homepage': 'about:blank',
+    'datareporting.healthreport.uploadEnabled': false,
+    'toolkit.telemetry.enabled': false,
+    'extensions.update.enabled': false,
+    'extensions.getAddons.cache.enabled': false,
+    'network.captive-portal-service.enabled': false,
+    'network.connectivity-service.enabled': false,
+    'services.settings.server': 'data:,#remote-settings-off',
+    // No spare content process kept started ahead of a new tab.
+    'dom.ipc.processPrelaunch.enabled': false,
     // Console messages of pages and of the extension go to stdout, which the
     // harness keeps with stderr for failure messages.
     'devtools.console.stdout.content': true,
