@@ -35,7 +35,7 @@ setup:
 # build/test-logs/<suite>.log and one summary line (tests/run-suite.sh); a failed suite shows the end
 # of its log. The end-to-end suite, the longest, runs beside the others (the host is built once,
 # first): the Go tests, then lint, unit and firefox; its click-game file (E2E_GAME) is a third lane.
-# Together they need about 2,500 CPU-seconds on the 2-core machine, so both cores stay busy to the end
+# Together they need about 2,050 CPU-seconds (fresh clone) on the 2-core machine, so both cores stay busy to the end
 # (docs/benchmarks.md#make-test). The firefox suite runs when this Makefile has a test-firefox target.
 TEST_SUITES := go lint unit $(shell grep -q '^test-firefox:' $(firstword $(MAKEFILE_LIST)) && echo firefox)
 
