@@ -11,10 +11,14 @@ kept_restore() {
   rm -rf "$3" && cp -R "$kept" "$3" && rm -f "$3/.gnosis-kept"
 }
 
-# kept_store NAME HASH SRC: keeps a copy of SRC as NAME-HASH. Copied beside and renamed, so a run stopped
+# kept_store NAME HASH SRC: keeps a copy of SRC as NAME-HASH, in place of NAME's earlier ones (one copy a
+# name, so the cache never grows past one node_modules). Copied beside and renamed, so a run stopped
 # half-way never leaves a partial copy under the hash; a failed copy only costs the next clone a build.
 kept_store() {
-  local kept=$KEPT_DIR/$1-$2
+  local kept=$KEPT_DIR/$1-$2 old
   mkdir -p "$KEPT_DIR" && rm -rf "$kept.tmp" && cp -R "$3" "$kept.tmp" && touch "$kept.tmp/.gnosis-kept" &&
-    rm -rf "$kept" && mv "$kept.tmp" "$kept" || rm -rf "$kept.tmp"
+    rm -rf "$kept" && mv "$kept.tmp" "$kept" || { rm -rf "$kept.tmp"; return 0; }
+  for old in "$KEPT_DIR/$1"-*; do
+    [ "$old" = "$kept" ] || rm -rf "$old"
+  done
 }
