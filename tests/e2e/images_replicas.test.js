@@ -167,7 +167,8 @@ describe('what goes wrong is said, the text result still goes, nothing runs twic
     assert.equal((await chat.evaluate(() => window.chat.sentImages(0))).length, 1, 'the message carried the one image the page took');
     assert.equal(callsOn('limit', 'screenshot').length, 1, 'the call ran once');
     await waitFor(async () => /result delivered \(send\), but not attached: image 2 of 2 \(desk\.screenshot\): the page showed no preview/.test(await options.locator('#last-event').textContent()), { what: 'the Last line' });
-    assert.equal(await badgeText(env, chat.url()), '!');
+    // The worker writes the Last line, then the badge (bridge/worker/reply_port.js reportDelivery).
+    await waitFor(async () => (await badgeText(env, chat.url())) === '!', { what: 'the error badge' });
     assert.match(await chat.locator('gnosis-notice [role=alert]').textContent(), /could not attach image 2 of 2 \(desk\.screenshot\)/);
     await options.close();
     await chat.close();
