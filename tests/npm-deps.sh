@@ -7,12 +7,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-stamp=node_modules/.gnosis-lock.sha256
-want=$( (cat package-lock.json; node --version) | sha256sum | cut -d' ' -f1)
-[ "$(cat "$stamp" 2>/dev/null)" = "$want" ] && exit 0
+install() {
+  command -v npm >/dev/null || { echo "tests/npm-deps.sh: npm is not installed (Debian: apt-get install npm)" >&2; exit 1; }
+  npm ci --no-audit --no-fund
+}
 . tests/kept.sh
-kept_restore node-modules "$want" node_modules && exit 0
-command -v npm >/dev/null || { echo "tests/npm-deps.sh: npm is not installed (Debian: apt-get install npm)" >&2; exit 1; }
-npm ci --no-audit --no-fund
-echo "$want" > "$stamp"
-kept_store node-modules "$want" node_modules
+kept_ensure node-modules "$( (cat package-lock.json; node --version) | sha256sum | cut -d' ' -f1)" node_modules .gnosis-lock.sha256 install

@@ -43,13 +43,11 @@ go mod download -modfile=install/release/nfpm.mod
 # its lock or sources changed; a build is kept in the user's cache (tests/kept.sh), so another clone copies
 # it instead of installing about 580 MB of packages again (about a minute of a fresh clone's make test).
 . tests/kept.sh
+build_chat() {
+  (cd "$1" && npm ci --no-audit --no-fund --loglevel=error && node build.mjs)
+}
 for name in realchat gradiochat antdxchat; do
   chat=tests/e2e/fixtures/$name
-  built=$chat/dist/.gnosis-build.sha256
-  want=$(cat "$chat/package-lock.json" "$chat/build.mjs" "$chat"/src/* | sha256sum | cut -d' ' -f1)
-  [ "$(cat "$built" 2>/dev/null)" = "$want" ] && continue
-  kept_restore "chat-ui-$name" "$want" "$chat/dist" && continue
-  (cd "$chat" && npm ci --no-audit --no-fund --loglevel=error && node build.mjs)
-  echo "$want" > "$built"
-  kept_store "chat-ui-$name" "$want" "$chat/dist"
+  kept_ensure "chat-ui-$name" "$(cat "$chat/package-lock.json" "$chat/build.mjs" "$chat"/src/* | sha256sum | cut -d' ' -f1)" \
+    "$chat/dist" .gnosis-build.sha256 build_chat "$chat"
 done
