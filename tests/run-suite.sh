@@ -46,11 +46,13 @@ failures() {
   if grep -qE -- '^\s*--- FAIL' "$log"; then
     grep -E -B8 -A2 -- '^\s*--- FAIL' "$log" | grep -E -- '^\s*--- FAIL|^\s+[a-z_]+\.go:[0-9]+: ' | head -n 40
   else
-    # Each "not ok" block's name, error (with a multi-line error's first lines) and location;
-    # a suite that failed only because a subtest did is left out.
-    awk 'function flush() { if (b != "" && b !~ /subtestsFailed/) printf "%s", b; b = "" }
+    # Each "not ok" block's name, error (with a multi-line error's first lines, so a browser's
+    # own log shows) and location; a suite that failed only because a subtest did, and a test
+    # cancelled because its suite's set-up failed (that failure is listed), are left out.
+    awk 'function flush() { if (b != "" && b !~ /subtestsFailed|cancelledByParent/) printf "%s", b; b = "" }
       /^ *not ok /{ flush(); b = $0 "\n"; m = 0; next }
-      b != "" && /^ *(error|location|failureType):/{ b = b $0 "\n"; m = ($0 ~ /[|>]-?$/) ? 3 : 0; next }
+      b != "" && /^ *(error|location|failureType):/{ b = b $0 "\n"; m = ($0 ~ /[|>]-?$/) ? 10 : 0; next }
+      /^ *(code|stack|name|operator|expected|actual):/{ m = 0 }
       b != "" && m > 0 { b = b $0 "\n"; m--; next }
       END { flush() }' "$log" | grep -v 'failureType:' | head -n 40
   fi

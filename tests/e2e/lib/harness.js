@@ -292,9 +292,6 @@ export async function launch(opts = {}) {
       '--no-sandbox', '--disable-gpu', '--disable-background-networking',
       '--disable-component-update', '--disable-sync', '--no-first-run',
       '--silent-debugger-extension-api',
-      // No GPU (--disable-gpu): the display compositor runs in the browser process rather than in a
-      // GPU process of its own, which saves that process and the messages of every frame.
-      '--in-process-gpu',
       // Headless Chromium builds the omnibox popup's WebUI pages at every start (two renderers,
       // about 2 CPU-seconds a launch on the 2-core machine) for an address bar no test can see.
       '--disable-features=WebUIOmniboxPopup,WebUIOmniboxAimPopup,PreloadTopChromeWebUI',
