@@ -38,9 +38,8 @@ describe('options page with the host installed', () => {
     assert.ok((await options.locator('#host-version').textContent()).length > 0);
     assert.match(await options.locator('#host-version').textContent(), / · protocol 2$/);
     // The card asks again every second: a provider still starting on a loaded machine shows ready then.
-    await waitFor(async () => /munim \(computer\.\*\) · ready/.test(await options.locator('#host-providers').textContent()),
-      { what: 'munim ready in the host card' });
-    assert.ok(Number(await options.locator('#host-capabilities').textContent()) > 10);
+    await waitFor(async () => /munim \(computer\.\*\) · ready/.test(await options.locator('#host-providers').textContent())
+      && Number(await options.locator('#host-capabilities').textContent()) > 10, { what: 'munim ready, with its tools, in the host card' });
     assert.equal(await options.locator('#host-install').isVisible(), false);
     await options.close();
   });
