@@ -42,6 +42,8 @@ export function mountHostCard(root, { page, chip, onView = () => {} }) {
     ui.locationInput.placeholder = where.defaultLocation;
   }
 
+  let rendered = '';
+
   async function refresh(force = true) {
     await context();
     const reconnect = force && ctx.view?.kind === 'incompatible';
@@ -50,7 +52,14 @@ export function mountHostCard(root, { page, chip, onView = () => {} }) {
     const v = hostView(r, { extensionId: ctx.extensionId, extensionVersion: ctx.extensionVersion, os: ctx.info.os, page, firefox: ctx.firefox });
     const seen = viewSeen(ctx, v);
     ctx = seen.state;
-    render(v, r);
+    // Each second's answer is mostly the last one: the card is written only when what it shows
+    // changed, so an open page does no layout or paint for nothing and its status line, a live
+    // region, is not announced again.
+    const shown = JSON.stringify([v, r.health?.version, ctx.location, ctx.installType]);
+    if (shown !== rendered) {
+      render(v, r);
+      rendered = shown;
+    }
     if (seen.note === 'installed') note('ok', [h('p', { text: 'gnosis-host answers. Installed.' })]);
     else if (seen.note === 'clear') clearNote();
     onView(v);

@@ -23,6 +23,16 @@ export function h(tag, attrs = {}, ...children) {
   return el;
 }
 
+/**
+ * Sets el's text only when it differs. Pages that refresh every second then lay
+ * out and paint only what changed, and a live region is announced again only
+ * when its words change.
+ */
+export function setText(el, text) {
+  const t = String(text ?? '');
+  if (el.textContent !== t) el.textContent = t;
+}
+
 /** Sends a message of the given type to the worker and resolves to its answer. */
 export function send(type, extra = {}) {
   return chrome.runtime.sendMessage({ type, ...extra });

@@ -10,7 +10,8 @@ import { $, changes, send, state } from './options_page.js';
 import { DECISIONS, DECISION_LABELS, DECISION_SHORT, initialChoices, setAll, summarize, titleOf } from '../core/grants.js';
 import { clashView, groupCapabilities, groupSummary, matchesFilter, setEach, startsFolded, uniformDecision } from '../core/grant_table.js';
 import { hintBadges } from '../../shared/hint_badges.js';
-import { BRIDGE, HOST_CARD } from '../../shared/core/messages.js';
+import { BRIDGE } from '../../shared/core/messages.js';
+import { hostCapabilities } from './options_host.js';
 
 let grantsLoading = false;
 /** Groups the user folded or unfolded, by group id (kept across reloads of the table). */
@@ -29,9 +30,9 @@ export async function loadGrants(origin) {
 /** How many capabilities the host had when the table was read (the worker's copy of health). */
 let readAtCount = null;
 
-async function capabilityCount() {
-  const r = await send(HOST_CARD.STATUS, { refresh: false }).catch(() => null);
-  return typeof r?.health?.capabilities === 'number' ? r.health.capabilities : null;
+/** How many tools the host lists, as the Host section last heard it (it asks every second); null while it does not answer. */
+function capabilityCount() {
+  return hostCapabilities();
 }
 
 /**
@@ -43,13 +44,13 @@ async function capabilityCount() {
  */
 export async function followCapabilities() {
   if (grantsLoading || !state.origin) return;
-  const now = await capabilityCount();
+  const now = capabilityCount();
   const changed = now !== null && now !== readAtCount;
   if (changed || !state.grants?.capabilities.length) await loadGrants(state.origin);
 }
 
 async function readGrants(origin) {
-  const count = await capabilityCount();
+  const count = capabilityCount();
   const r = await send(BRIDGE.GET_GRANTS, { origin });
   if (state.origin !== origin) return;
   if (!r.ok) {

@@ -19,6 +19,12 @@ export async function refreshHost(refresh = true) {
   return v.connected;
 }
 
+/** How many tools the host lists, as the section last heard it; null while the host does not answer. */
+export function hostCapabilities() {
+  const v = card?.view();
+  return v?.answers ? v.capabilities : null;
+}
+
 /** Mounts the Host section. */
 export function wireHost() {
   card = mountHostCard($('host-card'), {

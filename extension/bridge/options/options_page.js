@@ -1,10 +1,10 @@
 // What every part of the chat bridge's options page shares: the state of the
 // site being edited, and the small helpers for the page's DOM, its error line
 // and messages to the worker (bridge/worker/bridge_worker.js), which keeps everything
-// persistent. $ and send are shared/page.js's, the same for every extension page.
-import { $, send } from '../../shared/page.js';
+// persistent. $, send and setText are shared/page.js's, the same for every extension page.
+import { $, send, setText } from '../../shared/page.js';
 
-export { $, send };
+export { $, send, setText };
 
 export const state = {
   origin: null, // the origin being edited
@@ -20,8 +20,9 @@ export const state = {
 /** The page's own events: 'grants' when the table's choices or tools change. */
 export const changes = new EventTarget();
 
+/** Shows or hides el (a write only when that changes it: the page refreshes every second). */
 export function show(el, visible) {
-  el.hidden = !visible;
+  if (el.hidden === visible) el.hidden = !visible;
 }
 
 /** Shows text in the form's error line; empty text hides it. */

@@ -5,7 +5,7 @@
 // how the page takes images: "Attach images by"), and
 // the page's access to the site (chrome.permissions, asked from the click
 // that needs it).
-import { $, send, setError, show, state } from './options_page.js';
+import { $, send, setError, setText, show, state } from './options_page.js';
 import { checkMessage, eligibleOrigin, permissionPattern, pickTab } from '../core/selector.js';
 import { features } from '../../shared/browser.js';
 import { PRESET_MISMATCH, editedFromPreset, presetById, presetSettings } from '../core/presets.js';
@@ -98,9 +98,9 @@ function showPreset(mismatch = false) {
   const preset = presetById(state.preset);
   const el = $('preset-state');
   el.className = preset && mismatch ? 'preset error' : 'preset muted';
-  if (!preset) el.textContent = '';
-  else if (mismatch) el.textContent = `${preset.name}: ${PRESET_MISMATCH}`;
-  else el.textContent = `preset: ${preset.name}${editedFromPreset(readForm(), preset) ? ' (edited)' : ''}`;
+  if (!preset) setText(el, '');
+  else if (mismatch) setText(el, `${preset.name}: ${PRESET_MISMATCH}`);
+  else setText(el, `preset: ${preset.name}${editedFromPreset(readForm(), preset) ? ' (edited)' : ''}`);
   show(el, !!preset);
   // The elements of an unedited preset that fits stay folded; anything else is shown.
   const fits = preset && !mismatch && !editedFromPreset(readForm(), preset);
@@ -121,7 +121,7 @@ const elements = {
 
 function showElements() {
   const note = elements.bad ? `${elements.bad} to fix` : elements.preset;
-  $('elements-state').textContent = note ? `· ${note}` : '';
+  setText($('elements-state'), note ? `· ${note}` : '');
   $('elements-state').classList.toggle('bad', elements.bad > 0);
   if (elements.bad) $('elements').open = true;
 }
@@ -190,9 +190,7 @@ let checking = false;
 /** Checks each selector against the open tab and says what it matches. */
 export async function checkSelectors() {
   if (checking || !state.origin || !state.tab || !state.granted) {
-    for (const f of SELECTOR_FIELDS) {
-      $(`${f}-match`).textContent = state.origin && !state.tab ? 'open this page in a tab to check' : '';
-    }
+    for (const f of SELECTOR_FIELDS) showMatch($(`${f}-match`), state.origin && !state.tab ? 'open this page in a tab to check' : '', '');
     showAttach({ text: state.origin && !state.tab ? 'open this page in a tab to check' : '', kind: '' });
     return;
   }
@@ -204,13 +202,11 @@ export async function checkSelectors() {
     showAttach(r.ok ? attachMessage(r.attach) : { text: r.error || '', kind: '' });
     for (const f of Object.keys(selectors)) {
       const el = $(`${f}-match`);
-      el.classList.remove('ok', 'bad', 'warn');
-      if (!selectors[f]) el.textContent = '';
-      else if (!r.ok) el.textContent = r.error || '';
+      if (!selectors[f]) showMatch(el, '', '');
+      else if (!r.ok) showMatch(el, r.error || '', '');
       else {
         const said = checkMessage(f, r.results?.[f], r.css?.[f]);
-        el.textContent = said.text;
-        if (said.kind) el.classList.add(said.kind);
+        showMatch(el, said.text, said.kind);
       }
     }
     // A preset whose input is gone from the page: the site changed.
@@ -226,10 +222,13 @@ export async function checkSelectors() {
 
 /** The live check under "Attach images by": the way the page takes images, and why. */
 function showAttach({ text, kind }) {
-  const el = $('attachTarget-match');
-  el.classList.remove('ok', 'bad', 'warn');
-  el.textContent = text;
-  if (kind) el.classList.add(kind);
+  showMatch($('attachTarget-match'), text, kind);
+}
+
+/** A live check's line: its text and its one mark (ok, bad or warn), each written only when it changed. */
+function showMatch(el, text, kind) {
+  setText(el, text);
+  for (const k of ['ok', 'bad', 'warn']) el.classList.toggle(k, k === kind);
 }
 
 // ---- wiring -----------------------------------------------------------------

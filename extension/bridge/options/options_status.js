@@ -2,11 +2,12 @@
 // are sent (Auto-send), what Start and Stop allow (Start needs the host to
 // answer; a disabled Start says why), and the "Last" line with the worker's
 // newest report for the site.
-import { $, setError, show, state } from './options_page.js';
+import { $, setError, setText, show, state } from './options_page.js';
 import { lastEventIsError, lastEventParts, lastEventWhat } from '../core/options_last.js';
 import { sendState } from '../core/site_settings.js';
 
 let hostConnected = false;
+let shownLast = '';
 let startBlocked = 'Checking whether the host answers…';
 
 /** Records whether the host answers and, if not, why Start is blocked. */
@@ -19,12 +20,14 @@ export function setHostGate(connected, blocked) {
 /** Start needs the host and a stopped page; Stop needs an armed one. Disabled Start says why. */
 export function syncStartStop() {
   const eligible = !!state.origin;
-  $('start').disabled = !eligible || !hostConnected || state.armed;
-  $('stop').disabled = !eligible || !state.armed;
   const why = eligible && !hostConnected && !state.armed ? startBlocked : '';
-  $('start-blocked').textContent = why;
+  // Called every second: each property is written only when it changes.
+  const set = (el, key, value) => { if (el[key] !== value) el[key] = value; };
+  set($('start'), 'disabled', !eligible || !hostConnected || !!state.armed);
+  set($('stop'), 'disabled', !eligible || !state.armed);
+  set($('start'), 'title', why);
+  setText($('start-blocked'), why);
   show($('start-blocked'), !!why);
-  $('start').title = why;
 }
 
 /** The run bar's word on sending, from the site's saved settings: sent, or left in the input. */
@@ -36,13 +39,17 @@ export function showSendState(settings) {
 
 export function setArmed(armed) {
   state.armed = armed;
-  $('armed-state').textContent = armed ? 'Armed: watching this page' : 'Stopped';
-  $('armed-state').dataset.armed = String(!!armed);
+  setText($('armed-state'), armed ? 'Armed: watching this page' : 'Stopped');
+  if ($('armed-state').dataset.armed !== String(!!armed)) $('armed-state').dataset.armed = String(!!armed);
   syncStartStop();
 }
 
 /** Shows the worker's newest report for the site; a failure goes to the error line too. */
 export function showLast(last) {
+  // Asked for every second: the line is written again only when the report is another.
+  const key = JSON.stringify(last ?? null);
+  if (key === shownLast) return;
+  shownLast = key;
   if (!last) {
     $('last-event').textContent = '';
     $('last-event').title = '';
