@@ -107,6 +107,9 @@ test('a vision model on the real chat UI gets each screenshot attached and click
   assert.equal(clicksOn('main').length, 3, 'each click ran once');
 });
 
+/** An extension page kept open for the file: it forgets the replicas' origin before each replica. */
+let control;
+
 /**
  * Opens a replica (with query, its faults) on the replicas' origin, armed with its preset, which the
  * options page recognises by the page's structure (one origin: each preset in turn, its settings new).
@@ -114,7 +117,8 @@ test('a vision model on the real chat UI gets each screenshot attached and click
  */
 async function openReplica(preset, query = '') {
   const chat = await ff.newTab(replicas.url(`/sites/${preset.id}.html${query}`));
-  await (await ff.openExtensionPage('bridge/options/options.html')).evaluate(forgetSiteScript(replicas.origin));
+  control ??= await ff.openExtensionPage('bridge/options/options.html');
+  await control.evaluate(forgetSiteScript(replicas.origin));
   const options = await ff.openExtensionPage(`bridge/options/options.html?origin=${encodeURIComponent(replicas.origin)}`);
   await waitFor(async () => (await options.text('#preset-state')) === `preset: ${preset.name}`, { what: `preset: ${preset.name}` });
   await waitFor(async () => (await options.text('#attachTarget-match')) === `✓ Automatic: ${describeMeans(preset.attach)} (what ${preset.name} is known to take)`, { what: `${preset.id}: the preset's way` });
