@@ -1,6 +1,7 @@
 // The options page as a person uses it: host status, eligibility, saved
 // pages, Pick with hover highlight and Escape, the live selector check, the
-// capability prompt, and the one-click host install when no host answers.
+// capability prompt, an open page that writes nothing while nothing changes,
+// and the one-click host install when no host answers.
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -109,6 +110,36 @@ describe('options page with the host installed', () => {
     await waitFor(async () => (await options.getByLabel('Inject into', { exact: true }).inputValue()) === 'composer', { what: 'saved settings loaded' });
     assert.equal(await options.getByLabel('Extract from', { exact: true }).inputValue(), '.assistant');
     await options.close();
+  });
+
+  test('an open page that nothing changes keeps asking the worker and writes nothing to its DOM', async () => {
+    const chat = await env.newPage(site.url('/chat.html'));
+    await chat.evaluate(() => window.chat.stream('Hello there.', { tokenMs: 1 }));
+    const options = await env.openOptions(`?origin=${encodeURIComponent(site.origin)}`);
+    await options.locator('body[data-ready]').waitFor();
+    // The page's rounds, counted: each asks the worker for the site's state once.
+    await options.evaluate((type) => {
+      const send = chrome.runtime.sendMessage.bind(chrome.runtime);
+      window.rounds = 0;
+      chrome.runtime.sendMessage = (message, ...rest) => {
+        if (message?.type === type) window.rounds++;
+        return send(message, ...rest);
+      };
+    }, 'bridge.getSite');
+    const rounds = () => options.evaluate(() => window.rounds);
+    // Settled: the host answered, the site's state and tools are shown, the live check has run.
+    await waitFor(async () => (await rounds()) >= 3 && /^Connected/.test(await options.locator('#host-state').textContent()), { what: 'the page settled' });
+    await options.evaluate(() => {
+      window.written = [];
+      new MutationObserver((records) => {
+        for (const r of records) window.written.push(`${r.type} ${r.target.id || r.target.parentElement?.id || r.target.nodeName} ${r.attributeName || ''}`.trim());
+      }).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    });
+    const from = await rounds();
+    await waitFor(async () => (await rounds()) >= from + 3, { what: 'three more rounds' });
+    assert.deepEqual(await options.evaluate(() => window.written), [], 'nothing written while nothing changed');
+    await options.close();
+    await chat.close();
   });
 });
 
