@@ -168,7 +168,11 @@ describe('what goes wrong is said, the text result still goes, nothing runs twic
     assert.equal(callsOn('limit', 'screenshot').length, 1, 'the call ran once');
     await waitFor(async () => /result delivered \(send\), but not attached: image 2 of 2 \(desk\.screenshot\): the page showed no preview/.test(await options.locator('#last-event').textContent()), { what: 'the Last line' });
     // The worker writes the Last line, then the badge (bridge/worker/reply_port.js reportDelivery).
-    await waitFor(async () => (await badgeText(env, chat.url())) === '!', { what: 'the error badge' });
+    await waitFor(async () => (await badgeText(env, chat.url())) === '!', { what: 'the error badge' }).catch(async (err) => {
+      // What wrote over it, if anything: the badge's title and the Last line say which verdict came last.
+      const title = await env.evalInWorker(async (u) => chrome.action.getTitle({ tabId: (await chrome.tabs.query({})).find((t) => t.url === u).id }), chat.url());
+      throw new Error(`${err.message}; the badge's title: ${title}; the Last line: ${await options.locator('#last-event').textContent()}`);
+    });
     assert.match(await chat.locator('gnosis-notice [role=alert]').textContent(), /could not attach image 2 of 2 \(desk\.screenshot\)/);
     await options.close();
     await chat.close();
