@@ -24,13 +24,17 @@ export function h(tag, attrs = {}, ...children) {
 }
 
 /**
- * Sets el's text only when it differs. Pages that refresh every second then lay
- * out and paint only what changed, and a live region is announced again only
- * when its words change.
+ * Sets obj[key] (an element's property, its dataset's entry) only when it
+ * differs. Pages that refresh every second then lay out and paint only what
+ * changed, and a live region is announced again only when its words change.
  */
+export function setIfChanged(obj, key, value) {
+  if (obj[key] !== value) obj[key] = value;
+}
+
+/** Sets el's text only when it differs (setIfChanged). */
 export function setText(el, text) {
-  const t = String(text ?? '');
-  if (el.textContent !== t) el.textContent = t;
+  setIfChanged(el, 'textContent', String(text ?? ''));
 }
 
 /** Sends a message of the given type to the worker and resolves to its answer. */

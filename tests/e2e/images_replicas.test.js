@@ -16,7 +16,7 @@ import path from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { fakeMunim, hostConfig, launch, readJsonl, tempDir, waitFor } from './lib/harness.js';
 import { serve } from './lib/server.js';
-import { armFromOptions, armPreset, armedIn, badgeText, storedSettings, waitForSent } from './lib/bridge.js';
+import { armFromOptions, armPreset, armedIn, badgeOf, badgeText, storedSettings, waitForSent } from './lib/bridge.js';
 import { decode, differenceFromPattern, findTarget, patternProvider, ruleFrom, writeScreens } from './lib/pattern.js';
 import { PRESETS, presetById } from '../../extension/bridge/core/presets.js';
 import { describeMeans } from '../../extension/bridge/core/attach_means.js';
@@ -170,7 +170,7 @@ describe('what goes wrong is said, the text result still goes, nothing runs twic
     // The worker writes the Last line, then the badge (bridge/worker/reply_port.js reportDelivery).
     await waitFor(async () => (await badgeText(env, chat.url())) === '!', { what: 'the error badge' }).catch(async (err) => {
       // What wrote over it, if anything: the badge's title and the Last line say which verdict came last.
-      const title = await env.evalInWorker(async (u) => chrome.action.getTitle({ tabId: (await chrome.tabs.query({})).find((t) => t.url === u).id }), chat.url());
+      const { title } = await badgeOf(env, chat.url());
       throw new Error(`${err.message}; the badge's title: ${title}; the Last line: ${await options.locator('#last-event').textContent()}`);
     });
     assert.match(await chat.locator('gnosis-notice [role=alert]').textContent(), /could not attach image 2 of 2 \(desk\.screenshot\)/);

@@ -27,13 +27,8 @@ export async function loadGrants(origin) {
   }
 }
 
-/** How many capabilities the host had when the table was read (the worker's copy of health). */
+/** How many capabilities the host had when the table was read (as the Host section heard it). */
 let readAtCount = null;
-
-/** How many tools the host lists, as the Host section last heard it (it asks every second); null while it does not answer. */
-function capabilityCount() {
-  return hostCapabilities();
-}
 
 /**
  * Reads the table again when the host's tools changed since (a provider
@@ -44,13 +39,13 @@ function capabilityCount() {
  */
 export async function followCapabilities() {
   if (grantsLoading || !state.origin) return;
-  const now = capabilityCount();
+  const now = await hostCapabilities();
   const changed = now !== null && now !== readAtCount;
   if (changed || !state.grants?.capabilities.length) await loadGrants(state.origin);
 }
 
 async function readGrants(origin) {
-  const count = capabilityCount();
+  const count = await hostCapabilities({ wait: true });
   const r = await send(BRIDGE.GET_GRANTS, { origin });
   if (state.origin !== origin) return;
   if (!r.ok) {

@@ -19,9 +19,13 @@ export async function refreshHost(refresh = true) {
   return v.connected;
 }
 
-/** How many tools the host lists, as the section last heard it; null while the host does not answer. */
-export function hostCapabilities() {
-  const v = card?.view();
+/**
+ * How many tools the host lists, as the section last heard it; null while the
+ * host does not answer. wait: before the section's first answer, ask for it
+ * (the grants table read at the page's start then needs no second read).
+ */
+export async function hostCapabilities({ wait = false } = {}) {
+  const v = card?.view() || (wait ? await card.refresh(false).catch(() => null) : null);
   return v?.answers ? v.capabilities : null;
 }
 

@@ -1,10 +1,10 @@
 // What every part of the chat bridge's options page shares: the state of the
 // site being edited, and the small helpers for the page's DOM, its error line
 // and messages to the worker (bridge/worker/bridge_worker.js), which keeps everything
-// persistent. $, send and setText are shared/page.js's, the same for every extension page.
-import { $, send, setText } from '../../shared/page.js';
+// persistent. $, send, setIfChanged and setText are shared/page.js's, the same for every extension page.
+import { $, send, setIfChanged, setText } from '../../shared/page.js';
 
-export { $, send, setText };
+export { $, send, setIfChanged, setText };
 
 export const state = {
   origin: null, // the origin being edited
@@ -22,7 +22,7 @@ export const changes = new EventTarget();
 
 /** Shows or hides el (a write only when that changes it: the page refreshes every second). */
 export function show(el, visible) {
-  if (el.hidden === visible) el.hidden = !visible;
+  setIfChanged(el, 'hidden', !visible);
 }
 
 /** Shows text in the form's error line; empty text hides it. */

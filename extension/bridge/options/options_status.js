@@ -2,7 +2,7 @@
 // are sent (Auto-send), what Start and Stop allow (Start needs the host to
 // answer; a disabled Start says why), and the "Last" line with the worker's
 // newest report for the site.
-import { $, setError, setText, show, state } from './options_page.js';
+import { $, setError, setIfChanged, setText, show, state } from './options_page.js';
 import { lastEventIsError, lastEventParts, lastEventWhat } from '../core/options_last.js';
 import { sendState } from '../core/site_settings.js';
 
@@ -22,10 +22,9 @@ export function syncStartStop() {
   const eligible = !!state.origin;
   const why = eligible && !hostConnected && !state.armed ? startBlocked : '';
   // Called every second: each property is written only when it changes.
-  const set = (el, key, value) => { if (el[key] !== value) el[key] = value; };
-  set($('start'), 'disabled', !eligible || !hostConnected || !!state.armed);
-  set($('stop'), 'disabled', !eligible || !state.armed);
-  set($('start'), 'title', why);
+  setIfChanged($('start'), 'disabled', !eligible || !hostConnected || !!state.armed);
+  setIfChanged($('stop'), 'disabled', !eligible || !state.armed);
+  setIfChanged($('start'), 'title', why);
   setText($('start-blocked'), why);
   show($('start-blocked'), !!why);
 }
@@ -40,7 +39,7 @@ export function showSendState(settings) {
 export function setArmed(armed) {
   state.armed = armed;
   setText($('armed-state'), armed ? 'Armed: watching this page' : 'Stopped');
-  if ($('armed-state').dataset.armed !== String(!!armed)) $('armed-state').dataset.armed = String(!!armed);
+  setIfChanged($('armed-state').dataset, 'armed', String(!!armed));
   syncStartStop();
 }
 

@@ -74,12 +74,17 @@ export function waitForSent(chat, n, timeoutMs = 20_000) {
   }, { timeoutMs, what: `${n} sent chat messages` });
 }
 
-/** The toolbar badge text of the tab showing url. */
-export async function badgeText(env, url) {
+/** The toolbar badge of the tab showing url: {text, title}. */
+export async function badgeOf(env, url) {
   return env.evalInWorker(async (u) => {
     const [tab] = (await chrome.tabs.query({})).filter((t) => t.url === u);
-    return chrome.action.getBadgeText({ tabId: tab.id });
+    return { text: await chrome.action.getBadgeText({ tabId: tab.id }), title: await chrome.action.getTitle({ tabId: tab.id }) };
   }, url);
+}
+
+/** The toolbar badge text of the tab showing url. */
+export async function badgeText(env, url) {
+  return (await badgeOf(env, url)).text;
 }
 
 /**
